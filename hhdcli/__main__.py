@@ -1,0 +1,3 @@
+from hhdcli.cli import main
+
+main()

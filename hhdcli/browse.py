@@ -1,0 +1,147 @@
+"""Browsing the cache: filters, the status figures and plain-text tables (pure functions)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Iterable, Sequence
+
+from hhdcli.cache import CardCache
+from hhdcli.cards import COLORS, Card, normalize_name
+
+COLOR_GROUPS = ("W", "U", "B", "R", "G", "P", "M", "C")
+GROUP_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "P": "Purple",
+               "M": "Multicolour", "C": "Colourless", "L": "Land"}
+
+
+def color_group(card: Card) -> str:
+    """W U B R G P for one colour, M for several, C for none."""
+    if len(card.colors) > 1:
+        return "M"
+    return card.colors[0] if card.colors else "C"
+
+
+@dataclass(frozen=True)
+class CardFilter:
+    query: str | None = None
+    color: str | None = None
+    type: str | None = None
+    land: bool | None = None
+
+    def matches(self, card: Card) -> bool:
+        if self.query and normalize_name(self.query) not in normalize_name(card.name) \
+                and self.query.lower() not in card.type_line.lower():
+            return False
+        if self.color and not _has_color(card, self.color.upper()):
+            return False
+        if self.type and self.type.lower() not in card.type_line.lower():
+            return False
+        return self.land is None or card.is_land == self.land
+
+
+def _has_color(card: Card, color: str) -> bool:
+    if color == "M":
+        return len(card.colors) > 1
+    if color == "C":
+        return not card.colors
+    return color in card.colors
+
+
+def filter_cards(cards: Iterable[Card], card_filter: CardFilter) -> list[Card]:
+    return sorted((c for c in cards if card_filter.matches(c)), key=lambda c: c.name.lower())
+
+
+def card_row(card: Card) -> dict[str, Any]:
+    return {"id": card.id, "name": card.name, "mana_cost": card.mana_cost, "type_line": card.type_line,
+            "colors": "".join(card.colors), "mana_value": card.mana_value, "land": card.is_land}
+
+
+def format_table(rows: Sequence[Sequence[str]], headers: Sequence[str], width: int = 100) -> str:
+    """A plain table; the widest column is shortened with an ellipsis to fit `width`."""
+    columns = [list(map(str, col)) for col in zip(headers, *rows)] if rows else [[h] for h in headers]
+    widths = [max(len(v) for v in col) for col in columns]
+    overflow = sum(widths) + 2 * (len(widths) - 1) - width
+    if overflow > 0:
+        widest = widths.index(max(widths))
+        widths[widest] = max(8, widths[widest] - overflow)
+    lines = []
+    for row in [headers, *rows]:
+        cells = [_fit(str(v), w) for v, w in zip(row, widths)]
+        lines.append("  ".join(cells).rstrip())
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _fit(text: str, width: int) -> str:
+    text = text.replace("\n", " ")
+    return (text[: width - 1] + "…") if len(text) > width else text.ljust(width)
+
+
+def describe_card(card: Card) -> str:
+    """All faces of one card as readable text."""
+    lines = [f"{card.name}   [{card.set_code}]  id {card.id}"]
+    if card.banned:
+        lines.append("Banned in Constructed")
+    for index, face in enumerate(card.faces):
+        if len(card.faces) > 1:
+            lines.append(f"--- face {index + 1}: {face.name}")
+        lines.append(f"{face.mana_cost or '(no cost)'}   {face.type_line}")
+        if face.oracle_text:
+            lines.extend("  " + line for line in face.oracle_text.splitlines())
+        stats = "/".join(v for v in (face.power, face.toughness) if v is not None)
+        if stats:
+            lines.append(f"  {stats}")
+        if face.loyalty:
+            lines.append(f"  Loyalty {face.loyalty}")
+    lines.append(f"colours: {''.join(card.colors) or 'colourless'}   mana value: {_number(card.mana_value)}"
+                 f"   land: {'yes' if card.is_land else 'no'}")
+    if card.tags:
+        lines.append("tags: " + ", ".join(card.tags))
+    if card.print_images:
+        lines.append("image: " + "  ".join(card.print_images))
+    return "\n".join(lines)
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def status_report(cache: CardCache, cache_dir: str, now: datetime | None = None) -> dict[str, Any]:
+    now = now or datetime.now(timezone.utc)
+    fetched = datetime.fromisoformat(cache.meta.fetched_at)
+    groups = Counter(color_group(c) for c in cache.cards if not c.is_land)
+    return {
+        "cache_dir": cache_dir,
+        "source": cache.meta.source,
+        "format": cache.meta.format,
+        "registry_version": cache.meta.registry_version,
+        "fetched_at": cache.meta.fetched_at,
+        "age_hours": round((now - fetched).total_seconds() / 3600, 1),
+        "sha256": cache.meta.sha256,
+        "cards": len(cache.cards),
+        "lands": sum(c.is_land for c in cache.cards),
+        "banned": sum(c.banned for c in cache.cards),
+        "by_color": {g: groups.get(g, 0) for g in COLOR_GROUPS},
+        "symbols": len(cache.symbols),
+    }
+
+
+def format_status(report: dict[str, Any]) -> str:
+    age = report["age_hours"]
+    age_text = f"{age:.1f} hours" if age < 48 else f"{age / 24:.0f} days"
+    colours = "  ".join(f"{g} {n}" for g, n in report["by_color"].items())
+    return "\n".join([
+        f"cache:     {report['cache_dir']}",
+        f"source:    {report['source']} ({report['format']} format)",
+        f"version:   {report['registry_version'] or '-'}   sha256 {report['sha256'][:12]}…",
+        f"synced:    {report['fetched_at']} ({age_text} ago)",
+        f"cards:     {report['cards']} Hellscube v1.2 ({report['lands']} lands, {report['banned']} banned)",
+        f"colours:   {colours}   (non-land cards)",
+        f"symbols:   {report['symbols']} in the symbol table",
+    ])
+
+
+__all__ = ["COLORS", "CardFilter", "filter_cards", "format_table", "describe_card", "status_report"]

@@ -1,0 +1,154 @@
+"""The local card cache: where it lives, atomic writes, and reading it back with damage detected."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hhdcli.cards import Card
+from hhdcli.errors import CacheError
+
+SCHEMA_VERSION = 1
+CARDS_FILE = "cards.json"
+SYMBOLS_FILE = "pips.json"
+
+
+def default_cache_dir() -> Path:
+    """A source checkout keeps its cache in ./cache beside pyproject.toml; an install uses the user cache."""
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "cache").is_dir():
+        return checkout / "cache"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("hhd"))
+
+
+def resolve_cache_dir(option: str | os.PathLike[str] | None) -> Path:
+    """--cache-dir beats HHD_CACHE_DIR beats the default."""
+    chosen = option or os.environ.get("HHD_CACHE_DIR")
+    return Path(chosen).expanduser() if chosen else default_cache_dir()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write to a temp file beside `path`, then rename: readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def dump_json(document: Any) -> bytes:
+    """The one JSON style hhd writes: sorted keys, two-space indent, UTF-8, trailing newline."""
+    return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+@dataclass
+class CacheMeta:
+    source: str
+    format: str
+    registry_version: str | None
+    fetched_at: str
+    sha256: str
+    card_count: int
+    etag: str | None = None
+    last_modified: str | None = None
+    symbols_source: str | None = None
+    symbols_sha256: str | None = None
+    symbols_etag: str | None = None
+    symbols_last_modified: str | None = None
+    schema: int = SCHEMA_VERSION
+
+
+@dataclass
+class CardCache:
+    """The cards of Hellscube v1.2 as synced, with where they came from."""
+
+    meta: CacheMeta
+    cards: list[Card]
+    symbols: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def fingerprint(self) -> dict[str, Any]:
+        return {"source": self.meta.source, "registry_version": self.meta.registry_version, "sha256": self.meta.sha256}
+
+
+def _damaged(path: Path, why: str) -> CacheError:
+    return CacheError(f"the card cache {path} is damaged: {why}", "run `hhd sync --force` to rebuild it")
+
+
+def cache_exists(cache_dir: Path) -> bool:
+    return (cache_dir / CARDS_FILE).is_file()
+
+
+def read_meta(cache_dir: Path) -> CacheMeta | None:
+    """The metadata of the cache, or None when there is no usable cache."""
+    try:
+        return load_cache(cache_dir, with_symbols=False).meta
+    except CacheError:
+        return None
+
+
+def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
+    path = cache_dir / CARDS_FILE
+    if not path.is_file():
+        raise CacheError(f"no card cache in {cache_dir}",
+                         "run `hhd sync` (or `hhd sync --source FILE` offline)")
+    try:
+        document = json.loads(path.read_bytes())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _damaged(path, f"not readable JSON ({exc})") from exc
+    if not isinstance(document, dict) or not isinstance(document.get("cards"), list):
+        raise _damaged(path, "it has no card list")
+    if document.get("meta", {}).get("schema") != SCHEMA_VERSION:
+        raise _damaged(path, f"schema {document.get('meta', {}).get('schema')!r}, this hhd reads {SCHEMA_VERSION}")
+    try:
+        meta = CacheMeta(**document["meta"])
+        cards = [Card.from_json(c) for c in document["cards"]]
+    except (TypeError, KeyError, AttributeError) as exc:
+        raise _damaged(path, f"a record has the wrong shape ({exc})") from exc
+    if len(cards) != meta.card_count:
+        raise _damaged(path, f"it lists {len(cards)} cards but its metadata says {meta.card_count}")
+    symbols = load_symbols(cache_dir) if with_symbols else []
+    return CardCache(meta=meta, cards=cards, symbols=symbols)
+
+
+def load_symbols(cache_dir: Path) -> list[dict[str, Any]]:
+    """The registry's symbol table, or [] when none was synced (symbols are then read by shape)."""
+    path = cache_dir / SYMBOLS_FILE
+    if not path.is_file():
+        return []
+    try:
+        return parse_symbols(path.read_bytes())
+    except ValueError as exc:
+        raise _damaged(path, str(exc)) from exc
+
+
+def parse_symbols(raw: bytes) -> list[dict[str, Any]]:
+    """Validate the registry's symbol table (`{"data": [{"symbol": ...}, ...]}`)."""
+    try:
+        document = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"the symbol table is not valid JSON ({exc.__class__.__name__})") from exc
+    records = document.get("data") if isinstance(document, dict) else document
+    if not isinstance(records, list) or not records or not all(isinstance(r, dict) and "symbol" in r for r in records):
+        raise ValueError("the symbol table is not a list of {\"symbol\": ...} records")
+    return records
+
+
+def write_cache(cache_dir: Path, meta: CacheMeta, cards: list[Card], symbols_raw: bytes | None) -> None:
+    """Symbols first, then cards: a crash in between leaves an older but consistent card list."""
+    if symbols_raw is not None:
+        write_atomic(cache_dir / SYMBOLS_FILE, symbols_raw)
+    document = {"meta": meta.__dict__, "cards": [c.to_json() for c in cards]}
+    write_atomic(cache_dir / CARDS_FILE, dump_json(document))

@@ -1,0 +1,305 @@
+"""The card model and the two registry formats (legacy sheet export, current Scryfall-like) → model."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable
+
+from hhdcli.errors import DataError
+
+COLORS = "WUBRGP"
+COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "P": "Purple"}
+_COLOR_BY_ENGLISH = {name.lower(): letter for letter, name in COLOR_NAMES.items()}
+
+# Hellscube v1.2 lives in set HLC and its children; the registry writes both HLC.0 and HLC_0.
+V12_SETS = {"HLC", "HLC.0", "HLC.1", "HLC.2"}
+
+
+@dataclass(frozen=True)
+class Face:
+    name: str
+    mana_cost: str = ""
+    type_line: str = ""
+    oracle_text: str = ""
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    colors: tuple[str, ...] = ()
+    image: str | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    set_code: str
+    faces: tuple[Face, ...]
+    colors: tuple[str, ...] = ()
+    mana_value: float | None = None
+    layout: str = "normal"
+    image: str | None = None  # the whole card's print image (print_image preferred)
+    banned: bool = False
+    tags: tuple[str, ...] = ()
+    creators: tuple[str, ...] = ()
+
+    @property
+    def is_land(self) -> bool:
+        """A land for the take rule: the front face has the type Land."""
+        return is_land_type(self.faces[0].type_line) if self.faces else False
+
+    @property
+    def type_line(self) -> str:
+        return " // ".join(f.type_line for f in self.faces if f.type_line)
+
+    @property
+    def mana_cost(self) -> str:
+        return " // ".join(f.mana_cost for f in self.faces if f.mana_cost)
+
+    @property
+    def print_images(self) -> tuple[str, ...]:
+        """One image per physical proxy: each face's own image (double-faced), else the card's."""
+        face_images = tuple(f.image for f in self.faces if f.image)
+        if len(face_images) > 1:
+            return face_images
+        return (self.image,) if self.image else face_images
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Card:
+        faces = tuple(Face(**{**f, "colors": tuple(f.get("colors", ()))}) for f in data["faces"])
+        return cls(
+            **{
+                **data,
+                "faces": faces,
+                "colors": tuple(data.get("colors", ())),
+                "tags": tuple(data.get("tags", ())),
+                "creators": tuple(data.get("creators", ())),
+            }
+        )
+
+
+def is_land_type(type_line: str) -> bool:
+    main_types = type_line.split("—")[0]
+    return "land" in main_types.lower().split()
+
+
+def normalize_name(name: str) -> str:
+    """The key names are matched by: case, punctuation and spacing do not matter."""
+    return re.sub(r"[^0-9a-zа-яё]+", "", name.lower())
+
+
+def detect_format(document: Any) -> str:
+    """'legacy' or 'current', or a DataError saying what the document looks like instead."""
+    if isinstance(document, list):
+        records = document
+    elif isinstance(document, dict) and isinstance(document.get("data"), list):
+        records = document["data"]
+    else:
+        raise DataError(
+            "the download is JSON but not a card database: expected {\"data\": [...]}",
+            "check --source points at Hellscube-Database.json or catalog.json",
+        )
+    if not records:
+        raise DataError("the card database is empty (no cards)", "check --source; the registry may be mid-update")
+    first = next((r for r in records if isinstance(r, dict)), None)
+    if first is None:
+        raise DataError("the card database holds no card records", "check --source")
+    if "Name" in first and "Cost" in first:
+        return "legacy"
+    if "name" in first and ("type_line" in first or "card_faces" in first):
+        return "current"
+    raise DataError(
+        f"unrecognised card record with keys {sorted(first)[:6]}",
+        "expected the registry's legacy or current format",
+    )
+
+
+def parse_registry(raw: bytes) -> tuple[str, list[Card]]:
+    """Parse a registry download into (format, Hellscube v1.2 cards)."""
+    try:
+        document = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        snippet = raw[:40].decode("utf-8", "replace").strip()
+        raise DataError(f"the download is not valid JSON ({exc.__class__.__name__}: starts with {snippet!r})",
+                        "the registry may have answered with an error page; try again later") from exc
+    fmt = detect_format(document)
+    records = document["data"] if isinstance(document, dict) else document
+    records = [r for r in records if isinstance(r, dict)]
+    parse = _legacy_card if fmt == "legacy" else _current_card
+    selected = _legacy_is_v12 if fmt == "legacy" else _current_is_v12
+    return fmt, [parse(r) for r in records if selected(r)]
+
+
+# --- legacy sheet export -------------------------------------------------------------------
+
+
+def _legacy_is_v12(record: dict[str, Any]) -> bool:
+    return str(record.get("Set") or "").strip() == "HLC"
+
+
+def _slot(record: dict[str, Any], key: str, index: int) -> str:
+    values = record.get(key) or []
+    if isinstance(values, str):
+        values = [values]
+    value = values[index] if index < len(values) else None
+    return "" if value is None else str(value).strip()
+
+
+def _legacy_face_count(record: dict[str, Any]) -> int:
+    count = 1
+    for index in range(4):
+        if any(_slot(record, key, index) for key in ("Cost", "Card Type(s)", "Text Box")):
+            count = index + 1
+    return count
+
+
+def _split_list(value: str) -> list[str]:
+    return [part.strip() for part in value.split(";") if part.strip()]
+
+
+def _fix_case(word: str) -> str:
+    return word.title() if word.isupper() and len(word) > 1 else word
+
+
+def _legacy_type_line(record: dict[str, Any], index: int) -> str:
+    supertypes = _split_list(_slot(record, "Supertype(s)", index))
+    types = [_fix_case(t) for t in _split_list(_slot(record, "Card Type(s)", index))]
+    subtypes = _split_list(_slot(record, "Subtype(s)", index))
+    line = " ".join(supertypes + types)
+    return f"{line} — {' '.join(subtypes)}" if subtypes else line
+
+
+def _legacy_colors(value: str) -> tuple[str, ...]:
+    letters = {_COLOR_BY_ENGLISH.get(name.lower()) for name in _split_list(value)}
+    return tuple(c for c in COLORS if c in letters)
+
+
+def _legacy_card(record: dict[str, Any]) -> Card:
+    name = str(record.get("Name") or "").strip()
+    count = _legacy_face_count(record)
+    names = [n.strip() for n in name.split(" // ")]
+    if len(names) != count:
+        names = [name] + [f"{name} (face {i + 1})" for i in range(1, count)]
+    faces = tuple(
+        Face(
+            name=names[i],
+            mana_cost=_slot(record, "Cost", i),
+            type_line=_legacy_type_line(record, i),
+            oracle_text=_slot(record, "Text Box", i).replace("\\n", "\n"),
+            power=_slot(record, "power", i) or None,
+            toughness=_slot(record, "toughness", i) or None,
+            loyalty=_slot(record, "Loyalty", i) or None,
+        )
+        for i in range(count)
+    )
+    cmc = record.get("CMC")
+    return Card(
+        id="hlc-" + hashlib.sha1(name.encode()).hexdigest()[:12],
+        name=name,
+        set_code="HLC",
+        faces=faces,
+        colors=_legacy_colors(str(record.get("Color(s)") or "")),
+        mana_value=float(cmc) if isinstance(cmc, (int, float)) else None,
+        layout="normal" if count == 1 else "multi",
+        image=str(record.get("Image") or "").strip() or None,
+        banned=str(record.get("Constructed") or "").strip().lower() == "banned",
+        tags=tuple(_split_list(str(record.get("Tags") or "").replace(",", ";"))),
+        creators=tuple(_split_list(str(record.get("Creator") or ""))),
+    )
+
+
+# --- current (Scryfall-like) format --------------------------------------------------------
+
+
+def _current_is_v12(record: dict[str, Any]) -> bool:
+    set_code = str(record.get("set") or "").replace("_", ".")
+    return record.get("kind", "card") == "card" and set_code in V12_SETS
+
+
+def _text(value: Any) -> str | None:
+    return None if value in (None, "") else str(value)
+
+
+def _print_image(record: dict[str, Any]) -> str | None:
+    for key in ("print_image", "image", "still_image"):
+        if record.get(key):
+            return str(record[key])
+    return None
+
+
+def _current_face(face: dict[str, Any], with_image: bool) -> Face:
+    return Face(
+        name=str(face.get("name") or ""),
+        mana_cost=str(face.get("mana_cost") or ""),
+        type_line=str(face.get("type_line") or ""),
+        oracle_text=str(face.get("oracle_text") or ""),
+        power=_text(face.get("power")),
+        toughness=_text(face.get("toughness")),
+        loyalty=_text(face.get("loyalty")),
+        colors=tuple(c for c in COLORS if c in (face.get("colors") or [])),
+        image=_print_image(face) if with_image else None,
+    )
+
+
+def _current_card(record: dict[str, Any]) -> Card:
+    raw_faces: Iterable[dict[str, Any]] = record.get("card_faces") or [record]
+    faces = tuple(_current_face(f, with_image=bool(record.get("card_faces"))) for f in raw_faces)
+    legal = record.get("legalities") or {}
+    mana_value = record.get("mana_value")
+    return Card(
+        id=str(record.get("id") or "hlc-" + hashlib.sha1(str(record.get("name")).encode()).hexdigest()[:12]),
+        name=str(record.get("name") or ""),
+        set_code=str(record.get("set") or "").replace("_", "."),
+        faces=faces,
+        colors=tuple(c for c in COLORS if c in (record.get("colors") or [])),
+        mana_value=float(mana_value) if isinstance(mana_value, (int, float)) else None,
+        layout=str(record.get("layout") or "normal"),
+        image=_print_image(record),
+        banned=legal.get("standard") == "banned",
+        tags=tuple(str(t) for t in record.get("tags") or ()),
+        creators=tuple(str(c) for c in record.get("creators") or ()),
+    )
+
+
+@dataclass
+class CardIndex:
+    """Cards by id and by normalised name, with "did you mean" suggestions."""
+
+    cards: list[Card]
+    by_key: dict[str, Card] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_key = {}
+        for card in self.cards:
+            self.by_key.setdefault(card.id, card)
+            self.by_key.setdefault(normalize_name(card.name), card)
+            for face in card.faces:
+                self.by_key.setdefault(normalize_name(face.name), card)
+
+    def find(self, name_or_id: str) -> Card | None:
+        """Exact id or name (any face), else the one card whose name starts with or contains it."""
+        key = normalize_name(name_or_id)
+        found = self.by_key.get(name_or_id) or self.by_key.get(key)
+        if found or not key:
+            return found
+        for match in (str.startswith, str.__contains__):
+            hits = {id(c): c for c in self.cards if match(normalize_name(c.name), key)}
+            if hits:
+                return next(iter(hits.values())) if len(hits) == 1 else None
+        return None
+
+    def suggest(self, name: str, count: int = 3) -> list[str]:
+        import difflib
+
+        key = normalize_name(name)
+        containing = [c.name for c in self.cards if key and key in normalize_name(c.name)]
+        if containing:
+            return sorted(containing)[:count]
+        names = {card.name.lower(): card.name for card in self.cards}
+        close = difflib.get_close_matches(name.lower(), list(names), n=count, cutoff=0.4)
+        return [names[n] for n in close]

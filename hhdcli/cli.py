@@ -1,0 +1,222 @@
+"""The `hhd` command line: options in, library calls, text out. No rules live here."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from hhdcli import __version__
+from hhdcli.errors import CacheError, HhdError
+
+
+@dataclass
+class Env:
+    """What every command shares: where the cache is, how to reach the registry, how loud to be."""
+
+    cache_dir: Path
+    registry_url: str | None
+    timeout: float
+    quiet: bool
+    debug: bool
+    _cache: Any = field(default=None, repr=False)
+
+    def info(self, message: str) -> None:
+        if not self.quiet:
+            click.echo(message, err=True)
+
+    def warn(self, message: str) -> None:
+        click.secho(f"warning: {message}", err=True, fg="yellow")
+
+    def syncer(self, progress: Callable[[int, int | None], None] | None = None):
+        from hhdcli.registry import DEFAULT_URLS, HttpSettings, RegistryUrls, Syncer
+
+        urls = RegistryUrls.from_base(self.registry_url) if self.registry_url else DEFAULT_URLS
+        settings = HttpSettings(timeout=(min(5.0, self.timeout), self.timeout))
+        return Syncer(self.cache_dir, urls=urls, settings=settings, progress=progress)
+
+    def cards(self):
+        """The card cache; with none yet, one sync is tried before giving up with what to run."""
+        from hhdcli.cache import cache_exists, load_cache
+
+        if self._cache is None:
+            if not cache_exists(self.cache_dir):
+                self.info("no card cache yet: syncing from the registry once…")
+                try:
+                    self.report_sync(self.syncer().run())
+                except HhdError as exc:
+                    raise CacheError(f"no card cache in {self.cache_dir}, and syncing failed: {exc.message}",
+                                     "run `hhd sync` when online, or `hhd sync --source FILE` offline") from exc
+            self._cache = load_cache(self.cache_dir)
+        return self._cache
+
+    def report_sync(self, result) -> None:
+        for warning in result.warnings:
+            self.warn(warning)
+        meta = result.meta
+        if result.updated:
+            self.info(f"synced {meta.card_count} Hellscube v1.2 cards from {meta.source} into {self.cache_dir}")
+        else:
+            version = meta.registry_version or meta.etag or meta.sha256[:12]
+            self.info(f"up to date (version {version}, {meta.card_count} cards)")
+
+
+class HhdGroup(click.Group):
+    """Turns HhdError into `error: …` plus the next step and the error's exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except HhdError as exc:
+            if ctx.obj is not None and ctx.obj.debug:
+                raise
+            click.secho(f"error: {exc.message}", err=True, fg="red")
+            if exc.hint:
+                click.echo(f"  → {exc.hint}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+@click.group(cls=HhdGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Card cache folder (default: $HHD_CACHE_DIR, else ./cache in a checkout, else the user cache).")
+@click.option("--registry-url", envvar="HHD_REGISTRY_URL", default=None, metavar="URL",
+              help="Base URL of a registry mirror serving catalog.json, catalog-manifest.json, pips.json.")
+@click.option("--timeout", type=click.FloatRange(0.1, 600), default=30.0, show_default=True,
+              help="Seconds to wait for the network.")
+@click.option("-q", "--quiet", is_flag=True, help="Only print results and errors.")
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@click.version_option(__version__, prog_name="hhd")
+@click.pass_context
+def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, timeout: float,
+        quiet: bool, debug: bool) -> None:
+    """hhd — tools for Hell's Half-Draft with Hellscube v1.2.
+
+    \b
+    Start here:
+      hhd sync                              # fetch Hellscube v1.2 from the Hellfall registry
+      hhd generate --seed ember-tide-42     # build a 97-card Hell library
+      hhd check deck.txt --library hell-library.json
+      hhd proxies hell-library.json -o hell-proxies.pdf
+    """
+    from hhdcli.cache import resolve_cache_dir
+
+    ctx.obj = Env(resolve_cache_dir(cache_dir), registry_url, timeout, quiet, debug)
+
+
+pass_env = click.make_pass_decorator(Env)
+
+
+def _byte_progress(env: Env):
+    """A byte progress bar on a terminal; nothing when piped or quiet."""
+    if env.quiet or not sys.stderr.isatty():
+        return None, lambda: None
+    bar = click.progressbar(length=1, label="downloading", file=sys.stderr, show_pos=False)
+    state = {"started": False}
+
+    def update(done: int, total: int | None) -> None:
+        if not state["started"]:
+            bar.length = total or 0
+            bar.render_progress()
+            state["started"] = True
+        bar.pos = done
+        bar.render_progress()
+
+    return update, lambda: bar.render_finish() if state["started"] else None
+
+
+@cli.command()
+@click.option("--source", metavar="URL|PATH", help="Read cards from this URL or file (legacy or current format).")
+@click.option("--symbols", metavar="URL|PATH", help="Read the mana-symbol table (pips.json) from here.")
+@click.option("--force", is_flag=True, help="Download again even when up to date.")
+@pass_env
+def sync(env: Env, source: str | None, symbols: str | None, force: bool) -> None:
+    """Fetch the Hellscube v1.2 card list into the local cache.
+
+    Example: hhd sync --source ../shared/hellfall/Hellscube-Database.legacy-2024-04-22.json
+    """
+    progress, finish = _byte_progress(env)
+    try:
+        result = env.syncer(progress).run(source=source, symbols=symbols, force=force)
+    finally:
+        finish()
+    env.report_sync(result)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@pass_env
+def status(env: Env, as_json: bool) -> None:
+    """Where the cache is, where it came from, how old it is, what it holds.
+
+    Example: hhd status
+    """
+    from hhdcli.browse import format_status, status_report
+    from hhdcli.cache import load_cache
+
+    report = status_report(load_cache(env.cache_dir), str(env.cache_dir))
+    click.echo(json.dumps(report, indent=2) if as_json else format_status(report))
+
+
+@cli.command()
+@click.argument("query", required=False)
+@click.option("--color", "--colour", "color", type=click.Choice(list("WUBRGPCM"), case_sensitive=False),
+              help="Only cards of this colour (C colourless, M multicolour).")
+@click.option("--type", "type_", metavar="T", help="Only cards whose type line contains T.")
+@click.option("--land/--no-land", default=None, help="Only lands, or only non-lands.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_env
+def cards(env: Env, query: str | None, color: str | None, type_: str | None, land: bool | None,
+          as_json: bool) -> None:
+    """List cached cards, optionally filtered.
+
+    Example: hhd cards bear --color G --type creature
+    """
+    from hhdcli.browse import CardFilter, card_row, filter_cards, format_table
+
+    found = filter_cards(env.cards().cards, CardFilter(query, color, type_, land))
+    rows = [card_row(c) for c in found]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    width = _terminal_width()
+    table = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
+    click.echo(format_table(table, ["name", "cost", "type", "col"], width))
+    env.info(f"{len(rows)} card{'s' if len(rows) != 1 else ''}")
+
+
+def _terminal_width() -> int:
+    try:
+        return os.get_terminal_size().columns if sys.stdout.isatty() else 120
+    except OSError:
+        return 120
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_env
+def card(env: Env, name: str, as_json: bool) -> None:
+    """Show one card with all its faces.
+
+    Example: hhd card "pickle krrik"
+    """
+    from hhdcli.browse import describe_card
+    from hhdcli.cards import CardIndex
+    from hhdcli.errors import InputError
+
+    index = CardIndex(env.cards().cards)
+    found = index.find(name)
+    if found is None:
+        suggestions = index.suggest(name)
+        hint = "did you mean: " + ", ".join(suggestions) if suggestions else "try `hhd cards QUERY`"
+        raise InputError(f"no card named {name!r}", hint)
+    click.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False) if as_json else describe_card(found))
+
+
+def main() -> None:
+    cli(prog_name="hhd")

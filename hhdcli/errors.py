@@ -1,0 +1,41 @@
+"""One error family: every failure a person can fix carries a message and a next step."""
+
+from __future__ import annotations
+
+
+class HhdError(Exception):
+    """An error meant for a person: `message` says what went wrong, `hint` what to do next."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.hint})" if self.hint else self.message
+
+
+class InputError(HhdError):
+    """Bad input from the user: a file, an option value, a deck list."""
+
+    exit_code = 2
+
+
+class DataError(HhdError):
+    """Registry data or a library file that cannot be read as expected."""
+
+    exit_code = 3
+
+
+class NetworkError(HhdError):
+    """A download failed: HTTP error, timeout, truncated body."""
+
+    exit_code = 4
+
+
+class CacheError(HhdError):
+    """The local card cache is missing or damaged."""
+
+    exit_code = 5

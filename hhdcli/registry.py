@@ -1,0 +1,290 @@
+"""Talk to the Hellfall registry over HTTP and keep the local cache in step with it.
+
+A sync downloads and validates everything first and writes only at the end, so any failure leaves
+the previous cache exactly as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from hhdcli import __version__
+from hhdcli.cache import CacheMeta, parse_symbols, read_meta, write_cache
+from hhdcli.cards import Card, parse_registry
+from hhdcli.errors import DataError, HhdError, InputError, NetworkError
+
+if TYPE_CHECKING:
+    import requests
+
+Progress = Callable[[int, int | None], None]
+USER_AGENT = f"hhd/{__version__} (+https://github.com/hhd; Hell's Half-Draft tools)"
+EXPECTED_CARDS = 720
+MAX_DOWNLOAD = 200 * 1024 * 1024  # the whole registry is ~18.5 MB; anything far larger is not it
+
+
+@dataclass(frozen=True)
+class RegistryUrls:
+    manifest: str
+    catalog: str
+    database: str
+    symbols: str
+
+    @classmethod
+    def from_base(cls, base: str) -> RegistryUrls:
+        """One base URL serving all four files (a mirror, or the tests' loopback server)."""
+        base = base.rstrip("/")
+        return cls(
+            manifest=f"{base}/catalog-manifest.json",
+            catalog=f"{base}/catalog.json",
+            database=f"{base}/Hellscube-Database.json",
+            symbols=f"{base}/pips.json",
+        )
+
+
+_REPO = "https://raw.githubusercontent.com/bones-bones/hellfall/main/packages/shared/src/data"
+DEFAULT_URLS = RegistryUrls(
+    manifest="https://storage.googleapis.com/hellscube-images/catalog-manifest.json",
+    catalog="https://storage.googleapis.com/hellscube-images/catalog.json",
+    database=f"{_REPO}/Hellscube-Database.json",
+    symbols=f"{_REPO}/pips.json",
+)
+
+
+@dataclass(frozen=True)
+class HttpSettings:
+    timeout: tuple[float, float] = (5.0, 30.0)  # connect, read
+    retries: int = 3
+    backoff: float = 0.5
+
+
+def make_session(settings: HttpSettings = HttpSettings()) -> requests.Session:
+    """A session with our User-Agent and retries with backoff on 429/5xx/connection errors."""
+    import requests
+    from requests.adapters import HTTPAdapter
+    from urllib3.util.retry import Retry
+
+    retry = Retry(
+        total=settings.retries,
+        backoff_factor=settings.backoff,
+        status_forcelist=(429, 500, 502, 503, 504),
+        allowed_methods=frozenset({"GET", "HEAD", "POST"}),
+        respect_retry_after_header=True,
+        raise_on_status=False,  # the last answer reaches us and gets a readable message
+    )
+    session = requests.Session()
+    session.headers["User-Agent"] = USER_AGENT
+    adapter = HTTPAdapter(max_retries=retry)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+@dataclass
+class Download:
+    url: str
+    data: bytes = b""
+    etag: str | None = None
+    last_modified: str | None = None
+    not_modified: bool = False
+
+
+def fetch(session: requests.Session, url: str, settings: HttpSettings, *, etag: str | None = None,
+          last_modified: str | None = None, progress: Progress | None = None) -> Download:
+    """GET `url` (conditionally when validators are given), streaming with progress."""
+    import requests
+
+    headers = {"Accept": "application/json"}
+    if etag:
+        headers["If-None-Match"] = etag
+    if last_modified:
+        headers["If-Modified-Since"] = last_modified
+    try:
+        with session.get(url, headers=headers, timeout=settings.timeout, stream=True) as response:
+            if response.status_code == 304:
+                return Download(url, etag=etag, last_modified=last_modified, not_modified=True)
+            if response.status_code != 200:
+                raise NetworkError(f"could not download {url}: HTTP {response.status_code} {response.reason}",
+                                   "the old cache is kept; try again later or use --source FILE")
+            data = _read_body(response, url, progress)
+            return Download(url, data, response.headers.get("ETag"), response.headers.get("Last-Modified"))
+    except requests.exceptions.RetryError as exc:
+        raise NetworkError(f"could not download {url}: the server kept failing ({_reason(exc)})",
+                           "the old cache is kept; try again later or use --source FILE") from exc
+    except requests.exceptions.ChunkedEncodingError as exc:
+        raise NetworkError(f"could not download {url}: truncated (the connection closed mid-file)",
+                           "the old cache is kept; try again") from exc
+    except requests.exceptions.Timeout as exc:
+        raise NetworkError(f"could not download {url}: timed out",
+                           "the old cache is kept; try again later or raise --timeout") from exc
+    except requests.exceptions.RequestException as exc:
+        raise NetworkError(f"could not download {url}: {_reason(exc)}",
+                           "the old cache is kept; check the connection or use --source FILE") from exc
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc.args[0] if exc.args else exc)
+    return text.split(": ", 1)[-1][:160] if len(text) > 160 else text
+
+
+def _read_body(response: requests.Response, url: str, progress: Progress | None) -> bytes:
+    total = int(response.headers.get("Content-Length") or 0) or None
+    encoded = bool(response.headers.get("Content-Encoding"))
+    chunks: list[bytes] = []
+    done = 0
+    for chunk in response.iter_content(chunk_size=64 * 1024):
+        chunks.append(chunk)
+        done += len(chunk)
+        if done > MAX_DOWNLOAD:
+            raise NetworkError(f"could not download {url}: larger than {MAX_DOWNLOAD // 2**20} MB",
+                               "check the URL; the registry database is about 20 MB")
+        if progress:
+            progress(response.raw.tell() if encoded else done, total)
+    # urllib3 already refuses short bodies; this catches servers that close early without a length error
+    if total and not encoded and done < total:
+        raise NetworkError(f"could not download {url}: truncated ({done} of {total} bytes)",
+                           "the old cache is kept; try again")
+    return b"".join(chunks)
+
+
+@dataclass
+class SyncResult:
+    updated: bool
+    meta: CacheMeta
+    warnings: list[str] = field(default_factory=list)
+
+
+def is_url(source: str) -> bool:
+    return source.startswith(("http://", "https://"))
+
+
+def _read_local(path_text: str) -> bytes:
+    path = Path(path_text).expanduser()
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}", "check the path given to --source/--symbols") from exc
+
+
+@dataclass
+class Syncer:
+    """One sync run: the cache it updates, where it reads from, and how it talks HTTP."""
+
+    cache_dir: Path
+    urls: RegistryUrls = DEFAULT_URLS
+    settings: HttpSettings = HttpSettings()
+    progress: Progress | None = None
+    session: requests.Session | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def http(self) -> requests.Session:
+        if self.session is None:
+            self.session = make_session(self.settings)
+        return self.session
+
+    def run(self, source: str | None = None, symbols: str | None = None, force: bool = False) -> SyncResult:
+        old = read_meta(self.cache_dir)
+        if source is None:
+            download, version = self._from_registry(old, force)
+        elif is_url(source):
+            download, version = self._from_url(source, old, force), None
+        else:
+            path = str(Path(source).expanduser().resolve())
+            download, version = Download(path, _read_local(path)), None
+            if old and not force and old.source == path and old.sha256 == _sha256(download.data):
+                download.not_modified = True
+        if download.not_modified and old is not None:
+            return SyncResult(False, old, self.warnings)
+        fmt, cards = self._parse(download)
+        symbols_download = self._symbols(symbols, source, old, force)
+        meta = CacheMeta(
+            source=download.url, format=fmt, registry_version=version,
+            fetched_at=datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+            sha256=_sha256(download.data), card_count=len(cards),
+            etag=download.etag, last_modified=download.last_modified,
+        )
+        self._carry_symbols_meta(meta, symbols_download, old)
+        write_cache(self.cache_dir, meta, cards,
+                    None if symbols_download is None or symbols_download.not_modified else symbols_download.data)
+        return SyncResult(True, meta, self.warnings)
+
+    def _from_registry(self, old: CacheMeta | None, force: bool) -> tuple[Download, str | None]:
+        """Manifest first, then the catalog; on failure the repository's database file."""
+        try:
+            version = self._manifest_version()
+            if old and not force and old.source == self.urls.catalog and old.registry_version == version:
+                return Download(self.urls.catalog, not_modified=True), version
+            return self._from_url(self.urls.catalog, old, force), version
+        except HhdError as exc:
+            self.warnings.append(f"the registry catalog failed ({exc.message}); trying the repository database")
+            return self._from_url(self.urls.database, old, force), None
+
+    def _manifest_version(self) -> str:
+        download = fetch(self.http(), self.urls.manifest, self.settings)
+        try:
+            manifest = json.loads(download.data)
+            return str(manifest["version"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise DataError(f"the manifest {self.urls.manifest} has no version") from exc
+
+    def _from_url(self, url: str, old: CacheMeta | None, force: bool) -> Download:
+        same = old is not None and old.source == url and not force
+        return fetch(self.http(), url, self.settings, etag=old.etag if same else None,
+                     last_modified=old.last_modified if same else None, progress=self.progress)
+
+    def _parse(self, download: Download) -> tuple[str, list[Card]]:
+        try:
+            fmt, cards = parse_registry(download.data)
+        except DataError as exc:
+            raise DataError(f"{download.url}: {exc.message}", exc.hint or "the old cache is kept") from exc
+        if not cards:
+            raise DataError(f"{download.url}: no Hellscube v1.2 cards (set HLC) in {fmt} data",
+                            "the old cache is kept; check that --source is the Hellscube database")
+        if len(cards) != EXPECTED_CARDS:
+            self.warnings.append(f"found {len(cards)} Hellscube v1.2 cards, expected {EXPECTED_CARDS}")
+        return fmt, cards
+
+    def _symbols(self, symbols: str | None, source: str | None, old: CacheMeta | None,
+                 force: bool) -> Download | None:
+        """The symbol table: --symbols, else pips.json beside a local source, else the registry's."""
+        explicit = symbols is not None
+        if symbols is None and source is not None and not is_url(source):
+            beside = Path(source).expanduser().resolve().parent / "pips.json"
+            symbols = str(beside) if beside.is_file() else None
+        symbols = symbols or self.urls.symbols
+        try:
+            if is_url(symbols):
+                same = old is not None and old.symbols_source == symbols and not force
+                download = fetch(self.http(), symbols, self.settings,
+                                 etag=old.symbols_etag if same else None,
+                                 last_modified=old.symbols_last_modified if same else None)
+            else:
+                path = str(Path(symbols).expanduser().resolve())
+                download = Download(path, _read_local(path))
+            if not download.not_modified:
+                parse_symbols(download.data)
+            return download
+        except (HhdError, ValueError) as exc:
+            message = exc.message if isinstance(exc, HhdError) else f"{symbols}: {exc}"
+            if explicit:
+                raise DataError(f"symbol table: {message}", "the old cache is kept; check --symbols") from exc
+            self.warnings.append(f"no new symbol table ({message}); keeping the previous one")
+            return None
+
+    @staticmethod
+    def _carry_symbols_meta(meta: CacheMeta, download: Download | None, old: CacheMeta | None) -> None:
+        if download is None or download.not_modified:
+            if old:
+                meta.symbols_source, meta.symbols_sha256 = old.symbols_source, old.symbols_sha256
+                meta.symbols_etag, meta.symbols_last_modified = old.symbols_etag, old.symbols_last_modified
+            return
+        meta.symbols_source, meta.symbols_sha256 = download.url, _sha256(download.data)
+        meta.symbols_etag, meta.symbols_last_modified = download.etag, download.last_modified
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,64 @@
+"""`hhd status`, `hhd cards`, `hhd card`: seeing what the cache holds."""
+
+from __future__ import annotations
+
+import json
+
+from hhdcli.cli import cli
+
+
+def test_status_names_cache_source_and_counts(synced):
+    result = synced("status")
+    assert result.exit_code == 0
+    assert str(synced.cache_dir) in result.output
+    assert "720 Hellscube v1.2" in result.output
+    report = json.loads(synced("status", "--json").stdout)
+    assert report["cards"] == 720 and report["lands"] == 69
+    assert sum(report["by_color"].values()) == 720 - 69
+
+
+def test_cards_filters_by_colour_type_and_land(synced):
+    purple = json.loads(synced("cards", "--color", "P", "--json").stdout)
+    assert purple and all("P" in row["colors"] for row in purple)
+    creatures = json.loads(synced("cards", "--type", "creature", "--no-land", "--json").stdout)
+    assert creatures and all("Creature" in r["type_line"] and not r["land"] for r in creatures)
+    lands = json.loads(synced("cards", "--land", "--json").stdout)
+    assert len(lands) == 69
+    multi = json.loads(synced("cards", "--color", "M", "--json").stdout)
+    assert all(len(r["colors"]) > 1 for r in multi)
+
+
+def test_cards_query_and_table(synced):
+    result = synced("cards", "dreadmaw")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["name", "cost", "type", "col"]
+    assert all("dreadmaw" in line.lower() for line in lines[2:])
+
+
+def test_card_matches_ignoring_case_and_punctuation(synced):
+    result = synced("card", "pickle krrik")
+    assert result.exit_code == 0
+    assert "Pickle K'rrik!" in result.output and "{4}{Pickle}{Pickle}{Pickle}" in result.output
+
+
+def test_card_shows_every_face(synced):
+    data = json.loads(synced("card", "Bear // Hate", "--json").stdout)
+    assert [f["name"] for f in data["faces"]] == ["Bear", "Hate"]
+
+
+def test_unknown_card_suggests_three_names(synced):
+    result = synced("card", "Pikle Krik")
+    assert result.exit_code == 2
+    assert "did you mean" in result.output and "Pickle K'rrik!" in result.output
+
+
+def test_every_command_has_help_with_an_example():
+    from click.testing import CliRunner
+
+    runner = CliRunner()
+    for name in cli.commands:
+        result = runner.invoke(cli, [name, "--help"])
+        assert result.exit_code == 0
+        assert "Example: hhd " + name in result.output.replace("\n", " "), name
+    assert runner.invoke(cli, ["--version"]).output.startswith("hhd, version")
