@@ -220,3 +220,103 @@ def card(env: Env, name: str, as_json: bool) -> None:
 
 def main() -> None:
     cli(prog_name="hhd")
+
+
+# --- the Hell library ---------------------------------------------------------------------------
+
+VIEW_FORMATS = click.Choice(["text", "json", "csv", "md"])
+
+
+def _print_view(env: Env, library, resolved_cards, pool_cards, fmt: str, as_json: bool) -> None:
+    from hhdcli.summary import library_rows, render_view, summarize, summary_json
+
+    summary = summarize(resolved_cards, pool_cards)
+    if as_json:
+        click.echo(json.dumps({"seed": library.seed, "size": library.size, "summary": summary_json(summary)},
+                              indent=2, ensure_ascii=False))
+        return
+    rows = library_rows(library, {c.id: c for c in resolved_cards})
+    click.echo(render_view(fmt, library, rows, summary))
+
+
+@cli.command()
+@click.option("--seed", help="Any text; the same seed and card data give the same library. Default: a new memorable seed.")
+@click.option("--size", type=int, help="Cards in the library (default: a tenth of the pool, 97).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("hell-library.json"),
+              show_default=True, help="The library file to write (JSON).")
+@click.option("--format", "fmt", type=VIEW_FORMATS, default="text", show_default=True, help="How to print the library.")
+@click.option("--json", "as_json", is_flag=True, help="Print only the summary, as JSON.")
+@click.option("--exclude-banned", is_flag=True, help="Leave out cards banned in Constructed.")
+@click.option("--exclude-tag", multiple=True, metavar="TAG", help="Leave out cards with this registry tag (repeatable).")
+@click.option("--exclude-file", type=click.Path(dir_okay=False, path_type=Path), help="Leave out the cards named in this file, one per line.")
+@click.option("--basics-per-type", type=click.IntRange(0, 1000), default=50, show_default=True, help="Copies of each basic land in the pool.")
+@click.option("--proxies", type=click.Path(dir_okay=False, path_type=Path), help="Also print proxies to this PDF.")
+@click.option("--checklist", type=click.Path(dir_okay=False, path_type=Path), help="Also write a checklist (.pdf, .html or .md).")
+@click.pass_context
+def generate(ctx: click.Context, seed: str | None, size: int | None, output: Path, fmt: str, as_json: bool,
+             exclude_banned: bool, exclude_tag: tuple[str, ...], exclude_file: Path | None, basics_per_type: int,
+             proxies: Path | None, checklist: Path | None) -> None:
+    """Draw a Hell library: a seeded random tenth of Hellscube v1.2 plus 250 basics.
+
+    Example: hhd generate --seed ember-tide-42 -o hell-library.json
+    """
+    from hhdcli.cache import dump_json, write_atomic
+    from hhdcli.library import Exclusions, build_pool, default_size, generate as draw, memorable_seed, read_name_list
+
+    env: Env = ctx.obj
+    cache = env.cards()
+    names = read_name_list(exclude_file) if exclude_file else ()
+    pool, unknown = build_pool(cache.cards, Exclusions(exclude_banned, exclude_tag, names), basics_per_type)
+    if unknown:
+        from hhdcli.cards import CardIndex
+
+        index = CardIndex(cache.cards)
+        for name in unknown:
+            near = index.suggest(name)
+            env.warn(f"{exclude_file}: no card named {name!r}" + (f" (did you mean: {', '.join(near)}?)" if near else ""))
+    if seed is None:
+        seed = memorable_seed()
+        env.info(f"seed: {seed}   (pass --seed {seed} to draw this library again)")
+    library = draw(pool, size if size is not None else default_size(len(pool.cards)), seed, cache.fingerprint)
+    write_atomic(output, dump_json(library.to_json()))
+    by_id = {c.id: c for c in pool.cards}
+    _print_view(env, library, [by_id[e.id] for e in library.cards], pool.cards, fmt, as_json)
+    env.info(f"wrote {output} ({library.size} cards, seed {seed!r})")
+    if proxies:
+        ctx.invoke(cli.commands["proxies"], library=output, output=proxies)
+    if checklist:
+        ctx.invoke(cli.commands["checklist"], library=output, output=checklist)
+
+
+def _open_library(env: Env, path: Path):
+    """A library file with its cards, warning when the card data changed since it was made."""
+    from hhdcli.library import load_library, resolve
+
+    library = load_library(path)
+    cache = env.cards()
+    if library.card_data.get("sha256") != cache.meta.sha256:
+        env.warn(f"{path}: the card data changed since this library was made "
+                 f"(made from {str(library.card_data.get('sha256'))[:12]}, cache has {cache.meta.sha256[:12]})")
+    resolved = resolve(library, cache.cards)
+    for entry in resolved.missing:
+        env.warn(f"{path}: card {entry.position} {entry.name!r} no longer exists in the card data")
+    return library, resolved, cache
+
+
+@cli.command()
+@click.argument("library", type=click.Path(dir_okay=False, path_type=Path), default="hell-library.json")
+@click.option("--format", "fmt", type=VIEW_FORMATS, default="text", show_default=True, help="How to print the library.")
+@click.option("--json", "as_json", is_flag=True, help="Print only the summary, as JSON.")
+@pass_env
+def show(env: Env, library: Path, fmt: str, as_json: bool) -> None:
+    """Print a library file with its summary.
+
+    Example: hhd show hell-library.json --format md
+    """
+    from hhdcli.library import Exclusions, build_pool
+
+    lib, resolved, cache = _open_library(env, library)
+    excluded = lib.pool.get("excluded", {})
+    exclusions = Exclusions(bool(excluded.get("banned")), tuple(excluded.get("tags", ())), tuple(excluded.get("names", ())))
+    pool, _ = build_pool(cache.cards, exclusions, int(lib.pool.get("basics_per_type", 50)))
+    _print_view(env, lib, resolved.cards, pool.cards, fmt, as_json)

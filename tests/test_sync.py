@@ -101,6 +101,7 @@ def test_unchanged_manifest_downloads_nothing(registry, hhd):
 
 
 def test_unchanged_etag_downloads_nothing(registry, hhd):
+    hhd.registry_url = registry.url
     url = registry.url + "/Hellscube-Database.json"
     assert hhd("sync", "--source", url).exit_code == 0
     second = hhd("sync", "--source", url)

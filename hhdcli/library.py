@@ -1,0 +1,219 @@
+"""The 970-card pool, the seeded 97-card Hell library, and the library file every printer reads."""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from hhdcli.cards import Card, CardIndex, Face, normalize_name
+from hhdcli.errors import DataError, InputError
+
+LIBRARY_FORMAT = "hhd-library"
+LIBRARY_VERSION = 1
+BASIC_COLORS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+KINDS = ("spell", "land", "basic")
+
+
+# --- the pool ---------------------------------------------------------------------------------
+
+
+def basic_card(name: str, copy: int) -> Card:
+    """One physical basic land; built in, never fetched."""
+    color = BASIC_COLORS[name]
+    face = Face(name=name, type_line=f"Basic Land — {name}", oracle_text=f"({{T}}: Add {{{color}}}.)")
+    return Card(id=f"basic-{name.lower()}-{copy:02d}", name=name, set_code="BASIC", faces=(face,))
+
+
+def basic_cards(per_type: int = 50) -> list[Card]:
+    return [basic_card(name, i) for name in BASIC_COLORS for i in range(1, per_type + 1)]
+
+
+def card_kind(card: Card) -> str:
+    if card.set_code == "BASIC":
+        return "basic"
+    return "land" if card.is_land else "spell"
+
+
+@dataclass(frozen=True)
+class Exclusions:
+    banned: bool = False
+    tags: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()  # from --exclude-file
+
+    def excludes(self, card: Card, names: set[str]) -> bool:
+        return (self.banned and card.banned) or any(t in card.tags for t in self.tags) \
+            or normalize_name(card.name) in names
+
+
+@dataclass
+class Pool:
+    cards: list[Card]
+    description: dict[str, Any]
+
+
+def build_pool(hellscube: Sequence[Card], exclusions: Exclusions = Exclusions(),
+               basics_per_type: int = 50) -> tuple[Pool, list[str]]:
+    """The v1.2 cards left after exclusions, then the basics; also the exclude-file names not found."""
+    index = CardIndex(list(hellscube))
+    unknown = [n for n in exclusions.names if index.find(n) is None]
+    excluded_names = {normalize_name(c.name) for n in exclusions.names if (c := index.find(n))}
+    kept = sorted((c for c in hellscube if not exclusions.excludes(c, excluded_names)),
+                  key=lambda c: (normalize_name(c.name), c.id))
+    basics = basic_cards(basics_per_type)
+    description = {
+        "cards": len(kept) + len(basics),
+        "hellscube": len(kept),
+        "basics": len(basics),
+        "basics_per_type": basics_per_type,
+        "excluded": {"count": len(hellscube) - len(kept), "banned": exclusions.banned,
+                     "tags": list(exclusions.tags), "names": sorted(set(exclusions.names) - set(unknown))},
+    }
+    return Pool(kept + basics, description), unknown
+
+
+def default_size(pool_size: int) -> int:
+    """A tenth of the pool, rounded half up (970 → 97)."""
+    return max(1, int(pool_size / 10 + 0.5))
+
+
+# --- seeded sampling ---------------------------------------------------------------------------
+
+
+def seeded_sample(items: Sequence[Any], size: int, seed: str) -> list[Any]:
+    """Uniform sample without replacement, in draw order.
+
+    A partial Fisher–Yates over `random.Random(seed).random()`: Python guarantees that stream for a
+    given seed across versions and platforms, unlike `random.sample`/`shuffle`, whose use of it may
+    change.
+    """
+    if not 1 <= size <= len(items):
+        raise InputError(f"library size {size} is outside 1..{len(items)} (the pool size)",
+                         "choose --size within the pool")
+    rng = random.Random(f"hhd-library-v1:{seed}")
+    order = list(items)
+    for i in range(size):
+        j = i + int(rng.random() * (len(order) - i))
+        order[i], order[j] = order[j], order[i]
+    return order[:size]
+
+
+_SEED_WORDS = (
+    "ember", "tide", "ash", "brimstone", "cinder", "pickle", "dread", "maw", "nebula", "sleeve",
+    "crimson", "frost", "goblin", "hex", "lotus", "moss", "rune", "storm", "thorn", "void", "whale",
+    "bear", "crow", "flame", "grave", "imp", "jinx", "karn", "omen", "quill",
+)
+
+
+def memorable_seed() -> str:
+    """Two words and a number, easy to read out at the table (ember-tide-42)."""
+    return f"{secrets.choice(_SEED_WORDS)}-{secrets.choice(_SEED_WORDS)}-{secrets.randbelow(100)}"
+
+
+# --- the library file --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LibraryEntry:
+    position: int
+    id: str
+    name: str
+    kind: str
+
+
+@dataclass
+class Library:
+    seed: str
+    pool: dict[str, Any]
+    card_data: dict[str, Any]
+    cards: list[LibraryEntry] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": LIBRARY_FORMAT, "version": LIBRARY_VERSION, "seed": self.seed, "size": self.size,
+                "pool": self.pool, "card_data": self.card_data, "cards": [asdict(e) for e in self.cards]}
+
+
+def generate(pool: Pool, size: int, seed: str, card_data: dict[str, Any]) -> Library:
+    drawn = seeded_sample(pool.cards, size, seed)
+    entries = [LibraryEntry(i + 1, c.id, c.name, card_kind(c)) for i, c in enumerate(drawn)]
+    return Library(seed, pool.description, card_data, entries)
+
+
+def load_library(path: Path) -> Library:
+    """Read a library file back, refusing one of another format or edited into inconsistency."""
+    try:
+        document = json.loads(Path(path).read_bytes())
+    except OSError as exc:
+        raise InputError(f"cannot read library file {path}: {exc.strerror}", "check the path") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"{path} is not a library file (not JSON: {exc.__class__.__name__})",
+                        "make one with `hhd generate -o FILE`") from exc
+    if not isinstance(document, dict) or document.get("format") != LIBRARY_FORMAT:
+        raise DataError(f"{path} is not an hhd library file", "make one with `hhd generate -o FILE`")
+    if document.get("version") != LIBRARY_VERSION:
+        raise DataError(f"{path} is library format version {document.get('version')!r}; "
+                        f"this hhd reads version {LIBRARY_VERSION}", "generate it again with this hhd")
+    try:
+        entries = [LibraryEntry(int(e["position"]), str(e["id"]), str(e["name"]), str(e["kind"]))
+                   for e in document["cards"]]
+        library = Library(str(document["seed"]), dict(document["pool"]), dict(document["card_data"]), entries)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError(f"{path}: a field is missing or of the wrong type ({exc})",
+                        "generate the library again") from exc
+    _check_consistent(path, library, document.get("size"))
+    return library
+
+
+def _check_consistent(path: Path, library: Library, size: Any) -> None:
+    problem = None
+    if size != library.size:
+        problem = f"says size {size} but lists {library.size} cards"
+    elif [e.position for e in library.cards] != list(range(1, library.size + 1)):
+        problem = "card positions are not 1, 2, 3… in order"
+    elif len({e.id for e in library.cards}) != library.size:
+        problem = "the same physical card is listed twice"
+    elif bad := next((e for e in library.cards if e.kind not in KINDS), None):
+        problem = f"card {bad.position} has unknown kind {bad.kind!r}"
+    if problem:
+        raise DataError(f"{path} was edited into an inconsistent state: {problem}", "generate the library again")
+
+
+@dataclass
+class ResolvedLibrary:
+    library: Library
+    cards: list[Card]  # library order; cards no longer in the data are left out
+    missing: list[LibraryEntry]
+
+
+def resolve(library: Library, hellscube: Iterable[Card]) -> ResolvedLibrary:
+    """The library's entries as cards: basics built in, the rest by id, then by name."""
+    index = CardIndex(list(hellscube))
+    cards: list[Card] = []
+    missing: list[LibraryEntry] = []
+    for entry in library.cards:
+        if entry.kind == "basic" and entry.name in BASIC_COLORS:
+            cards.append(basic_card(entry.name, int(entry.id.rsplit("-", 1)[-1]) if entry.id[-1].isdigit() else 1))
+            continue
+        card = index.by_key.get(entry.id) or index.by_key.get(normalize_name(entry.name))
+        if card is None:
+            missing.append(entry)
+        else:
+            cards.append(card)
+    return ResolvedLibrary(library, cards, missing)
+
+
+def read_name_list(path: Path) -> tuple[str, ...]:
+    """An exclude file: one card name per line; blank lines and # comments ignored."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {path}: {exc}", "give a UTF-8 text file, one card name per line") from exc
+    names = (line.split("#", 1)[0].strip() for line in text.splitlines())
+    return tuple(n for n in names if n)

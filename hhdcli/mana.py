@@ -1,0 +1,234 @@
+"""Mana costs, the registry's symbol table and the take rule (pure functions).
+
+Each symbol becomes a `Requirement`: a set of options, each option the colours it needs. A symbol is
+satisfied when any one option's colours are all made by the deck's lands; an option needing no
+colour (generic, colourless, Phyrexian) is always satisfied.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from hhdcli.cards import COLORS, Card
+
+_ENGLISH = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G", "purple": "P",
+            "colorless": "C", "colourless": "C"}
+_COST = re.compile(r"^(\{[^{}]*\}\s*)+$")
+_BARE = re.compile(r"^(\d+|[WUBRGPCXS])+$")
+_BARE_TOKEN = re.compile(r"\d+|[WUBRGPCXS]")
+_NUMBER = re.compile(r"^(-?\d+(\.\d+)?|\d+/\d+|∞|[XYZ])$")
+_SHAPE_COLOURS = re.compile(r"^[WUBRGPCS]+$")
+GENERIC: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """Options for paying one symbol; `unknown` when the symbol means nothing readable."""
+
+    options: tuple[frozenset[str], ...]
+    phyrexian: bool = False
+    hybrid: bool = False
+    unknown: bool = False
+
+    def satisfied_by(self, colors: frozenset[str]) -> bool:
+        return any(option <= colors for option in self.options)
+
+    def missing(self, colors: frozenset[str]) -> frozenset[str]:
+        """The fewest colours that would satisfy it (the first cheapest option)."""
+        if not self.options:
+            return frozenset()
+        return min((option - colors for option in self.options), key=len)
+
+
+ALWAYS = Requirement((GENERIC,))
+
+
+@dataclass(frozen=True)
+class ParsedCost:
+    symbols: tuple[str, ...]
+    stray: str | None = None  # text in a cost slot that is not a mana cost
+
+
+@lru_cache(maxsize=4096)
+def parse_cost(text: str) -> ParsedCost:
+    """`{3}{2/R}{H/R}` → symbols; a bare `U` or `2U` is read as `{U}`/`{2}{U}`; other text is stray."""
+    text = (text or "").strip()
+    if not text:
+        return ParsedCost(())
+    if _COST.match(text):
+        return ParsedCost(tuple(s.strip() for s in re.findall(r"\{([^{}]*)\}", text)))
+    if _BARE.match(text):
+        return ParsedCost(tuple(_BARE_TOKEN.findall(text)))
+    return ParsedCost((), stray=text)
+
+
+def _colour_letter(name: str) -> str:
+    return _ENGLISH.get(name.lower(), name)
+
+
+@dataclass
+class SymbolTable:
+    """The registry's pips.json, looked up in any option order ({W/U/R} finds U/R/W)."""
+
+    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _by_sorted: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _memo: dict[str, Requirement] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_records(cls, records: Iterable[dict[str, Any]]) -> SymbolTable:
+        usable = {str(r["symbol"]): r for r in records if r.get("represents_mana")}
+        table = cls(usable)
+        table._by_sorted = {_sorted_key(s): r for s, r in usable.items()}
+        return table
+
+    def lookup(self, symbol: str) -> dict[str, Any] | None:
+        return self.records.get(symbol) or self._by_sorted.get(_sorted_key(symbol))
+
+    def requirement(self, symbol: str) -> Requirement:
+        if symbol not in self._memo:
+            self._memo[symbol] = self._requirement(symbol)
+        return self._memo[symbol]
+
+    def _requirement(self, symbol: str) -> Requirement:
+        record = self.lookup(symbol)
+        if record is None:
+            return _by_shape(symbol)
+        colours = frozenset(_colour_letter(c) for c in record.get("colors") or ()) - {"C"}
+        if record.get("phyrexian"):
+            return Requirement((GENERIC,), phyrexian=True, hybrid=bool(record.get("hybrid")))
+        if not record.get("hybrid"):
+            return Requirement((colours,))
+        options = [o for o in (self._option(part) for part in symbol.split("/")) if o is not None]
+        if not options:  # a hybrid whose parts are not symbols (Rainbow, Canada): any one colour
+            options = [frozenset({c}) for c in colours] or [GENERIC]
+            if "C" in {_colour_letter(c) for c in record.get("colors") or ()}:
+                options.append(GENERIC)
+        return Requirement(tuple(options), hybrid=True)
+
+    def _option(self, part: str) -> frozenset[str] | None:
+        """One option of a hybrid: a number is generic, `BB` needs B, a known symbol its colours."""
+        part = part.strip()
+        if _NUMBER.match(part):
+            return GENERIC
+        record = self.records.get(part)
+        if record is not None and not record.get("hybrid"):
+            return frozenset(_colour_letter(c) for c in record.get("colors") or ()) - {"C"}
+        if _SHAPE_COLOURS.match(part):
+            return frozenset(part) - {"C", "S"}
+        return None
+
+
+def _sorted_key(symbol: str) -> str:
+    return "/".join(sorted(p.strip() for p in symbol.split("/")))
+
+
+def _by_shape(symbol: str) -> Requirement:
+    """A symbol missing from the table: slash-separated colour letters and numbers, H marks Phyrexian."""
+    parts = [p.strip() for p in symbol.split("/")]
+    if len(parts) > 1 and "H" in parts:
+        return Requirement((GENERIC,), phyrexian=True)
+    options = []
+    for part in parts:
+        if _NUMBER.match(part):
+            options.append(GENERIC)
+        elif _SHAPE_COLOURS.match(part):
+            options.append(frozenset(part) - {"C", "S"})
+    if not options:
+        return Requirement((), unknown=True)
+    return Requirement(tuple(options), hybrid=len(parts) > 1)
+
+
+SHAPE_ONLY = SymbolTable()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the take rule says of one card for one deck."""
+
+    card: Card
+    verdict: str  # "land", "take" or "choice"
+    missing: tuple[str, ...] = ()
+    unknown: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.card.name, "id": self.card.id, "verdict": self.verdict,
+                "missing": list(self.missing), "unknown": list(self.unknown)}
+
+
+@dataclass(frozen=True)
+class CardCost:
+    """A card's cost read once: every symbol of every face, plus stray text found in cost slots."""
+
+    symbols: tuple[str, ...]
+    stray: tuple[str, ...]
+
+
+def card_cost(card: Card, with_rules_text: bool = False) -> CardCost:
+    symbols: list[str] = []
+    stray: list[str] = []
+    for face in card.faces:
+        parsed = parse_cost(face.mana_cost)
+        symbols.extend(parsed.symbols)
+        if parsed.stray:
+            stray.append(parsed.stray)
+        if with_rules_text:
+            symbols.extend(re.findall(r"\{([^{}]*)\}", face.oracle_text))
+    return CardCost(tuple(symbols), tuple(stray))
+
+
+def judge(card: Card, deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
+          with_rules_text: bool = False) -> Verdict:
+    """The take rule: land, take (every symbol satisfied) or choice (with what is missing)."""
+    if card.is_land:
+        return Verdict(card, "land")
+    colors = frozenset(deck_colors)
+    cost = card_cost(card, with_rules_text)
+    missing: set[str] = set()
+    unknown: list[str] = []
+    satisfied = True
+    for symbol in cost.symbols:
+        requirement = table.requirement(symbol)
+        if requirement.satisfied_by(colors):
+            continue
+        satisfied = False
+        if requirement.unknown:
+            unknown.append("{" + symbol + "}")
+        missing |= requirement.missing(colors)
+    warnings = tuple(f"{card.name}: ignored non-cost text in a cost slot: {s[:40]!r}" for s in cost.stray)
+    return Verdict(card, "take" if satisfied else "choice", order_colors(missing),
+                   tuple(dict.fromkeys(unknown)), warnings)
+
+
+def judge_all(cards: Sequence[Card], deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
+              with_rules_text: bool = False) -> list[Verdict]:
+    colors = frozenset(deck_colors)
+    return [judge(card, colors, table, with_rules_text) for card in cards]
+
+
+def order_colors(colors: Iterable[str]) -> tuple[str, ...]:
+    """WUBRGP order first, then any other colour a card names (Yellow, Orange…) alphabetically."""
+    return tuple(sorted(set(colors), key=lambda c: (COLORS.find(c) if c in COLORS else len(COLORS), c)))
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    color: str
+    gain: int
+
+
+def what_if(cards: Sequence[Card], deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
+            with_rules_text: bool = False) -> list[WhatIf]:
+    """For each colour the deck lacks: how many more cards become take with a land of it, best first."""
+    colors = frozenset(deck_colors)
+    base = sum(v.verdict == "take" for v in judge_all(cards, colors, table, with_rules_text))
+    gains = []
+    for color in COLORS:
+        if color in colors:
+            continue
+        take = sum(v.verdict == "take" for v in judge_all(cards, colors | {color}, table, with_rules_text))
+        gains.append(WhatIf(color, take - base))
+    return sorted(gains, key=lambda w: (-w.gain, COLORS.index(w.color)))

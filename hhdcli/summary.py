@@ -1,0 +1,126 @@
+"""What a library holds beside what a random tenth is expected to hold, and its text/CSV/Markdown views."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from hhdcli.browse import GROUP_NAMES, color_group
+from hhdcli.cards import Card
+from hhdcli.library import BASIC_COLORS, Library, card_kind
+
+TYPE_ORDER = ("Land", "Creature", "Planeswalker", "Instant", "Sorcery", "Artifact", "Enchantment", "Other")
+CURVE = ("0", "1", "2", "3", "4", "5", "6", "7+")
+
+
+def primary_type(card: Card) -> str:
+    words = card.faces[0].type_line.split("—")[0].lower().split() if card.faces else []
+    return next((t for t in TYPE_ORDER if t.lower() in words), "Other")
+
+
+def curve_bucket(card: Card) -> str | None:
+    if card.is_land or card.mana_value is None:
+        return None
+    value = max(0, int(card.mana_value))
+    return CURVE[min(value, 7)]
+
+
+def colour_bucket(card: Card) -> str:
+    return "Land" if card.is_land else GROUP_NAMES[color_group(card)]
+
+
+FIGURES: dict[str, tuple[Sequence[str], Callable[[Card], str | None]]] = {
+    "type": (TYPE_ORDER, primary_type),
+    "colour": (tuple(GROUP_NAMES[g] for g in "WUBRGPMC") + ("Land",), colour_bucket),
+    "basics": (tuple(BASIC_COLORS), lambda c: c.name if card_kind(c) == "basic" else None),
+    "mana value": (CURVE, curve_bucket),
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    figure: str
+    label: str
+    count: int
+    expected: float
+
+
+def summarize(library_cards: Sequence[Card], pool: Sequence[Card]) -> list[Row]:
+    """Each figure's count in the library and its expected value for a uniform sample of that size."""
+    share = len(library_cards) / len(pool) if pool else 0.0
+    rows = []
+    for figure, (labels, bucket) in FIGURES.items():
+        have = Counter(bucket(c) for c in library_cards)
+        expected = Counter(bucket(c) for c in pool)
+        rows.extend(Row(figure, label, have.get(label, 0), round(expected.get(label, 0) * share, 1))
+                    for label in labels)
+    return rows
+
+
+def summary_json(rows: Sequence[Row]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for row in rows:
+        result.setdefault(row.figure, {})[row.label] = {"count": row.count, "expected": row.expected}
+    return result
+
+
+def format_summary(rows: Sequence[Row]) -> str:
+    lines = []
+    for figure in FIGURES:
+        cells = [f"{r.label} {r.count} ({r.expected:g})" for r in rows if r.figure == figure]
+        lines.append(f"{figure + ':':<12}" + "  ".join(cells))
+    lines.append("(in brackets: expected for a random tenth)")
+    return "\n".join(lines)
+
+
+# --- views of a library ------------------------------------------------------------------------
+
+
+def _row(position: int, card: Card | None, entry) -> dict[str, Any]:
+    return {"position": position, "name": entry.name, "kind": entry.kind,
+            "mana_cost": card.mana_cost if card else "", "type_line": card.type_line if card else "",
+            "id": entry.id}
+
+
+def library_rows(library: Library, cards_by_id: dict[str, Card]) -> list[dict[str, Any]]:
+    return [_row(e.position, cards_by_id.get(e.id), e) for e in library.cards]
+
+
+def render_view(fmt: str, library: Library, rows: list[dict[str, Any]], summary: Sequence[Row]) -> str:
+    if fmt == "json":
+        return json.dumps(library.to_json(), indent=2, sort_keys=True, ensure_ascii=False)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["position"], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return out.getvalue().rstrip("\n")
+    if fmt == "md":
+        return _markdown(library, rows, summary)
+    return _text(library, rows, summary)
+
+
+def _text(library: Library, rows: list[dict[str, Any]], summary: Sequence[Row]) -> str:
+    header = f"Hell library — seed {library.seed!r}, {library.size} of {library.pool.get('cards')} cards (top first)"
+    body = [f"{r['position']:>3}. {r['name']}" + (f"   {r['mana_cost']}" if r["mana_cost"] else "")
+            + (f"   — {r['type_line']}" if r["type_line"] else "") for r in rows]
+    return "\n".join([header, *body, "", format_summary(summary)])
+
+
+def _md_cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _markdown(library: Library, rows: list[dict[str, Any]], summary: Sequence[Row]) -> str:
+    lines = [f"# Hell library — seed `{library.seed}`", "",
+             f"{library.size} of {library.pool.get('cards')} cards, top first.", "",
+             "| # | Card | Cost | Type |", "|---:|---|---|---|"]
+    lines += [f"| {r['position']} | {_md_cell(r['name'])} | {_md_cell(r['mana_cost'])} | {_md_cell(r['type_line'])} |"
+              for r in rows]
+    lines += ["", "| Figure | Value | Library | Expected |", "|---|---|---:|---:|"]
+    lines += [f"| {r.figure} | {r.label} | {r.count} | {r.expected:g} |" for r in summary]
+    return "\n".join(lines)

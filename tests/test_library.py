@@ -1,0 +1,154 @@
+"""`hhd generate` / `hhd show`: a fair, reproducible 97-card Hell library and its file."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from hhdcli.cache import load_cache
+from hhdcli.library import build_pool, default_size, generate, seeded_sample
+
+GOLDEN = Path(__file__).parent / "golden" / "library-ember-tide-42.txt"
+
+
+def test_pool_is_720_spells_and_lands_plus_250_basics(legacy_cache):
+    pool, _ = build_pool(load_cache(legacy_cache).cards)
+    kinds = Counter(c.set_code == "BASIC" for c in pool.cards)
+    assert len(pool.cards) == 970 and kinds[True] == 250
+    assert Counter(c.name for c in pool.cards if c.set_code == "BASIC") == {
+        "Plains": 50, "Island": 50, "Swamp": 50, "Mountain": 50, "Forest": 50}
+    assert default_size(970) == 97
+
+
+def test_golden_library_for_a_fixed_seed(synced, tmp_path):
+    out = tmp_path / "lib.json"
+    assert synced("generate", "--seed", "ember-tide-42", "-o", str(out)).exit_code == 0
+    document = json.loads(out.read_text())
+    lines = "".join(f"{c['position']} {c['kind']} {c['id']} {c['name']}\n" for c in document["cards"])
+    assert lines == GOLDEN.read_text(encoding="utf-8")
+    assert document["size"] == 97 and document["seed"] == "ember-tide-42"
+    assert document["card_data"]["sha256"].startswith("2a55056f")
+    assert document["pool"]["cards"] == 970 and document["format"] == "hhd-library"
+
+
+def test_same_seed_gives_byte_identical_files_across_processes(legacy_cache, tmp_path):
+    outputs = []
+    for run in range(2):
+        out = tmp_path / f"run{run}.json"
+        env = {**os.environ, "HHD_CACHE_DIR": str(legacy_cache), "PYTHONHASHSEED": str(run)}
+        subprocess.run([sys.executable, "-m", "hhdcli", "-q", "generate", "--seed", "same", "-o", str(out)],
+                       check=True, env=env, capture_output=True)
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]
+
+
+def test_every_card_is_drawn_uniformly():
+    """Chi-square over 970 cards for 2,000 seeds (df 969: mean 969, sd 44; the bound is +5 sd)."""
+    seeds = 2000
+    counts = Counter(card for s in range(seeds) for card in seeded_sample(range(970), 97, f"seed-{s}"))
+    expected = seeds * 97 / 970
+    chi_square = sum((counts.get(card, 0) - expected) ** 2 / expected for card in range(970))
+    assert chi_square < 969 + 5 * 44
+    basics = sum(counts.get(card, 0) for card in range(720, 970)) / (seeds * 97)
+    assert abs(basics - 250 / 970) < 0.005
+
+
+def test_sample_is_without_replacement_and_ordered_by_draw():
+    drawn = seeded_sample(range(970), 970, "all")
+    assert sorted(drawn) == list(range(970)) and drawn != list(range(970))
+    assert seeded_sample(range(970), 10, "x") == seeded_sample(range(970), 20, "x")[:10]
+
+
+def test_exclusions_really_exclude(synced, tmp_path):
+    exclude = tmp_path / "exclude.txt"
+    exclude.write_text("# cards we lost\nPickle K'rrik!\nbear // hate\nNo Such Card Here\n")
+    out = tmp_path / "lib.json"
+    result = synced("generate", "--seed", "x", "--size", "891", "--exclude-banned", "--exclude-file", str(exclude),
+                    "--basics-per-type", "40", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "No Such Card Here" in result.output
+    document = json.loads(out.read_text())
+    names = {c["name"] for c in document["cards"]}
+    banned = {c.name for c in load_cache(synced.cache_dir).cards if c.banned}
+    assert not names & (banned | {"Pickle K'rrik!", "Bear // Hate"})
+    assert document["pool"]["cards"] == 720 - 27 - 2 + 200
+    assert document["pool"]["excluded"]["count"] == 29
+
+
+def test_size_outside_the_pool_is_refused_and_the_old_file_kept(synced, tmp_path):
+    out = tmp_path / "lib.json"
+    out.write_text("keep me")
+    for size in ("0", "-3", "971"):
+        result = synced("generate", "--seed", "x", "--size", size, "-o", str(out))
+        assert result.exit_code == 2 and "outside 1..970" in result.output
+    assert out.read_text() == "keep me"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "csv", "md"])
+def test_show_prints_the_same_view_as_generate(synced, tmp_path, fmt):
+    out = tmp_path / "lib.json"
+    made = synced("-q", "generate", "--seed", "round-trip", "--format", fmt, "-o", str(out))
+    shown = synced("-q", "show", str(out), "--format", fmt)
+    assert shown.exit_code == 0
+    assert made.stdout == shown.stdout
+    if fmt == "json":
+        assert json.loads(shown.stdout) == json.loads(out.read_text())
+    if fmt == "csv":
+        assert len(shown.stdout.splitlines()) == 98
+
+
+def test_summary_counts_with_expected_values(synced, tmp_path):
+    result = synced("-q", "generate", "--seed", "sum", "--json", "-o", str(tmp_path / "l.json"))
+    summary = json.loads(result.stdout)["summary"]
+    assert sum(v["count"] for v in summary["colour"].values()) == 97
+    assert sum(v["count"] for v in summary["basics"].values()) == sum(
+        1 for c in json.loads((tmp_path / "l.json").read_text())["cards"] if c["kind"] == "basic")
+    assert summary["basics"]["Plains"]["expected"] == 5.0
+    assert summary["colour"]["Land"]["expected"] == pytest.approx((69 + 250) / 10, abs=0.1)
+
+
+def test_show_warns_when_card_data_changed_and_names_lost_cards(synced, tmp_path):
+    out = tmp_path / "lib.json"
+    synced("generate", "--seed", "ember-tide-42", "-o", str(out))
+    document = json.loads(out.read_text())
+    document["card_data"]["sha256"] = "0" * 64
+    document["cards"][0].update(id="gone", name="A Card That Was Removed")
+    out.write_text(json.dumps(document))
+    result = synced("show", str(out))
+    assert result.exit_code == 0
+    assert "card data changed" in result.output
+    assert "'A Card That Was Removed' no longer exists" in result.output
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json at all", "not JSON"),
+    ('{"format": "hhd-library", "version": 99}', "version 99"),
+    ('{"format": "something-else"}', "not an hhd library file"),
+])
+def test_bad_library_files_are_one_line_errors(synced, tmp_path, content, message):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    result = synced("show", str(bad))
+    assert result.exit_code == 3 and message in result.output and str(bad) in result.output
+
+
+def test_a_hand_edited_inconsistent_library_is_refused(synced, tmp_path):
+    out = tmp_path / "lib.json"
+    synced("generate", "--seed", "e", "-o", str(out))
+    document = json.loads(out.read_text())
+    document["cards"].append(dict(document["cards"][0], position=98))
+    out.write_text(json.dumps(document))
+    result = synced("show", str(out))
+    assert result.exit_code == 3 and "inconsistent" in result.output
+
+
+def test_without_a_seed_a_memorable_one_is_printed(synced, tmp_path):
+    result = synced("generate", "-o", str(tmp_path / "l.json"))
+    seed = json.loads((tmp_path / "l.json").read_text())["seed"]
+    assert f"--seed {seed}" in result.output and len(seed.split("-")) == 3
