@@ -320,3 +320,88 @@ def show(env: Env, library: Path, fmt: str, as_json: bool) -> None:
     exclusions = Exclusions(bool(excluded.get("banned")), tuple(excluded.get("tags", ())), tuple(excluded.get("names", ())))
     pool, _ = build_pool(cache.cards, exclusions, int(lib.pool.get("basics_per_type", 50)))
     _print_view(env, lib, resolved.cards, pool.cards, fmt, as_json)
+
+
+# --- the deck colour check -------------------------------------------------------------------------
+
+
+def write_text_output(path: Path, text: str) -> None:
+    from hhdcli.cache import write_atomic
+
+    try:
+        write_atomic(path, text.encode("utf-8"))
+    except OSError as exc:
+        from hhdcli.errors import InputError
+
+        raise InputError(f"cannot write {path}: {exc.strerror}", "choose another output path") from exc
+
+
+@cli.command()
+@click.argument("deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=False)
+@click.option("--library", type=click.Path(dir_okay=False, path_type=Path), help="Check the cards of this library file.")
+@click.option("--all", "all_cards", is_flag=True, help="Check every Hellscube v1.2 card.")
+@click.option("--colors", "--colours", "colors", metavar="C", help="Use these land colours instead of a deck (WUB, or none).")
+@click.option("--land", "lands", multiple=True, metavar="NAME=C", help='Colours of a land hhd cannot look up: --land "Steam Vents=UR".')
+@click.option("--offline", is_flag=True, help="Do not ask Scryfall about non-Hellscube lands.")
+@click.option("--scryfall-url", envvar="HHD_SCRYFALL_URL", default="https://api.scryfall.com", show_default=True,
+              help="Scryfall API base URL.")
+@click.option("--rules-text", is_flag=True, help="Also count mana symbols in rules text (not the format's rule).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Also write the report as .html or .md.")
+@pass_env
+def check(env: Env, deck: Path | None, library: Path | None, all_cards: bool, colors: str | None,
+          lands: tuple[str, ...], offline: bool, scryfall_url: str, rules_text: bool, as_json: bool,
+          report: Path | None) -> None:
+    """Which Hell cards a deck can take at once (take), and which are a choice.
+
+    Example: hhd check deck.txt --library hell-library.json
+    """
+    from hhdcli.check import format_check, run_check
+    from hhdcli.deck import deck_colors, parse_colors_option, parse_land_option, read_deck
+    from hhdcli.errors import InputError
+    from hhdcli.mana import SymbolTable
+
+    if deck is None and colors is None:
+        raise InputError("give a deck file or --colors", "for example: hhd check deck.txt, or hhd check --colors WU")
+    if report is not None and report.suffix.lower() not in (".html", ".htm", ".md"):
+        raise InputError(f"--report {report}: use a .html or .md file name", "for example --report check.html")
+    cache = env.cards()
+    if library is None and not all_cards and Path("hell-library.json").is_file():
+        library = Path("hell-library.json")
+    if library is not None:
+        _, resolved, _ = _open_library(env, library)
+        cards, scope = resolved.cards, f"the {len(resolved.cards)} cards of {library}"
+    else:
+        cards, scope = cache.cards, f"all {len(cache.cards)} Hellscube v1.2 cards"
+    problems, unresolved = [], []
+    if colors is not None:
+        deck_cols, land_list = parse_colors_option(colors), []
+    else:
+        parsed = read_deck(deck)
+        problems = parsed.problems
+        for problem in problems:
+            env.warn(problem)
+        lookup = None
+        if not offline:
+            from hhdcli.registry import HttpSettings
+            from hhdcli.scryfall import ScryfallLands
+
+            lookup = ScryfallLands(env.cache_dir, scryfall_url, HttpSettings(timeout=(min(5.0, env.timeout), env.timeout)),
+                                   warn=env.warn)
+        found = deck_colors(parsed, cache.cards, dict(parse_land_option(o) for o in lands), lookup)
+        deck_cols, land_list, unresolved = found.colors, found.lands, found.unresolved
+    result = run_check(cards, scope, deck_cols, land_list, SymbolTable.from_records(cache.symbols), rules_text)
+    result.unresolved, result.problems, result.from_deck = unresolved, problems, colors is None
+    click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False) if as_json else format_check(result))
+    for warning in result.warnings:
+        env.warn(warning)
+    if report is not None:
+        from hhdcli.check import ORDER
+        from hhdcli.render.templates import render
+
+        template = "check.md.j2" if report.suffix.lower() == ".md" else "check.html.j2"
+        verdicts = sorted(result.verdicts, key=lambda v: (ORDER[v.verdict], v.card.name.lower()))
+        write_text_output(report, render(template, report=result, s=result.summary, verdicts=verdicts,
+                                         colors="".join(result.deck_colors) or "none",
+                                         gains=[w for w in result.what_if if w.gain > 0]))
+        env.info(f"wrote {report}")

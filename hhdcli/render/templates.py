@@ -1,0 +1,37 @@
+"""Jinja2 templates shipped in the wheel (the top-level templates/ folder is package hhdcli.templates)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+
+@lru_cache(maxsize=1)
+def environment():
+    import jinja2
+
+    folder = str(files("hhdcli.templates"))
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folder),
+        # HTML is escaped everywhere: card names hold <, & and quotes; Markdown is escaped by a filter
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def md_escape(text: Any) -> str:
+    """Characters that would change a Markdown table cell or start markup."""
+    out = str(text)
+    for char in "\\|*_`[]<>#":
+        out = out.replace(char, "\\" + char)
+    return out.replace("\n", " ")
+
+
+def render(name: str, **context: Any) -> str:
+    env = environment()
+    env.filters.setdefault("md", md_escape)
+    return env.get_template(name).render(**context)
