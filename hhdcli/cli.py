@@ -326,14 +326,7 @@ def show(env: Env, library: Path, fmt: str, as_json: bool) -> None:
 
 
 def write_text_output(path: Path, text: str) -> None:
-    from hhdcli.cache import write_atomic
-
-    try:
-        write_atomic(path, text.encode("utf-8"))
-    except OSError as exc:
-        from hhdcli.errors import InputError
-
-        raise InputError(f"cannot write {path}: {exc.strerror}", "choose another output path") from exc
+    write_bytes_output(path, text.encode("utf-8"))
 
 
 @cli.command()
@@ -405,3 +398,103 @@ def check(env: Env, deck: Path | None, library: Path | None, all_cards: bool, co
                                          colors="".join(result.deck_colors) or "none",
                                          gains=[w for w in result.what_if if w.gain > 0]))
         env.info(f"wrote {report}")
+
+
+# --- printing ---------------------------------------------------------------------------------------
+
+
+def _cards_for_printing(env: Env, library: Path | None, names: tuple[str, ...]):
+    """The cards of a library file (in library order) or of --cards names, and a title for the footer."""
+    from hhdcli.cards import CardIndex
+    from hhdcli.errors import InputError
+
+    if names:
+        cache = env.cards()
+        index = CardIndex(cache.cards)
+        found, unknown = [], []
+        for name in names:
+            card = index.find(name)
+            found.append(card) if card else unknown.append(name)
+        for name in unknown:
+            near = index.suggest(name)
+            env.warn(f"no card named {name!r}" + (f" (did you mean: {', '.join(near)}?)" if near else ""))
+        if not found:
+            raise InputError("none of the --cards names is a Hellscube v1.2 card", "check the names with `hhd cards QUERY`")
+        return found, "Hellscube proxies", cache
+    if library is None:
+        raise InputError("give a library file or --cards NAME", "for example: hhd proxies hell-library.json")
+    lib, resolved, cache = _open_library(env, library)
+    return resolved.cards, f"Hell library {lib.seed!r}", cache
+
+
+def _counting_progress(env: Env, total: int, label: str):
+    if env.quiet or not sys.stderr.isatty() or total == 0:
+        return None, lambda: None
+    bar = click.progressbar(length=total, label=label, file=sys.stderr)
+    bar.render_progress()
+    return (lambda: bar.update(1)), bar.render_finish
+
+
+def write_bytes_output(path: Path, data: bytes) -> None:
+    from hhdcli.cache import write_atomic
+    from hhdcli.errors import InputError
+
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror}", "choose another output path") from exc
+
+
+@cli.command()
+@click.argument("library", type=click.Path(dir_okay=False, path_type=Path), required=False)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("hell-proxies.pdf"),
+              show_default=True, help="The PDF to write.")
+@click.option("--cards", "names", multiple=True, metavar="NAME", help="Print these cards instead of a library (repeatable).")
+@click.option("--paper", default="a4", show_default=True, help="a4, letter, a3, legal or WxHmm.")
+@click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Millimetres between cards.")
+@click.option("--bleed", type=click.FloatRange(0, 5), default=0.0, show_default=True, help="Millimetres of art beyond the cut.")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help="Image resolution.")
+@click.option("--quality", type=click.IntRange(30, 100), default=85, show_default=True, help="JPEG quality of images.")
+@click.option("--text-only", is_flag=True, help="Draw every card from its data; download no images.")
+@click.option("--offline", is_flag=True, help="Use only images already in the image cache.")
+@click.option("--workers", type=click.IntRange(1, 32), default=8, show_default=True, help="Parallel image downloads.")
+@click.option("--skip-basics", is_flag=True, help="Leave basic lands out (use real basics in red sleeves).")
+@click.option("--backs", type=click.Choice(["none", "red"]), default="none", show_default=True,
+              help="red: a page of red backs after each page, for long-edge duplex.")
+@click.option("--back-offset", default="0,0", metavar="X,Y", help="Shift the backs by X,Y mm to fix duplex misalignment.")
+@click.option("--calibration", is_flag=True, help="Print a sheet to check scale and duplex offset instead.")
+@click.option("--font", type=click.Path(dir_okay=False, exists=True), help="A TrueType font for text proxies.")
+@pass_env
+def proxies(env: Env, library: Path | None, output: Path, names: tuple[str, ...], paper: str, gap: float, bleed: float,
+            dpi: int, quality: int, text_only: bool, offline: bool, workers: int, skip_basics: bool, backs: str,
+            back_offset: str, calibration: bool, font: str | None) -> None:
+    """Print true-to-size proxy sheets (63 x 88 mm, 3 x 3 a page) for a library.
+
+    Example: hhd proxies hell-library.json -o hell-proxies.pdf --backs red
+    """
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render.images import ImageSettings, ImageStore
+    from hhdcli.render.layout import parse_offset, parse_paper
+    from hhdcli.render.proxies import ProxyOptions, calibration_pdf, fallback_lines, render_proxies
+
+    paper_mm = parse_paper(paper)
+    if calibration:
+        write_bytes_output(output, calibration_pdf(paper_mm, font))
+        env.info(f"wrote {output}: print it at 100 %, duplex on the long edge, and measure")
+        return
+    cards, title, cache = _cards_for_printing(env, library, names)
+    options = ProxyOptions(paper_mm, gap, bleed, text_only, skip_basics, backs == "red", parse_offset(back_offset),
+                           font, title)
+    store = ImageStore(env.cache_dir / "images", ImageSettings(dpi, quality, bleed, workers, offline))
+    wanted = 0 if text_only else len({u for c in cards for u in c.print_images})
+    progress, finish = _counting_progress(env, wanted, "images")
+    try:
+        pdf, report = render_proxies(cards, SymbolTable.from_records(cache.symbols), options, store, progress)
+    finally:
+        finish()
+    write_bytes_output(output, pdf)
+    env.info(f"wrote {output}: {report.pages} pages, {report.proxies} proxies "
+             f"({report.proxies - report.text} from {report.images} images, {report.text} drawn from card data), "
+             f"{report.size_bytes / 1024:.0f} KB")
+    for line in fallback_lines(report):
+        env.info(line)

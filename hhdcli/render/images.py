@@ -1,0 +1,173 @@
+"""Card images: bounded parallel downloads into an on-disk cache, then print-ready JPEGs.
+
+A failed image never fails a run: the caller gets a reason and draws a text proxy instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import threading
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+from urllib.parse import urlparse
+
+from hhdcli.cache import write_atomic
+from hhdcli.registry import HttpSettings, make_session
+
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+CARD_MM = (63.0, 88.0)
+
+
+@dataclass(frozen=True)
+class ImageSettings:
+    dpi: int = 300
+    quality: int = 85
+    bleed_mm: float = 0.0
+    workers: int = 8
+    offline: bool = False
+
+
+@dataclass
+class ImageResult:
+    url: str
+    path: Path | None = None  # the print-ready JPEG
+    error: str | None = None
+    downloaded: bool = False
+
+
+def _key(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+@dataclass
+class ImageStore:
+    """Downloads (`raw/`) and print-ready JPEGs (`print/`) under the cache's images folder."""
+
+    folder: Path
+    settings: ImageSettings = ImageSettings()
+    http: HttpSettings = HttpSettings(timeout=(5.0, 20.0), retries=2, backoff=0.3)
+    _dead_hosts: set[str] = field(default_factory=set)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def raw_path(self, url: str) -> Path:
+        return self.folder / "raw" / _key(url)
+
+    def print_path(self, url: str) -> Path:
+        s = self.settings
+        return self.folder / "print" / f"{_key(url)}-{s.dpi}-{s.quality}-{s.bleed_mm:g}.jpg"
+
+    def fetch_all(self, urls: list[str], progress: Callable[[], None] | None = None) -> dict[str, ImageResult]:
+        """Every distinct URL once, with at most `workers` downloads at a time."""
+        unique = list(dict.fromkeys(urls))
+        session = make_session(self.http)
+        session.headers["Accept"] = "image/*"
+
+        def work(url: str) -> ImageResult:
+            result = self._one(session, url)
+            if progress:
+                progress()
+            return result
+
+        with ThreadPoolExecutor(max_workers=max(1, self.settings.workers)) as pool:
+            results = list(pool.map(work, unique))
+        return {r.url: r for r in results}
+
+    def _one(self, session, url: str) -> ImageResult:
+        target = self.print_path(url)
+        if target.is_file():
+            return ImageResult(url, target)
+        raw = self.raw_path(url)
+        downloaded = False
+        if not raw.is_file():
+            if self.settings.offline:
+                return ImageResult(url, error="not in the image cache (--offline)")
+            error = self._download(session, url, raw)
+            if error:
+                return ImageResult(url, error=error)
+            downloaded = True
+        try:
+            write_atomic(target, prepare(raw.read_bytes(), self.settings))
+        except ImageError as exc:
+            return ImageResult(url, error=str(exc), downloaded=downloaded)
+        return ImageResult(url, target, downloaded=downloaded)
+
+    def _download(self, session, url: str, raw: Path) -> str | None:
+        import requests
+
+        parsed = urlparse(url)
+        if parsed.scheme not in ("http", "https"):
+            return f"not an http(s) URL: {url[:60]}"
+        if parsed.netloc in self._dead_hosts:
+            return f"{parsed.netloc} is unreachable"
+        try:
+            with session.get(url, timeout=self.http.timeout, stream=True) as response:
+                if response.status_code != 200:
+                    return f"HTTP {response.status_code}"
+                if int(response.headers.get("Content-Length") or 0) > MAX_IMAGE_BYTES:
+                    return f"larger than {MAX_IMAGE_BYTES // 2**20} MB"
+                data = bytearray()
+                for chunk in response.iter_content(64 * 1024):
+                    data += chunk
+                    if len(data) > MAX_IMAGE_BYTES:
+                        return f"larger than {MAX_IMAGE_BYTES // 2**20} MB"
+        except requests.exceptions.ConnectionError as exc:
+            if "Read timed out" not in str(exc):
+                with self._lock:  # one failed connection is enough to skip the host for the rest of the run
+                    self._dead_hosts.add(parsed.netloc)
+            return "could not connect" if "Read timed out" not in str(exc) else "timed out"
+        except requests.exceptions.Timeout:
+            return "timed out"
+        except requests.exceptions.RequestException as exc:
+            return f"download failed ({exc.__class__.__name__})"
+        write_atomic(raw, bytes(data))
+        return None
+
+
+class ImageError(Exception):
+    pass
+
+
+def prepare(data: bytes, settings: ImageSettings) -> bytes:
+    """Decode (with Pillow's decompression-bomb guard as an error), fit to the card at `dpi`, add bleed, JPEG."""
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as opened:
+                opened.load()
+                image = opened.convert("RGB")
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ImageError("refused: decompression bomb") from exc
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        raise ImageError("not an image") from exc
+    width_px = round(CARD_MM[0] / 25.4 * settings.dpi)
+    height_px = round(CARD_MM[1] / 25.4 * settings.dpi)
+    if image.width > image.height:  # split cards are stored sideways: keep their rotated art upright
+        image = image.rotate(90, expand=True)
+    image = ImageOps.fit(image, (width_px, height_px), Image.Resampling.LANCZOS)
+    if settings.bleed_mm > 0:
+        image = extend_edges(image, round(settings.bleed_mm / 25.4 * settings.dpi))
+    out = io.BytesIO()
+    image.save(out, "JPEG", quality=settings.quality, optimize=True, progressive=False, dpi=(settings.dpi,) * 2)
+    return out.getvalue()
+
+
+def extend_edges(image, pad: int):
+    """Bleed: repeat the outermost pixels outward, so a slightly off cut shows art, not white."""
+    from PIL import Image
+
+    w, h = image.size
+    out = Image.new("RGB", (w + 2 * pad, h + 2 * pad))
+    out.paste(image.crop((0, 0, w, 1)).resize((w, pad)), (pad, 0))
+    out.paste(image.crop((0, h - 1, w, h)).resize((w, pad)), (pad, h + pad))
+    out.paste(image.crop((0, 0, 1, h)).resize((pad, h)), (0, pad))
+    out.paste(image.crop((w - 1, 0, w, h)).resize((pad, h)), (w + pad, pad))
+    for x, y, px in ((0, 0, (0, 0)), (w + pad, 0, (w - 1, 0)), (0, h + pad, (0, h - 1)), (w + pad, h + pad, (w - 1, h - 1))):
+        out.paste(image.getpixel(px), (x, y, x + pad, y + pad))
+    out.paste(image, (pad, pad))
+    return out

@@ -1,0 +1,245 @@
+"""Proxy sheets: true-to-size 63 x 88 mm cards, crop marks, a scale bar, optional red duplex backs."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from hhdcli.cards import Card
+from hhdcli.mana import SymbolTable
+from hhdcli.render.cardface import INK, Painter, Slot
+from hhdcli.render.fonts import Fonts, load_fonts, safe_text
+from hhdcli.render.images import ImageResult, ImageStore
+from hhdcli.render.layout import MM, Sheet, crop_marks, make_sheet
+
+
+@dataclass(frozen=True)
+class ProxyOptions:
+    paper_mm: tuple[float, float] = (210.0, 297.0)
+    gap_mm: float = 0.0
+    bleed_mm: float = 0.0
+    text_only: bool = False
+    skip_basics: bool = False
+    backs: bool = False
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    font: str | None = None
+    title: str = ""  # e.g. "Hell library 'ember-tide-42'", shown in every footer
+
+
+@dataclass(frozen=True)
+class Proxy:
+    """One physical proxy: a card, and the image to print for it (None: drawn from the card data)."""
+
+    card: Card
+    image_url: str | None = None
+
+
+@dataclass
+class ProxyReport:
+    pages: int = 0
+    proxies: int = 0
+    images: int = 0
+    text: int = 0
+    fallbacks: dict[str, str] = field(default_factory=dict)  # card name → why no image
+    size_bytes: int = 0
+
+
+def plan(cards: Sequence[Card], options: ProxyOptions) -> list[Proxy]:
+    """Every face with its own image becomes its own proxy; basics are drawn unless skipped."""
+    proxies: list[Proxy] = []
+    for card in cards:
+        if card.set_code == "BASIC":
+            if not options.skip_basics:
+                proxies.append(Proxy(card))
+            continue
+        images = () if options.text_only else card.print_images
+        proxies.extend(Proxy(card, url) for url in images) if images else proxies.append(Proxy(card))
+    return proxies
+
+
+def resolve_images(proxies: list[Proxy], results: dict[str, ImageResult], report: ProxyReport) -> list[Proxy]:
+    """Proxies whose image failed become one text proxy per card; the reason goes in the report."""
+    out: list[Proxy] = []
+    for proxy in proxies:
+        if proxy.image_url is None:
+            out.append(proxy)
+            continue
+        result = results.get(proxy.image_url)
+        if result and result.path:
+            out.append(proxy)
+        elif proxy.card.name not in report.fallbacks:
+            report.fallbacks[proxy.card.name] = result.error if result else "no image"
+            out.append(Proxy(proxy.card))
+    return out
+
+
+def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
+                   store: ImageStore | None = None, progress: Callable[[], None] | None = None,
+                   missing_image_note: bool = True) -> tuple[bytes, ProxyReport]:
+    """The PDF bytes and what went into them."""
+    report = ProxyReport()
+    proxies = plan(cards, options)
+    urls = [p.image_url for p in proxies if p.image_url]
+    results = store.fetch_all(urls, progress) if store and urls else {}
+    proxies = resolve_images(proxies, results, report)
+    if missing_image_note and not options.text_only:
+        for proxy in proxies:
+            if proxy.image_url is None and proxy.card.set_code != "BASIC" and proxy.card.name not in report.fallbacks:
+                report.fallbacks[proxy.card.name] = "no image in the registry"
+    images = {p.image_url: str(results[p.image_url].path) for p in proxies if p.image_url}
+    sheet = make_sheet(options.paper_mm, options.gap_mm, options.bleed_mm)
+    pdf = _draw(proxies, images, sheet, table, load_fonts(options.font), options)
+    report.pages = -(-len(proxies) // sheet.per_page) * (2 if options.backs else 1)
+    report.proxies = len(proxies)
+    report.images = len(set(images.values()))
+    report.text = sum(1 for p in proxies if p.image_url is None)
+    report.size_bytes = len(pdf)
+    return pdf, report
+
+
+def _new_canvas(buffer: io.BytesIO, sheet: Sheet, title: str):
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1)
+    canvas.setTitle(title or "Hell's Half-Draft proxies")
+    canvas.setCreator("hhd")
+    canvas.setViewerPreference("PrintScaling", "None")  # ask viewers to print at 100 %
+    return canvas
+
+
+def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable, fonts: Fonts,
+          options: ProxyOptions) -> bytes:
+    buffer = io.BytesIO()
+    canvas = _new_canvas(buffer, sheet, options.title)
+    painter = Painter(canvas, fonts, table)
+    pages = [proxies[i:i + sheet.per_page] for i in range(0, len(proxies), sheet.per_page)] or [[]]
+    for number, page in enumerate(pages, start=1):
+        _set_boxes(canvas, sheet)
+        for index, proxy in enumerate(page):
+            x, y = sheet.slot(index)
+            slot = Slot(x, y, sheet.card_w, sheet.card_h, sheet.bleed)
+            if proxy.image_url:
+                painter.image(slot, images[proxy.image_url])
+            elif proxy.card.set_code == "BASIC":
+                painter.basic(slot, proxy.card)
+            else:
+                painter.text_card(slot, proxy.card)
+        _draw_marks(canvas, sheet)
+        slots = "  ".join(f"{i + 1} {p.card.name}" for i, p in enumerate(page))
+        _page_furniture(canvas, sheet, fonts, f"{options.title} · page {number}/{len(pages)} · {slots}")
+        canvas.showPage()
+        if options.backs:
+            _back_page(canvas, painter, sheet, len(page), options.back_offset_mm)
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _set_boxes(canvas, sheet: Sheet) -> None:
+    x0, y0, x1, y1 = sheet.grid
+    b = sheet.bleed
+    canvas.setTrimBox((x0, y0, x1, y1))
+    canvas.setBleedBox((x0 - b, y0 - b, x1 + b, y1 + b))
+
+
+def _back_page(canvas, painter: Painter, sheet: Sheet, count: int, offset_mm: tuple[float, float]) -> None:
+    """Red backs at mirrored positions: after a long-edge flip each back lies behind its front."""
+    _set_boxes(canvas, sheet)
+    for index in range(count):
+        x, y = sheet.slot(index, mirrored=True)
+        painter.back(Slot(x + offset_mm[0] * MM, y + offset_mm[1] * MM, sheet.card_w, sheet.card_h, sheet.bleed))
+    canvas.showPage()
+
+
+def _draw_marks(canvas, sheet: Sheet) -> None:
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(0.5)
+    for x0, y0, x1, y1 in crop_marks(sheet):
+        canvas.line(x0, y0, x1, y1)
+
+
+def _page_furniture(canvas, sheet: Sheet, fonts: Fonts, footer: str) -> None:
+    """The 50 mm scale bar above the grid and the footer below it, inside the printable margin."""
+    x0, y0, x1, y1 = sheet.grid
+    margin_bottom, margin_top = y0 - sheet.bleed, sheet.page_h - y1 - sheet.bleed
+    canvas.saveState()
+    canvas.setFillColorRGB(*INK)
+    canvas.setStrokeColorRGB(*INK)
+    bar_y = y1 + sheet.bleed + min(margin_top * 0.55, 9 * MM)
+    canvas.setLineWidth(0.8)
+    start = (sheet.page_w - 50 * MM) / 2
+    canvas.line(start, bar_y, start + 50 * MM, bar_y)
+    for tick in range(0, 51, 10):
+        height = 1.6 * MM if tick in (0, 50) else 0.8 * MM
+        canvas.line(start + tick * MM, bar_y, start + tick * MM, bar_y + height)
+    canvas.setFont(fonts.regular, 6)
+    canvas.drawString(start + 51.5 * MM, bar_y - 0.6 * MM, "should measure 50 mm — print at 100 % / actual size")
+    size = 6.0
+    width = sheet.page_w - 24 * MM
+    text = safe_text(fonts, footer)
+    while size > 4 and canvas.stringWidth(text, fonts.regular, size) > width:
+        size -= 0.25
+    while canvas.stringWidth(text, fonts.regular, size) > width:
+        text = text[:-2] + "…"
+    canvas.setFont(fonts.regular, size)
+    canvas.drawCentredString(sheet.page_w / 2, max(4.5 * MM, margin_bottom * 0.45), text)
+    canvas.restoreState()
+
+
+def calibration_pdf(paper_mm: tuple[float, float], font: str | None = None) -> bytes:
+    """One duplex sheet: 100 mm rulers to check scale, and crosses front and back to measure the offset."""
+    sheet = make_sheet(paper_mm)
+    fonts = load_fonts(font)
+    buffer = io.BytesIO()
+    canvas = _new_canvas(buffer, sheet, "hhd calibration sheet")
+    for side in ("front", "back"):
+        _calibration_side(canvas, sheet, fonts, side)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _calibration_side(canvas, sheet: Sheet, fonts: Fonts, side: str) -> None:
+    w, h = sheet.page_w, sheet.page_h
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setFillColorRGB(0, 0, 0)
+    canvas.setLineWidth(0.5)
+    cross_points = [(w * 0.25, h * 0.25), (w * 0.75, h * 0.25), (w * 0.25, h * 0.75), (w * 0.75, h * 0.75)]
+    for cx, cy in cross_points:
+        # the back's crosses are mirrored across the long edge, so a perfect duplex puts them behind the front's
+        x = w - cx if side == "back" else cx
+        canvas.line(x - 6 * MM, cy, x + 6 * MM, cy)
+        canvas.line(x, cy - 6 * MM, x, cy + 6 * MM)
+        canvas.circle(x, cy, 3 * MM)
+    if side == "back":
+        canvas.setFont(fonts.bold, 12)
+        canvas.drawCentredString(w / 2, h / 2, "BACK: hold the sheet to a light")
+        canvas.setFont(fonts.regular, 8)
+        canvas.drawCentredString(w / 2, h / 2 - 14, "If the crosses do not line up, measure how far this side's cross sits")
+        canvas.drawCentredString(w / 2, h / 2 - 25, "from the front's (right and up are positive) and pass --back-offset X,Y in mm.")
+        return
+    canvas.setFont(fonts.bold, 12)
+    canvas.drawCentredString(w / 2, h - 14 * MM, "hhd calibration sheet — print at 100 % (actual size), duplex, long edge")
+    left, base = (w - 100 * MM) / 2, h / 2 + 20 * MM
+    canvas.line(left, base, left + 100 * MM, base)
+    for mm in range(0, 101):
+        tick = 3 * MM if mm % 10 == 0 else 1.5 * MM if mm % 5 == 0 else 0.8 * MM
+        canvas.line(left + mm * MM, base, left + mm * MM, base + tick)
+    canvas.setFont(fonts.regular, 8)
+    canvas.drawCentredString(w / 2, base - 5 * MM, "this ruler should measure exactly 100 mm")
+    canvas.rect((w - 63 * MM) / 2, h / 2 - 100 * MM, 63 * MM, 88 * MM)
+    canvas.drawCentredString(w / 2, h / 2 - 56 * MM, "a card: 63 x 88 mm")
+
+
+def fallback_lines(report: ProxyReport) -> list[str]:
+    """Text fallbacks grouped by reason, for the run's summary."""
+    by_reason: dict[str, list[str]] = {}
+    for name, reason in report.fallbacks.items():
+        by_reason.setdefault(reason, []).append(name)
+    lines = []
+    for reason, names in sorted(by_reason.items(), key=lambda kv: -len(kv[1])):
+        shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        lines.append(f"  text proxy ({reason}): {len(names)} — {shown}")
+    return lines
+

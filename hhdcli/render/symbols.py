@@ -1,0 +1,140 @@
+"""Mana symbols drawn with ReportLab: coloured circles, hybrids as split circles, Phyrexian marked.
+
+Shared by the proxy sheets and the checklist.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hhdcli.mana import SymbolTable, parse_cost
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from hhdcli.render.fonts import Fonts
+
+# Pale fills in the spirit of printed mana symbols; purple is a colour of its own.
+FILL = {
+    "W": (0.97, 0.94, 0.78), "U": (0.65, 0.82, 0.94), "B": (0.60, 0.56, 0.55), "R": (0.94, 0.58, 0.48),
+    "G": (0.58, 0.80, 0.60), "P": (0.76, 0.58, 0.90), "C": (0.82, 0.79, 0.78),
+}
+_NUMBER = re.compile(r"^(-?\d+(\.\d+)?|\d+/\d+|∞|[XYZ])$")
+GAP = 0.12  # of a diameter, between symbols
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """How one symbol looks: one fill per option (wedges), the labels on them, a Phyrexian mark."""
+
+    fills: tuple[tuple[float, float, float], ...]
+    labels: tuple[str, ...]
+    phyrexian: bool = False
+    unknown: bool = False
+    text: str = ""
+
+
+def _part_fill(part: str) -> tuple[float, float, float]:
+    letter = next((ch for ch in part if ch in "WUBRGP"), "C") if not _NUMBER.match(part) else "C"
+    return FILL[letter]
+
+
+def glyph(symbol: str, table: SymbolTable) -> Glyph:
+    requirement = table.requirement(symbol)
+    if requirement.unknown:
+        return Glyph((), (), unknown=True, text=symbol)
+    parts = [p.strip() for p in symbol.split("/") if p.strip() and p.strip() != "H"] or [symbol]
+    if _NUMBER.match(symbol):  # {1/2} and {3} are numbers, not hybrids
+        parts = [symbol]
+    labels = tuple("Φ" if requirement.phyrexian and len(parts) == 1 else _short(p) for p in parts)
+    return Glyph(tuple(_part_fill(p) for p in parts), labels, requirement.phyrexian)
+
+
+def _short(part: str) -> str:
+    if _NUMBER.match(part) or (len(part) <= 2 and part.isalpha()):
+        return part
+    return part[:2]
+
+
+def cost_symbols(cost: str) -> list[str]:
+    parsed = parse_cost(cost)
+    return list(parsed.symbols)
+
+
+def glyph_width(g: Glyph, size: float, canvas: Canvas, fonts: Fonts) -> float:
+    if g.unknown:
+        return canvas.stringWidth("{" + g.text + "}", fonts.regular, size * 0.75) + size * 0.3
+    return size
+
+
+def symbols_width(symbols: list[str], size: float, table: SymbolTable, canvas: Canvas, fonts: Fonts) -> float:
+    widths = [glyph_width(glyph(s, table), size, canvas, fonts) for s in symbols]
+    return sum(widths) + GAP * size * max(0, len(widths) - 1)
+
+
+def draw_symbols(canvas: Canvas, x: float, y: float, symbols: list[str], size: float, table: SymbolTable,
+                 fonts: Fonts) -> float:
+    """Draw symbols left to right from (x, y = vertical centre); returns the width used."""
+    start = x
+    for symbol in symbols:
+        g = glyph(symbol, table)
+        width = glyph_width(g, size, canvas, fonts)
+        _draw_glyph(canvas, g, x, y, size, width, fonts)
+        x += width + GAP * size
+    return x - start - (GAP * size if symbols else 0)
+
+
+def _draw_glyph(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width: float, fonts: Fonts) -> None:
+    canvas.saveState()
+    canvas.setLineWidth(max(0.3, size * 0.05))
+    canvas.setStrokeColorRGB(0.1, 0.1, 0.1)
+    if g.unknown:
+        canvas.setFillColorRGB(1, 1, 1)
+        canvas.roundRect(x, y - size / 2, width, size, size * 0.25, stroke=1, fill=1)
+        canvas.setFillColorRGB(0, 0, 0)
+        canvas.setFont(fonts.regular, size * 0.75)
+        canvas.drawCentredString(x + width / 2, y - size * 0.27, "{" + g.text + "}")
+        canvas.restoreState()
+        return
+    r = size / 2
+    cx = x + r
+    if len(g.fills) == 1:
+        canvas.setFillColorRGB(*g.fills[0])
+        canvas.circle(cx, y, r, stroke=1, fill=1)
+    else:
+        _draw_wedges(canvas, cx, y, r, g.fills)
+    canvas.setFillColorRGB(0.08, 0.08, 0.08)
+    if len(g.labels) == 1:
+        label = g.labels[0]
+        font_size = size * (0.72 if len(label) == 1 else 0.5 if len(label) == 2 else 0.36)
+        canvas.setFont(fonts.bold, font_size)
+        canvas.drawCentredString(cx, y - font_size * 0.36, label)
+    else:
+        font_size = size * 0.42
+        canvas.setFont(fonts.bold, font_size)
+        for i, label in enumerate(g.labels):
+            angle = math.pi * 3 / 4 - i * 2 * math.pi / len(g.labels)
+            lx, ly = cx + math.cos(angle) * r * 0.45, y + math.sin(angle) * r * 0.45
+            canvas.drawCentredString(lx, ly - font_size * 0.36, label)
+    if g.phyrexian and len(g.labels) > 1:
+        canvas.setFont(fonts.bold, size * 0.4)
+        canvas.drawCentredString(cx + r * 0.75, y + r * 0.55, "Φ")
+    canvas.restoreState()
+
+
+def _draw_wedges(canvas: Canvas, cx: float, cy: float, r: float, fills) -> None:
+    """A circle split into equal wedges, the first at the upper left (like printed hybrid symbols)."""
+    step = 360 / len(fills)
+    start = 45.0 if len(fills) == 2 else 90.0
+    for i, fill in enumerate(fills):
+        canvas.setFillColorRGB(*fill)
+        path = canvas.beginPath()
+        path.moveTo(cx, cy)
+        path.arcTo(cx - r, cy - r, cx + r, cy + r, startAng=start + i * step, extent=step)
+        path.close()
+        canvas.drawPath(path, stroke=0, fill=1)
+    canvas.setFillColorRGB(1, 1, 1)
+    canvas.circle(cx, cy, r, stroke=1, fill=0)
