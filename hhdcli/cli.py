@@ -485,7 +485,10 @@ def proxies(env: Env, library: Path | None, output: Path, names: tuple[str, ...]
     cards, title, cache = _cards_for_printing(env, library, names)
     options = ProxyOptions(paper_mm, gap, bleed, text_only, skip_basics, backs == "red", parse_offset(back_offset),
                            font, title)
-    store = ImageStore(env.cache_dir / "images", ImageSettings(dpi, quality, bleed, workers, offline))
+    from hhdcli.registry import HttpSettings
+
+    http = HttpSettings(timeout=(min(5.0, env.timeout), min(20.0, env.timeout)), retries=1, backoff=0.3)
+    store = ImageStore(env.cache_dir / "images", ImageSettings(dpi, quality, bleed, workers, offline), http)
     wanted = 0 if text_only else len({u for c in cards for u in c.print_images})
     progress, finish = _counting_progress(env, wanted, "images")
     try:

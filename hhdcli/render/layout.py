@@ -84,7 +84,7 @@ def make_sheet(paper_mm: tuple[float, float], gap_mm: float = 0.0, bleed_mm: flo
     """Up to 3 x 3 cards, centred; bleed needs room between cards, so the gap grows to twice the bleed."""
     gap_mm = max(gap_mm, 2 * bleed_mm)
     usable_w = paper_mm[0] - 2 * MIN_MARGIN_MM + gap_mm
-    usable_h = paper_mm[1] - 2 * (MIN_MARGIN_MM + 4) + gap_mm  # + footer and scale bar lines
+    usable_h = paper_mm[1] - 2 * MIN_MARGIN_MM + gap_mm
     cols = min(max_cols, int(usable_w // (CARD_W_MM + gap_mm)))
     rows = min(max_rows, int(usable_h // (CARD_H_MM + gap_mm)))
     if cols < 1 or rows < 1:

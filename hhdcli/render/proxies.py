@@ -160,31 +160,46 @@ def _draw_marks(canvas, sheet: Sheet) -> None:
 
 
 def _page_furniture(canvas, sheet: Sheet, fonts: Fonts, footer: str) -> None:
-    """The 50 mm scale bar above the grid and the footer below it, inside the printable margin."""
+    """The 50 mm scale bar and the footer, in the top/bottom margins, or along the sides when those are
+    too narrow (Letter), so neither ever crosses a crop mark or a card."""
     x0, y0, x1, y1 = sheet.grid
-    margin_bottom, margin_top = y0 - sheet.bleed, sheet.page_h - y1 - sheet.bleed
     canvas.saveState()
     canvas.setFillColorRGB(*INK)
     canvas.setStrokeColorRGB(*INK)
-    bar_y = y1 + sheet.bleed + min(margin_top * 0.55, 9 * MM)
+    if y0 - sheet.bleed >= 12 * MM:
+        bar_at = (sheet.page_w - 50 * MM) / 2, y1 + sheet.bleed + min((sheet.page_h - y1 - sheet.bleed) * 0.55, 9 * MM)
+        footer_at, footer_width = (sheet.page_w / 2, max(4.5 * MM, (y0 - sheet.bleed) * 0.45)), sheet.page_w - 24 * MM
+    else:  # turn a quarter: bar up the left margin, footer up the right margin
+        canvas.translate(sheet.page_w, 0)
+        canvas.rotate(90)
+        side = sheet.page_w - x1 - sheet.bleed
+        bar_at = (sheet.page_h - 50 * MM) / 2, sheet.page_w - min(side * 0.55, 9 * MM) - 1.5 * MM
+        footer_at, footer_width = (sheet.page_h / 2, max(4.5 * MM, side * 0.45)), sheet.page_h - 24 * MM
+        footer_at = (footer_at[0], footer_at[1] - 2 * MM)
+    _scale_bar(canvas, fonts, *bar_at)
+    _footer(canvas, fonts, footer, footer_at, footer_width)
+    canvas.restoreState()
+
+
+def _scale_bar(canvas, fonts: Fonts, start: float, y: float) -> None:
     canvas.setLineWidth(0.8)
-    start = (sheet.page_w - 50 * MM) / 2
-    canvas.line(start, bar_y, start + 50 * MM, bar_y)
+    canvas.line(start, y, start + 50 * MM, y)
     for tick in range(0, 51, 10):
         height = 1.6 * MM if tick in (0, 50) else 0.8 * MM
-        canvas.line(start + tick * MM, bar_y, start + tick * MM, bar_y + height)
+        canvas.line(start + tick * MM, y, start + tick * MM, y + height)
     canvas.setFont(fonts.regular, 6)
-    canvas.drawString(start + 51.5 * MM, bar_y - 0.6 * MM, "should measure 50 mm — print at 100 % / actual size")
+    canvas.drawString(start + 51.5 * MM, y - 0.6 * MM, "should measure 50 mm — print at 100 % / actual size")
+
+
+def _footer(canvas, fonts: Fonts, footer: str, at: tuple[float, float], width: float) -> None:
     size = 6.0
-    width = sheet.page_w - 24 * MM
     text = safe_text(fonts, footer)
     while size > 4 and canvas.stringWidth(text, fonts.regular, size) > width:
         size -= 0.25
     while canvas.stringWidth(text, fonts.regular, size) > width:
         text = text[:-2] + "…"
     canvas.setFont(fonts.regular, size)
-    canvas.drawCentredString(sheet.page_w / 2, max(4.5 * MM, margin_bottom * 0.45), text)
-    canvas.restoreState()
+    canvas.drawCentredString(at[0], at[1], text)
 
 
 def calibration_pdf(paper_mm: tuple[float, float], font: str | None = None) -> bytes:

@@ -1,0 +1,326 @@
+"""`hhd proxies`: sheets that print true to size, with images from a loopback server or drawn text."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from conftest import CURRENT_SAMPLE, Hhd, Reply
+from hhdcli.render.cardface import FRAME
+from hhdcli.render.layout import MM, crop_marks, make_sheet
+
+CARD = (63 * MM, 88 * MM)
+A4 = (595.2756, 841.8898)
+
+
+def _jpeg(color, size=(745, 1040)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, color).save(out, "JPEG", quality=90)
+    return out.getvalue()
+
+
+def _png(color) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (600, 840), color).save(out, "PNG")
+    return out.getvalue()
+
+
+@pytest.fixture(scope="session")
+def bomb_png() -> bytes:
+    """12,000 x 12,000 pixels: over Pillow's decompression-bomb limit, yet a small file."""
+    out = io.BytesIO()
+    Image.new("1", (12000, 12000)).save(out, "PNG")
+    return out.getvalue()
+
+
+BAD_IMAGES = {10: "HTTP 404", 11: "timed out", 12: "not an image", 13: "decompression bomb", 14: "larger than 20 MB"}
+
+
+@pytest.fixture
+def image_registry(server, tmp_path, bomb_png) -> Hhd:
+    """A cache of the 16 current-format sample cards whose images live on the loopback server."""
+    document = json.loads(CURRENT_SAMPLE.read_text())
+    hlc = [r for r in document["data"] if r["set"].startswith("HLC")]
+    for i, record in enumerate(hlc):
+        record["image"] = f"{server.url}/img/{i if i != 15 else 0}.jpg"  # card 15 shares card 0's image
+        record.pop("rotated_image", None)
+        if i < 10:
+            server.routes[f"/img/{i}.jpg"] = Reply((_jpeg if i % 2 else _png)((20 * i, 100, 200 - 10 * i)),
+                                                   content_type="image/jpeg")
+    server.routes["/img/10.jpg"] = Reply(b"gone", 404, "text/plain")
+    server.routes["/img/11.jpg"] = Reply(_jpeg((0, 0, 0)), delay=3.0)
+    server.routes["/img/12.jpg"] = Reply(b"<html>this is not an image</html>", content_type="text/html")
+    server.routes["/img/13.jpg"] = Reply(bomb_png, content_type="image/png")
+    server.routes["/img/14.jpg"] = Reply(b"\0" * (21 * 1024 * 1024), content_type="image/jpeg")
+    source = tmp_path / "catalog.json"
+    source.write_text(json.dumps({"data": hlc}))
+    hhd = Hhd(tmp_path / "cache")
+    assert hhd("sync", "--source", str(source), "--symbols", str(CURRENT_SAMPLE.parent / "pips.json")).exit_code == 0
+    return hhd
+
+
+def _library(hhd: Hhd, tmp_path: Path, seed: str = "ember-tide-42") -> Path:
+    path = tmp_path / "lib.json"
+    assert hhd("generate", "--seed", seed, "-o", str(path)).exit_code == 0
+    return path
+
+
+def _operations(reader: PdfReader, page: int):
+    return ContentStream(reader.pages[page].get_contents(), reader).operations
+
+
+def _image_placements(reader: PdfReader, page: int) -> list[tuple[float, float, float, float]]:
+    """(x, y, w, h) of every XObject drawn on a page: `w 0 0 h x y cm /Name Do`."""
+    placements, matrix = [], None
+    for operands, operator in _operations(reader, page):
+        if operator == b"cm":
+            matrix = [float(v) for v in operands]
+        elif operator == b"Do" and matrix:
+            placements.append((matrix[4], matrix[5], matrix[0], matrix[3]))
+    return placements
+
+
+def _rectangles(reader: PdfReader, page: int) -> list[tuple[float, float, float, float]]:
+    return [tuple(float(v) for v in operands) for operands, op in _operations(reader, page) if op == b"re"]
+
+
+def _render(pdf: Path, page: int, dpi: int = 72) -> Image.Image:
+    prefix = pdf.with_suffix("")
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-f", str(page), "-l", str(page), "-singlefile", str(pdf),
+                    str(prefix)], check=True)
+    return Image.open(f"{prefix}.png").convert("RGB")
+
+
+def _pixel(image: Image.Image, x_pt: float, y_pt: float, page_h: float = A4[1]) -> tuple[int, int, int]:
+    scale = image.width / A4[0]
+    return image.getpixel((round(x_pt * scale), round((page_h - y_pt) * scale)))
+
+
+# --- text proxies of a whole library --------------------------------------------------------------
+
+
+def test_a_97_card_library_makes_11_a4_pages_of_exact_cards(synced, tmp_path):
+    library = _library(synced, tmp_path)
+    out = tmp_path / "p.pdf"
+    result = synced("proxies", str(library), "-o", str(out), "--text-only")
+    assert result.exit_code == 0, result.output
+    assert "11 pages, 97 proxies" in result.output
+    reader = PdfReader(out)
+    assert len(reader.pages) == 11
+    box = reader.pages[0].mediabox
+    assert (float(box.width), float(box.height)) == pytest.approx(A4, abs=0.01)
+    cards = [r for r in _rectangles(reader, 0) if r[2:] == pytest.approx(CARD, abs=0.01)]
+    sheet = make_sheet((210, 297))
+    assert sorted((round(x, 2), round(y, 2)) for x, y, _, _ in cards) == sorted(
+        (round(sheet.slot(i)[0], 2), round(sheet.slot(i)[1], 2)) for i in range(9))
+    assert reader.viewer_preferences["/PrintScaling"] == "/None"
+
+
+def test_text_proxy_names_are_in_the_text_layer_and_footer(synced, tmp_path):
+    library = _library(synced, tmp_path)
+    out = tmp_path / "p.pdf"
+    synced("proxies", str(library), "-o", str(out), "--text-only")
+    reader = PdfReader(out)
+    entries = json.loads(library.read_text())["cards"]
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    for entry in entries:
+        assert entry["name"] in text
+    first = reader.pages[0].extract_text()
+    assert "page 1/11" in first and "ember-tide-42" in first and "should measure 50 mm" in first
+
+
+def test_same_inputs_give_identical_pdfs(synced, tmp_path):
+    library = _library(synced, tmp_path)
+    a, b = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    synced("proxies", str(library), "-o", str(a), "--text-only", "--backs", "red")
+    synced("proxies", str(library), "-o", str(b), "--text-only", "--backs", "red")
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_crop_marks_are_dark_and_never_over_a_card(synced, tmp_path):
+    for gap, bleed in ((0, 0), (2, 1)):
+        sheet = make_sheet((210, 297), gap, bleed)
+        marks = crop_marks(sheet)
+        cuts = (2 * 3 if gap else 3 + 1) * 2  # vertical and horizontal cut lines
+        assert len(marks) == cuts * 2  # a mark at both ends of every cut line
+        x0, y0, x1, y1 = sheet.grid
+        b = sheet.bleed
+        for mx0, my0, mx1, my1 in marks:  # every mark lies wholly outside the cards and their bleed
+            outside = (min(my0, my1) >= y1 + b or max(my0, my1) <= y0 - b
+                       or min(mx0, mx1) >= x1 + b or max(mx0, mx1) <= x0 - b)
+            assert outside
+    library = _library(synced, tmp_path)
+    out = tmp_path / "p.pdf"
+    synced("proxies", str(library), "-o", str(out), "--text-only")
+    page = _render(out, 1, dpi=150)
+    x0, y0, x1, y1 = make_sheet((210, 297)).grid
+    assert max(_pixel(page, x0, y1 + 3 * MM)) < 110  # a mark above the first cut line is visibly dark
+    assert min(_pixel(page, x0 + 30 * MM, y1 + 3 * MM)) > 240  # and nothing between the marks
+
+
+def test_frame_colour_and_red_backs_by_pixel(synced, tmp_path):
+    out = tmp_path / "p.pdf"
+    result = synced("proxies", "--cards", "Hasty Bolt", "--cards", "Avatar of woah", "-o", str(out), "--backs", "red",
+                    "--text-only")
+    assert result.exit_code == 0, result.output
+    reader = PdfReader(out)
+    assert len(reader.pages) == 2
+    sheet = make_sheet((210, 297))
+    front, back = _render(out, 1), _render(out, 2)
+    for slot, frame in ((0, FRAME["R"]), (1, FRAME["P"])):
+        x, y = sheet.slot(slot)
+        r, g, b = _pixel(front, x + 2.2 * MM, y + 44 * MM)  # the frame between the border and the text box
+        assert (r, g, b) == pytest.approx(tuple(v * 255 for v in frame), abs=12)
+    # long-edge duplex: the back of slot 0 (top left) sits top right
+    x, y = sheet.slot(2)
+    r, g, b = _pixel(back, x + 10 * MM, y + 20 * MM)
+    assert r > 130 and g < 40 and b < 40
+    x, y = sheet.slot(0)
+    assert min(_pixel(back, x + 10 * MM, y + 20 * MM)) > 240  # no third card, so no back there
+
+
+def test_back_offset_moves_the_backs(synced, tmp_path):
+    out = tmp_path / "p.pdf"
+    synced("proxies", "--cards", "Hasty Bolt", "-o", str(out), "--backs", "red", "--back-offset", "2,-1", "--text-only")
+    reader = PdfReader(out)
+    sheet = make_sheet((210, 297))
+    x, y = sheet.slot(0, mirrored=True)
+    backs = [r for r in _rectangles(reader, 1) if r[2:] == pytest.approx(CARD, abs=0.01)]
+    assert backs and backs[0][:2] == pytest.approx((x + 2 * MM, y - 1 * MM), abs=0.01)
+
+
+@pytest.mark.parametrize("paper, size", [("letter", (612, 792)), ("a3", (841.89, 1190.55)), ("200x300mm", (566.93, 850.39))])
+def test_paper_sizes(synced, tmp_path, paper, size):
+    out = tmp_path / "p.pdf"
+    assert synced("proxies", "--cards", "Hasty Bolt", "-o", str(out), "--paper", paper, "--text-only").exit_code == 0
+    box = PdfReader(out).pages[0].mediabox
+    assert (float(box.width), float(box.height)) == pytest.approx(size, abs=0.05)
+
+
+def test_letter_still_holds_3_by_3(synced, tmp_path):
+    assert make_sheet((215.9, 279.4)).per_page == 9
+    bad = synced("proxies", "--cards", "Hasty Bolt", "--paper", "50x50mm", "-o", str(tmp_path / "x.pdf"))
+    assert bad.exit_code == 2 and "does not fit" in bad.output
+
+
+def test_bleed_widens_the_art_and_the_gap(synced, tmp_path):
+    out = tmp_path / "p.pdf"
+    synced("proxies", "--cards", "Hasty Bolt", "-o", str(out), "--bleed", "2", "--text-only")
+    reader = PdfReader(out)
+    widened = [r for r in _rectangles(reader, 0) if r[2:] == pytest.approx((67 * MM, 92 * MM), abs=0.01)]
+    assert widened
+    trim = reader.pages[0].trimbox
+    assert float(trim.width) == pytest.approx(3 * 63 * MM + 2 * 4 * MM, abs=0.01)
+
+
+# --- images from the loopback server ----------------------------------------------------------------
+
+
+def test_images_are_fetched_once_embedded_once_and_failures_become_text(image_registry, server, tmp_path):
+    library = _library(image_registry, tmp_path)
+    entries = json.loads(library.read_text())["cards"]
+    out = tmp_path / "p.pdf"
+    result = image_registry("proxies", "--cards", "Whale Visions", "--cards", "Rock, Paper, Scissors",
+                            *[a for i in range(1, 15) for a in ("--cards", _name(i))], "-o", str(out))
+    assert result.exit_code == 0, result.output
+    for reason in BAD_IMAGES.values():
+        assert reason in result.output
+    reader = PdfReader(out)
+    assert len(_distinct_images(reader)) == 10  # cards 0 and 15 share one image
+    assert server.count("/img/0.jpg") == 1
+    placements = _image_placements(reader, 0)
+    assert any((w, h) == pytest.approx(CARD, abs=0.01) for _, _, w, h in placements)
+    text = reader.pages[1].extract_text()
+    assert _name(10) in text  # the 404 card is a text proxy with its name in the text layer
+    assert entries  # the library itself was generated from the same cache
+
+
+def _distinct_images(reader: PdfReader) -> set[int]:
+    """Object numbers of the image XObjects the pages use, through ReportLab's form XObjects."""
+    found: set[int] = set()
+
+    def walk(resources) -> None:
+        xobjects = resources.get("/XObject") if resources else None
+        for ref in (xobjects or {}).values():
+            obj = ref.get_object()
+            if obj.get("/Subtype") == "/Image":
+                found.add(ref.idnum)
+            elif obj.get("/Subtype") == "/Form":
+                walk(obj.get("/Resources"))
+
+    for page in reader.pages:
+        walk(page.get("/Resources"))
+    return found
+
+
+def _name(index: int) -> str:
+    hlc = [r for r in json.loads(CURRENT_SAMPLE.read_text())["data"] if r["set"].startswith("HLC")]
+    return hlc[index]["name"]
+
+
+def test_warm_image_cache_needs_no_network(image_registry, server, tmp_path):
+    args = ["proxies", "--cards", _name(1), "--cards", _name(2)]
+    assert image_registry(*args, "-o", str(tmp_path / "a.pdf")).exit_code == 0
+    hits = len(server.hits)
+    offline = image_registry(*args, "-o", str(tmp_path / "b.pdf"), "--offline")
+    assert offline.exit_code == 0 and "2 proxies (2 from 2 images" in offline.output
+    assert len(server.hits) == hits
+    assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
+
+
+def test_pdf_size_stays_close_to_the_jpeg_bytes(image_registry, tmp_path):
+    out = tmp_path / "p.pdf"
+    image_registry("proxies", *[a for i in range(10) for a in ("--cards", _name(i))], "-o", str(out))
+    jpegs = sum(p.stat().st_size for p in (image_registry.cache_dir / "images" / "print").glob("*.jpg"))
+    assert out.stat().st_size < 1.2 * jpegs + 30_000
+
+
+# --- bad input --------------------------------------------------------------------------------------
+
+
+def test_unknown_card_names_are_listed_with_suggestions(synced, tmp_path):
+    result = synced("proxies", "--cards", "Hasty Bolt", "--cards", "Pikle Krrik", "-o", str(tmp_path / "p.pdf"),
+                    "--text-only")
+    assert result.exit_code == 0
+    assert "no card named 'Pikle Krrik'" in result.output and "Pickle K'rrik!" in result.output
+    none = synced("proxies", "--cards", "Zzzzzz", "-o", str(tmp_path / "q.pdf"))
+    assert none.exit_code == 2 and not (tmp_path / "q.pdf").exists()
+
+
+def test_unwritable_output_is_a_one_line_error(synced, tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    result = synced("proxies", "--cards", "Hasty Bolt", "-o", str(blocked / "p.pdf"), "--text-only")
+    assert result.exit_code == 2 and result.output.startswith("error: cannot write")
+
+
+def test_a_library_of_another_version_is_refused(synced, tmp_path):
+    library = _library(synced, tmp_path)
+    document = json.loads(library.read_text())
+    document["version"] = 2
+    library.write_text(json.dumps(document))
+    result = synced("proxies", str(library), "-o", str(tmp_path / "p.pdf"))
+    assert result.exit_code == 3 and "version 2" in result.output
+
+
+def test_calibration_sheet(synced, tmp_path):
+    out = tmp_path / "cal.pdf"
+    assert synced("proxies", "--calibration", "-o", str(out)).exit_code == 0
+    reader = PdfReader(out)
+    assert len(reader.pages) == 2
+    assert "exactly 100 mm" in reader.pages[0].extract_text()
+    assert "--back-offset" in reader.pages[1].extract_text()
+
+
+def test_skip_basics(synced, tmp_path):
+    library = _library(synced, tmp_path)
+    basics = sum(1 for c in json.loads(library.read_text())["cards"] if c["kind"] == "basic")
+    result = synced("proxies", str(library), "-o", str(tmp_path / "p.pdf"), "--text-only", "--skip-basics")
+    assert f"{97 - basics} proxies" in result.output
