@@ -501,3 +501,100 @@ def proxies(env: Env, library: Path | None, output: Path, names: tuple[str, ...]
              f"{report.size_bytes / 1024:.0f} KB")
     for line in fallback_lines(report):
         env.info(line)
+
+
+def _output_kind(path: Path) -> str:
+    from hhdcli.errors import InputError
+
+    kind = {".pdf": "pdf", ".html": "html", ".htm": "html", ".md": "md"}.get(path.suffix.lower())
+    if kind is None:
+        raise InputError(f"{path}: the output must end in .pdf, .html or .md", "for example -o checklist.pdf")
+    return kind
+
+
+def _today():
+    """Today, or the date in SOURCE_DATE_EPOCH for reproducible builds."""
+    from datetime import date, datetime, timezone
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    return datetime.fromtimestamp(int(epoch), timezone.utc).date() if epoch and epoch.isdigit() else date.today()
+
+
+def _frame_css() -> dict[str, str]:
+    from hhdcli.render.cardface import FRAME
+    from hhdcli.render.symbols import _css
+
+    return {key: _css(rgb) for key, rgb in FRAME.items()}
+
+
+def _html_cost(table):
+    from markupsafe import Markup
+
+    from hhdcli.render.symbols import cost_html
+
+    return lambda cost: Markup(cost_html(cost or "", table))
+
+
+LANG = click.Choice(["en", "ru"])
+
+
+@cli.command()
+@click.argument("library", type=click.Path(dir_okay=False, path_type=Path), default="hell-library.json")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("hell-checklist.pdf"),
+              show_default=True, help="The checklist to write: .pdf, .html or .md.")
+@click.option("--sort", type=click.Choice(["colour", "type", "name", "position"]), default="colour", show_default=True,
+              help="How to group the lines.")
+@click.option("--mode", type=click.Choice(["sleeve", "return"]), default="sleeve", show_default=True,
+              help="sleeve: building the library; return: the end-of-session count.")
+@click.option("--lang", type=LANG, default="en", show_default=True, help="Language of headings and labels.")
+@click.option("--with-rules", is_flag=True, help="Append the one-page rules reference.")
+@click.option("--font", type=click.Path(dir_okay=False, exists=True), help="A TrueType font for the PDF.")
+@pass_env
+def checklist(env: Env, library: Path, output: Path, sort: str, mode: str, lang: str, with_rules: bool,
+              font: str | None) -> None:
+    """A checklist of the library's physical cards, to sleeve it and to count it back.
+
+    Example: hhd checklist hell-library.json -o checklist.pdf --lang ru
+    """
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render.checklist import build_checklist, checklist_pdf
+    from hhdcli.render.rules import rules_context
+    from hhdcli.render.templates import render
+
+    kind = _output_kind(output)
+    lib, resolved, cache = _open_library(env, library)
+    version = cache.meta.registry_version or cache.meta.sha256[:12]
+    sheet = build_checklist(lib, resolved.cards, version, sort, mode, lang, _today())
+    table = SymbolTable.from_records(cache.symbols)
+    if kind == "pdf":
+        write_bytes_output(output, checklist_pdf(sheet, table, font, lang if with_rules else None))
+    else:
+        rules = rules_context(lang) if with_rules else None
+        write_text_output(output, render(f"checklist.{kind}.j2", checklist=sheet, rules=rules,
+                                         cost=_html_cost(table), frame_css=_frame_css()))
+    env.info(f"wrote {output}: {sheet.total} cards in {len(sheet.groups)} groups")
+
+
+@cli.command()
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("hell-rules.pdf"),
+              show_default=True, help="The rules sheet to write: .pdf, .html or .md.")
+@click.option("--lang", type=LANG, default="en", show_default=True, help="Language.")
+@click.option("--font", type=click.Path(dir_okay=False, exists=True), help="A TrueType font for the PDF.")
+@pass_env
+def rules(env: Env, output: Path, lang: str, font: str | None) -> None:
+    """A one-page quick reference of the Hell's Half-Draft rules.
+
+    Example: hhd rules --lang ru -o rules.pdf
+    """
+    from hhdcli.cache import load_symbols
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render.rules import rules_context, rules_pdf
+    from hhdcli.render.templates import render
+
+    kind = _output_kind(output)
+    table = SymbolTable.from_records(load_symbols(env.cache_dir))  # works without a card cache too
+    if kind == "pdf":
+        write_bytes_output(output, rules_pdf(lang, table, font))
+    else:
+        write_text_output(output, render(f"rules.{kind}.j2", cost=_html_cost(table), **rules_context(lang)))
+    env.info(f"wrote {output}")

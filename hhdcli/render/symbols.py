@@ -138,3 +138,35 @@ def _draw_wedges(canvas: Canvas, cx: float, cy: float, r: float, fills) -> None:
         canvas.drawPath(path, stroke=0, fill=1)
     canvas.setFillColorRGB(1, 1, 1)
     canvas.circle(cx, cy, r, stroke=1, fill=0)
+
+
+def _css(rgb: tuple[float, float, float]) -> str:
+    return "#%02x%02x%02x" % tuple(round(v * 255) for v in rgb)
+
+
+def cost_html(cost: str, table: SymbolTable) -> str:
+    """A cost as small coloured circles in HTML (escaped); hybrids as split circles via a gradient."""
+    from html import escape
+
+    out = []
+    for face_cost in cost.split(" // "):
+        if out:
+            out.append('<span class="ms-sep">//</span>')
+        parsed = parse_cost(face_cost)
+        if parsed.stray:
+            continue
+        for symbol in parsed.symbols:
+            g = glyph(symbol, table)
+            if g.unknown:
+                out.append(f'<span class="ms ms-unknown">{{{escape(g.text)}}}</span>')
+                continue
+            if len(g.fills) == 1:
+                background = _css(g.fills[0])
+            else:
+                step = 100 / len(g.fills)
+                stops = ", ".join(f"{_css(f)} {i * step:.0f}% {(i + 1) * step:.0f}%" for i, f in enumerate(g.fills))
+                background = f"linear-gradient(135deg, {stops})"
+            label = "".join(g.labels) if len(g.labels) == 1 else "/".join(g.labels)
+            out.append(f'<span class="ms" style="background: {background}" title="{{{escape(symbol, quote=True)}}}">'
+                       f"{escape(label)}</span>")
+    return "".join(out)

@@ -1,0 +1,263 @@
+"""The red-sleeve checklist: one line per physical card, grouped, as PDF, HTML or Markdown."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Sequence
+
+from hhdcli.browse import color_group
+from hhdcli.cards import Card, normalize_name
+from hhdcli.library import Library, card_kind
+from hhdcli.mana import SymbolTable
+from hhdcli.render.cardface import FRAME, frame_key
+from hhdcli.render.fonts import Fonts, load_fonts, safe_text
+from hhdcli.render.layout import MM
+from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
+from hhdcli.render.texts import labels
+from hhdcli.summary import TYPE_ORDER, primary_type
+
+SORTS = ("colour", "type", "name", "position")
+COLOUR_GROUPS = ("W", "U", "B", "R", "G", "P", "M", "C", "L", "basic")
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    cost: str
+    type_line: str
+    group: str  # colour group key: W U B R G P M C L (lands) or basic
+    frame: str  # frame colour key, for the little colour mark
+    boxes: int  # physical cards on this line (basics are aggregated)
+    position: int  # first library position
+
+
+@dataclass
+class Group:
+    heading: str
+    lines: list[Line] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return sum(line.boxes for line in self.lines)
+
+
+@dataclass
+class Checklist:
+    title: str
+    subtitle: str
+    header: list[tuple[str, str]]
+    groups: list[Group]
+    total: int
+    labels: dict[str, str]
+    lang: str
+
+
+def _group_key(card: Card) -> str:
+    if card_kind(card) == "basic":
+        return "basic"
+    return "L" if card.is_land else color_group(card)
+
+
+def lines_for(cards: Sequence[Card]) -> list[Line]:
+    """One line per card; copies of a basic become one line with a box per copy."""
+    copies = Counter(c.name for c in cards if card_kind(c) == "basic")
+    lines, seen = [], set()
+    for position, card in enumerate(cards, start=1):
+        if card_kind(card) == "basic":
+            if card.name in seen:
+                continue
+            seen.add(card.name)
+            boxes = copies[card.name]
+        else:
+            boxes = 1
+        lines.append(Line(card.name, card.mana_cost, card.type_line, _group_key(card), frame_key(card), boxes, position))
+    return lines
+
+
+def build_checklist(library: Library, cards: Sequence[Card], card_version: str, sort: str = "colour",
+                    mode: str = "sleeve", lang: str = "en", today: date | None = None) -> Checklist:
+    text = labels(lang)
+    lines = lines_for(cards)
+    groups = _grouped(lines, sort, text, {line.name: c for line, c in zip(lines, _first_cards(cards))})
+    header = [(text["seed"], library.seed), (text["date"], (today or date.today()).isoformat()),
+              (text["data"], card_version), (text["sleeves"], text["red"])]
+    return Checklist(text[f"title_{mode}"], text[f"subtitle_{mode}"], header, groups, sum(g.count for g in groups),
+                     text, lang)
+
+
+def _first_cards(cards: Sequence[Card]) -> list[Card]:
+    seen, out = set(), []
+    for card in cards:
+        if card_kind(card) == "basic" and card.name in seen:
+            continue
+        seen.add(card.name)
+        out.append(card)
+    return out
+
+
+def _grouped(lines: list[Line], sort: str, text: dict[str, str], card_of: dict[str, Card]) -> list[Group]:
+    by_name = sorted(lines, key=lambda line: normalize_name(line.name))
+    if sort == "position":
+        return [Group(text["order"], sorted(lines, key=lambda line: line.position))]
+    if sort == "name":
+        return [Group(text["A"], by_name)]
+    if sort == "type":
+        keyed = {line.name: "basic" if line.group == "basic" else primary_type(card_of[line.name]) for line in lines}
+        order = [t for t in TYPE_ORDER] + ["basic"]
+    else:
+        keyed = {line.name: line.group for line in lines}
+        order = list(COLOUR_GROUPS)
+    groups = []
+    for key in order:
+        members = [line for line in by_name if keyed[line.name] == key]
+        if members:
+            groups.append(Group(text[key], members))
+    return groups
+
+
+# --- PDF ----------------------------------------------------------------------------------------------
+
+PAGE = (210 * MM, 297 * MM)
+MARGIN = 12 * MM
+COLUMN_GAP = 6 * MM
+LINE = 11.0  # points per checklist line
+FONT_SIZE = 8.5
+
+
+@dataclass
+class _Cursor:
+    page: int = 1
+    column: int = 0
+    y: float = 0.0
+    top: float = 0.0  # where columns start on this page (below the header)
+
+
+def checklist_pdf(checklist: Checklist, table: SymbolTable, font: str | None = None,
+                  rules_lang: str | None = None) -> bytes:
+    """Two columns on A4; headings never end a column alone; the total closes the list."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    fonts = load_fonts(font)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=PAGE, invariant=1, pageCompression=1)
+    canvas.setTitle(checklist.title)
+    canvas.setCreator("hhd")
+    cursor = _Cursor()
+    cursor.y = cursor.top = _page_header(canvas, checklist, fonts, first=True)
+    column_w = (PAGE[0] - 2 * MARGIN - COLUMN_GAP) / 2
+    for group in checklist.groups:
+        _advance(canvas, checklist, fonts, cursor, need=LINE * 3)
+        _heading(canvas, fonts, cursor, column_w, f"{group.heading} ({group.count})")
+        for line in group.lines:
+            _advance(canvas, checklist, fonts, cursor, need=LINE)
+            _line(canvas, fonts, table, cursor, column_w, line)
+    _advance(canvas, checklist, fonts, cursor, need=LINE * 2)
+    canvas.setFont(fonts.bold, 10)
+    canvas.drawString(_x(cursor, column_w), cursor.y - LINE, safe_text(
+        fonts, f"{checklist.labels['total']}: {checklist.total} {checklist.labels['cards']}", bold=True))
+    _page_footer(canvas, fonts, checklist, cursor.page)
+    canvas.showPage()
+    if rules_lang:
+        from hhdcli.render.rules import draw_rules_page
+
+        draw_rules_page(canvas, rules_lang, table, fonts)
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _x(cursor: _Cursor, column_w: float) -> float:
+    return MARGIN + cursor.column * (column_w + COLUMN_GAP)
+
+
+def _advance(canvas, checklist: Checklist, fonts: Fonts, cursor: _Cursor, need: float) -> None:
+    if cursor.y - need >= MARGIN + 8 * MM:
+        return
+    if cursor.column == 0:
+        cursor.column, cursor.y = 1, cursor.top
+        return
+    _page_footer(canvas, fonts, checklist, cursor.page)
+    canvas.showPage()
+    cursor.page += 1
+    cursor.column = 0
+    cursor.y = cursor.top = _page_header(canvas, checklist, fonts, first=False)
+
+
+def _page_header(canvas, checklist: Checklist, fonts: Fonts, first: bool) -> float:
+    y = PAGE[1] - MARGIN
+    canvas.setFillColorRGB(0, 0, 0)
+    canvas.setFont(fonts.bold, 15 if first else 11)
+    canvas.drawString(MARGIN, y - 12, safe_text(fonts, checklist.title, bold=True))
+    y -= 20
+    canvas.setFont(fonts.regular, 8.5)
+    info = "   ·   ".join(f"{k}: {v}" for k, v in checklist.header)
+    canvas.drawString(MARGIN, y - 8, safe_text(fonts, info))
+    y -= 12
+    if first:
+        canvas.setFont(fonts.italic, 8.5)
+        canvas.drawString(MARGIN, y - 8, safe_text(fonts, checklist.subtitle))
+        y -= 12
+    canvas.setLineWidth(0.6)
+    canvas.line(MARGIN, y - 3, PAGE[0] - MARGIN, y - 3)
+    return y - 8
+
+
+def _page_footer(canvas, fonts: Fonts, checklist: Checklist, page: int) -> None:
+    canvas.setFont(fonts.regular, 7)
+    canvas.setFillColorRGB(0.35, 0.35, 0.35)
+    canvas.drawRightString(PAGE[0] - MARGIN, MARGIN - 4, safe_text(
+        fonts, f"{checklist.title} · {checklist.header[0][1]} · {checklist.labels['page']} {page}"))
+    canvas.setFillColorRGB(0, 0, 0)
+
+
+def _heading(canvas, fonts: Fonts, cursor: _Cursor, column_w: float, text: str) -> None:
+    x = _x(cursor, column_w)
+    cursor.y -= LINE + 2
+    canvas.setFont(fonts.bold, 9.5)
+    canvas.drawString(x, cursor.y + 2, safe_text(fonts, text, bold=True))
+    canvas.setLineWidth(0.4)
+    canvas.line(x, cursor.y, x + column_w, cursor.y)
+    cursor.y -= 1
+
+
+def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: float, line: Line) -> None:
+    x = _x(cursor, column_w)
+    cursor.y -= LINE
+    base = cursor.y + 3
+    canvas.setLineWidth(0.6)
+    canvas.setStrokeColorRGB(0, 0, 0)
+    box = 6.5
+    for i in range(line.boxes):
+        canvas.rect(x + i * (box + 1.5), base - 1, box, box, stroke=1, fill=0)
+    x += max(1, line.boxes) * (box + 1.5) + 2
+    canvas.setFillColorRGB(*FRAME[line.frame])
+    canvas.circle(x + 2.5, base + 2.2, 2.3, stroke=1, fill=1)  # the colour group at a glance
+    x += 8
+    symbols = cost_symbols(line.cost.split(" // ")[0]) if line.cost else []
+    size = 7.0
+    cost_w = symbols_width(symbols, size, table, canvas, fonts) if symbols else 0
+    right = _x(cursor, column_w) + column_w
+    if symbols:
+        draw_symbols(canvas, right - cost_w, base + 2.2, symbols, size, table, fonts)
+    label = line.name + (f" ×{line.boxes}" if line.boxes > 1 else "")
+    room = right - cost_w - 4 - x
+    name = _fit(canvas, safe_text(fonts, label), fonts.regular, FONT_SIZE, room * 0.62)
+    canvas.setFillColorRGB(0, 0, 0)
+    canvas.setFont(fonts.regular, FONT_SIZE)
+    canvas.drawString(x, base, name)
+    used = canvas.stringWidth(name, fonts.regular, FONT_SIZE) + 5
+    kind = _fit(canvas, safe_text(fonts, line.type_line), fonts.regular, 7, room - used)
+    canvas.setFillColorRGB(0.38, 0.38, 0.38)
+    canvas.setFont(fonts.regular, 7)
+    canvas.drawString(x + used, base, kind)
+    canvas.setFillColorRGB(0, 0, 0)
+
+
+def _fit(canvas, text: str, font: str, size: float, width: float) -> str:
+    if canvas.stringWidth(text, font, size) <= width:
+        return text
+    while text and canvas.stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…" if text else ""

@@ -1,0 +1,101 @@
+"""The one-page rules quick reference, as PDF (ReportLab) or through the HTML/Markdown templates."""
+
+from __future__ import annotations
+
+import io
+from xml.sax.saxutils import escape
+
+from hhdcli.mana import SymbolTable
+from hhdcli.render.fonts import Fonts, load_fonts, safe_text
+from hhdcli.render.layout import MM
+from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
+from hhdcli.render.texts import EXAMPLE_INTRO, EXAMPLES, RULES, labels
+
+PAGE = (210 * MM, 297 * MM)
+MARGIN = 16 * MM
+
+
+def _cost_flowable(cost: str, table: SymbolTable, fonts: Fonts, size: float):
+    from reportlab.platypus import Flowable
+
+    class Cost(Flowable):
+        """A mana cost drawn with the same symbols as the proxies."""
+
+        def wrap(self, avail_w, avail_h):
+            self.symbols = cost_symbols(cost)
+            return symbols_width(self.symbols, size, table, self.canv, fonts), size * 1.2
+
+        def draw(self):
+            draw_symbols(self.canv, 0, size * 0.6, self.symbols, size, table, fonts)
+
+    return Cost()
+
+
+def _examples(lang: str, table: SymbolTable, fonts: Fonts, size: float, style):
+    """The worked example as a two-column table: the cost on real symbols, then the verdict and why."""
+    from reportlab.platypus import Paragraph, Table, TableStyle
+
+    rows = [[_cost_flowable(e.cost, table, fonts, size * 1.1),
+             Paragraph(f"<b>{escape(e.name)} → {escape(e.verdict)}</b> — {escape(safe_text(fonts, e.why))}", style)]
+            for e in EXAMPLES[lang]]
+    table_flowable = Table(rows, colWidths=[42 * MM, None], hAlign="LEFT")
+    table_flowable.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                        ("BOTTOMPADDING", (0, 0), (-1, -1), 2), ("TOPPADDING", (0, 0), (-1, -1), 2)]))
+    return table_flowable
+
+
+def _bold_family(fonts: Fonts) -> None:
+    """Let <b> in paragraphs find our bold face."""
+    from reportlab.lib.fonts import addMapping
+
+    addMapping(fonts.regular, 0, 0, fonts.regular)
+    addMapping(fonts.regular, 1, 0, fonts.bold)
+    addMapping(fonts.regular, 0, 1, fonts.italic)
+    addMapping(fonts.regular, 1, 1, fonts.bold)
+
+
+def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float) -> list:
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph, Spacer
+
+    title = ParagraphStyle("t", fontName=fonts.bold, fontSize=size * 1.8, leading=size * 2.2, spaceAfter=size * 0.6)
+    heading = ParagraphStyle("h", fontName=fonts.bold, fontSize=size * 1.2, leading=size * 1.5,
+                             spaceBefore=size * 0.8, spaceAfter=size * 0.2)
+    body = ParagraphStyle("b", fontName=fonts.regular, fontSize=size, leading=size * 1.3, spaceAfter=size * 0.35)
+    _bold_family(fonts)
+    story = [Paragraph(escape(labels(lang)["rules_title"]), title)]
+    for section in RULES[lang]:
+        story.append(Paragraph(escape(safe_text(fonts, section.heading, bold=True)), heading))
+        story.extend(Paragraph(escape(safe_text(fonts, p)), body) for p in section.paragraphs)
+        if section is RULES[lang][2]:  # the take rule: show it on real symbols
+            story.append(Paragraph(escape(EXAMPLE_INTRO[lang]), body))
+            story.append(_examples(lang, table, fonts, size, body))
+            story.append(Spacer(1, size * 0.3))
+    return story
+
+
+def draw_rules_page(canvas, lang: str, table: SymbolTable, fonts: Fonts) -> None:
+    """One A4 page; the text shrinks as a whole if a language runs long, never past the page."""
+    from reportlab.platypus import Frame, KeepInFrame
+
+    width, height = PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * MARGIN
+    frame = Frame(MARGIN, MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    frame.addFromList([KeepInFrame(width, height, _story(lang, table, fonts, 11.5), mode="shrink")], canvas)
+    canvas.showPage()
+
+
+def rules_pdf(lang: str, table: SymbolTable, font: str | None = None) -> bytes:
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=PAGE, invariant=1, pageCompression=1)
+    canvas.setTitle(labels(lang)["rules_title"])
+    canvas.setCreator("hhd")
+    draw_rules_page(canvas, lang, table, load_fonts(font))
+    canvas.save()
+    return buffer.getvalue()
+
+
+def rules_context(lang: str) -> dict:
+    return {"rules_title": labels(lang)["rules_title"], "sections": RULES[lang], "example_intro": EXAMPLE_INTRO[lang],
+            "examples": EXAMPLES[lang], "lang": lang}
