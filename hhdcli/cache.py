@@ -151,4 +151,6 @@ def write_cache(cache_dir: Path, meta: CacheMeta, cards: list[Card], symbols_raw
     if symbols_raw is not None:
         write_atomic(cache_dir / SYMBOLS_FILE, symbols_raw)
     document = {"meta": meta.__dict__, "cards": [c.to_json() for c in cards]}
-    write_atomic(cache_dir / CARDS_FILE, dump_json(document))
+    # compact: the cache is read by hhd, not people (`hhd card NAME --json` shows a card readably)
+    data = json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    write_atomic(cache_dir / CARDS_FILE, data)

@@ -76,6 +76,7 @@ class SymbolTable:
     records: dict[str, dict[str, Any]] = field(default_factory=dict)
     _by_sorted: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     _memo: dict[str, Requirement] = field(default_factory=dict, repr=False)
+    _satisfied: dict[tuple[str, frozenset[str]], bool] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_records(cls, records: Iterable[dict[str, Any]]) -> SymbolTable:
@@ -86,6 +87,14 @@ class SymbolTable:
 
     def lookup(self, symbol: str) -> dict[str, Any] | None:
         return self.records.get(symbol) or self._by_sorted.get(_sorted_key(symbol))
+
+    def satisfied(self, symbol: str, colors: frozenset[str]) -> bool:
+        """Memoised per (symbol, deck colours): a what-if run asks the same few questions thousands of times."""
+        key = (symbol, colors)
+        hit = self._satisfied.get(key)
+        if hit is None:
+            hit = self._satisfied[key] = self.requirement(symbol).satisfied_by(colors)
+        return hit
 
     def requirement(self, symbol: str) -> Requirement:
         if symbol not in self._memo:
@@ -168,15 +177,22 @@ class CardCost:
 
 
 def card_cost(card: Card, with_rules_text: bool = False) -> CardCost:
+    costs = tuple(face.mana_cost for face in card.faces)
+    texts = tuple(face.oracle_text for face in card.faces) if with_rules_text else ()
+    return _read_costs(costs, texts)
+
+
+@lru_cache(maxsize=8192)
+def _read_costs(costs: tuple[str, ...], rules_texts: tuple[str, ...]) -> CardCost:
     symbols: list[str] = []
     stray: list[str] = []
-    for face in card.faces:
-        parsed = parse_cost(face.mana_cost)
+    for cost in costs:
+        parsed = parse_cost(cost)
         symbols.extend(parsed.symbols)
         if parsed.stray:
             stray.append(parsed.stray)
-        if with_rules_text:
-            symbols.extend(re.findall(r"\{([^{}]*)\}", face.oracle_text))
+    for text in rules_texts:
+        symbols.extend(re.findall(r"\{([^{}]*)\}", text))
     return CardCost(tuple(symbols), tuple(stray))
 
 
@@ -185,22 +201,20 @@ def judge(card: Card, deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONL
     """The take rule: land, take (every symbol satisfied) or choice (with what is missing)."""
     if card.is_land:
         return Verdict(card, "land")
-    colors = frozenset(deck_colors)
+    colors = deck_colors if isinstance(deck_colors, frozenset) else frozenset(deck_colors)
     cost = card_cost(card, with_rules_text)
+    unmet = [symbol for symbol in cost.symbols if not table.satisfied(symbol, colors)]
+    warnings = tuple(f"{card.name}: ignored non-cost text in a cost slot: {s[:40]!r}" for s in cost.stray)
+    if not unmet:
+        return Verdict(card, "take", warnings=warnings)
     missing: set[str] = set()
     unknown: list[str] = []
-    satisfied = True
-    for symbol in cost.symbols:
+    for symbol in unmet:
         requirement = table.requirement(symbol)
-        if requirement.satisfied_by(colors):
-            continue
-        satisfied = False
         if requirement.unknown:
             unknown.append("{" + symbol + "}")
         missing |= requirement.missing(colors)
-    warnings = tuple(f"{card.name}: ignored non-cost text in a cost slot: {s[:40]!r}" for s in cost.stray)
-    return Verdict(card, "take" if satisfied else "choice", order_colors(missing),
-                   tuple(dict.fromkeys(unknown)), warnings)
+    return Verdict(card, "choice", order_colors(missing), tuple(dict.fromkeys(unknown)), warnings)
 
 
 def judge_all(cards: Sequence[Card], deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,

@@ -102,7 +102,7 @@ class ImageStore:
         if parsed.scheme not in ("http", "https"):
             return f"not an http(s) URL: {url[:60]}"
         if parsed.netloc in self._dead_hosts:
-            return f"{parsed.netloc} is unreachable"
+            return f"could not connect to {parsed.netloc}"
         try:
             with session.get(url, timeout=self.http.timeout, stream=True) as response:
                 if response.status_code != 200:
@@ -118,7 +118,7 @@ class ImageStore:
             if "Read timed out" not in str(exc):
                 with self._lock:  # one failed connection is enough to skip the host for the rest of the run
                     self._dead_hosts.add(parsed.netloc)
-            return "could not connect" if "Read timed out" not in str(exc) else "timed out"
+            return f"could not connect to {parsed.netloc}" if "Read timed out" not in str(exc) else "timed out"
         except requests.exceptions.Timeout:
             return "timed out"
         except requests.exceptions.RequestException as exc:

@@ -100,8 +100,11 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
 
 
 def _new_canvas(buffer: io.BytesIO, sheet: Sheet, title: str):
+    from reportlab import rl_config
     from reportlab.pdfgen.canvas import Canvas
 
+    # ReportLab wraps images in ASCII85 by default: 25 % larger and slow. PDFs are binary anyway.
+    rl_config.useA85 = 0
     canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1)
     canvas.setTitle(title or "Hell's Half-Draft proxies")
     canvas.setCreator("hhd")

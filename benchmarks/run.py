@@ -1,0 +1,241 @@
+"""hhd benchmarks: each figure beside a baseline measured in the same run, as a table.
+
+    .venv/bin/python benchmarks/run.py            # all
+    .venv/bin/python benchmarks/run.py sync check # some
+
+Needs ../shared/hellfall beside the checkout and `pip install -e '.[bench]'` (img2pdf, the proxy floor).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "hellfall"
+LEGACY = SHARED / "Hellscube-Database.legacy-2024-04-22.json"
+SAMPLE = SHARED / "Hellscube-Database.current-sample.json"
+PIPS = SHARED / "pips.json"
+sys.path.insert(0, str(ROOT))
+
+
+@dataclass
+class Row:
+    section: str
+    what: str
+    value: float
+    unit: str
+    baseline: str = ""
+    base_value: float | None = None
+    target: str = ""
+
+    @property
+    def ratio(self) -> str:
+        return f"{self.value / self.base_value:.2f}x" if self.base_value else ""
+
+
+def best(fn: Callable[[], object], repeat: int = 5) -> float:
+    """Best wall time of `repeat` runs, in seconds (the least disturbed by the machine)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def run_cli(*args: str, env: dict[str, str]) -> None:
+    subprocess.run([sys.executable, "-m", "hhdcli", *args], check=True, env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+
+
+def synthetic_current(size_mb: float = 18.0) -> bytes:
+    """The current sample replicated with fresh ids up to ~size_mb, shaped like the real file (~18.5 MB,
+    ~8,000 entries of all cubes, 720 of them Hellscube v1.2): replicas past 720 HLC cards move to HC4."""
+    records = json.loads(SAMPLE.read_text())["data"]
+    out, total, i, hlc = [], 0, 0, 0
+    while total < size_mb * 1024 * 1024:
+        source = records[i % len(records)]
+        record = dict(source, id=str(uuid.UUID(int=i)), name=f"{source['name']} {i}")
+        if record["set"].startswith("HLC"):
+            hlc += 1
+            if hlc > 720:
+                record["set"] = "HC4.0"
+        out.append(record)
+        total += len(json.dumps(record))
+        i += 1
+    return json.dumps({"data": out}).encode()
+
+
+def bench_sync(rows: list[Row], work: Path) -> None:
+    from hhdcli.cache import CacheMeta, write_cache
+    from hhdcli.cards import parse_registry
+
+    for label, raw in (("legacy 3.7 MB", LEGACY.read_bytes()), ("current ~18 MB", synthetic_current())):
+        floor = best(lambda: json.loads(raw), 3)
+
+        def process() -> None:
+            fmt, cards = parse_registry(raw)
+            meta = CacheMeta("bench", fmt, None, "2026-01-01T00:00:00+00:00", "0", len(cards))
+            write_cache(work / "sync-cache", meta, cards, None)
+
+        rows.append(Row("sync", f"parse+normalise+write, {label}", best(process, 3), "s", "json.loads", floor, "<= 2x"))
+
+
+def warm_env(work: Path) -> dict[str, str]:
+    env = {**os.environ, "HHD_CACHE_DIR": str(work / "cache")}
+    if not (work / "cache" / "cards.json").exists():
+        run_cli("sync", "--source", str(LEGACY), "--symbols", str(PIPS), env=env)
+    return env
+
+
+def bench_cli(rows: list[Row], work: Path) -> None:
+    env = warm_env(work)
+    python = best(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 5)
+    rows.append(Row("cli", "hhd --help", best(lambda: run_cli("--help", env=env)), "s", "python -c pass", python, "< 0.25 s"))
+    rows.append(Row("cli", "hhd cards (warm cache)", best(lambda: run_cli("cards", env=env)), "s", "python -c pass",
+                    python, "< 0.4 s"))
+    out = str(work / "lib.json")
+    rows.append(Row("generate", "hhd generate end to end", best(lambda: run_cli("generate", "--seed", "b", "-o", out, env=env)),
+                    "s", "python -c pass", python, "< 0.4 s"))
+
+
+def bench_generate(rows: list[Row], work: Path) -> None:
+    import random
+
+    from hhdcli.library import seeded_sample
+
+    pool = list(range(970))
+    floor = best(lambda: [random.Random(s).sample(pool, 97) for s in range(10_000)], 1)
+    ours = best(lambda: [seeded_sample(pool, 97, str(s)) for s in range(10_000)], 1)
+    rows.append(Row("generate", "10,000 samples in-process", ours, "s", "random.sample", floor, "< 1 s"))
+
+
+def bench_check(rows: list[Row], work: Path) -> None:
+    from hhdcli.cache import load_cache
+    from hhdcli.mana import SymbolTable, judge_all
+
+    env = warm_env(work)
+    deck = work / "deck.txt"
+    deck.write_text("4 Mountain\n4 Island\n4 Forest\n8 Nebula\n" + "".join(f"4 Spell {i}\n" for i in range(10)))
+    python = best(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 5)
+    rows.append(Row("check", "hhd check 60-card deck, all 720", best(lambda: run_cli("check", str(deck), "--all", "--offline",
+                                                                                  env=env)), "s", "python -c pass", python,
+                    "< 0.4 s"))
+    cache = load_cache(work / "cache")
+    table = SymbolTable.from_records(cache.symbols)
+    judge_all(cache.cards, "RUG", table)  # warm the per-symbol memo, as a real run does after one card
+    floor = best(lambda: [c.mana_cost for c in cache.cards], 20)
+    rows.append(Row("check", "verdicts for 720 cards", best(lambda: judge_all(cache.cards, "RUG", table), 20), "s",
+                    "read 720 costs", floor, "< 5 ms"))
+
+
+class _Images(BaseHTTPRequestHandler):
+    blobs: dict[str, bytes] = {}
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        body = self.blobs.get(self.path, b"")
+        self.send_response(200 if body else 404)
+        self.send_header("Content-Type", "image/jpeg")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def bench_proxies(rows: list[Row], work: Path) -> None:
+    import img2pdf
+    from PIL import Image
+
+    from hhdcli.cache import load_cache
+    from hhdcli.cards import parse_registry
+    from hhdcli.library import build_pool, generate, resolve
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render.images import ImageSettings, ImageStore
+    from hhdcli.render.proxies import ProxyOptions, render_proxies
+
+    warm_env(work)
+    cache = load_cache(work / "cache")
+    table = SymbolTable.from_records(cache.symbols)
+    pool, _ = build_pool(cache.cards)
+    library = generate(pool, 97, "bench", cache.fingerprint)
+    cards = resolve(library, cache.cards).cards
+    rows.append(Row("proxies", "97 text proxies", best(lambda: render_proxies(cards, table, ProxyOptions(text_only=True)), 3),
+                    "s", "", None, "< 3 s"))
+
+    # 97 distinct card-sized JPEG scans served from loopback
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Images)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    records, scans = [], []
+    for i in range(97):
+        image = Image.effect_noise((744, 1039), 40 + i % 50).convert("RGB")
+        out = io.BytesIO()
+        image.save(out, "JPEG", quality=85)
+        _Images.blobs[f"/{i}.jpg"] = out.getvalue()
+        records.append({"object": "card", "kind": "card", "id": str(uuid.UUID(int=i)), "name": f"Card {i}",
+                        "set": "HLC.0", "layout": "normal", "image": f"{base}/{i}.jpg", "mana_cost": "{R}",
+                        "type_line": "Instant", "colors": ["R"]})
+    _, image_cards = parse_registry(json.dumps({"data": records}).encode())
+    options = ProxyOptions()
+
+    def cold() -> None:
+        folder = Path(tempfile.mkdtemp(dir=work))
+        render_proxies(image_cards, table, options, ImageStore(folder, ImageSettings()))
+
+    warm_store = ImageStore(work / "warm-images", ImageSettings())
+    render_proxies(image_cards, table, options, warm_store)
+    prepared = [warm_store.print_path(c.image).read_bytes() for c in image_cards]
+    floor = best(lambda: img2pdf.convert(prepared), 3)
+    rows.append(Row("proxies", "97 image proxies, cold image cache", best(cold, 2), "s", "img2pdf same JPEGs", floor))
+    warm = best(lambda: render_proxies(image_cards, table, options, warm_store), 3)
+    rows.append(Row("proxies", "97 image proxies, warm image cache", warm, "s", "img2pdf same JPEGs", floor, "<= 3x"))
+    pdf, _ = render_proxies(image_cards, table, options, warm_store)
+    jpeg_bytes = sum(len(b) for b in prepared)
+    rows.append(Row("proxies", "PDF size, 97 image proxies", len(pdf) / 1e6, "MB", "sum of JPEG bytes", jpeg_bytes / 1e6,
+                    "<= 1.2x"))
+    server.shutdown()
+
+
+BENCHES = {"sync": bench_sync, "cli": bench_cli, "generate": bench_generate, "check": bench_check,
+           "proxies": bench_proxies}
+
+
+def main(names: list[str]) -> None:
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names or list(BENCHES):
+            BENCHES[name](rows, Path(tmp))
+    headers = ["section", "what", "value", "baseline", "ratio", "target"]
+    table = [[r.section, r.what, _fmt(r.value, r.unit), f"{r.baseline} {_fmt(r.base_value, r.unit)}".strip()
+              if r.baseline else "", r.ratio, r.target] for r in rows]
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *table)]
+    for line in [headers, ["-" * w for w in widths], *table]:
+        print("  ".join(str(v).ljust(w) for v, w in zip(line, widths)).rstrip())
+
+
+def _fmt(value: float | None, unit: str) -> str:
+    if value is None:
+        return ""
+    if unit == "s":
+        return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
+    return f"{value:.2f} {unit}"
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
+
+

@@ -1,0 +1,184 @@
+"""`hhd checklist` and `hhd rules`: the red-sleeve checklist and the printed rules sheet."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from hhdcli.cache import load_cache
+from hhdcli.library import load_library, resolve
+from hhdcli.render.checklist import build_checklist
+
+GOLDEN_MD = Path(__file__).parent / "golden" / "checklist-ember-tide-42.md"
+EPOCH = {"SOURCE_DATE_EPOCH": "1798675200"}  # 2026-12-31 00:00 UTC: the header date is fixed
+
+
+@pytest.fixture
+def library(synced, tmp_path) -> Path:
+    path = tmp_path / "lib.json"
+    assert synced("generate", "--seed", "ember-tide-42", "-o", str(path)).exit_code == 0
+    return path
+
+
+def _entries(library: Path) -> list[dict]:
+    return json.loads(library.read_text())["cards"]
+
+
+def test_pdf_lists_every_card_with_counts_on_at_most_two_pages(synced, library, tmp_path):
+    out = tmp_path / "c.pdf"
+    result = synced("checklist", str(library), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    reader = PdfReader(out)
+    assert len(reader.pages) <= 2
+    text = "\n".join(p.extract_text() for p in reader.pages)
+    for entry in _entries(library):
+        assert entry["name"] in text
+    assert "Total: 97 cards" in text
+    assert "ember-tide-42" in text and "Sleeves: red" in text
+    basics = {}
+    for entry in _entries(library):
+        if entry["kind"] == "basic":
+            basics[entry["name"]] = basics.get(entry["name"], 0) + 1
+    for name, count in basics.items():
+        assert f"{name} ×{count}" in text
+    assert f"Basic lands ({sum(basics.values())})" in text
+
+
+def test_pdf_text_is_8_point_or_larger(synced, library, tmp_path):
+    out = tmp_path / "c.pdf"
+    synced("checklist", str(library), "-o", str(out))
+    sizes = []
+    PdfReader(out).pages[0].extract_text(visitor_text=lambda text, cm, tm, font, size: sizes.append((text, size * tm[0])))
+    names = {e["name"] for e in _entries(library)}
+    name_sizes = [size for text, size in sizes if text.strip() in names]
+    assert name_sizes and min(name_sizes) >= 8
+
+
+def test_groups_and_sorts(synced, library):
+    cache = load_cache(synced.cache_dir)
+    lib = load_library(library)
+    cards = resolve(lib, cache.cards).cards
+    by_colour = build_checklist(lib, cards, "v", "colour")
+    assert [g.heading for g in by_colour.groups][-1] == "Basic lands"
+    assert sum(g.count for g in by_colour.groups) == by_colour.total == 97
+    by_position = build_checklist(lib, cards, "v", "position")
+    assert [line.position for line in by_position.groups[0].lines] == sorted(
+        line.position for line in by_position.groups[0].lines)
+    by_type = build_checklist(lib, cards, "v", "type")
+    assert "Creatures" in [g.heading for g in by_type.groups]
+    by_name = build_checklist(lib, cards, "v", "name", mode="return", lang="ru", today=date(2027, 1, 1))
+    assert by_name.title == "Пересчёт в конце сессии" and ("Дата", "2027-01-01") in by_name.header
+
+
+def test_markdown_matches_the_golden_file(synced, library, tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH["SOURCE_DATE_EPOCH"])
+    out = tmp_path / "c.md"
+    assert synced("checklist", str(library), "-o", str(out)).exit_code == 0
+    assert out.read_text(encoding="utf-8") == GOLDEN_MD.read_text(encoding="utf-8")
+
+
+class _Collect(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags, self.text = [], []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        self.tags.append(tag)
+
+    def handle_data(self, data) -> None:
+        self.text.append(data)
+
+
+HOSTILE = '<script>alert("hell")</script> & "Friends" \'R\' Us'
+
+
+def test_html_escapes_hostile_names_and_prints_cleanly(synced, library, tmp_path):
+    from hhdcli.cache import dump_json
+
+    document = json.loads(library.read_text())
+    victim = next(c for c in document["cards"] if c["kind"] == "spell")
+    # a card data set where one card carries a hostile name: edit a copy of the cache
+    cache_dir = tmp_path / "cache"
+    import shutil
+
+    shutil.copytree(synced.cache_dir, cache_dir)
+    cards_doc = json.loads((cache_dir / "cards.json").read_text())
+    for card in cards_doc["cards"]:
+        if card["id"] == victim["id"]:
+            card["name"] = HOSTILE
+            card["faces"][0]["name"] = HOSTILE
+    (cache_dir / "cards.json").write_bytes(dump_json(cards_doc))
+    out = tmp_path / "c.html"
+    result = type(synced)(cache_dir)("checklist", str(library), "-o", str(out), "--with-rules")
+    assert result.exit_code == 0, result.output
+    html = out.read_text()
+    parser = _Collect()
+    parser.feed(html)
+    assert "script" not in parser.tags
+    assert HOSTILE in "".join(parser.text)
+    assert "@page" in html and "@media print" in html
+    assert parser.tags.count("li") == len({(e["name"] if e["kind"] == "basic" else e["id"]) for e in document["cards"]})
+    assert "quick reference" in html
+
+
+def test_russian_pdf_draws_only_characters_the_font_has(synced, library, tmp_path):
+    from reportlab.pdfbase import pdfmetrics
+
+    from hhdcli.render.fonts import load_fonts
+
+    out = tmp_path / "c.pdf"
+    assert synced("checklist", str(library), "-o", str(out), "--lang", "ru", "--with-rules").exit_code == 0
+    reader = PdfReader(out)
+    text = "".join(page.extract_text() for page in reader.pages)
+    assert "Опись Адской библиотеки" in text and "Адский полудрафт — памятка" in text
+    assert "Итого: 97 карт" in text
+    fonts = load_fonts()
+    assert fonts.unicode
+    for name in (fonts.regular, fonts.bold):
+        cmap = pdfmetrics.getFont(name).face.charToGlyph
+        drawn = {ch for ch in text if not ch.isspace()}
+        assert not {ch for ch in drawn if ord(ch) not in cmap and ch != "?"}
+    fonts_used = {str(f) for page in reader.pages for f in page["/Resources"]["/Font"].values()}
+    assert fonts_used
+
+
+@pytest.mark.parametrize("lang, heading", [("en", "The take rule"), ("ru", "правило взятия")])
+def test_rules_sheet_is_one_page_in_each_language(synced, tmp_path, lang, heading):
+    out = tmp_path / "rules.pdf"
+    assert synced("rules", "--lang", lang, "-o", str(out)).exit_code == 0
+    reader = PdfReader(out)
+    assert len(reader.pages) == 1
+    text = reader.pages[0].extract_text()
+    assert heading.lower() in text.lower()
+    assert "Pyrohyperspasm" in text and "Murder of Storm Crows" in text
+    for form in ("html", "md"):
+        other = tmp_path / f"rules.{form}"
+        assert synced("rules", "--lang", lang, "-o", str(other)).exit_code == 0
+        assert "Pyrohyperspasm" in other.read_text()
+
+
+def test_with_rules_appends_the_rules_page(synced, library, tmp_path):
+    plain, with_rules = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    synced("checklist", str(library), "-o", str(plain))
+    synced("checklist", str(library), "-o", str(with_rules), "--with-rules")
+    assert len(PdfReader(with_rules).pages) == len(PdfReader(plain).pages) + 1
+
+
+def test_bad_output_names_are_refused(synced, library, tmp_path):
+    result = synced("checklist", str(library), "-o", str(tmp_path / "c.docx"))
+    assert result.exit_code == 2 and ".pdf, .html or .md" in result.output
+
+
+def test_generate_prints_both_printables_in_one_command(synced, tmp_path):
+    p, c = tmp_path / "p.pdf", tmp_path / "c.pdf"
+    result = synced("generate", "--seed", "S", "-o", str(tmp_path / "l.json"), "--proxies", str(p), "--checklist",
+                    str(c))
+    assert result.exit_code == 0, result.output
+    assert len(PdfReader(p).pages) == 11 and len(PdfReader(c).pages) <= 2
+    assert re.search(r"wrote .*p\.pdf: 11 pages", result.output)
