@@ -243,14 +243,14 @@ def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: f
         draw_symbols(canvas, right - cost_w, base + 2.2, symbols, size, table, fonts)
     label = line.name + (f" ×{line.boxes}" if line.boxes > 1 else "")
     room = right - cost_w - 4 - x
-    name = _fit(canvas, safe_text(fonts, label), fonts.regular, FONT_SIZE, room * 0.62)
+    name = _fit(canvas, safe_text(fonts, label), fonts.regular, FONT_SIZE, room * 0.7)
     canvas.setFillColorRGB(0, 0, 0)
     canvas.setFont(fonts.regular, FONT_SIZE)
     canvas.drawString(x, base, name)
     used = canvas.stringWidth(name, fonts.regular, FONT_SIZE) + 5
-    kind = _fit(canvas, safe_text(fonts, line.type_line), fonts.regular, 7, room - used)
+    kind = _fit(canvas, safe_text(fonts, line.type_line), fonts.regular, 8, room - used)
     canvas.setFillColorRGB(0.38, 0.38, 0.38)
-    canvas.setFont(fonts.regular, 7)
+    canvas.setFont(fonts.regular, 8)
     canvas.drawString(x + used, base, kind)
     canvas.setFillColorRGB(0, 0, 0)
 

@@ -97,16 +97,34 @@ def make_sheet(paper_mm: tuple[float, float], gap_mm: float = 0.0, bleed_mm: flo
     return Sheet(paper_mm[0] * MM, paper_mm[1] * MM, cols, rows, gap_mm * MM, bleed_mm * MM, left * MM, top * MM)
 
 
+FURNITURE_MM = 7.0  # a printer's unprintable edge plus one line of footer text
+
+
+def furniture_on_sides(sheet: Sheet) -> bool:
+    """The scale bar and footer go in the top/bottom margins, unless the side margins have more room."""
+    x0, y0, _, _ = sheet.grid
+    vertical, side = y0 - sheet.bleed, x0 - sheet.bleed
+    return vertical < 12 * MM and side > vertical
+
+
 def crop_marks(sheet: Sheet, length: float = 5 * MM, clearance: float = 1 * MM) -> list[tuple[float, float, float, float]]:
-    """Line segments on every cut line, in the margins only: never over a card or its bleed."""
+    """Line segments on every cut line, in the margins only: never over a card, its bleed or the footer."""
     x0, y0, x1, y1 = sheet.grid
     pad = sheet.bleed + clearance
+    sides = furniture_on_sides(sheet)
+
+    def reach(margin: float, furniture: bool) -> float:
+        room = margin - pad - (FURNITURE_MM * MM if furniture else 0)
+        return max(1.5 * MM, min(length, room))
+
+    up, down = reach(sheet.page_h - y1, not sides), reach(y0, not sides)
+    left, right = reach(x0, sides), reach(sheet.page_w - x1, sides)
     xs, ys = sheet.cut_lines()
     lines = []
     for x in xs:
-        lines.append((x, y1 + pad, x, min(sheet.page_h, y1 + pad + length)))
-        lines.append((x, y0 - pad, x, max(0.0, y0 - pad - length)))
+        lines.append((x, y1 + pad, x, y1 + pad + up))
+        lines.append((x, y0 - pad, x, y0 - pad - down))
     for y in ys:
-        lines.append((x0 - pad, y, max(0.0, x0 - pad - length), y))
-        lines.append((x1 + pad, y, min(sheet.page_w, x1 + pad + length), y))
+        lines.append((x0 - pad, y, x0 - pad - left, y))
+        lines.append((x1 + pad, y, x1 + pad + right, y))
     return lines

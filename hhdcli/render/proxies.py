@@ -12,7 +12,7 @@ from hhdcli.mana import SymbolTable
 from hhdcli.render.cardface import INK, Painter, Slot
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text
 from hhdcli.render.images import ImageResult, ImageStore
-from hhdcli.render.layout import MM, Sheet, crop_marks, make_sheet
+from hhdcli.render.layout import MM, Sheet, crop_marks, furniture_on_sides, make_sheet
 
 
 @dataclass(frozen=True)
@@ -169,16 +169,15 @@ def _page_furniture(canvas, sheet: Sheet, fonts: Fonts, footer: str) -> None:
     canvas.saveState()
     canvas.setFillColorRGB(*INK)
     canvas.setStrokeColorRGB(*INK)
-    if y0 - sheet.bleed >= 12 * MM:
-        bar_at = (sheet.page_w - 50 * MM) / 2, y1 + sheet.bleed + min((sheet.page_h - y1 - sheet.bleed) * 0.55, 9 * MM)
+    if not furniture_on_sides(sheet):
+        bar_at = (sheet.page_w - 50 * MM) / 2, sheet.page_h - max(4.5 * MM, (sheet.page_h - y1 - sheet.bleed) * 0.45)
         footer_at, footer_width = (sheet.page_w / 2, max(4.5 * MM, (y0 - sheet.bleed) * 0.45)), sheet.page_w - 24 * MM
     else:  # turn a quarter: bar up the left margin, footer up the right margin
         canvas.translate(sheet.page_w, 0)
         canvas.rotate(90)
         side = sheet.page_w - x1 - sheet.bleed
-        bar_at = (sheet.page_h - 50 * MM) / 2, sheet.page_w - min(side * 0.55, 9 * MM) - 1.5 * MM
-        footer_at, footer_width = (sheet.page_h / 2, max(4.5 * MM, side * 0.45)), sheet.page_h - 24 * MM
-        footer_at = (footer_at[0], footer_at[1] - 2 * MM)
+        bar_at = (sheet.page_h - 50 * MM) / 2, sheet.page_w - max(4.5 * MM, side * 0.45)
+        footer_at, footer_width = (sheet.page_h / 2, max(4.5 * MM, side * 0.45) - 2 * MM), sheet.page_h - 24 * MM
     _scale_bar(canvas, fonts, *bar_at)
     _footer(canvas, fonts, footer, footer_at, footer_width)
     canvas.restoreState()
