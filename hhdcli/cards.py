@@ -184,8 +184,10 @@ def _legacy_card(record: dict[str, Any]) -> Card:
     name = str(record.get("Name") or "").strip()
     count = _legacy_face_count(record)
     names = [n.strip() for n in name.split(" // ")]
-    if len(names) != count:
-        names = [name] + [f"{name} (face {i + 1})" for i in range(1, count)]
+    if len(names) > count:
+        names = [name]
+    # faces without a name of their own (adventures, melds) are numbered after the named ones
+    names += [f"{name} (face {i + 1})" for i in range(len(names), count)]
     faces = tuple(
         Face(
             name=names[i],

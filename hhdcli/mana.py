@@ -117,6 +117,10 @@ class SymbolTable:
                 options.append(GENERIC)
         return Requirement(tuple(options), hybrid=True)
 
+    def part_colors(self, part: str) -> frozenset[str]:
+        """The colours one part of a symbol needs (empty for generic or unreadable parts)."""
+        return self._option(part) or GENERIC
+
     def _option(self, part: str) -> frozenset[str] | None:
         """One option of a hybrid: a number is generic, `BB` needs B, a known symbol its colours."""
         part = part.strip()

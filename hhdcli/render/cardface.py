@@ -94,7 +94,8 @@ class Painter:
         inner = BORDER + 1.8 * MM
         x, w = slot.x + inner, slot.w - 2 * inner
         top, bottom = slot.y + slot.h - inner, slot.y + 5 * MM
-        faces = card.faces
+        # a slot holding only stray text (Gristly Bear's flavour in a cost slot) is not a face to print
+        faces = [f for f in card.faces if f.type_line or f.oracle_text] or list(card.faces[:1])
         section = (top - bottom) / len(faces)
         for i, face in enumerate(faces):
             self._face(face, x, top - (i + 1) * section, w, section, compact=len(faces) > 2)

@@ -37,9 +37,10 @@ class Glyph:
     text: str = ""
 
 
-def _part_fill(part: str) -> tuple[float, float, float]:
-    letter = next((ch for ch in part if ch in "WUBRGP"), "C") if not _NUMBER.match(part) else "C"
-    return FILL[letter]
+def _part_fill(part: str, table: SymbolTable) -> tuple[float, float, float]:
+    """A part's fill from the colours it needs ({Pickle} is grey, not purple because it starts with P)."""
+    colours = table.part_colors(part)
+    return FILL[next((c for c in "WUBRGP" if c in colours), "C")]
 
 
 def glyph(symbol: str, table: SymbolTable) -> Glyph:
@@ -50,7 +51,7 @@ def glyph(symbol: str, table: SymbolTable) -> Glyph:
     if _NUMBER.match(symbol):  # {1/2} and {3} are numbers, not hybrids
         parts = [symbol]
     labels = tuple("Φ" if requirement.phyrexian and len(parts) == 1 else _short(p) for p in parts)
-    return Glyph(tuple(_part_fill(p) for p in parts), labels, requirement.phyrexian)
+    return Glyph(tuple(_part_fill(p, table) for p in parts), labels, requirement.phyrexian)
 
 
 def _short(part: str) -> str:
