@@ -218,10 +218,6 @@ def card(env: Env, name: str, as_json: bool) -> None:
     click.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False) if as_json else describe_card(found))
 
 
-def main() -> None:
-    cli(prog_name="hhd")
-
-
 # --- the Hell library ---------------------------------------------------------------------------
 
 VIEW_FORMATS = click.Choice(["text", "json", "csv", "md"])
@@ -331,7 +327,8 @@ def write_text_output(path: Path, text: str) -> None:
 
 @cli.command()
 @click.argument("deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=False)
-@click.option("--library", type=click.Path(dir_okay=False, path_type=Path), help="Check the cards of this library file.")
+@click.option("--library", type=click.Path(dir_okay=False, path_type=Path),
+              help="Check the cards of this library file (default: ./hell-library.json if there is one, else --all).")
 @click.option("--all", "all_cards", is_flag=True, help="Check every Hellscube v1.2 card.")
 @click.option("--colors", "--colours", "colors", metavar="C", help="Use these land colours instead of a deck (WUB, or none).")
 @click.option("--land", "lands", multiple=True, metavar="NAME=C", help='Colours of a land hhd cannot look up: --land "Steam Vents=UR".')
@@ -421,6 +418,8 @@ def _cards_for_printing(env: Env, library: Path | None, names: tuple[str, ...]):
         if not found:
             raise InputError("none of the --cards names is a Hellscube v1.2 card", "check the names with `hhd cards QUERY`")
         return found, "Hellscube proxies", cache
+    if library is None and Path("hell-library.json").is_file():
+        library = Path("hell-library.json")
     if library is None:
         raise InputError("give a library file or --cards NAME", "for example: hhd proxies hell-library.json")
     lib, resolved, cache = _open_library(env, library)
@@ -522,9 +521,9 @@ def _today():
 
 def _frame_css() -> dict[str, str]:
     from hhdcli.render.cardface import FRAME
-    from hhdcli.render.symbols import _css
+    from hhdcli.render.symbols import css_color
 
-    return {key: _css(rgb) for key, rgb in FRAME.items()}
+    return {key: css_color(rgb) for key, rgb in FRAME.items()}
 
 
 def _html_cost(table):
@@ -598,3 +597,7 @@ def rules(env: Env, output: Path, lang: str, font: str | None) -> None:
     else:
         write_text_output(output, render(f"rules.{kind}.j2", cost=_html_cost(table), **rules_context(lang)))
     env.info(f"wrote {output}")
+
+
+def main() -> None:
+    cli(prog_name="hhd")

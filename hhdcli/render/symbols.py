@@ -141,7 +141,7 @@ def _draw_wedges(canvas: Canvas, cx: float, cy: float, r: float, fills) -> None:
     canvas.circle(cx, cy, r, stroke=1, fill=0)
 
 
-def _css(rgb: tuple[float, float, float]) -> str:
+def css_color(rgb: tuple[float, float, float]) -> str:
     return "#%02x%02x%02x" % tuple(round(v * 255) for v in rgb)
 
 
@@ -162,10 +162,10 @@ def cost_html(cost: str, table: SymbolTable) -> str:
                 out.append(f'<span class="ms ms-unknown">{{{escape(g.text)}}}</span>')
                 continue
             if len(g.fills) == 1:
-                background = _css(g.fills[0])
+                background = css_color(g.fills[0])
             else:
                 step = 100 / len(g.fills)
-                stops = ", ".join(f"{_css(f)} {i * step:.0f}% {(i + 1) * step:.0f}%" for i, f in enumerate(g.fills))
+                stops = ", ".join(f"{css_color(f)} {i * step:.0f}% {(i + 1) * step:.0f}%" for i, f in enumerate(g.fills))
                 background = f"linear-gradient(135deg, {stops})"
             label = "".join(g.labels) if len(g.labels) == 1 else "/".join(g.labels)
             out.append(f'<span class="ms" style="background: {background}" title="{{{escape(symbol, quote=True)}}}">'
