@@ -324,3 +324,22 @@ def test_skip_basics(synced, tmp_path):
     basics = sum(1 for c in json.loads(library.read_text())["cards"] if c["kind"] == "basic")
     result = synced("proxies", str(library), "-o", str(tmp_path / "p.pdf"), "--text-only", "--skip-basics")
     assert f"{97 - basics} proxies" in result.output
+
+
+def test_characters_a_font_lacks_never_become_boxes():
+    from hhdcli.render.fonts import _shipped_fonts, load_fonts, safe_text
+
+    vera = _shipped_fonts()  # ReportLab's own fallback font: Latin only
+    assert safe_text(vera, "Bear Φ Медведь") == "Bear ? ???????"
+    system = load_fonts()
+    assert system.unicode and safe_text(system, "Bear Φ Медведь") == "Bear Φ Медведь"
+
+
+def test_font_option_embeds_that_font(synced, tmp_path):
+    font = next(Path("/usr/share/fonts").rglob("DejaVuSerif.ttf"))
+    out = tmp_path / "p.pdf"
+    assert synced("proxies", "--cards", "Hasty Bolt", "--text-only", "--font", str(font), "-o", str(out)).exit_code == 0
+    fonts = PdfReader(out).pages[0]["/Resources"]["/Font"].values()
+    assert any("DejaVuSerif" in str(f.get_object()["/BaseFont"]) for f in fonts)
+    bad = synced("proxies", "--cards", "Hasty Bolt", "--font", str(tmp_path / "p.pdf"), "-o", str(tmp_path / "q.pdf"))
+    assert bad.exit_code == 2 and "--font" in bad.output

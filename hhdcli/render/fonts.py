@@ -68,7 +68,23 @@ def load_fonts(font_path: str | None = None) -> Fonts:
             for name, path in zip(names, [*paths, italic_path]):
                 pdfmetrics.registerFont(TTFont(name, str(path)))
             return Fonts(*names, unicode=True)
-    return Fonts("Helvetica", "Helvetica-Bold", "Helvetica-Oblique", unicode=False)
+    return _shipped_fonts()
+
+
+def _shipped_fonts() -> Fonts:
+    """Bitstream Vera, which ReportLab ships: Latin only, but a real TrueType font (glyph checks work)."""
+    import reportlab
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    folder = Path(reportlab.__file__).parent / "fonts"
+    names = ("hhd-vera", "hhd-vera-bold", "hhd-vera-italic")
+    files = ("Vera.ttf", "VeraBd.ttf", "VeraIt.ttf")
+    if not all((folder / f).is_file() for f in files):
+        return Fonts("Helvetica", "Helvetica-Bold", "Helvetica-Oblique", unicode=False)
+    for name, file in zip(names, files):
+        pdfmetrics.registerFont(TTFont(name, str(folder / file)))
+    return Fonts(*names, unicode=False)
 
 
 def missing_glyphs(font_name: str, text: str) -> set[str]:
