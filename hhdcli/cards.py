@@ -16,6 +16,7 @@ _COLOR_BY_ENGLISH = {name.lower(): letter for letter, name in COLOR_NAMES.items(
 
 # Hellscube v1.2 lives in set HLC and its children; the registry writes both HLC.0 and HLC_0.
 V12_SETS = {"HLC", "HLC.0", "HLC.1", "HLC.2"}
+_COST_SHAPE = re.compile(r"(\{[^{}]*\}\s*)+|[0-9WUBRGPCXS]+")
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,8 @@ class Card:
 
     @property
     def mana_cost(self) -> str:
-        return " // ".join(f.mana_cost for f in self.faces if f.mana_cost)
+        """Every face's cost, for display; a cost slot holding stray text (Gristly Bear) is left out."""
+        return " // ".join(f.mana_cost for f in self.faces if _COST_SHAPE.fullmatch(f.mana_cost))
 
     @property
     def print_images(self) -> tuple[str, ...]:
