@@ -39,6 +39,15 @@ class Reply:
 Route = Callable[["Handler"], Reply]
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        """A client hanging up on a deliberately slow or huge answer is expected here, not news."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+
 class LoopbackServer:
     def __init__(self) -> None:
         self.routes: dict[str, Reply | Route] = {}
@@ -49,7 +58,7 @@ class LoopbackServer:
         class _Handler(Handler):
             owner = server
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self.httpd = _QuietServer(("127.0.0.1", 0), _Handler)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
