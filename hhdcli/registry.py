@@ -109,12 +109,12 @@ def fetch(session: requests.Session, url: str, settings: HttpSettings, *, etag: 
                 return Download(url, etag=etag, last_modified=last_modified, not_modified=True)
             if response.status_code != 200:
                 raise NetworkError(f"could not download {url}: HTTP {response.status_code} {response.reason}",
-                                   "the old cache is kept; try again later or use --source FILE")
+                                   "try again later, or sync offline with --source FILE")
             data = _read_body(response, url, progress)
             return Download(url, data, response.headers.get("ETag"), response.headers.get("Last-Modified"))
     except requests.exceptions.RetryError as exc:
-        raise NetworkError(f"could not download {url}: the server kept failing ({_reason(exc)})",
-                           "the old cache is kept; try again later or use --source FILE") from exc
+        raise NetworkError(f"could not download {url}: the server kept failing ({_reason(exc, url)})",
+                           "try again later, or sync offline with --source FILE") from exc
     except requests.exceptions.ChunkedEncodingError as exc:
         raise NetworkError(f"could not download {url}: truncated (the connection closed mid-file)",
                            "the old cache is kept; try again") from exc
@@ -122,13 +122,22 @@ def fetch(session: requests.Session, url: str, settings: HttpSettings, *, etag: 
         raise NetworkError(f"could not download {url}: timed out",
                            "the old cache is kept; try again later or raise --timeout") from exc
     except requests.exceptions.RequestException as exc:
-        raise NetworkError(f"could not download {url}: {_reason(exc)}",
-                           "the old cache is kept; check the connection or use --source FILE") from exc
+        raise NetworkError(f"could not download {url}: {_reason(exc, url)}",
+                           "check the connection, or sync offline with --source FILE") from exc
 
 
-def _reason(exc: Exception) -> str:
-    text = str(exc.args[0] if exc.args else exc)
-    return text.split(": ", 1)[-1][:160] if len(text) > 160 else text
+def _reason(exc: Exception, url: str) -> str:
+    """urllib3's nested messages, said the way a person would."""
+    from urllib.parse import urlparse
+
+    text, host = str(exc), urlparse(url).hostname
+    if "NameResolutionError" in text or "Name or service not known" in text or "name resolution" in text:
+        return f"cannot find the host {host} (offline?)"
+    if "Connection refused" in text:
+        return f"{host} refused the connection"
+    if "Max retries exceeded" in text:
+        return f"{host} could not be reached"
+    return text[:160]
 
 
 def _read_body(response: requests.Response, url: str, progress: Progress | None) -> bytes:
