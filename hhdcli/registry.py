@@ -135,6 +135,8 @@ def _reason(exc: Exception, url: str) -> str:
         return f"cannot find the host {host} (offline?)"
     if "Connection refused" in text:
         return f"{host} refused the connection"
+    if "timed out" in text.lower():
+        return f"timed out waiting for {host}"
     if "Max retries exceeded" in text:
         return f"{host} could not be reached"
     return text[:160]
