@@ -180,7 +180,7 @@ def bench_proxies(rows: list[Row], work: Path) -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Images)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
-    records, scans = [], []
+    records = []
     for i in range(97):
         # card-like scans: smooth colour fields with grain, ~150 KB at quality 85 like real 300 dpi scans
         grain = Image.effect_noise((744, 1039), 12 + i % 8).convert("RGB")

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
 from hhdcli.cache import CardCache
-from hhdcli.cards import COLORS, Card, normalize_name
+from hhdcli.cards import Card, normalize_name
 
 COLOR_GROUPS = ("W", "U", "B", "R", "G", "P", "M", "C")
 GROUP_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "P": "Purple",
@@ -143,5 +143,3 @@ def format_status(report: dict[str, Any]) -> str:
         f"symbols:   {report['symbols']} in the symbol table",
     ])
 
-
-__all__ = ["COLORS", "CardFilter", "filter_cards", "format_table", "describe_card", "status_report"]

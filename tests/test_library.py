@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hhdcli.cache import load_cache
-from hhdcli.library import build_pool, default_size, generate, seeded_sample
+from hhdcli.library import build_pool, default_size, seeded_sample
 
 GOLDEN = Path(__file__).parent / "golden" / "library-ember-tide-42.txt"
 

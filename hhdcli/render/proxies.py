@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Sequence
 
 from hhdcli.cards import Card
