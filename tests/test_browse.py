@@ -62,3 +62,12 @@ def test_every_command_has_help_with_an_example():
         assert result.exit_code == 0
         assert "Example: hhd " + name in result.output.replace("\n", " "), name
     assert runner.invoke(cli, ["--version"]).output.startswith("hhd, version")
+
+
+def test_debug_shows_the_real_exception(synced):
+    import pytest
+
+    from hhdcli.errors import InputError
+
+    with pytest.raises(InputError):
+        synced("--debug", "card", "No Such Card Anywhere")

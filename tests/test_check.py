@@ -288,3 +288,13 @@ def test_html_and_markdown_reports_escape_card_names(synced, tmp_path):
     assert synced("check", str(deck), "--all", "--offline", "--report", str(md_path)).exit_code == 0
     md = md_path.read_text()
     assert "\\<script\\>" in md and "| take |" in md
+
+
+def test_a_hellscube_land_with_basic_types_makes_their_colours():
+    from hhdcli.cards import Card, Face
+    from hhdcli.deck import hellscube_land_colors
+
+    dual = Card("x", "Volcanic Somewhere", "HLC", (Face("Volcanic Somewhere", type_line="Land — Island Mountain"),))
+    nebula = Card("y", "Space Field", "HLC", (Face("Space Field", type_line="Land", oracle_text="{T}: Add {P} or {G}."),))
+    assert hellscube_land_colors(dual) == ("U", "R")
+    assert hellscube_land_colors(nebula) == ("G", "P")

@@ -343,3 +343,22 @@ def test_font_option_embeds_that_font(synced, tmp_path):
     assert any("DejaVuSerif" in str(f.get_object()["/BaseFont"]) for f in fonts)
     bad = synced("proxies", "--cards", "Hasty Bolt", "--font", str(tmp_path / "p.pdf"), "-o", str(tmp_path / "q.pdf"))
     assert bad.exit_code == 2 and "--font" in bad.output
+
+
+def test_double_faced_cards_print_one_proxy_per_face_and_split_art_stays_upright():
+    from hhdcli.cards import parse_registry
+    from hhdcli.render.images import ImageSettings, prepare
+    from hhdcli.render.proxies import ProxyOptions, plan
+
+    record = {"object": "card", "kind": "card", "id": "x", "name": "Day // Night", "set": "HLC_1",
+              "layout": "transform", "image": "https://img.invalid/front.jpg",
+              "card_faces": [{"name": "Day", "type_line": "Creature", "image": "https://img.invalid/day.jpg"},
+                             {"name": "Night", "type_line": "Creature", "image": "https://img.invalid/night.jpg"}]}
+    _, cards = parse_registry(json.dumps({"data": [record]}).encode())
+    assert [p.image_url for p in plan(cards, ProxyOptions())] == ["https://img.invalid/day.jpg",
+                                                                  "https://img.invalid/night.jpg"]
+    landscape = Image.open(io.BytesIO(prepare(_jpeg((200, 0, 0), size=(1040, 745)), ImageSettings())))
+    assert landscape.size == (744, 1039)  # 63 x 88 mm at 300 dpi, turned upright
+    with_bleed = Image.open(io.BytesIO(prepare(_jpeg((0, 0, 200)), ImageSettings(dpi=300, bleed_mm=2))))
+    assert with_bleed.size == (744 + 2 * 24, 1039 + 2 * 24)
+    assert with_bleed.getpixel((2, 2))[2] > 150  # the art runs into the bleed, not white
