@@ -393,7 +393,8 @@ def check(env: Env, deck: Path | None, library: Path | None, all_cards: bool, co
         verdicts = sorted(result.verdicts, key=lambda v: (ORDER[v.verdict], v.card.name.lower()))
         write_text_output(report, render(template, report=result, s=result.summary, verdicts=verdicts,
                                          colors="".join(result.deck_colors) or "none",
-                                         gains=[w for w in result.what_if if w.gain > 0]))
+                                         gains=[w for w in result.what_if if w.gain > 0],
+                                         cost=_html_cost(SymbolTable.from_records(cache.symbols))))
         env.info(f"wrote {report}")
 
 
