@@ -25,6 +25,8 @@ Progress = Callable[[int, int | None], None]
 USER_AGENT = f"hhd/{__version__} (+https://github.com/hhd; Hell's Half-Draft tools)"
 EXPECTED_CARDS = 720
 MAX_DOWNLOAD = 200 * 1024 * 1024  # the whole registry is ~18.5 MB; anything far larger is not it
+RETRY_HINT = "nothing was changed; check the connection and try again, or sync offline with --source FILE"
+TIMEOUT_HINT = "nothing was changed; try again later or raise --timeout"
 
 
 @dataclass(frozen=True)
@@ -109,21 +111,21 @@ def fetch(session: requests.Session, url: str, settings: HttpSettings, *, etag: 
                 return Download(url, etag=etag, last_modified=last_modified, not_modified=True)
             if response.status_code != 200:
                 raise NetworkError(f"could not download {url}: HTTP {response.status_code} {response.reason}",
-                                   "try again later, or sync offline with --source FILE")
+                                   RETRY_HINT)
             data = _read_body(response, url, progress)
             return Download(url, data, response.headers.get("ETag"), response.headers.get("Last-Modified"))
     except requests.exceptions.RetryError as exc:
         raise NetworkError(f"could not download {url}: the server kept failing ({_reason(exc, url)})",
-                           "try again later, or sync offline with --source FILE") from exc
+                           RETRY_HINT) from exc
     except requests.exceptions.ChunkedEncodingError as exc:
         raise NetworkError(f"could not download {url}: truncated (the connection closed mid-file)",
-                           "the old cache is kept; try again") from exc
+                           RETRY_HINT) from exc
     except requests.exceptions.Timeout as exc:
         raise NetworkError(f"could not download {url}: timed out",
-                           "the old cache is kept; try again later or raise --timeout") from exc
+                           TIMEOUT_HINT) from exc
     except requests.exceptions.RequestException as exc:
         raise NetworkError(f"could not download {url}: {_reason(exc, url)}",
-                           "check the connection, or sync offline with --source FILE") from exc
+                           RETRY_HINT) from exc
 
 
 def _reason(exc: Exception, url: str) -> str:
@@ -158,7 +160,7 @@ def _read_body(response: requests.Response, url: str, progress: Progress | None)
     # urllib3 already refuses short bodies; this catches servers that close early without a length error
     if total and not encoded and done < total:
         raise NetworkError(f"could not download {url}: truncated ({done} of {total} bytes)",
-                           "the old cache is kept; try again")
+                           RETRY_HINT)
     return b"".join(chunks)
 
 
@@ -251,10 +253,10 @@ class Syncer:
         try:
             fmt, cards = parse_registry(download.data)
         except DataError as exc:
-            raise DataError(f"{download.url}: {exc.message}", exc.hint or "the old cache is kept") from exc
+            raise DataError(f"{download.url}: {exc.message}", exc.hint or "nothing was changed") from exc
         if not cards:
             raise DataError(f"{download.url}: no Hellscube v1.2 cards (set HLC) in {fmt} data",
-                            "the old cache is kept; check that --source is the Hellscube database")
+                            "nothing was changed; check that --source is the Hellscube database")
         if len(cards) != EXPECTED_CARDS:
             self.warnings.append(f"found {len(cards)} Hellscube v1.2 cards, expected {EXPECTED_CARDS}")
         return fmt, cards
@@ -282,7 +284,7 @@ class Syncer:
         except (HhdError, ValueError) as exc:
             message = exc.message if isinstance(exc, HhdError) else f"{symbols}: {exc}"
             if explicit:
-                raise DataError(f"symbol table: {message}", "the old cache is kept; check --symbols") from exc
+                raise DataError(f"symbol table: {message}", "nothing was changed; check --symbols") from exc
             self.warnings.append(f"no new symbol table ({message}); keeping the previous one")
             return None
 
