@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import requests
 
 Progress = Callable[[int, int | None], None]
-USER_AGENT = f"hhd/{__version__} (+https://github.com/hhd; Hell's Half-Draft tools)"
+USER_AGENT = f"hhd/{__version__} (Hell's Half-Draft tools)"
 EXPECTED_CARDS = 720
 MAX_DOWNLOAD = 200 * 1024 * 1024  # the whole registry is ~18.5 MB; anything far larger is not it
 RETRY_HINT = "nothing was changed; check the connection and try again, or sync offline with --source FILE"
