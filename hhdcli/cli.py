@@ -380,7 +380,8 @@ def check(env: Env, deck: Path | None, library: Path | None, all_cards: bool, co
                                    warn=env.warn)
         found = deck_colors(parsed, cache.cards, dict(parse_land_option(o) for o in lands), lookup)
         deck_cols, land_list, unresolved = found.colors, found.lands, found.unresolved
-    result = run_check(cards, scope, deck_cols, land_list, SymbolTable.from_records(cache.symbols), rules_text)
+    table = SymbolTable.from_records(cache.symbols)
+    result = run_check(cards, scope, deck_cols, land_list, table, rules_text)
     result.unresolved, result.problems, result.from_deck = unresolved, problems, colors is None
     click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False) if as_json else format_check(result))
     for warning in result.warnings:
@@ -394,7 +395,7 @@ def check(env: Env, deck: Path | None, library: Path | None, all_cards: bool, co
         write_text_output(report, render(template, report=result, s=result.summary, verdicts=verdicts,
                                          colors="".join(result.deck_colors) or "none",
                                          gains=[w for w in result.what_if if w.gain > 0],
-                                         cost=_html_cost(SymbolTable.from_records(cache.symbols))))
+                                         cost=_html_cost(table)))
         env.info(f"wrote {report}")
 
 
