@@ -102,14 +102,15 @@ def cache_exists(cache_dir: Path) -> bool:
 
 
 def read_meta(cache_dir: Path) -> CacheMeta | None:
-    """The metadata of the cache, or None when there is no usable cache."""
+    """The metadata of the cache, or None when there is no usable cache (no Card objects are built)."""
     try:
-        return load_cache(cache_dir, with_symbols=False).meta
-    except CacheError:
+        meta = json.loads((cache_dir / CARDS_FILE).read_bytes())["meta"]
+        return CacheMeta(**meta) if meta.get("schema") == SCHEMA_VERSION else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
+def load_cache(cache_dir: Path) -> CardCache:
     path = cache_dir / CARDS_FILE
     if not path.is_file():
         raise CacheError(f"no card cache in {cache_dir}",
@@ -129,8 +130,7 @@ def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
         raise _damaged(path, f"a record has the wrong shape ({exc})") from exc
     if len(cards) != meta.card_count:
         raise _damaged(path, f"it lists {len(cards)} cards but its metadata says {meta.card_count}")
-    symbols = load_symbols(cache_dir) if with_symbols else []
-    return CardCache(meta=meta, cards=cards, symbols=symbols)
+    return CardCache(meta=meta, cards=cards, symbols=load_symbols(cache_dir))
 
 
 def load_symbols(cache_dir: Path) -> list[dict[str, Any]]:

@@ -29,6 +29,7 @@ class Line:
     cost: str
     type_line: str
     group: str  # colour group key: W U B R G P M C L (lands) or basic
+    kind: str  # type group: Land, Creature, … or basic
     frame: str  # frame colour key, for the little colour mark
     boxes: int  # physical cards on this line (basics are aggregated)
     position: int  # first library position
@@ -73,7 +74,9 @@ def lines_for(cards: Sequence[Card]) -> list[Line]:
             boxes = copies[card.name]
         else:
             boxes = 1
-        lines.append(Line(card.name, card.mana_cost, card.type_line, _group_key(card), frame_key(card), boxes, position))
+        kind = "basic" if card_kind(card) == "basic" else primary_type(card)
+        lines.append(Line(card.name, card.mana_cost, card.type_line, _group_key(card), kind, frame_key(card), boxes,
+                          position))
     return lines
 
 
@@ -81,38 +84,24 @@ def build_checklist(library: Library, cards: Sequence[Card], card_version: str, 
                     mode: str = "sleeve", lang: str = "en", today: date | None = None) -> Checklist:
     text = labels(lang)
     lines = lines_for(cards)
-    groups = _grouped(lines, sort, text, {line.name: c for line, c in zip(lines, _first_cards(cards))})
+    groups = _grouped(lines, sort, text)
     header = [(text["seed"], library.seed), (text["date"], (today or date.today()).isoformat()),
               (text["data"], card_version), (text["sleeves"], text["red"])]
     return Checklist(text[f"title_{mode}"], text[f"subtitle_{mode}"], header, groups, sum(g.count for g in groups),
                      text, lang)
 
 
-def _first_cards(cards: Sequence[Card]) -> list[Card]:
-    seen, out = set(), []
-    for card in cards:
-        if card_kind(card) == "basic" and card.name in seen:
-            continue
-        seen.add(card.name)
-        out.append(card)
-    return out
-
-
-def _grouped(lines: list[Line], sort: str, text: dict[str, str], card_of: dict[str, Card]) -> list[Group]:
+def _grouped(lines: list[Line], sort: str, text: dict[str, str]) -> list[Group]:
     by_name = sorted(lines, key=lambda line: normalize_name(line.name))
     if sort == "position":
         return [Group(text["order"], sorted(lines, key=lambda line: line.position))]
     if sort == "name":
         return [Group(text["A"], by_name)]
-    if sort == "type":
-        keyed = {line.name: "basic" if line.group == "basic" else primary_type(card_of[line.name]) for line in lines}
-        order = [t for t in TYPE_ORDER] + ["basic"]
-    else:
-        keyed = {line.name: line.group for line in lines}
-        order = list(COLOUR_GROUPS)
+    by_type = sort == "type"
+    order = [*TYPE_ORDER, "basic"] if by_type else list(COLOUR_GROUPS)
     groups = []
     for key in order:
-        members = [line for line in by_name if keyed[line.name] == key]
+        members = [line for line in by_name if (line.kind if by_type else line.group) == key]
         if members:
             groups.append(Group(text[key], members))
     return groups
@@ -235,7 +224,7 @@ def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: f
     canvas.setFillColorRGB(*FRAME[line.frame])
     canvas.circle(x + 2.5, base + 2.2, 2.3, stroke=1, fill=1)  # the colour group at a glance
     x += 8
-    symbols = cost_symbols(line.cost.split(" // ")[0]) if line.cost else []
+    symbols = [s for face_cost in line.cost.split(" // ") for s in cost_symbols(face_cost)] if line.cost else []
     size = 7.0
     cost_w = symbols_width(symbols, size, table, canvas, fonts) if symbols else 0
     right = _x(cursor, column_w) + column_w

@@ -75,15 +75,15 @@ def resolve_images(proxies: list[Proxy], results: dict[str, ImageResult], report
 
 
 def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
-                   store: ImageStore | None = None, progress: Callable[[], None] | None = None,
-                   missing_image_note: bool = True) -> tuple[bytes, ProxyReport]:
+                   store: ImageStore | None = None, progress: Callable[[], None] | None = None
+                   ) -> tuple[bytes, ProxyReport]:
     """The PDF bytes and what went into them."""
     report = ProxyReport()
     proxies = plan(cards, options)
     urls = [p.image_url for p in proxies if p.image_url]
     results = store.fetch_all(urls, progress) if store and urls else {}
     proxies = resolve_images(proxies, results, report)
-    if missing_image_note and not options.text_only:
+    if not options.text_only:
         for proxy in proxies:
             if proxy.image_url is None and proxy.card.set_code != "BASIC" and proxy.card.name not in report.fallbacks:
                 report.fallbacks[proxy.card.name] = "no image in the registry"
