@@ -36,7 +36,6 @@ class ImageResult:
     url: str
     path: Path | None = None  # the print-ready JPEG
     error: str | None = None
-    downloaded: bool = False
 
 
 def _key(text: str) -> str:
@@ -81,19 +80,17 @@ class ImageStore:
         if target.is_file():
             return ImageResult(url, target)
         raw = self.raw_path(url)
-        downloaded = False
         if not raw.is_file():
             if self.settings.offline:
                 return ImageResult(url, error="not in the image cache (--offline)")
             error = self._download(session, url, raw)
             if error:
                 return ImageResult(url, error=error)
-            downloaded = True
         try:
             write_atomic(target, prepare(raw.read_bytes(), self.settings))
         except ImageError as exc:
-            return ImageResult(url, error=str(exc), downloaded=downloaded)
-        return ImageResult(url, target, downloaded=downloaded)
+            return ImageResult(url, error=str(exc))
+        return ImageResult(url, target)
 
     def _download(self, session, url: str, raw: Path) -> str | None:
         import requests
@@ -115,10 +112,11 @@ class ImageStore:
                     if len(data) > MAX_IMAGE_BYTES:
                         return f"larger than {MAX_IMAGE_BYTES // 2**20} MB"
         except requests.exceptions.ConnectionError as exc:
-            if "Read timed out" not in str(exc):
-                with self._lock:  # one failed connection is enough to skip the host for the rest of the run
-                    self._dead_hosts.add(parsed.netloc)
-            return f"could not connect to {parsed.netloc}" if "Read timed out" not in str(exc) else "timed out"
+            if "Read timed out" in str(exc):  # a slow answer, not a dead host
+                return "timed out"
+            with self._lock:  # one failed connection is enough to skip the host for the rest of the run
+                self._dead_hosts.add(parsed.netloc)
+            return f"could not connect to {parsed.netloc}"
         except requests.exceptions.Timeout:
             return "timed out"
         except requests.exceptions.RequestException as exc:
@@ -131,17 +129,29 @@ class ImageError(Exception):
     pass
 
 
+def _quiet_bomb_warnings() -> None:
+    """prepare() refuses such images itself; the warning would only print to the player's terminal.
+    Set once at import: warnings.catch_warnings() around each image is not safe across the download threads."""
+    from PIL import Image
+
+    warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
+
+
+_quiet_bomb_warnings()
+
+
 def prepare(data: bytes, settings: ImageSettings) -> bytes:
     """Decode (with Pillow's decompression-bomb guard as an error), fit to the card at `dpi`, add bleed, JPEG."""
     from PIL import Image, ImageOps, UnidentifiedImageError
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as opened:
-                opened.load()
-                image = opened.convert("RGB")
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        with Image.open(io.BytesIO(data)) as opened:  # reads the header only
+            # refuse at Pillow's warning limit, before decoding; above twice that Pillow raises itself
+            if opened.width * opened.height > (Image.MAX_IMAGE_PIXELS or float("inf")):
+                raise ImageError("refused: decompression bomb")
+            opened.load()
+            image = opened.convert("RGB")
+    except Image.DecompressionBombError as exc:
         raise ImageError("refused: decompression bomb") from exc
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise ImageError("not an image") from exc
