@@ -410,10 +410,9 @@ def _cards_for_printing(env: Env, library: Path | None, names: tuple[str, ...]):
     if names:
         cache = env.cards()
         index = CardIndex(cache.cards)
-        found, unknown = [], []
-        for name in names:
-            card = index.find(name)
-            found.append(card) if card else unknown.append(name)
+        matches = {name: index.find(name) for name in names}
+        found = [card for card in matches.values() if card]
+        unknown = [name for name, card in matches.items() if card is None]
         for name in unknown:
             near = index.suggest(name)
             env.warn(f"no card named {name!r}" + (f" (did you mean: {', '.join(near)}?)" if near else ""))
