@@ -76,7 +76,7 @@ class SymbolTable:
     records: dict[str, dict[str, Any]] = field(default_factory=dict)
     _by_sorted: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     _memo: dict[str, Requirement] = field(default_factory=dict, repr=False)
-    _satisfied: dict[tuple[str, frozenset[str]], bool] = field(default_factory=dict, repr=False)
+    _assessed: dict[tuple[tuple[str, ...], frozenset[str]], Assessment] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_records(cls, records: Iterable[dict[str, Any]]) -> SymbolTable:
@@ -88,12 +88,13 @@ class SymbolTable:
     def lookup(self, symbol: str) -> dict[str, Any] | None:
         return self.records.get(symbol) or self._by_sorted.get(_sorted_key(symbol))
 
-    def satisfied(self, symbol: str, colors: frozenset[str]) -> bool:
-        """Memoised per (symbol, deck colours): a what-if run asks the same few questions thousands of times."""
-        key = (symbol, colors)
-        hit = self._satisfied.get(key)
+    def assess(self, symbols: tuple[str, ...], colors: frozenset[str]) -> Assessment:
+        """The take rule on one cost for one set of deck colours, memoised: a what-if run over 720
+        cards asks the same few hundred questions again and again."""
+        key = (symbols, colors)
+        hit = self._assessed.get(key)
         if hit is None:
-            hit = self._satisfied[key] = self.requirement(symbol).satisfied_by(colors)
+            hit = self._assessed[key] = _assess(self, symbols, colors)
         return hit
 
     def requirement(self, symbol: str) -> Requirement:
@@ -200,6 +201,22 @@ def _read_costs(costs: tuple[str, ...], rules_texts: tuple[str, ...]) -> CardCos
     return CardCost(tuple(symbols), tuple(stray))
 
 
+@dataclass(frozen=True)
+class Assessment:
+    verdict: str  # "take" or "choice"
+    missing: tuple[str, ...] = ()
+    unknown: tuple[str, ...] = ()
+
+
+def _assess(table: SymbolTable, symbols: tuple[str, ...], colors: frozenset[str]) -> Assessment:
+    unmet = [table.requirement(s) for s in symbols if not table.requirement(s).satisfied_by(colors)]
+    if not unmet:
+        return Assessment("take")
+    missing = set().union(*(r.missing(colors) for r in unmet))
+    unknown = ["{" + s + "}" for s in symbols if table.requirement(s).unknown]
+    return Assessment("choice", order_colors(missing), tuple(dict.fromkeys(unknown)))
+
+
 def judge(card: Card, deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
           with_rules_text: bool = False) -> Verdict:
     """The take rule: land, take (every symbol satisfied) or choice (with what is missing)."""
@@ -207,18 +224,10 @@ def judge(card: Card, deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONL
         return Verdict(card, "land")
     colors = deck_colors if isinstance(deck_colors, frozenset) else frozenset(deck_colors)
     cost = card_cost(card, with_rules_text)
-    unmet = [symbol for symbol in cost.symbols if not table.satisfied(symbol, colors)]
-    warnings = tuple(f"{card.name}: ignored non-cost text in a cost slot: {s[:40]!r}" for s in cost.stray)
-    if not unmet:
-        return Verdict(card, "take", warnings=warnings)
-    missing: set[str] = set()
-    unknown: list[str] = []
-    for symbol in unmet:
-        requirement = table.requirement(symbol)
-        if requirement.unknown:
-            unknown.append("{" + symbol + "}")
-        missing |= requirement.missing(colors)
-    return Verdict(card, "choice", order_colors(missing), tuple(dict.fromkeys(unknown)), warnings)
+    result = table.assess(cost.symbols, colors)
+    warnings = tuple(f"{card.name}: ignored non-cost text in a cost slot: {s[:40]!r}" for s in cost.stray) \
+        if cost.stray else ()
+    return Verdict(card, result.verdict, result.missing, result.unknown, warnings)
 
 
 def judge_all(cards: Sequence[Card], deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
