@@ -9,17 +9,7 @@ from typing import Any, Iterable, Sequence
 
 from hhdcli.cache import CardCache
 from hhdcli.cards import Card, normalize_name
-
-COLOR_GROUPS = ("W", "U", "B", "R", "G", "P", "M", "C")
-GROUP_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "P": "Purple",
-               "M": "Multicolour", "C": "Colourless", "L": "Land"}
-
-
-def color_group(card: Card) -> str:
-    """W U B R G P for one colour, M for several, C for none."""
-    if len(card.colors) > 1:
-        return "M"
-    return card.colors[0] if card.colors else "C"
+from hhdcli.colors import COLOR_GROUPS, Group
 
 
 @dataclass(frozen=True)
@@ -41,10 +31,9 @@ class CardFilter:
 
 
 def _has_color(card: Card, color: str) -> bool:
-    if color == "M":
-        return len(card.colors) > 1
-    if color == "C":
-        return not card.colors
+    """A colour letter matches every card of that colour; M and C match the group."""
+    if color in (Group.MULTI, Group.COLORLESS):
+        return card.color_group == color
     return color in card.colors
 
 
@@ -112,7 +101,7 @@ def _number(value: float | None) -> str:
 def status_report(cache: CardCache, cache_dir: str, now: datetime | None = None) -> dict[str, Any]:
     now = now or datetime.now(timezone.utc)
     fetched = datetime.fromisoformat(cache.meta.fetched_at)
-    groups = Counter(color_group(c) for c in cache.cards if not c.is_land)
+    groups = Counter(c.color_group for c in cache.cards if not c.is_land)
     return {
         "cache_dir": cache_dir,
         "source": cache.meta.source,
@@ -124,7 +113,7 @@ def status_report(cache: CardCache, cache_dir: str, now: datetime | None = None)
         "cards": len(cache.cards),
         "lands": sum(c.is_land for c in cache.cards),
         "banned": sum(c.banned for c in cache.cards),
-        "by_color": {g: groups.get(g, 0) for g in COLOR_GROUPS},
+        "by_color": {str(g): groups.get(g, 0) for g in COLOR_GROUPS},
         "symbols": len(cache.symbols),
     }
 

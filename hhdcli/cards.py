@@ -6,17 +6,38 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Iterable
 
+from hhdcli import colors
+from hhdcli.colors import BASIC_LANDS, Group
+from hhdcli.costs import is_cost
 from hhdcli.errors import DataError
-
-COLORS = "WUBRGP"
-COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "P": "Purple"}
-_COLOR_BY_ENGLISH = {name.lower(): letter for letter, name in COLOR_NAMES.items()}
 
 # Hellscube v1.2 lives in set HLC and its children; the registry writes both HLC.0 and HLC_0.
 V12_SETS = {"HLC", "HLC.0", "HLC.1", "HLC.2"}
-_COST_SHAPE = re.compile(r"(\{[^{}]*\}\s*)+|[0-9WUBRGPCXS]+")
+BASIC_SET = "BASIC"  # the built-in basic lands of the Hell pool
+
+
+class Kind(StrEnum):
+    """What a physical card of the Hell library is, for the take rule and the library file."""
+
+    SPELL = "spell"
+    LAND = "land"
+    BASIC = "basic"
+
+
+class CardType(StrEnum):
+    """A card's main type, for sorting and the summary: the first of these its front face has."""
+
+    LAND = "Land"
+    CREATURE = "Creature"
+    PLANESWALKER = "Planeswalker"
+    INSTANT = "Instant"
+    SORCERY = "Sorcery"
+    ARTIFACT = "Artifact"
+    ENCHANTMENT = "Enchantment"
+    OTHER = "Other"
 
 
 @dataclass(frozen=True)
@@ -52,13 +73,49 @@ class Card:
         return is_land_type(self.faces[0].type_line) if self.faces else False
 
     @property
+    def is_basic(self) -> bool:
+        """One of the pool's built-in basic lands (not a Hellscube card)."""
+        return self.set_code == BASIC_SET
+
+    @property
+    def kind(self) -> Kind:
+        if self.is_basic:
+            return Kind.BASIC
+        return Kind.LAND if self.is_land else Kind.SPELL
+
+    @property
+    def color_group(self) -> Group:
+        """By colour alone: W U B R G P for one colour, MULTI for several, COLORLESS for none."""
+        return colors.group_of(self.colors)
+
+    @property
+    def group(self) -> Group:
+        """How lists group the card: basic lands, other lands, else its colour group."""
+        if self.is_basic:
+            return Group.BASIC
+        return Group.LAND if self.is_land else self.color_group
+
+    @property
+    def frame(self) -> Group:
+        """The colour a proxy's frame shows: a basic its mana's colour; a colourless land is LAND."""
+        if self.is_basic:
+            return Group(BASIC_LANDS[self.name])
+        group = self.color_group
+        return Group.LAND if group is Group.COLORLESS and self.is_land else group
+
+    @property
+    def primary_type(self) -> CardType:
+        words = self.faces[0].type_line.split("—")[0].lower().split() if self.faces else []
+        return next((t for t in CardType if t.value.lower() in words), CardType.OTHER)
+
+    @property
     def type_line(self) -> str:
         return " // ".join(f.type_line for f in self.faces if f.type_line)
 
     @property
     def mana_cost(self) -> str:
         """Every face's cost, for display; a cost slot holding stray text (Gristly Bear) is left out."""
-        return " // ".join(f.mana_cost for f in self.faces if _COST_SHAPE.fullmatch(f.mana_cost))
+        return " // ".join(f.mana_cost for f in self.faces if is_cost(f.mana_cost))
 
     @property
     def print_images(self) -> tuple[str, ...]:
@@ -178,8 +235,7 @@ def _legacy_type_line(record: dict[str, Any], index: int) -> str:
 
 
 def _legacy_colors(value: str) -> tuple[str, ...]:
-    letters = {_COLOR_BY_ENGLISH.get(name.lower()) for name in _split_list(value)}
-    return tuple(c for c in COLORS if c in letters)
+    return colors.known(colors.color_letter(name) for name in _split_list(value))
 
 
 def _legacy_card(record: dict[str, Any]) -> Card:
@@ -239,10 +295,7 @@ def _print_image(record: dict[str, Any]) -> str | None:
 
 def _colors(listed: Any) -> tuple[str, ...]:
     """Colour letters in WUBRGP order, whatever order the registry lists them in."""
-    if not listed:
-        return ()
-    present = set(listed)
-    return tuple(c for c in COLORS if c in present)
+    return colors.known(listed or ())
 
 
 def _current_face(face: dict[str, Any], with_image: bool) -> Face:

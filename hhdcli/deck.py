@@ -7,7 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Protocol
 
-from hhdcli.cards import COLORS, Card, CardIndex, normalize_name
+from hhdcli import colors as palette
+from hhdcli.cards import Card, CardIndex, is_land_type, normalize_name
+from hhdcli.colors import BASIC_LANDS, COLORS, LAND_TYPES
+from hhdcli.costs import symbols_in
 from hhdcli.errors import InputError
 
 MAX_DECK_BYTES = 1024 * 1024
@@ -17,8 +20,7 @@ _ENTRY = re.compile(
     r"^(?P<count>\d+)\s*[xX]?\s+(?P<name>.+?)"
     r"(?:\s+\((?P<set>[A-Za-z0-9_]+)\)(?:\s+\S+)?)?(?:\s+\*[A-Za-z]+\*)?\s*$"
 )
-BASIC_LAND_COLORS = {"plains": "W", "island": "U", "swamp": "B", "mountain": "R", "forest": "G",
-                     "nebula": "P", "wastes": ""}
+_BASIC_BY_KEY = {normalize_name(name): color for name, color in BASIC_LANDS.items()}
 
 
 @dataclass(frozen=True)
@@ -148,30 +150,29 @@ def hellscube_land_colors(card: Card) -> tuple[str, ...]:
     made: set[str] = set()
     for face in card.faces:
         for ability in _ADD.findall(face.oracle_text):
-            made |= {c for symbol in re.findall(r"\{([^{}]*)\}", ability) for c in symbol.split("/") if c in COLORS}
+            made |= {c for symbol in symbols_in(ability) for c in symbol.split("/") if c in COLORS}
             if _ANY_COLOUR.search(ability):
                 made |= set(COLORS)
         types = face.type_line.split("—")[-1].lower().split() if "—" in face.type_line else []
-        made |= {BASIC_LAND_COLORS[t] for t in types if BASIC_LAND_COLORS.get(t)}
-    return tuple(c for c in COLORS if c in made)
+        made |= {LAND_TYPES[t] for t in types if t in LAND_TYPES}
+    return palette.known(made)
 
 
 def parse_land_option(option: str) -> tuple[str, tuple[str, ...]]:
     """`--land "Steam Vents=UR"` → ("Steam Vents", ("U", "R")); `=none` for a colourless land."""
-    name, sep, colors = option.rpartition("=")
-    letters = colors.strip().upper()
-    if not sep or not name.strip() or not (letters == "NONE" or set(letters) <= set(COLORS)):
-        raise InputError(f"--land {option!r} is not NAME=COLOURS", 'write it like --land "Steam Vents=UR" (W U B R G P, or none)')
-    return name.strip(), tuple(c for c in COLORS if c in letters)
+    name, sep, letters = option.rpartition("=")
+    colors = palette.parse_letters(letters)
+    if not sep or not name.strip() or not letters.strip() or colors is None:
+        raise InputError(f"--land {option!r} is not NAME=COLORS",
+                         'write it like --land "Steam Vents=UR" (W U B R G P, or none)')
+    return name.strip(), colors
 
 
 def parse_colors_option(option: str) -> tuple[str, ...]:
-    letters = option.strip().upper()
-    if letters in ("NONE", ""):
-        return ()
-    if not set(letters) <= set(COLORS):
+    colors = palette.parse_letters(option)
+    if colors is None:
         raise InputError(f"--colors {option!r}: use the letters W U B R G P, or none", "for example --colors WUB")
-    return tuple(c for c in COLORS if c in letters)
+    return colors
 
 
 def deck_colors(deck: Deck, hellscube: Iterable[Card], overrides: dict[str, tuple[str, ...]] | None = None,
@@ -187,8 +188,8 @@ def deck_colors(deck: Deck, hellscube: Iterable[Card], overrides: dict[str, tupl
         basic = key.removeprefix("snowcovered")
         if key in overrides:
             lands.append(LandColors(name, overrides[key][1], "--land"))
-        elif basic in BASIC_LAND_COLORS:
-            lands.append(LandColors(name, tuple(BASIC_LAND_COLORS[basic]), "basic"))
+        elif basic in _BASIC_BY_KEY:
+            lands.append(LandColors(name, tuple(_BASIC_BY_KEY[basic]), "basic"))
         elif (card := index.by_key.get(key)) is not None:
             if card.is_land:
                 lands.append(LandColors(name, hellscube_land_colors(card), "hellscube"))
@@ -202,9 +203,8 @@ def deck_colors(deck: Deck, hellscube: Iterable[Card], overrides: dict[str, tupl
         answer = found.get(name)
         if answer is None:
             unresolved.append(name)
-        elif "land" in answer[0].split("—")[0].split("//")[0].lower().split():
-            lands.append(LandColors(name, tuple(c for c in COLORS if c in answer[1]), "scryfall"))
+        elif is_land_type(answer[0].split("//")[0]):
+            lands.append(LandColors(name, palette.known(answer[1]), "scryfall"))
         else:
             non_lands += 1
-    colors = tuple(c for c in COLORS if any(c in land.colors for land in lands))
-    return DeckColors(colors, lands, unresolved, non_lands)
+    return DeckColors(palette.known(c for land in lands for c in land.colors), lands, unresolved, non_lands)

@@ -9,13 +9,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from hhdcli.cards import Card, CardIndex, Face, normalize_name
+from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name
+from hhdcli.colors import POOL_BASICS
 from hhdcli.errors import DataError, InputError
 
 LIBRARY_FORMAT = "hhd-library"
 LIBRARY_VERSION = 1
-BASIC_COLORS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
-KINDS = ("spell", "land", "basic")
 
 
 # --- the pool ---------------------------------------------------------------------------------
@@ -23,19 +22,13 @@ KINDS = ("spell", "land", "basic")
 
 def basic_card(name: str, copy: int) -> Card:
     """One physical basic land; built in, never fetched."""
-    color = BASIC_COLORS[name]
+    color = POOL_BASICS[name]
     face = Face(name=name, type_line=f"Basic Land — {name}", oracle_text=f"({{T}}: Add {{{color}}}.)")
-    return Card(id=f"basic-{name.lower()}-{copy:02d}", name=name, set_code="BASIC", faces=(face,))
+    return Card(id=f"basic-{name.lower()}-{copy:02d}", name=name, set_code=BASIC_SET, faces=(face,))
 
 
 def basic_cards(per_type: int = 50) -> list[Card]:
-    return [basic_card(name, i) for name in BASIC_COLORS for i in range(1, per_type + 1)]
-
-
-def card_kind(card: Card) -> str:
-    if card.set_code == "BASIC":
-        return "basic"
-    return "land" if card.is_land else "spell"
+    return [basic_card(name, i) for name in POOL_BASICS for i in range(1, per_type + 1)]
 
 
 @dataclass(frozen=True)
@@ -121,7 +114,7 @@ class LibraryEntry:
     position: int
     id: str
     name: str
-    kind: str
+    kind: Kind
 
 
 @dataclass
@@ -142,7 +135,7 @@ class Library:
 
 def generate(pool: Pool, size: int, seed: str, card_data: dict[str, Any]) -> Library:
     drawn = seeded_sample(pool.cards, size, seed)
-    entries = [LibraryEntry(i + 1, c.id, c.name, card_kind(c)) for i, c in enumerate(drawn)]
+    entries = [LibraryEntry(i + 1, c.id, c.name, c.kind) for i, c in enumerate(drawn)]
     return Library(seed, pool.description, card_data, entries)
 
 
@@ -161,7 +154,7 @@ def load_library(path: Path) -> Library:
         raise DataError(f"{path} is library format version {document.get('version')!r}; "
                         f"this hhd reads version {LIBRARY_VERSION}", "generate it again with this hhd")
     try:
-        entries = [LibraryEntry(int(e["position"]), str(e["id"]), str(e["name"]), str(e["kind"]))
+        entries = [LibraryEntry(int(e["position"]), str(e["id"]), str(e["name"]), Kind(e["kind"]))
                    for e in document["cards"]]
         library = Library(str(document["seed"]), dict(document["pool"]), dict(document["card_data"]), entries)
     except (KeyError, TypeError, ValueError) as exc:
@@ -179,8 +172,6 @@ def _check_consistent(path: Path, library: Library, size: Any) -> None:
         problem = "card positions are not 1, 2, 3… in order"
     elif len({e.id for e in library.cards}) != library.size:
         problem = "the same physical card is listed twice"
-    elif bad := next((e for e in library.cards if e.kind not in KINDS), None):
-        problem = f"card {bad.position} has unknown kind {bad.kind!r}"
     if problem:
         raise DataError(f"{path} was edited into an inconsistent state: {problem}", "generate the library again")
 
@@ -198,7 +189,7 @@ def resolve(library: Library, hellscube: Iterable[Card]) -> ResolvedLibrary:
     cards: list[Card] = []
     missing: list[LibraryEntry] = []
     for entry in library.cards:
-        if entry.kind == "basic" and entry.name in BASIC_COLORS:
+        if entry.kind is Kind.BASIC and entry.name in POOL_BASICS:
             cards.append(basic_card(entry.name, int(entry.id.rsplit("-", 1)[-1]) if entry.id[-1].isdigit() else 1))
             continue
         card = index.by_key.get(entry.id) or index.by_key.get(normalize_name(entry.name))

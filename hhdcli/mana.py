@@ -8,20 +8,29 @@ colour (generic, colourless, Phyrexian) is always satisfied.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-from hhdcli.cards import COLORS, Card
+from hhdcli.cards import Card
+from hhdcli.colors import COLORS, color_letter, ordered
+from hhdcli.costs import is_number, parse_cost, symbols_in
 
-_ENGLISH = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G", "purple": "P",
-            "colorless": "C", "colourless": "C"}
-_COST = re.compile(r"^(\{[^{}]*\}\s*)+$")
-_BARE = re.compile(r"^(\d+|[WUBRGPCXS])+$")
-_BARE_TOKEN = re.compile(r"\d+|[WUBRGPCXS]")
-_NUMBER = re.compile(r"^(-?\d+(\.\d+)?|\d+/\d+|∞|[XYZ])$")
-_SHAPE_COLOURS = re.compile(r"^[WUBRGPCS]+$")
+_SHAPE_COLORS = re.compile(r"[WUBRGPCS]+")
 GENERIC: frozenset[str] = frozenset()
+
+
+class Take(StrEnum):
+    """The take rule's answer for one card and one deck."""
+
+    LAND = "land"
+    TAKE = "take"
+    CHOICE = "choice"
+
+
+# How reports list verdicts: what the deck takes first, lands last.
+VERDICT_ORDER = {Take.TAKE: 0, Take.CHOICE: 1, Take.LAND: 2}
 
 
 @dataclass(frozen=True)
@@ -44,29 +53,6 @@ class Requirement:
 
 
 ALWAYS = Requirement((GENERIC,))
-
-
-@dataclass(frozen=True)
-class ParsedCost:
-    symbols: tuple[str, ...]
-    stray: str | None = None  # text in a cost slot that is not a mana cost
-
-
-@lru_cache(maxsize=4096)
-def parse_cost(text: str) -> ParsedCost:
-    """`{3}{2/R}{H/R}` → symbols; a bare `U` or `2U` is read as `{U}`/`{2}{U}`; other text is stray."""
-    text = (text or "").strip()
-    if not text:
-        return ParsedCost(())
-    if _COST.match(text):
-        return ParsedCost(tuple(s.strip() for s in re.findall(r"\{([^{}]*)\}", text)))
-    if _BARE.match(text):
-        return ParsedCost(tuple(_BARE_TOKEN.findall(text)))
-    return ParsedCost((), stray=text)
-
-
-def _colour_letter(name: str) -> str:
-    return _ENGLISH.get(name.lower(), name)
 
 
 @dataclass
@@ -106,7 +92,7 @@ class SymbolTable:
         record = self.lookup(symbol)
         if record is None:
             return _by_shape(symbol)
-        colours = frozenset(_colour_letter(c) for c in record.get("colors") or ()) - {"C"}
+        colours = frozenset(color_letter(c) for c in record.get("colors") or ()) - {"C"}
         if record.get("phyrexian"):
             return Requirement((GENERIC,), phyrexian=True, hybrid=bool(record.get("hybrid")))
         if not record.get("hybrid"):
@@ -114,7 +100,7 @@ class SymbolTable:
         options = [o for o in (self._option(part) for part in symbol.split("/")) if o is not None]
         if not options:  # a hybrid whose parts are not symbols (Rainbow, Canada): any one colour
             options = [frozenset({c}) for c in colours] or [GENERIC]
-            if "C" in {_colour_letter(c) for c in record.get("colors") or ()}:
+            if "C" in {color_letter(c) for c in record.get("colors") or ()}:
                 options.append(GENERIC)
         return Requirement(tuple(options), hybrid=True)
 
@@ -125,12 +111,12 @@ class SymbolTable:
     def _option(self, part: str) -> frozenset[str] | None:
         """One option of a hybrid: a number is generic, `BB` needs B, a known symbol its colours."""
         part = part.strip()
-        if _NUMBER.match(part):
+        if is_number(part):
             return GENERIC
         record = self.records.get(part)
         if record is not None and not record.get("hybrid"):
-            return frozenset(_colour_letter(c) for c in record.get("colors") or ()) - {"C"}
-        if _SHAPE_COLOURS.match(part):
+            return frozenset(color_letter(c) for c in record.get("colors") or ()) - {"C"}
+        if _SHAPE_COLORS.fullmatch(part):
             return frozenset(part) - {"C", "S"}
         return None
 
@@ -146,9 +132,9 @@ def _by_shape(symbol: str) -> Requirement:
         return Requirement((GENERIC,), phyrexian=True)
     options = []
     for part in parts:
-        if _NUMBER.match(part):
+        if is_number(part):
             options.append(GENERIC)
-        elif _SHAPE_COLOURS.match(part):
+        elif _SHAPE_COLORS.fullmatch(part):
             options.append(frozenset(part) - {"C", "S"})
     if not options:
         return Requirement((), unknown=True)
@@ -163,7 +149,7 @@ class Verdict:
     """What the take rule says of one card for one deck."""
 
     card: Card
-    verdict: str  # "land", "take" or "choice"
+    verdict: Take
     missing: tuple[str, ...] = ()
     unknown: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
@@ -197,13 +183,13 @@ def _read_costs(costs: tuple[str, ...], rules_texts: tuple[str, ...]) -> CardCos
         if parsed.stray:
             stray.append(parsed.stray)
     for text in rules_texts:
-        symbols.extend(re.findall(r"\{([^{}]*)\}", text))
+        symbols.extend(symbols_in(text))
     return CardCost(tuple(symbols), tuple(stray))
 
 
 @dataclass(frozen=True)
 class Assessment:
-    verdict: str  # "take" or "choice"
+    verdict: Take  # TAKE or CHOICE
     missing: tuple[str, ...] = ()
     unknown: tuple[str, ...] = ()
 
@@ -211,17 +197,17 @@ class Assessment:
 def _assess(table: SymbolTable, symbols: tuple[str, ...], colors: frozenset[str]) -> Assessment:
     unmet = [table.requirement(s) for s in symbols if not table.requirement(s).satisfied_by(colors)]
     if not unmet:
-        return Assessment("take")
+        return Assessment(Take.TAKE)
     missing = set().union(*(r.missing(colors) for r in unmet))
     unknown = ["{" + s + "}" for s in symbols if table.requirement(s).unknown]
-    return Assessment("choice", order_colors(missing), tuple(dict.fromkeys(unknown)))
+    return Assessment(Take.CHOICE, ordered(missing), tuple(dict.fromkeys(unknown)))
 
 
 def judge(card: Card, deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
           with_rules_text: bool = False) -> Verdict:
     """The take rule: land, take (every symbol satisfied) or choice (with what is missing)."""
     if card.is_land:
-        return Verdict(card, "land")
+        return Verdict(card, Take.LAND)
     colors = deck_colors if isinstance(deck_colors, frozenset) else frozenset(deck_colors)
     cost = card_cost(card, with_rules_text)
     result = table.assess(cost.symbols, colors)
@@ -236,11 +222,6 @@ def judge_all(cards: Sequence[Card], deck_colors: Iterable[str], table: SymbolTa
     return [judge(card, colors, table, with_rules_text) for card in cards]
 
 
-def order_colors(colors: Iterable[str]) -> tuple[str, ...]:
-    """WUBRGP order first, then any other colour a card names (Yellow, Orange…) alphabetically."""
-    return tuple(sorted(set(colors), key=lambda c: (COLORS.find(c) if c in COLORS else len(COLORS), c)))
-
-
 @dataclass(frozen=True)
 class WhatIf:
     color: str
@@ -251,11 +232,11 @@ def what_if(cards: Sequence[Card], deck_colors: Iterable[str], table: SymbolTabl
             with_rules_text: bool = False) -> list[WhatIf]:
     """For each colour the deck lacks: how many more cards become take with a land of it, best first."""
     colors = frozenset(deck_colors)
-    base = sum(v.verdict == "take" for v in judge_all(cards, colors, table, with_rules_text))
+    base = sum(v.verdict is Take.TAKE for v in judge_all(cards, colors, table, with_rules_text))
     gains = []
     for color in COLORS:
         if color in colors:
             continue
-        take = sum(v.verdict == "take" for v in judge_all(cards, colors | {color}, table, with_rules_text))
+        take = sum(v.verdict is Take.TAKE for v in judge_all(cards, colors | {color}, table, with_rules_text))
         gains.append(WhatIf(color, take - base))
     return sorted(gains, key=lambda w: (-w.gain, COLORS.index(w.color)))

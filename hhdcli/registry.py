@@ -13,20 +13,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from hhdcli import __version__
 from hhdcli.cache import CacheMeta, parse_symbols, read_meta, write_cache
 from hhdcli.cards import Card, parse_registry
-from hhdcli.errors import DataError, HhdError, InputError, NetworkError
+from hhdcli.errors import DataError, HhdError, InputError
+from hhdcli.http import Download, HttpSettings, Progress, get, make_session
 
 if TYPE_CHECKING:
     import requests
 
-Progress = Callable[[int, int | None], None]
-USER_AGENT = f"hhd/{__version__} (Hell's Half-Draft tools)"
 EXPECTED_CARDS = 720
 MAX_DOWNLOAD = 200 * 1024 * 1024  # the whole registry is ~18.5 MB; anything far larger is not it
 RETRY_HINT = "nothing was changed; check the connection and try again, or sync offline with --source FILE"
-TIMEOUT_HINT = "nothing was changed; try again later or raise --timeout"
 
 
 @dataclass(frozen=True)
@@ -55,113 +52,6 @@ DEFAULT_URLS = RegistryUrls(
     database=f"{_REPO}/Hellscube-Database.json",
     symbols=f"{_REPO}/pips.json",
 )
-
-
-@dataclass(frozen=True)
-class HttpSettings:
-    timeout: tuple[float, float] = (5.0, 30.0)  # connect, read
-    retries: int = 3
-    backoff: float = 0.5
-
-
-def make_session(settings: HttpSettings = HttpSettings()) -> requests.Session:
-    """A session with our User-Agent and retries with backoff on 429/5xx/connection errors."""
-    import requests
-    from requests.adapters import HTTPAdapter
-    from urllib3.util.retry import Retry
-
-    retry = Retry(
-        total=settings.retries,
-        backoff_factor=settings.backoff,
-        status_forcelist=(429, 500, 502, 503, 504),
-        allowed_methods=frozenset({"GET", "HEAD", "POST"}),
-        respect_retry_after_header=True,
-        raise_on_status=False,  # the last answer reaches us and gets a readable message
-    )
-    session = requests.Session()
-    session.headers["User-Agent"] = USER_AGENT
-    adapter = HTTPAdapter(max_retries=retry)
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    return session
-
-
-@dataclass
-class Download:
-    url: str
-    data: bytes = b""
-    etag: str | None = None
-    last_modified: str | None = None
-    not_modified: bool = False
-
-
-def fetch(session: requests.Session, url: str, settings: HttpSettings, *, etag: str | None = None,
-          last_modified: str | None = None, progress: Progress | None = None) -> Download:
-    """GET `url` (conditionally when validators are given), streaming with progress."""
-    import requests
-
-    headers = {"Accept": "application/json"}
-    if etag:
-        headers["If-None-Match"] = etag
-    if last_modified:
-        headers["If-Modified-Since"] = last_modified
-    try:
-        with session.get(url, headers=headers, timeout=settings.timeout, stream=True) as response:
-            if response.status_code == 304:
-                return Download(url, etag=etag, last_modified=last_modified, not_modified=True)
-            if response.status_code != 200:
-                raise NetworkError(f"could not download {url}: HTTP {response.status_code} {response.reason}",
-                                   RETRY_HINT)
-            data = _read_body(response, url, progress)
-            return Download(url, data, response.headers.get("ETag"), response.headers.get("Last-Modified"))
-    except requests.exceptions.RetryError as exc:
-        raise NetworkError(f"could not download {url}: the server kept failing ({_reason(exc, url)})",
-                           RETRY_HINT) from exc
-    except requests.exceptions.ChunkedEncodingError as exc:
-        raise NetworkError(f"could not download {url}: truncated (the connection closed mid-file)",
-                           RETRY_HINT) from exc
-    except requests.exceptions.Timeout as exc:
-        raise NetworkError(f"could not download {url}: timed out",
-                           TIMEOUT_HINT) from exc
-    except requests.exceptions.RequestException as exc:
-        raise NetworkError(f"could not download {url}: {_reason(exc, url)}",
-                           RETRY_HINT) from exc
-
-
-def _reason(exc: Exception, url: str) -> str:
-    """urllib3's nested messages, said the way a person would."""
-    from urllib.parse import urlparse
-
-    text, host = str(exc), urlparse(url).hostname
-    if "NameResolutionError" in text or "Name or service not known" in text or "name resolution" in text:
-        return f"cannot find the host {host} (offline?)"
-    if "Connection refused" in text:
-        return f"{host} refused the connection"
-    if "timed out" in text.lower():
-        return f"timed out waiting for {host}"
-    if "Max retries exceeded" in text:
-        return f"{host} could not be reached"
-    return text[:160]
-
-
-def _read_body(response: requests.Response, url: str, progress: Progress | None) -> bytes:
-    total = int(response.headers.get("Content-Length") or 0) or None
-    encoded = bool(response.headers.get("Content-Encoding"))
-    chunks: list[bytes] = []
-    done = 0
-    for chunk in response.iter_content(chunk_size=64 * 1024):
-        chunks.append(chunk)
-        done += len(chunk)
-        if done > MAX_DOWNLOAD:
-            raise NetworkError(f"could not download {url}: larger than {MAX_DOWNLOAD // 2**20} MB",
-                               "check the URL; the registry database is about 20 MB")
-        if progress:
-            progress(response.raw.tell() if encoded else done, total)
-    # urllib3 already refuses short bodies; this catches servers that close early without a length error
-    if total and not encoded and done < total:
-        raise NetworkError(f"could not download {url}: truncated ({done} of {total} bytes)",
-                           RETRY_HINT)
-    return b"".join(chunks)
 
 
 @dataclass
@@ -237,7 +127,7 @@ class Syncer:
             return self._from_url(self.urls.database, old, force), None
 
     def _manifest_version(self) -> str:
-        download = fetch(self.http(), self.urls.manifest, self.settings)
+        download = self._get(self.urls.manifest)
         try:
             manifest = json.loads(download.data)
             return str(manifest["version"])
@@ -246,8 +136,11 @@ class Syncer:
 
     def _from_url(self, url: str, old: CacheMeta | None, force: bool) -> Download:
         same = old is not None and old.source == url and not force
-        return fetch(self.http(), url, self.settings, etag=old.etag if same else None,
-                     last_modified=old.last_modified if same else None, progress=self.progress)
+        return self._get(url, etag=old.etag if same and old else None,
+                         last_modified=old.last_modified if same and old else None, progress=self.progress)
+
+    def _get(self, url: str, **kwargs) -> Download:
+        return get(self.http(), url, self.settings, limit=MAX_DOWNLOAD, hint=RETRY_HINT, **kwargs)
 
     def _parse(self, download: Download) -> tuple[str, list[Card]]:
         try:
@@ -272,9 +165,8 @@ class Syncer:
         try:
             if is_url(symbols):
                 same = old is not None and old.symbols_source == symbols and not force
-                download = fetch(self.http(), symbols, self.settings,
-                                 etag=old.symbols_etag if same else None,
-                                 last_modified=old.symbols_last_modified if same else None)
+                download = self._get(symbols, etag=old.symbols_etag if same and old else None,
+                                     last_modified=old.symbols_last_modified if same and old else None)
             else:
                 path = str(Path(symbols).expanduser().resolve())
                 download = Download(path, _read_local(path))

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from hhdcli.cache import dump_json, write_atomic
 from hhdcli.cards import normalize_name
 from hhdcli.errors import NetworkError
-from hhdcli.registry import HttpSettings, make_session
+from hhdcli.http import HttpSettings, make_session, network_error
 
 DEFAULT_SCRYFALL_URL = "https://api.scryfall.com"
 BATCH = 75
@@ -65,7 +65,6 @@ class ScryfallLands:
         import requests
 
         session = make_session(self.settings)
-        session.headers["Accept"] = "application/json"
         found: dict[str, Any] = {}
         for start in range(0, len(names), BATCH):
             if self.requests_made:
@@ -76,7 +75,7 @@ class ScryfallLands:
                 response = session.post(url, json={"identifiers": [{"name": n} for n in batch]},
                                         timeout=self.settings.timeout)
             except requests.exceptions.RequestException as exc:
-                raise NetworkError(f"could not reach {url}: {exc.__class__.__name__}") from exc
+                raise network_error(exc, url) from exc
             self.requests_made += 1
             if response.status_code != 200:
                 raise NetworkError(f"{url} answered HTTP {response.status_code}")

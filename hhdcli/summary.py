@@ -9,17 +9,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from hhdcli.browse import GROUP_NAMES, color_group
-from hhdcli.cards import Card
-from hhdcli.library import BASIC_COLORS, Library, card_kind
+from hhdcli.cards import Card, CardType, Kind
+from hhdcli.colors import COLOR_GROUPS, GROUP_NAMES, POOL_BASICS, Group
+from hhdcli.library import Library
 
-TYPE_ORDER = ("Land", "Creature", "Planeswalker", "Instant", "Sorcery", "Artifact", "Enchantment", "Other")
 CURVE = ("0", "1", "2", "3", "4", "5", "6", "7+")
-
-
-def primary_type(card: Card) -> str:
-    words = card.faces[0].type_line.split("—")[0].lower().split() if card.faces else []
-    return next((t for t in TYPE_ORDER if t.lower() in words), "Other")
 
 
 def curve_bucket(card: Card) -> str | None:
@@ -29,14 +23,15 @@ def curve_bucket(card: Card) -> str | None:
     return CURVE[min(value, 7)]
 
 
-def colour_bucket(card: Card) -> str:
-    return "Land" if card.is_land else GROUP_NAMES[color_group(card)]
+def color_bucket(card: Card) -> str:
+    """Basic lands and other lands are one bucket here; the basics have a figure of their own."""
+    return GROUP_NAMES[Group.LAND if card.is_land else card.color_group]
 
 
 FIGURES: dict[str, tuple[Sequence[str], Callable[[Card], str | None]]] = {
-    "type": (TYPE_ORDER, primary_type),
-    "colour": (tuple(GROUP_NAMES[g] for g in "WUBRGPMC") + ("Land",), colour_bucket),
-    "basics": (tuple(BASIC_COLORS), lambda c: c.name if card_kind(c) == "basic" else None),
+    "type": (tuple(CardType), lambda c: c.primary_type),
+    "color": (tuple(GROUP_NAMES[g] for g in (*COLOR_GROUPS, Group.LAND)), color_bucket),
+    "basics": (tuple(POOL_BASICS), lambda c: c.name if c.kind is Kind.BASIC else None),
     "mana value": (CURVE, curve_bucket),
 }
 

@@ -106,11 +106,11 @@ def test_show_prints_the_same_view_as_generate(synced, tmp_path, fmt):
 def test_summary_counts_with_expected_values(synced, tmp_path):
     result = synced("-q", "generate", "--seed", "sum", "--json", "-o", str(tmp_path / "l.json"))
     summary = json.loads(result.stdout)["summary"]
-    assert sum(v["count"] for v in summary["colour"].values()) == 97
+    assert sum(v["count"] for v in summary["color"].values()) == 97
     assert sum(v["count"] for v in summary["basics"].values()) == sum(
         1 for c in json.loads((tmp_path / "l.json").read_text())["cards"] if c["kind"] == "basic")
     assert summary["basics"]["Plains"]["expected"] == 5.0
-    assert summary["colour"]["Land"]["expected"] == pytest.approx((69 + 250) / 10, abs=0.1)
+    assert summary["color"]["Land"]["expected"] == pytest.approx((69 + 250) / 10, abs=0.1)
 
 
 def test_show_warns_when_card_data_changed_and_names_lost_cards(synced, tmp_path):

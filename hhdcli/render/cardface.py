@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from hhdcli.cards import Card, Face
-from hhdcli.library import BASIC_COLORS
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, safe_text
 from hhdcli.render.layout import MM
@@ -27,17 +26,6 @@ BORDER = 1.4 * MM
 INK: RGB = (0.07, 0.07, 0.07)
 BACK_RED: RGB = (0.60, 0.04, 0.05)
 BACK_GOLD: RGB = (0.98, 0.80, 0.42)
-
-
-def frame_key(card: Card) -> str:
-    """Purple counts as a colour; several colours are gold; none is grey (lands brown)."""
-    if card.set_code == "BASIC":
-        return BASIC_COLORS[card.name]
-    if len(card.colors) > 1:
-        return "M"
-    if card.colors:
-        return card.colors[0]
-    return "L" if card.is_land else "C"
 
 
 @dataclass(frozen=True)
@@ -89,7 +77,7 @@ class Painter:
     def text_card(self, slot: Slot, card: Card) -> None:
         c = self.canvas
         c.saveState()
-        color = FRAME[frame_key(card)]
+        color = FRAME[card.frame]
         self.background(slot, color)
         inner = BORDER + 1.8 * MM
         x, w = slot.x + inner, slot.w - 2 * inner
@@ -201,7 +189,7 @@ class Painter:
         """A basic land: its colour, its name and one large mana symbol."""
         c = self.canvas
         c.saveState()
-        color_letter = BASIC_COLORS[card.name]
+        color_letter = card.frame
         self.background(slot, FRAME[color_letter])
         inner = BORDER + 1.8 * MM
         x, w = slot.x + inner, slot.w - 2 * inner

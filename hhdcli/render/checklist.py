@@ -2,25 +2,41 @@
 
 from __future__ import annotations
 
-import io
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Sequence
 
-from hhdcli.browse import color_group
-from hhdcli.cards import Card, normalize_name
-from hhdcli.library import Library, card_kind
+from enum import StrEnum
+
+from hhdcli.cards import Card, CardType, Kind, normalize_name
+from hhdcli.colors import GROUP_ORDER, Group
+from hhdcli.library import Library
 from hhdcli.mana import SymbolTable
-from hhdcli.render.cardface import FRAME, frame_key
+from hhdcli.render.cardface import FRAME
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text
 from hhdcli.render.layout import MM
+from hhdcli.render.pdf import make_pdf
 from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
 from hhdcli.render.texts import labels
-from hhdcli.summary import TYPE_ORDER, primary_type
 
-SORTS = ("colour", "type", "name", "position")
-COLOUR_GROUPS = ("W", "U", "B", "R", "G", "P", "M", "C", "L", "basic")
+
+class Sort(StrEnum):
+    """How the checklist groups its lines."""
+
+    COLOR = "color"
+    TYPE = "type"
+    NAME = "name"
+    POSITION = "position"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Sort | None:
+        return cls.COLOR if value == "colour" else None  # the British spelling keeps working
+
+
+class Mode(StrEnum):
+    SLEEVE = "sleeve"  # building the library
+    RETURN = "return"  # counting it back at the end of a session
 
 
 @dataclass(frozen=True)
@@ -28,15 +44,15 @@ class Line:
     name: str
     cost: str
     type_line: str
-    group: str  # colour group key: W U B R G P M C L (lands) or basic
-    kind: str  # type group: Land, Creature, … or basic
-    frame: str  # frame colour key, for the little colour mark
+    group: Group
+    kind: CardType | Kind  # the main type, or Kind.BASIC for the basic lands
+    frame: Group  # the frame colour, for the little colour mark
     boxes: int  # physical cards on this line (basics are aggregated)
     position: int  # first library position
 
 
 @dataclass
-class Group:
+class Section:
     heading: str
     lines: list[Line] = field(default_factory=list)
 
@@ -50,61 +66,55 @@ class Checklist:
     title: str
     subtitle: str
     header: list[tuple[str, str]]
-    groups: list[Group]
+    groups: list[Section]
     total: int
     labels: dict[str, str]
     lang: str
 
 
-def _group_key(card: Card) -> str:
-    if card_kind(card) == "basic":
-        return "basic"
-    return "L" if card.is_land else color_group(card)
-
-
 def lines_for(cards: Sequence[Card]) -> list[Line]:
     """One line per card; copies of a basic become one line with a box per copy."""
-    copies = Counter(c.name for c in cards if card_kind(c) == "basic")
+    copies = Counter(c.name for c in cards if c.is_basic)
     lines, seen = [], set()
     for position, card in enumerate(cards, start=1):
-        if card_kind(card) == "basic":
+        if card.is_basic:
             if card.name in seen:
                 continue
             seen.add(card.name)
             boxes = copies[card.name]
         else:
             boxes = 1
-        kind = "basic" if card_kind(card) == "basic" else primary_type(card)
-        lines.append(Line(card.name, card.mana_cost, card.type_line, _group_key(card), kind, frame_key(card), boxes,
-                          position))
+        kind = Kind.BASIC if card.is_basic else card.primary_type
+        lines.append(Line(card.name, card.mana_cost, card.type_line, card.group, kind, card.frame, boxes, position))
     return lines
 
 
-def build_checklist(library: Library, cards: Sequence[Card], card_version: str, sort: str = "colour",
-                    mode: str = "sleeve", lang: str = "en", today: date | None = None) -> Checklist:
+def build_checklist(library: Library, cards: Sequence[Card], card_version: str, sort: Sort = Sort.COLOR,
+                    mode: Mode = Mode.SLEEVE, lang: str = "en", today: date | None = None) -> Checklist:
     text = labels(lang)
+    mode = Mode(mode)
     lines = lines_for(cards)
-    groups = _grouped(lines, sort, text)
+    groups = _grouped(lines, Sort(sort), text)
     header = [(text["seed"], library.seed), (text["date"], (today or date.today()).isoformat()),
               (text["data"], card_version), (text["sleeves"], text["red"])]
     return Checklist(text[f"title_{mode}"], text[f"subtitle_{mode}"], header, groups, sum(g.count for g in groups),
                      text, lang)
 
 
-def _grouped(lines: list[Line], sort: str, text: dict[str, str]) -> list[Group]:
+def _grouped(lines: list[Line], sort: Sort, text: dict[str, str]) -> list[Section]:
     by_name = sorted(lines, key=lambda line: normalize_name(line.name))
-    if sort == "position":
-        return [Group(text["order"], sorted(lines, key=lambda line: line.position))]
-    if sort == "name":
-        return [Group(text["A"], by_name)]
-    by_type = sort == "type"
-    order = [*TYPE_ORDER, "basic"] if by_type else list(COLOUR_GROUPS)
-    groups = []
+    if sort is Sort.POSITION:
+        return [Section(text["order"], sorted(lines, key=lambda line: line.position))]
+    if sort is Sort.NAME:
+        return [Section(text["A"], by_name)]
+    by_type = sort is Sort.TYPE
+    order: list[str] = [*CardType, Kind.BASIC] if by_type else list(GROUP_ORDER)
+    sections = []
     for key in order:
         members = [line for line in by_name if (line.kind if by_type else line.group) == key]
         if members:
-            groups.append(Group(text[key], members))
-    return groups
+            sections.append(Section(text[key], members))
+    return sections
 
 
 # --- PDF ----------------------------------------------------------------------------------------------
@@ -127,13 +137,11 @@ class _Cursor:
 def checklist_pdf(checklist: Checklist, table: SymbolTable, font: str | None = None,
                   rules_lang: str | None = None) -> bytes:
     """Two columns on A4; headings never end a column alone; the total closes the list."""
-    from reportlab.pdfgen.canvas import Canvas
-
     fonts = load_fonts(font)
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=PAGE, invariant=1, pageCompression=1)
-    canvas.setTitle(checklist.title)
-    canvas.setCreator("hhd")
+    return make_pdf(PAGE, checklist.title, lambda canvas: _draw_checklist(canvas, checklist, table, fonts, rules_lang))
+
+
+def _draw_checklist(canvas, checklist: Checklist, table: SymbolTable, fonts: Fonts, rules_lang: str | None) -> None:
     cursor = _Cursor()
     cursor.y = cursor.top = _page_header(canvas, checklist, fonts, first=True)
     column_w = (PAGE[0] - 2 * MARGIN - COLUMN_GAP) / 2
@@ -153,8 +161,6 @@ def checklist_pdf(checklist: Checklist, table: SymbolTable, font: str | None = N
         from hhdcli.render.rules import draw_rules_page
 
         draw_rules_page(canvas, rules_lang, table, fonts)
-    canvas.save()
-    return buffer.getvalue()
 
 
 def _x(cursor: _Cursor, column_w: float) -> float:

@@ -16,7 +16,8 @@ from typing import Callable
 from urllib.parse import urlparse
 
 from hhdcli.cache import write_atomic
-from hhdcli.registry import HttpSettings, make_session
+from hhdcli.errors import NetworkError
+from hhdcli.http import HttpSettings, make_session, problem, read_capped
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 CARD_MM = (63.0, 88.0)
@@ -62,8 +63,7 @@ class ImageStore:
     def fetch_all(self, urls: list[str], progress: Callable[[], None] | None = None) -> dict[str, ImageResult]:
         """Every distinct URL once, with at most `workers` downloads at a time."""
         unique = list(dict.fromkeys(urls))
-        session = make_session(self.http)
-        session.headers["Accept"] = "image/*"
+        session = make_session(self.http, accept="image/*")
 
         def work(url: str) -> ImageResult:
             result = self._one(session, url)
@@ -104,24 +104,17 @@ class ImageStore:
             with session.get(url, timeout=self.http.timeout, stream=True) as response:
                 if response.status_code != 200:
                     return f"HTTP {response.status_code}"
-                if int(response.headers.get("Content-Length") or 0) > MAX_IMAGE_BYTES:
-                    return f"larger than {MAX_IMAGE_BYTES // 2**20} MB"
-                data = bytearray()
-                for chunk in response.iter_content(64 * 1024):
-                    data += chunk
-                    if len(data) > MAX_IMAGE_BYTES:
-                        return f"larger than {MAX_IMAGE_BYTES // 2**20} MB"
-        except requests.exceptions.ConnectionError as exc:
-            if "Read timed out" in str(exc):  # a slow answer, not a dead host
-                return "timed out"
-            with self._lock:  # one failed connection is enough to skip the host for the rest of the run
-                self._dead_hosts.add(parsed.netloc)
-            return f"could not connect to {parsed.netloc}"
-        except requests.exceptions.Timeout:
-            return "timed out"
+                data = read_capped(response, url, MAX_IMAGE_BYTES)
+        except NetworkError as exc:
+            return exc.message.removeprefix(f"could not download {url}: ")
         except requests.exceptions.RequestException as exc:
-            return f"download failed ({exc.__class__.__name__})"
-        write_atomic(raw, bytes(data))
+            found = problem(exc, url)
+            if found.host_down:  # one failed connection is enough to skip the host for the rest of the run
+                with self._lock:
+                    self._dead_hosts.add(parsed.netloc)
+                return f"could not connect to {parsed.netloc}"
+            return found.reason
+        write_atomic(raw, data)
         return None
 
 

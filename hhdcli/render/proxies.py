@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -12,6 +11,7 @@ from hhdcli.render.cardface import INK, Painter, Slot
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text
 from hhdcli.render.images import ImageResult, ImageStore
 from hhdcli.render.layout import MM, Sheet, crop_marks, furniture_on_sides, make_sheet
+from hhdcli.render.pdf import make_pdf
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def plan(cards: Sequence[Card], options: ProxyOptions) -> list[Proxy]:
     """Every face with its own image becomes its own proxy; basics are drawn unless skipped."""
     proxies: list[Proxy] = []
     for card in cards:
-        if card.set_code == "BASIC":
+        if card.is_basic:
             if not options.skip_basics:
                 proxies.append(Proxy(card))
             continue
@@ -85,7 +85,7 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
     proxies = resolve_images(proxies, results, report)
     if not options.text_only:
         for proxy in proxies:
-            if proxy.image_url is None and proxy.card.set_code != "BASIC" and proxy.card.name not in report.fallbacks:
+            if proxy.image_url is None and not proxy.card.is_basic and proxy.card.name not in report.fallbacks:
                 report.fallbacks[proxy.card.name] = "no image in the registry"
     images = {p.image_url: str(results[p.image_url].path) for p in proxies if p.image_url}
     sheet = make_sheet(options.paper_mm, options.gap_mm, options.bleed_mm)
@@ -98,23 +98,15 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
     return pdf, report
 
 
-def _new_canvas(buffer: io.BytesIO, sheet: Sheet, title: str):
-    from reportlab import rl_config
-    from reportlab.pdfgen.canvas import Canvas
-
-    # ReportLab wraps images in ASCII85 by default: 25 % larger and slow. PDFs are binary anyway.
-    rl_config.useA85 = 0
-    canvas = Canvas(buffer, pagesize=(sheet.page_w, sheet.page_h), invariant=1, pageCompression=1)
-    canvas.setTitle(title or "Hell's Half-Draft proxies")
-    canvas.setCreator("hhd")
-    canvas.setViewerPreference("PrintScaling", "None")  # ask viewers to print at 100 %
-    return canvas
-
-
 def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable, fonts: Fonts,
           options: ProxyOptions) -> bytes:
-    buffer = io.BytesIO()
-    canvas = _new_canvas(buffer, sheet, options.title)
+    return make_pdf((sheet.page_w, sheet.page_h), options.title or "Hell's Half-Draft proxies",
+                    lambda canvas: _draw_pages(canvas, proxies, images, sheet, table, fonts, options),
+                    print_at_actual_size=True)
+
+
+def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable,
+                fonts: Fonts, options: ProxyOptions) -> None:
     painter = Painter(canvas, fonts, table)
     pages = [proxies[i:i + sheet.per_page] for i in range(0, len(proxies), sheet.per_page)] or [[]]
     for number, page in enumerate(pages, start=1):
@@ -124,7 +116,7 @@ def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: Sym
             slot = Slot(x, y, sheet.card_w, sheet.card_h, sheet.bleed)
             if proxy.image_url:
                 painter.image(slot, images[proxy.image_url])
-            elif proxy.card.set_code == "BASIC":
+            elif proxy.card.is_basic:
                 painter.basic(slot, proxy.card)
             else:
                 painter.text_card(slot, proxy.card)
@@ -134,8 +126,6 @@ def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: Sym
         canvas.showPage()
         if options.backs:
             _back_page(canvas, painter, sheet, len(page), options.back_offset_mm)
-    canvas.save()
-    return buffer.getvalue()
 
 
 def _set_boxes(canvas, sheet: Sheet) -> None:
@@ -207,13 +197,13 @@ def calibration_pdf(paper_mm: tuple[float, float], font: str | None = None) -> b
     """One duplex sheet: 100 mm rulers to check scale, and crosses front and back to measure the offset."""
     sheet = make_sheet(paper_mm)
     fonts = load_fonts(font)
-    buffer = io.BytesIO()
-    canvas = _new_canvas(buffer, sheet, "hhd calibration sheet")
-    for side in ("front", "back"):
-        _calibration_side(canvas, sheet, fonts, side)
-        canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
+
+    def draw(canvas) -> None:
+        for side in ("front", "back"):
+            _calibration_side(canvas, sheet, fonts, side)
+            canvas.showPage()
+
+    return make_pdf((sheet.page_w, sheet.page_h), "hhd calibration sheet", draw, print_at_actual_size=True)
 
 
 def _calibration_side(canvas, sheet: Sheet, fonts: Fonts, side: str) -> None:

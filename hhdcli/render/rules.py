@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import io
 from xml.sax.saxutils import escape
 
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text
 from hhdcli.render.layout import MM
+from hhdcli.render.pdf import make_pdf
 from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
 from hhdcli.render.texts import EXAMPLE_INTRO, EXAMPLES, RULES, labels
 
@@ -85,15 +85,8 @@ def draw_rules_page(canvas, lang: str, table: SymbolTable, fonts: Fonts) -> None
 
 
 def rules_pdf(lang: str, table: SymbolTable, font: str | None = None) -> bytes:
-    from reportlab.pdfgen.canvas import Canvas
-
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=PAGE, invariant=1, pageCompression=1)
-    canvas.setTitle(labels(lang)["rules_title"])
-    canvas.setCreator("hhd")
-    draw_rules_page(canvas, lang, table, load_fonts(font))
-    canvas.save()
-    return buffer.getvalue()
+    fonts = load_fonts(font)
+    return make_pdf(PAGE, labels(lang)["rules_title"], lambda canvas: draw_rules_page(canvas, lang, table, fonts))
 
 
 def rules_context(lang: str) -> dict:

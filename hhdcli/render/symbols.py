@@ -6,11 +6,12 @@ Shared by the proxy sheets and the checklist.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hhdcli.mana import SymbolTable, parse_cost
+from hhdcli.colors import COLORS
+from hhdcli.costs import is_number, parse_cost
+from hhdcli.mana import SymbolTable
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -22,7 +23,6 @@ FILL = {
     "W": (0.97, 0.94, 0.78), "U": (0.65, 0.82, 0.94), "B": (0.60, 0.56, 0.55), "R": (0.94, 0.58, 0.48),
     "G": (0.58, 0.80, 0.60), "P": (0.76, 0.58, 0.90), "C": (0.82, 0.79, 0.78),
 }
-_NUMBER = re.compile(r"^(-?\d+(\.\d+)?|\d+/\d+|∞|[XYZ])$")
 GAP = 0.12  # of a diameter, between symbols
 
 
@@ -40,7 +40,7 @@ class Glyph:
 def _part_fill(part: str, table: SymbolTable) -> tuple[float, float, float]:
     """A part's fill from the colours it needs ({Pickle} is grey, not purple because it starts with P)."""
     colours = table.part_colors(part)
-    return FILL[next((c for c in "WUBRGP" if c in colours), "C")]
+    return FILL[next((c for c in COLORS if c in colours), "C")]
 
 
 def glyph(symbol: str, table: SymbolTable) -> Glyph:
@@ -48,14 +48,14 @@ def glyph(symbol: str, table: SymbolTable) -> Glyph:
     if requirement.unknown:
         return Glyph((), (), unknown=True, text=symbol)
     parts = [p.strip() for p in symbol.split("/") if p.strip() and p.strip() != "H"] or [symbol]
-    if _NUMBER.match(symbol):  # {1/2} and {3} are numbers, not hybrids
+    if is_number(symbol):  # {1/2} and {3} are numbers, not hybrids
         parts = [symbol]
     labels = tuple("Φ" if requirement.phyrexian and len(parts) == 1 else _short(p) for p in parts)
     return Glyph(tuple(_part_fill(p, table) for p in parts), labels, requirement.phyrexian)
 
 
 def _short(part: str) -> str:
-    if _NUMBER.match(part) or (len(part) <= 2 and part.isalpha()):
+    if is_number(part) or (len(part) <= 2 and part.isalpha()):
         return part
     return part[:2]
 

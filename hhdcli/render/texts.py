@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hhdcli.colors import COLOR_NAMES
 from hhdcli.errors import InputError
 
 LANGS = ("en", "ru")
@@ -16,8 +17,8 @@ LABELS: dict[str, dict[str, str]] = {
         "subtitle_return": "Tick each card as it comes back; look for the missing ones in every deck and box.",
         "seed": "Seed", "date": "Date", "data": "Card data", "sleeves": "Sleeves", "red": "red",
         "total": "Total", "cards": "cards", "page": "page",
-        "W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "P": "Purple",
-        "M": "Multicolour", "C": "Colourless", "L": "Lands", "basic": "Basic lands", "order": "Library order",
+        **COLOR_NAMES, "M": "Multicolor", "C": "Colorless", "L": "Lands", "basic": "Basic lands",
+        "order": "Library order",
         "Land": "Lands", "Creature": "Creatures", "Planeswalker": "Planeswalkers", "Instant": "Instants",
         "Sorcery": "Sorceries", "Artifact": "Artifacts", "Enchantment": "Enchantments", "Other": "Other",
         "A": "A–Z",

@@ -1,0 +1,71 @@
+"""The colour vocabulary, written once: letters, names, basic lands and the order groups print in."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Iterable
+
+# The six colours of Hellscube v1.2 in printing order; purple (P) is a colour of its own.
+COLORS = "WUBRGP"
+COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "P": "Purple"}
+# English colour words as the registry writes them ("White;Blue", pips.json's "colors"), any case.
+_LETTER_BY_WORD = {name.lower(): letter for letter, name in COLOR_NAMES.items()} | {
+    "colorless": "C", "colourless": "C"}
+
+# The basic lands of the Hell pool (50 of each), and every basic land a deck may hold.
+POOL_BASICS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+BASIC_LANDS = {**POOL_BASICS, "Nebula": "P", "Wastes": ""}
+LAND_TYPES = {name.lower(): color for name, color in BASIC_LANDS.items() if color}
+
+
+class Group(StrEnum):
+    """How cards are grouped for people: one colour, several (gold), none, lands, basic lands."""
+
+    W = "W"
+    U = "U"
+    B = "B"
+    R = "R"
+    G = "G"
+    P = "P"
+    MULTI = "M"
+    COLORLESS = "C"
+    LAND = "L"
+    BASIC = "basic"
+
+
+GROUP_ORDER = tuple(Group)  # W U B R G P M C L basic: the order every list and table uses
+COLOR_GROUPS = GROUP_ORDER[:8]  # the groups of cards by colour alone
+GROUP_NAMES = {**COLOR_NAMES, "M": "Multicolor", "C": "Colorless", "L": "Land", "basic": "Basic land"}
+
+
+def color_letter(word: str) -> str:
+    """`White` → W, `colorless` → C; a letter or an unknown word (Yellow) comes back as it is."""
+    return _LETTER_BY_WORD.get(word.lower(), word)
+
+
+def ordered(colors: Iterable[str]) -> tuple[str, ...]:
+    """Colour letters in WUBRGP order, each once; other colours a card names (Yellow…) after, A–Z."""
+    return tuple(sorted(set(colors), key=lambda c: (COLORS.find(c) if c in COLORS else len(COLORS), c)))
+
+
+def known(colors: Iterable[str]) -> tuple[str, ...]:
+    """Only the six colours, in WUBRGP order (drops C, S and anything else)."""
+    present = set(colors)
+    return tuple(c for c in COLORS if c in present)
+
+
+def parse_letters(text: str) -> tuple[str, ...] | None:
+    """`wub` → (W, U, B); `none` or empty → (); None when a character is not a colour letter."""
+    letters = text.strip().upper()
+    if letters in ("NONE", ""):
+        return ()
+    if not set(letters) <= set(COLORS):
+        return None
+    return known(letters)
+
+
+def group_of(colors: tuple[str, ...]) -> Group:
+    """One colour is its own group, several are MULTI, none COLORLESS."""
+    if len(colors) > 1:
+        return Group.MULTI
+    return Group(colors[0]) if colors and colors[0] in COLORS else Group.COLORLESS
