@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hhdcli.cards import Card
 from hhdcli.errors import CacheError
+from hhdcli.files import write_cache_file
 
 SCHEMA_VERSION = 1
 CARDS_FILE = "cards.json"
@@ -31,36 +31,6 @@ def resolve_cache_dir(option: str | os.PathLike[str] | None) -> Path:
     """--cache-dir beats HHD_CACHE_DIR beats the default."""
     chosen = option or os.environ.get("HHD_CACHE_DIR")
     return Path(chosen).expanduser() if chosen else default_cache_dir()
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temp file beside `path`, then rename: readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.chmod(tmp, _file_mode(path))  # mkstemp makes 0600; a replaced file keeps the mode a new one would get
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _file_mode(path: Path) -> int:
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def dump_json(document: Any) -> bytes:
-    """The one JSON style hhd writes: sorted keys, two-space indent, UTF-8, trailing newline."""
-    return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 @dataclass
@@ -159,8 +129,8 @@ def parse_symbols(raw: bytes) -> list[dict[str, Any]]:
 def write_cache(cache_dir: Path, meta: CacheMeta, cards: list[Card], symbols_raw: bytes | None) -> None:
     """Symbols first, then cards: a crash in between leaves an older but consistent card list."""
     if symbols_raw is not None:
-        write_atomic(cache_dir / SYMBOLS_FILE, symbols_raw)
+        write_cache_file(cache_dir / SYMBOLS_FILE, symbols_raw)
     document = {"meta": meta.__dict__, "cards": [c.to_json() for c in cards]}
     # compact: the cache is read by hhd, not people (`hhd card NAME --json` shows a card readably)
     data = json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    write_atomic(cache_dir / CARDS_FILE, data)
+    write_cache_file(cache_dir / CARDS_FILE, data)

@@ -7,8 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from hhdcli.cards import Card
-from hhdcli.deck import LandColors
-from hhdcli.mana import SymbolTable, Verdict, WhatIf, judge_all, what_if
+from hhdcli.deck import Deck, LandColors, LandLookup, deck_colors
+from hhdcli.errors import InputError
+from hhdcli.mana import VERDICT_ORDER, SymbolTable, Take, Verdict, WhatIf, judge_all, what_if
+
+JSON_SCHEMA = 1
 
 
 @dataclass
@@ -31,6 +34,11 @@ class CheckReport:
                 "usable_share": round(usable / cards, 3) if cards else 0.0}
 
     @property
+    def sorted_verdicts(self) -> list[Verdict]:
+        """Take first, then choice, then lands; A–Z within each."""
+        return sorted(self.verdicts, key=lambda v: (VERDICT_ORDER[v.verdict], v.card.name.lower()))
+
+    @property
     def warnings(self) -> list[str]:
         unknown = sorted({s for v in self.verdicts for s in v.unknown})
         notes = [w for v in self.verdicts for w in v.warnings]
@@ -42,6 +50,7 @@ class CheckReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "schema": JSON_SCHEMA,
             "scope": self.scope,
             "deck_colors": list(self.deck_colors),
             "lands": [{"name": land.name, "colors": list(land.colors), "source": land.how} for land in self.lands],
@@ -61,28 +70,43 @@ def run_check(cards: Sequence[Card], scope: str, deck_colors: Sequence[str], lan
     return CheckReport(scope, tuple(deck_colors), lands, verdicts, gains)
 
 
-ORDER = {"take": 0, "choice": 1, "land": 2}
+def check_deck(cards: Sequence[Card], scope: str, table: SymbolTable, *, deck: Deck | None = None,
+               colors: Sequence[str] | None = None, hellscube: Sequence[Card] = (),
+               lands: dict[str, tuple[str, ...]] | None = None, lookup: LandLookup | None = None,
+               with_rules_text: bool = False) -> CheckReport:
+    """The whole check: the deck's colours (from its lands, or `colors` as a what-if), then the take rule
+    for every card, and what one more land colour would unlock."""
+    if colors is not None:
+        report = run_check(cards, scope, colors, [], table, with_rules_text)
+        report.from_deck = False
+        return report
+    if deck is None:
+        raise InputError("give a deck file or --colors", "for example: hhd check deck.txt, or hhd check --colors WU")
+    found = deck_colors(deck, hellscube, lands, lookup)
+    report = run_check(cards, scope, found.colors, found.lands, table, with_rules_text)
+    report.unresolved, report.problems = found.unresolved, list(deck.problems)
+    return report
 
 
 def format_check(report: CheckReport) -> str:
     """The report as text for a terminal."""
     colors = "".join(report.deck_colors) or "none"
-    lines = [f"deck colours: {colors}"]
+    lines = [f"deck colors: {colors}"]
     for land in report.lands:
-        lines.append(f"  {land.name}: {''.join(land.colors) or 'colourless'} ({land.how})")
+        lines.append(f"  {land.name}: {''.join(land.colors) or 'colorless'} ({land.how})")
     if report.unresolved:
         lines.append("  not known, so not counted: " + ", ".join(report.unresolved))
-        lines.append('  → if any of these are lands, add --land "NAME=COLOURS" for each')
+        lines.append('  → if any of these are lands, add --land "NAME=COLORS" for each')
     lines.append("")
     lines.append(f"{report.scope}:")
-    ordered = sorted(report.verdicts, key=lambda v: (ORDER[v.verdict], v.card.name.lower()))
+    ordered = report.sorted_verdicts
     copies = Counter(v.card.name for v in ordered)
     for verdict in ordered:
         if copies[verdict.card.name] == 0:
             continue  # several copies of one card (basics) print as one line
         count, copies[verdict.card.name] = copies[verdict.card.name], 0
         note = f"   x{count}" if count > 1 else ""
-        if verdict.verdict == "choice":
+        if verdict.verdict is Take.CHOICE:
             needs = "".join(verdict.missing)
             note += f"   needs {needs}" if needs else ""
             note += f"   unknown {' '.join(verdict.unknown)}" if verdict.unknown else ""

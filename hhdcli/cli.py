@@ -1,30 +1,43 @@
-"""The `hhd` command line: options in, library calls, text out. No rules live here."""
+"""The `hhd` command line: options in, library calls, text out. No rules, formats or templates live here."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from hhdcli import __version__
-from hhdcli.errors import CacheError, HhdError
+from hhdcli.errors import CacheError, HhdError, InputError
+
+if TYPE_CHECKING:
+    from hhdcli.cache import CardCache
+    from hhdcli.cards import Card
+    from hhdcli.http import HttpSettings
+    from hhdcli.library import ResolvedLibrary
+    from hhdcli.registry import SyncResult, Syncer
+    from hhdcli.render.proxies import ProxyOptions
+
+JSON_SCHEMA = 1
+DEFAULT_LIBRARY = "hell-library.json"  # also hhdcli.library.DEFAULT_LIBRARY; here to keep --help fast
 
 
 @dataclass
 class Env:
-    """What every command shares: where the cache is, how to reach the registry, how loud to be."""
+    """What every command shares: where the cache is, how to reach the network, how loud to be."""
 
     cache_dir: Path
     registry_url: str | None
     timeout: float
     quiet: bool
     debug: bool
-    _cache: Any = field(default=None, repr=False)
+    offline: bool = False
+    _cache: CardCache | None = field(default=None, repr=False)
 
     def info(self, message: str) -> None:
         if not self.quiet:
@@ -33,19 +46,23 @@ class Env:
     def warn(self, message: str) -> None:
         click.secho(f"warning: {message}", err=True, fg="yellow")
 
-    def syncer(self, progress: Callable[[int, int | None], None] | None = None):
-        from hhdcli.registry import DEFAULT_URLS, HttpSettings, RegistryUrls, Syncer
+    def http(self, **kwargs: float) -> HttpSettings:
+        from hhdcli.http import HttpSettings
+
+        return HttpSettings.for_timeout(self.timeout, **kwargs)
+
+    def syncer(self, progress: Callable[[int, int | None], None] | None = None) -> Syncer:
+        from hhdcli.registry import DEFAULT_URLS, RegistryUrls, Syncer
 
         urls = RegistryUrls.from_base(self.registry_url) if self.registry_url else DEFAULT_URLS
-        settings = HttpSettings(timeout=(min(5.0, self.timeout), self.timeout))
-        return Syncer(self.cache_dir, urls=urls, settings=settings, progress=progress)
+        return Syncer(self.cache_dir, urls=urls, settings=self.http(), progress=progress)
 
-    def cards(self):
-        """The card cache; with none yet, one sync is tried before giving up with what to run."""
+    def cards(self) -> CardCache:
+        """The card cache; with none yet, one sync is tried (unless offline) before giving up."""
         from hhdcli.cache import cache_exists, load_cache
 
         if self._cache is None:
-            if not cache_exists(self.cache_dir):
+            if not cache_exists(self.cache_dir) and not self.offline:
                 self.info("no card cache yet: syncing from the registry once…")
                 try:
                     self.report_sync(self.syncer().run())
@@ -55,7 +72,7 @@ class Env:
             self._cache = load_cache(self.cache_dir)
         return self._cache
 
-    def report_sync(self, result) -> None:
+    def report_sync(self, result: SyncResult) -> None:
         for warning in result.warnings:
             self.warn(warning)
         meta = result.meta
@@ -64,6 +81,15 @@ class Env:
         else:
             version = meta.registry_version or meta.etag or meta.sha256[:12]
             self.info(f"up to date (version {version}, {meta.card_count} cards)")
+
+    def open_library(self, path: Path) -> ResolvedLibrary:
+        from hhdcli.library import open_library
+
+        cache = self.cards()
+        resolved = open_library(path, cache.cards, cache.meta.sha256)
+        for warning in resolved.warnings:
+            self.warn(warning)
+        return resolved
 
 
 class HhdGroup(click.Group):
@@ -81,13 +107,16 @@ class HhdGroup(click.Group):
             ctx.exit(exc.exit_code)
 
 
-@click.group(cls=HhdGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Card cache folder (default: $HHD_CACHE_DIR, else ./cache in a checkout, else the user cache).")
-@click.option("--registry-url", envvar="HHD_REGISTRY_URL", default=None, metavar="URL",
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100, "auto_envvar_prefix": "HHD"}
+
+
+@click.group(cls=HhdGroup, context_settings=CONTEXT)
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None, show_envvar=True,
+              metavar="DIR", help="Card cache folder (default: ./cache in a checkout, else the user cache folder).")
+@click.option("--registry-url", envvar="HHD_REGISTRY_URL", default=None, metavar="URL", show_envvar=True,
               help="Base URL of a registry mirror serving catalog.json, catalog-manifest.json, pips.json.")
-@click.option("--timeout", type=click.FloatRange(0.1, 600), default=30.0, show_default=True,
-              help="Seconds to wait for the network.")
+@click.option("--timeout", type=click.FloatRange(0.1, 600), default=30.0, show_default=True, show_envvar=True,
+              metavar="SECONDS", help="Seconds to wait for the network.")
 @click.option("-q", "--quiet", is_flag=True, help="Only print results and errors.")
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 @click.version_option(__version__, prog_name="hhd")
@@ -99,23 +128,133 @@ def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, ti
     \b
     Start here:
       hhd sync                              # fetch Hellscube v1.2 from the Hellfall registry
-      hhd generate --seed ember-tide-42     # build a 97-card Hell library
-      hhd check deck.txt --library hell-library.json
-      hhd proxies hell-library.json -o hell-proxies.pdf
+      hhd generate --seed ember-tide-42     # draw a 97-card Hell library
+      hhd check deck.txt                    # what your deck can take from it
+      hhd proxies -o hell-proxies.pdf       # print it
     """
     from hhdcli.cache import resolve_cache_dir
 
+    if os.environ.get("NO_COLOR"):  # https://no-color.org: Click only strips colour when not on a terminal
+        ctx.color = False
     ctx.obj = Env(resolve_cache_dir(cache_dir), registry_url, timeout, quiet, debug)
 
 
 pass_env = click.make_pass_decorator(Env)
 
 
-def _byte_progress(env: Env):
+# --- the option vocabulary: one name, one meaning, on every command ---------------------------------
+
+FILE = click.Path(dir_okay=False, path_type=Path)
+
+
+def output_option(default: str | None, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("-o", "--output", type=FILE, default=Path(default) if default else None,
+                        show_default=default is not None, metavar="FILE", help=what)
+
+
+def format_option(choices: list[str], what: str = "Output format (default: from the output's extension).",
+                  default: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("--format", "fmt", type=click.Choice(choices), default=default,
+                        show_default=default is not None, help=what)
+
+
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help='Print the whole result as JSON (an object with "schema": 1).')
+
+
+def _set_offline(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.ensure_object(Env).offline = True
+
+
+offline_option = click.option("--offline", is_flag=True, expose_value=False, envvar="HHD_OFFLINE",
+                              show_envvar=True, callback=_set_offline,
+                              help="No network at all: use only the cache (and what is built in).")
+font_option = click.option("--font", type=click.Path(dir_okay=False, exists=True), envvar="HHD_FONT",
+                           show_envvar=True, metavar="TTF", help="A TrueType font for the PDF.")
+lang_option = click.option("--lang", type=click.Choice(["en", "ru"]), default="en", show_default=True,
+                           envvar="HHD_LANG", show_envvar=True, help="Language of headings and labels.")
+paper_option = click.option("--paper", default="a4", show_default=True, envvar="HHD_PAPER", show_envvar=True,
+                            metavar="PAPER", help="a4, letter, a3, legal or WxHmm (e.g. 210x297mm).")
+backs_option = click.option("--backs", type=click.Choice(["none", "red"]), default="none", show_default=True,
+                            help="red: a page of red backs after each page, for long-edge duplex.")
+text_only_option = click.option("--text-only", is_flag=True, help="Draw every card from its data; no images.")
+
+
+class _UnlistedArgument(click.Argument):
+    """An old positional spelling that keeps working but is no longer shown in usage or help."""
+
+    def get_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return []
+
+    def get_help_record(self, ctx: click.Context) -> None:
+        return None
+
+
+def library_option(old_positional: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """-l/--library FILE on every command that reads a library; `hhd show FILE` still works."""
+
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        f = click.option("-l", "--library", type=FILE, default=Path(DEFAULT_LIBRARY), show_default=True,
+                         envvar="HHD_LIBRARY", show_envvar=True, metavar="FILE",
+                         help="The library file (written by hhd generate).")(f)
+        if not old_positional:
+            return f
+        f = click.argument("old_library", cls=_UnlistedArgument, required=False, type=FILE)(f)
+        return _merged("old_library", "library")(f)
+
+    return decorate
+
+
+def hidden_alias(old: str, target: str, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """An old option name that keeps working, hidden from --help, filling `target`."""
+    name = "old_" + old.lstrip("-").replace("-", "_")
+
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        return click.option(old, name, hidden=True, default=None, **kwargs)(_merged(name, target)(f))
+
+    return decorate
+
+
+def _merged(old: str, target: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(f)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            value = kwargs.pop(old)
+            if value is not None:
+                kwargs[target] = value
+            return f(*args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    """Whether the user set an option (on the command line or in the environment), not its default."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
+
+
+def _print_json(document: dict[str, Any]) -> None:
+    click.echo(json.dumps({"schema": JSON_SCHEMA, **document}, indent=2, ensure_ascii=False))
+
+
+def _write(env: Env, path: Path, data: bytes | str, what: str = "") -> None:
+    from hhdcli.files import write_output
+
+    write_output(path, data)
+    env.info(f"wrote {path}{': ' + what if what else ''}")
+
+
+# --- progress -----------------------------------------------------------------------------------------
+
+
+def _byte_progress(env: Env) -> tuple[Callable[[int, int | None], None] | None, Callable[[], None]]:
     """A byte progress bar on a terminal; nothing when piped or quiet."""
     if env.quiet or not sys.stderr.isatty():
         return None, lambda: None
-    bar = click.progressbar(length=1, label="downloading", file=sys.stderr, show_pos=False)
+    bar: Any = click.progressbar(length=1, label="downloading", file=sys.stderr, show_pos=False)
     state = {"started": False}
 
     def update(done: int, total: int | None) -> None:
@@ -129,15 +268,31 @@ def _byte_progress(env: Env):
     return update, lambda: bar.render_finish() if state["started"] else None
 
 
+def _counting_progress(env: Env, total: int, label: str) -> tuple[Callable[[], None] | None, Callable[[], None]]:
+    if env.quiet or not sys.stderr.isatty() or total == 0:
+        return None, lambda: None
+    bar: Any = click.progressbar(length=total, label=label, file=sys.stderr)
+    bar.render_progress()
+    return (lambda: bar.update(1)), bar.render_finish
+
+
+# --- the card list -------------------------------------------------------------------------------------
+
+
 @cli.command()
-@click.option("--source", metavar="URL|PATH", help="Read cards from this URL or file (legacy or current format).")
-@click.option("--symbols", metavar="URL|PATH", help="Read the mana-symbol table (pips.json) from here.")
+@click.option("--source", metavar="URL|FILE", help="Read cards from this URL or file (legacy or current format).")
+@click.option("--symbols", metavar="URL|FILE", help="Read the mana-symbol table (pips.json) from here.")
 @click.option("--force", is_flag=True, help="Download again even when up to date.")
+@json_option
 @pass_env
-def sync(env: Env, source: str | None, symbols: str | None, force: bool) -> None:
+def sync(env: Env, source: str | None, symbols: str | None, force: bool, as_json: bool) -> None:
     """Fetch the Hellscube v1.2 card list into the local cache.
 
-    Example: hhd sync --source ../shared/hellfall/Hellscube-Database.legacy-2024-04-22.json
+    \b
+    Examples:
+      hhd sync
+      hhd sync --source Hellscube-Database.json
+      hhd sync --symbols pips.json --force
     """
     progress, finish = _byte_progress(env)
     try:
@@ -145,47 +300,62 @@ def sync(env: Env, source: str | None, symbols: str | None, force: bool) -> None
     finally:
         finish()
     env.report_sync(result)
+    if as_json:
+        _print_json({"updated": result.updated, "cache_dir": str(env.cache_dir), "meta": vars(result.meta),
+                     "warnings": result.warnings})
 
 
 @cli.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@json_option
 @pass_env
 def status(env: Env, as_json: bool) -> None:
     """Where the cache is, where it came from, how old it is, what it holds.
 
-    Example: hhd status
+    \b
+    Examples:
+      hhd status
+      hhd status --json
     """
     from hhdcli.browse import format_status, status_report
     from hhdcli.cache import load_cache
 
     report = status_report(load_cache(env.cache_dir), str(env.cache_dir))
-    click.echo(json.dumps(report, indent=2) if as_json else format_status(report))
+    if as_json:
+        _print_json(report)
+    else:
+        click.echo(format_status(report))
+
+
+COLOR_FILTER = click.Choice(list("WUBRGPCM"), case_sensitive=False)
 
 
 @cli.command()
 @click.argument("query", required=False)
-@click.option("--color", "--colour", "color", type=click.Choice(list("WUBRGPCM"), case_sensitive=False),
-              help="Only cards of this colour (C colourless, M multicolour).")
-@click.option("--type", "type_", metavar="T", help="Only cards whose type line contains T.")
+@click.option("--color", type=COLOR_FILTER, help="Only cards of this color (C colorless, M multicolor).")
+@click.option("--type", "type_", metavar="TYPE", help="Only cards whose type line contains TYPE.")
 @click.option("--land/--no-land", default=None, help="Only lands, or only non-lands.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
+@offline_option
+@hidden_alias("--colour", "color", type=COLOR_FILTER)
 @pass_env
 def cards(env: Env, query: str | None, color: str | None, type_: str | None, land: bool | None,
           as_json: bool) -> None:
-    """List cached cards, optionally filtered.
+    """List the cached cards, optionally filtered.
 
-    Example: hhd cards bear --color G --type creature
+    \b
+    Examples:
+      hhd cards bear --color G --type creature
+      hhd cards --land --json
     """
     from hhdcli.browse import CardFilter, card_row, filter_cards, format_table
 
     found = filter_cards(env.cards().cards, CardFilter(query, color, type_, land))
     rows = [card_row(c) for c in found]
     if as_json:
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        _print_json({"cards": rows})
         return
-    width = _terminal_width()
     table = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
-    click.echo(format_table(table, ["name", "cost", "type", "col"], width))
+    click.echo(format_table(table, ["name", "cost", "type", "color"], _terminal_width()))
     env.info(f"{len(rows)} card{'s' if len(rows) != 1 else ''}")
 
 
@@ -198,406 +368,366 @@ def _terminal_width() -> int:
 
 @cli.command()
 @click.argument("name")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
+@offline_option
 @pass_env
 def card(env: Env, name: str, as_json: bool) -> None:
     """Show one card with all its faces.
 
-    Example: hhd card "pickle krrik"
+    \b
+    Examples:
+      hhd card "pickle krrik"
+      hhd card Pyrohyperspasm --json
     """
     from hhdcli.browse import describe_card
     from hhdcli.cards import CardIndex
-    from hhdcli.errors import InputError
 
-    index = CardIndex(env.cards().cards)
-    found = index.find(name)
-    if found is None:
-        suggestions = index.suggest(name)
-        hint = "did you mean: " + ", ".join(suggestions) if suggestions else "try `hhd cards QUERY`"
-        raise InputError(f"no card named {name!r}", hint)
-    click.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False) if as_json else describe_card(found))
-
-
-# --- the Hell library ---------------------------------------------------------------------------
-
-VIEW_FORMATS = click.Choice(["text", "json", "csv", "md"])
-
-
-def _print_view(env: Env, library, resolved_cards, pool_cards, fmt: str, as_json: bool) -> None:
-    from hhdcli.summary import library_rows, render_view, summarize, summary_json
-
-    summary = summarize(resolved_cards, pool_cards)
+    found = _find_cards(env, [name], CardIndex(env.cards().cards), strict=True)[0]
     if as_json:
-        click.echo(json.dumps({"seed": library.seed, "size": library.size, "summary": summary_json(summary)},
-                              indent=2, ensure_ascii=False))
-        return
-    rows = library_rows(library, {c.id: c for c in resolved_cards})
-    click.echo(render_view(fmt, library, rows, summary))
+        _print_json({"card": found.to_json()})
+    else:
+        click.echo(describe_card(found))
+
+
+def _find_cards(env: Env, names: list[str], index: Any, strict: bool = False) -> list[Card]:
+    """Each name's card. An unknown name, with "did you mean", is an error when `strict` or when no name
+    is known; otherwise a warning, and the known ones are used."""
+    found = []
+    for name in names:
+        card = index.find(name)
+        if card is not None:
+            found.append(card)
+            continue
+        suggestions = index.suggest(name)
+        if strict or len(names) == 1:
+            raise InputError(f"no card named {name!r}", "did you mean: " + ", ".join(suggestions)
+                             if suggestions else "try `hhd cards QUERY`")
+        env.warn(f"no card named {name!r}" + (f" (did you mean: {', '.join(suggestions)}?)" if suggestions else ""))
+    if not found:
+        raise InputError("none of the names is a Hellscube v1.2 card", "check the names with `hhd cards QUERY`")
+    return found
+
+
+# --- the Hell library ---------------------------------------------------------------------------------
+
+VIEW_FORMATS = ["text", "csv", "md", "json", "summary"]
+
+
+def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt: str, as_json: bool) -> None:
+    """The library as chosen: the whole result as JSON, one of the views, or the summary alone."""
+    from hhdcli.summary import format_summary, library_rows, render_view, summarize, summary_json
+
+    summary = summarize(cards, pool_cards)
+    if as_json:
+        _print_json({"library": library.to_json(), "summary": summary_json(summary)})
+    elif fmt == "summary":
+        click.echo(format_summary(summary))
+    else:
+        click.echo(render_view(fmt, library, library_rows(library, {c.id: c for c in cards}), summary))
 
 
 @cli.command()
-@click.option("--seed", help="Any text; the same seed and card data give the same library. Default: a new memorable seed.")
+@click.option("--seed", metavar="TEXT",
+              help="Any text; the same seed and card data give the same library. Default: a new memorable seed.")
 @click.option("--size", type=int, help="Cards in the library (default: a tenth of the pool, 97).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("hell-library.json"),
-              show_default=True, help="The library file to write (JSON).")
-@click.option("--format", "fmt", type=VIEW_FORMATS, default="text", show_default=True, help="How to print the library.")
-@click.option("--json", "as_json", is_flag=True, help="Print only the summary, as JSON.")
+@output_option(DEFAULT_LIBRARY, "The library file to write (JSON).")
+@format_option(VIEW_FORMATS, "How to print the library (summary: the figures alone).", default="text")
+@json_option
 @click.option("--exclude-banned", is_flag=True, help="Leave out cards banned in Constructed.")
 @click.option("--exclude-tag", multiple=True, metavar="TAG", help="Leave out cards with this registry tag (repeatable).")
-@click.option("--exclude-file", type=click.Path(dir_okay=False, path_type=Path), help="Leave out the cards named in this file, one per line.")
-@click.option("--basics-per-type", type=click.IntRange(0, 1000), default=50, show_default=True, help="Copies of each basic land in the pool.")
-@click.option("--proxies", type=click.Path(dir_okay=False, path_type=Path), help="Also print proxies to this PDF.")
-@click.option("--checklist", type=click.Path(dir_okay=False, path_type=Path), help="Also write a checklist (.pdf, .html or .md).")
-@click.pass_context
-def generate(ctx: click.Context, seed: str | None, size: int | None, output: Path, fmt: str, as_json: bool,
+@click.option("--exclude-file", type=FILE, metavar="FILE", help="Leave out the cards named in this file, one per line.")
+@click.option("--basics-per-type", type=click.IntRange(0, 1000), default=50, show_default=True,
+              help="Copies of each basic land in the pool.")
+@click.option("--proxies", type=FILE, metavar="FILE", help="Also print proxies to this PDF (with --paper, --backs, --text-only).")
+@click.option("--checklist", type=FILE, metavar="FILE",
+              help="Also write a checklist (.pdf, .html or .md; English, by color: see hhd checklist for more).")
+@paper_option
+@backs_option
+@text_only_option
+@offline_option
+@pass_env
+def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: str, as_json: bool,
              exclude_banned: bool, exclude_tag: tuple[str, ...], exclude_file: Path | None, basics_per_type: int,
-             proxies: Path | None, checklist: Path | None) -> None:
+             proxies: Path | None, checklist: Path | None, paper: str, backs: str, text_only: bool) -> None:
     """Draw a Hell library: a seeded random tenth of Hellscube v1.2 plus 250 basics.
 
-    Example: hhd generate --seed ember-tide-42 -o hell-library.json
+    \b
+    Examples:
+      hhd generate --seed ember-tide-42
+      hhd generate --seed ember-tide-42 --format summary
+      hhd generate --seed ember-tide-42 --proxies hell-proxies.pdf --checklist hell-checklist.pdf
     """
-    from hhdcli.cache import dump_json, write_atomic
+    from hhdcli.cards import CardIndex
+    from hhdcli.files import dump_json
     from hhdcli.library import Exclusions, build_pool, default_size, generate as draw, memorable_seed, read_name_list
+    from hhdcli.library import resolve
 
-    env: Env = ctx.obj
     cache = env.cards()
     names = read_name_list(exclude_file) if exclude_file else ()
     pool, unknown = build_pool(cache.cards, Exclusions(exclude_banned, exclude_tag, names), basics_per_type)
-    if unknown:
-        from hhdcli.cards import CardIndex
-
-        index = CardIndex(cache.cards)
-        for name in unknown:
-            near = index.suggest(name)
-            env.warn(f"{exclude_file}: no card named {name!r}" + (f" (did you mean: {', '.join(near)}?)" if near else ""))
+    index = CardIndex(cache.cards)
+    for name in unknown:
+        near = index.suggest(name)
+        env.warn(f"{exclude_file}: no card named {name!r}" + (f" (did you mean: {', '.join(near)}?)" if near else ""))
     if seed is None:
         seed = memorable_seed()
         env.info(f"seed: {seed}   (pass --seed {seed} to draw this library again)")
     library = draw(pool, size if size is not None else default_size(len(pool.cards)), seed, cache.fingerprint)
-    write_atomic(output, dump_json(library.to_json()))
-    by_id = {c.id: c for c in pool.cards}
-    _print_view(env, library, [by_id[e.id] for e in library.cards], pool.cards, fmt, as_json)
-    env.info(f"wrote {output} ({library.size} cards, seed {seed!r})")
+    _write(env, output, dump_json(library.to_json()), f"{library.size} cards, seed {seed!r}")
+    cards = resolve(library, pool.cards).cards
+    _print_library(library, cards, pool.cards, fmt, as_json)
     if proxies:
-        ctx.invoke(cli.commands["proxies"], library=output, output=proxies)
+        options = _proxy_options(paper, 0.0, 0.0, text_only, False, backs, "0,0", None, f"Hell library {seed!r}")
+        _make_proxies(env, cards, cache, proxies, options)
     if checklist:
-        ctx.invoke(cli.commands["checklist"], library=output, output=checklist)
-
-
-def _open_library(env: Env, path: Path):
-    """A library file with its cards, warning when the card data changed since it was made."""
-    from hhdcli.library import load_library, resolve
-
-    library = load_library(path)
-    cache = env.cards()
-    if library.card_data.get("sha256") != cache.meta.sha256:
-        env.warn(f"{path}: the card data changed since this library was made "
-                 f"(made from {str(library.card_data.get('sha256'))[:12]}, cache has {cache.meta.sha256[:12]})")
-    resolved = resolve(library, cache.cards)
-    for entry in resolved.missing:
-        env.warn(f"{path}: card {entry.position} {entry.name!r} no longer exists in the card data")
-    return library, resolved, cache
+        _make_checklist(env, library, cards, cache, checklist)
 
 
 @cli.command()
-@click.argument("library", type=click.Path(dir_okay=False, path_type=Path), default="hell-library.json")
-@click.option("--format", "fmt", type=VIEW_FORMATS, default="text", show_default=True, help="How to print the library.")
-@click.option("--json", "as_json", is_flag=True, help="Print only the summary, as JSON.")
+@library_option(old_positional=True)
+@format_option(VIEW_FORMATS, "How to print the library (summary: the figures alone).", default="text")
+@json_option
+@offline_option
 @pass_env
 def show(env: Env, library: Path, fmt: str, as_json: bool) -> None:
     """Print a library file with its summary.
 
-    Example: hhd show hell-library.json --format md
+    \b
+    Examples:
+      hhd show
+      hhd show -l hell-library.json --format md
     """
-    from hhdcli.library import Exclusions, build_pool
+    from hhdcli.library import library_pool
 
-    lib, resolved, cache = _open_library(env, library)
-    excluded = lib.pool.get("excluded", {})
-    exclusions = Exclusions(bool(excluded.get("banned")), tuple(excluded.get("tags", ())), tuple(excluded.get("names", ())))
-    pool, _ = build_pool(cache.cards, exclusions, int(lib.pool.get("basics_per_type", 50)))
-    _print_view(env, lib, resolved.cards, pool.cards, fmt, as_json)
+    resolved = env.open_library(library)
+    pool = library_pool(resolved.library, env.cards().cards)
+    _print_library(resolved.library, resolved.cards, pool.cards, fmt, as_json)
 
 
-# --- the deck colour check -------------------------------------------------------------------------
+# --- the deck check ---------------------------------------------------------------------------------------
 
 
-def write_text_output(path: Path, text: str) -> None:
-    write_bytes_output(path, text.encode("utf-8"))
+COLORS_HELP = "Use these land colors instead of a deck: letters W U B R G P, or none."
 
 
 @cli.command()
 @click.argument("deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=False)
-@click.option("--library", type=click.Path(dir_okay=False, path_type=Path),
-              help="Check the cards of this library file (default: ./hell-library.json if there is one, else --all).")
-@click.option("--all", "all_cards", is_flag=True, help="Check every Hellscube v1.2 card.")
-@click.option("--colors", "--colours", "colors", metavar="C", help="Use these land colours instead of a deck (WUB, or none).")
-@click.option("--land", "lands", multiple=True, metavar="NAME=C", help='Colours of a land hhd cannot look up: --land "Steam Vents=UR".')
-@click.option("--offline", is_flag=True, help="Do not ask Scryfall about non-Hellscube lands.")
-@click.option("--scryfall-url", envvar="HHD_SCRYFALL_URL", default="https://api.scryfall.com", show_default=True,
-              help="Scryfall API base URL.")
+@library_option()
+@click.option("--all", "all_cards", is_flag=True, help="Check every Hellscube v1.2 card instead of a library.")
+@click.option("--colors", metavar="LETTERS", help=COLORS_HELP)
+@click.option("--land", "lands", multiple=True, metavar="NAME=COLORS",
+              help='Colors of a land hhd cannot look up: --land "Steam Vents=UR".')
+@click.option("--scryfall-url", envvar="HHD_SCRYFALL_URL", show_envvar=True, default="https://api.scryfall.com",
+              show_default=True, metavar="URL", help="Scryfall API base URL.")
 @click.option("--rules-text", is_flag=True, help="Also count mana symbols in rules text (not the format's rule).")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Also write the report as .html or .md.")
+@json_option
+@output_option(None, "Also write the report to this file (.html or .md).")
+@format_option(["html", "md"])
+@offline_option
+@hidden_alias("--report", "output", type=FILE)
+@hidden_alias("--colours", "colors")
 @pass_env
-def check(env: Env, deck: Path | None, library: Path | None, all_cards: bool, colors: str | None,
-          lands: tuple[str, ...], offline: bool, scryfall_url: str, rules_text: bool, as_json: bool,
-          report: Path | None) -> None:
+@click.pass_context
+def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_cards: bool, colors: str | None,
+          lands: tuple[str, ...], scryfall_url: str, rules_text: bool, as_json: bool, output: Path | None,
+          fmt: str | None) -> None:
     """Which Hell cards a deck can take at once (take), and which are a choice.
 
-    Example: hhd check deck.txt --library hell-library.json
+    Without --library or --all, the cards of ./hell-library.json are checked when it exists, else every
+    Hellscube v1.2 card. Lands that are not Hellscube or basic are looked up on Scryfall (not --offline).
+
+    \b
+    Examples:
+      hhd check deck.txt
+      hhd check deck.txt -l hell-library.json -o check.html
+      hhd check --colors WUB --all
     """
-    from hhdcli.check import format_check, run_check
-    from hhdcli.deck import deck_colors, parse_colors_option, parse_land_option, read_deck
-    from hhdcli.errors import InputError
+    from hhdcli.check import check_deck, format_check
+    from hhdcli.deck import parse_colors_option, parse_land_option, read_deck
     from hhdcli.mana import SymbolTable
+    from hhdcli.render.documents import DocFormat, check_document, doc_format
 
     if deck is None and colors is None:
         raise InputError("give a deck file or --colors", "for example: hhd check deck.txt, or hhd check --colors WU")
-    if report is not None and report.suffix.lower() not in (".html", ".htm", ".md"):
-        raise InputError(f"--report {report}: use a .html or .md file name", "for example --report check.html")
+    report_format = doc_format(output, fmt, (DocFormat.HTML, DocFormat.MD)) if output else None
     cache = env.cards()
-    if library is None and not all_cards and Path("hell-library.json").is_file():
-        library = Path("hell-library.json")
-    if library is not None:
-        _, resolved, _ = _open_library(env, library)
-        cards, scope = resolved.cards, f"the {len(resolved.cards)} cards of {library}"
+    use_library = not all_cards and (_given(ctx, "library") or library.is_file())
+    if use_library:
+        cards = env.open_library(library).cards
+        scope = f"the {len(cards)} cards of {library}"
     else:
         cards, scope = cache.cards, f"all {len(cache.cards)} Hellscube v1.2 cards"
-    problems, unresolved = [], []
-    if colors is not None:
-        deck_cols, land_list = parse_colors_option(colors), []
-    else:
-        parsed = read_deck(deck)
-        problems = parsed.problems
-        for problem in problems:
-            env.warn(problem)
-        lookup = None
-        if not offline:
-            from hhdcli.registry import HttpSettings
-            from hhdcli.scryfall import ScryfallLands
-
-            lookup = ScryfallLands(env.cache_dir, scryfall_url, HttpSettings(timeout=(min(5.0, env.timeout), env.timeout)),
-                                   warn=env.warn)
-        found = deck_colors(parsed, cache.cards, dict(parse_land_option(o) for o in lands), lookup)
-        deck_cols, land_list, unresolved = found.colors, found.lands, found.unresolved
     table = SymbolTable.from_records(cache.symbols)
-    result = run_check(cards, scope, deck_cols, land_list, table, rules_text)
-    result.unresolved, result.problems, result.from_deck = unresolved, problems, colors is None
-    click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False) if as_json else format_check(result))
-    for warning in result.warnings:
+    parsed = read_deck(deck) if deck is not None and colors is None else None
+    for problem in parsed.problems if parsed else ():
+        env.warn(problem)
+    report = check_deck(cards, scope, table, deck=parsed,
+                        colors=parse_colors_option(colors) if colors is not None else None,
+                        hellscube=cache.cards, lands=dict(parse_land_option(o) for o in lands),
+                        lookup=None if env.offline else _scryfall(env, scryfall_url), with_rules_text=rules_text)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(format_check(report))
+    for warning in report.warnings:
         env.warn(warning)
-    if report is not None:
-        from hhdcli.check import ORDER
-        from hhdcli.render.templates import render
-
-        template = "check.md.j2" if report.suffix.lower() == ".md" else "check.html.j2"
-        verdicts = sorted(result.verdicts, key=lambda v: (ORDER[v.verdict], v.card.name.lower()))
-        write_text_output(report, render(template, report=result, s=result.summary, verdicts=verdicts,
-                                         colors="".join(result.deck_colors) or "none",
-                                         gains=[w for w in result.what_if if w.gain > 0],
-                                         cost=_html_cost(table)))
-        env.info(f"wrote {report}")
+    if output is not None and report_format is not None:
+        _write(env, output, check_document(report, table, report_format))
 
 
-# --- printing ---------------------------------------------------------------------------------------
+def _scryfall(env: Env, url: str) -> Any:
+    from hhdcli.scryfall import ScryfallLands
+
+    return ScryfallLands(env.cache_dir, url, env.http(), warn=env.warn)
 
 
-def _cards_for_printing(env: Env, library: Path | None, names: tuple[str, ...]):
-    """The cards of a library file (in library order) or of --cards names, and a title for the footer."""
-    from hhdcli.cards import CardIndex
-    from hhdcli.errors import InputError
-
-    if names:
-        cache = env.cards()
-        index = CardIndex(cache.cards)
-        matches = {name: index.find(name) for name in names}
-        found = [card for card in matches.values() if card]
-        unknown = [name for name, card in matches.items() if card is None]
-        for name in unknown:
-            near = index.suggest(name)
-            env.warn(f"no card named {name!r}" + (f" (did you mean: {', '.join(near)}?)" if near else ""))
-        if not found:
-            raise InputError("none of the --cards names is a Hellscube v1.2 card", "check the names with `hhd cards QUERY`")
-        return found, "Hellscube proxies", cache
-    if library is None and Path("hell-library.json").is_file():
-        library = Path("hell-library.json")
-    if library is None:
-        raise InputError("give a library file or --cards NAME", "for example: hhd proxies hell-library.json")
-    lib, resolved, cache = _open_library(env, library)
-    return resolved.cards, f"Hell library {lib.seed!r}", cache
+# --- printing ----------------------------------------------------------------------------------------------
 
 
-def _counting_progress(env: Env, total: int, label: str):
-    if env.quiet or not sys.stderr.isatty() or total == 0:
-        return None, lambda: None
-    bar = click.progressbar(length=total, label=label, file=sys.stderr)
-    bar.render_progress()
-    return (lambda: bar.update(1)), bar.render_finish
+def _proxy_options(paper: str, gap: float, bleed: float, text_only: bool, skip_basics: bool, backs: str,
+                   back_offset: str, font: str | None, title: str) -> ProxyOptions:
+    from hhdcli.render.layout import parse_offset, parse_paper
+    from hhdcli.render.proxies import ProxyOptions
+
+    return ProxyOptions(parse_paper(paper), gap, bleed, text_only, skip_basics, backs == "red",
+                        parse_offset(back_offset), font, title)
 
 
-def write_bytes_output(path: Path, data: bytes) -> None:
-    from hhdcli.cache import write_atomic
-    from hhdcli.errors import InputError
-
-    try:
-        write_atomic(path, data)
-    except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror}", "choose another output path") from exc
-
-
-@cli.command()
-@click.argument("library", type=click.Path(dir_okay=False, path_type=Path), required=False)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("hell-proxies.pdf"),
-              show_default=True, help="The PDF to write.")
-@click.option("--cards", "names", multiple=True, metavar="NAME", help="Print these cards instead of a library (repeatable).")
-@click.option("--paper", default="a4", show_default=True, help="a4, letter, a3, legal or WxHmm.")
-@click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Millimetres between cards.")
-@click.option("--bleed", type=click.FloatRange(0, 5), default=0.0, show_default=True, help="Millimetres of art beyond the cut.")
-@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help="Image resolution.")
-@click.option("--quality", type=click.IntRange(30, 100), default=85, show_default=True, help="JPEG quality of images.")
-@click.option("--text-only", is_flag=True, help="Draw every card from its data; download no images.")
-@click.option("--offline", is_flag=True, help="Use only images already in the image cache.")
-@click.option("--workers", type=click.IntRange(1, 32), default=8, show_default=True, help="Parallel image downloads.")
-@click.option("--skip-basics", is_flag=True, help="Leave basic lands out (use real basics in red sleeves).")
-@click.option("--backs", type=click.Choice(["none", "red"]), default="none", show_default=True,
-              help="red: a page of red backs after each page, for long-edge duplex.")
-@click.option("--back-offset", default="0,0", metavar="X,Y", help="Shift the backs by X,Y mm to fix duplex misalignment.")
-@click.option("--calibration", is_flag=True, help="Print a sheet to check scale and duplex offset instead.")
-@click.option("--font", type=click.Path(dir_okay=False, exists=True), help="A TrueType font for text proxies.")
-@pass_env
-def proxies(env: Env, library: Path | None, output: Path, names: tuple[str, ...], paper: str, gap: float, bleed: float,
-            dpi: int, quality: int, text_only: bool, offline: bool, workers: int, skip_basics: bool, backs: str,
-            back_offset: str, calibration: bool, font: str | None) -> None:
-    """Print true-to-size proxy sheets (63 x 88 mm, 3 x 3 a page) for a library.
-
-    Example: hhd proxies hell-library.json -o hell-proxies.pdf --backs red
-    """
+def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, options: ProxyOptions,
+                  dpi: int = 300, quality: int = 85, workers: int = 8) -> None:
     from hhdcli.mana import SymbolTable
     from hhdcli.render.images import ImageSettings, ImageStore
-    from hhdcli.render.layout import parse_offset, parse_paper
-    from hhdcli.render.proxies import ProxyOptions, calibration_pdf, fallback_lines, render_proxies
+    from hhdcli.render.proxies import fallback_lines, render_proxies
 
-    paper_mm = parse_paper(paper)
-    if calibration:
-        write_bytes_output(output, calibration_pdf(paper_mm, font))
-        env.info(f"wrote {output}: print it at 100 %, duplex on the long edge, and measure")
-        return
-    cards, title, cache = _cards_for_printing(env, library, names)
-    options = ProxyOptions(paper_mm, gap, bleed, text_only, skip_basics, backs == "red", parse_offset(back_offset),
-                           font, title)
-    from hhdcli.registry import HttpSettings
-
-    http = HttpSettings(timeout=(min(5.0, env.timeout), min(20.0, env.timeout)), retries=1, backoff=0.3)
-    store = ImageStore(env.cache_dir / "images", ImageSettings(dpi, quality, bleed, workers, offline), http)
-    wanted = 0 if text_only else len({u for c in cards for u in c.print_images})
+    settings = ImageSettings(dpi, quality, options.bleed_mm, workers, env.offline)
+    store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3))
+    wanted = 0 if options.text_only else len({u for c in cards for u in c.print_images})
     progress, finish = _counting_progress(env, wanted, "images")
     try:
         pdf, report = render_proxies(cards, SymbolTable.from_records(cache.symbols), options, store, progress)
     finally:
         finish()
-    write_bytes_output(output, pdf)
-    env.info(f"wrote {output}: {report.pages} pages, {report.proxies} proxies "
-             f"({report.proxies - report.text} from {report.images} images, {report.text} drawn from card data), "
-             f"{report.size_bytes / 1024:.0f} KB")
+    _write(env, output, pdf, f"{report.pages} pages, {report.proxies} proxies "
+           f"({report.proxies - report.text} from {report.images} images, {report.text} drawn from card data), "
+           f"{report.size_bytes / 1024:.0f} KB")
     for line in fallback_lines(report):
         env.info(line)
 
 
-def _output_kind(path: Path) -> str:
-    from hhdcli.errors import InputError
+@cli.command()
+@library_option(old_positional=True)
+@output_option("hell-proxies.pdf", "The PDF to write.")
+@click.option("--cards", "names", multiple=True, metavar="NAME", help="Print these cards instead of a library (repeatable).")
+@paper_option
+@click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Millimetres between cards.")
+@click.option("--bleed", type=click.FloatRange(0, 5), default=0.0, show_default=True, help="Millimetres of art beyond the cut.")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help="Image resolution.")
+@click.option("--quality", type=click.IntRange(30, 100), default=85, show_default=True, help="JPEG quality of images.")
+@text_only_option
+@offline_option
+@click.option("--workers", type=click.IntRange(1, 32), default=8, show_default=True, help="Parallel image downloads.")
+@click.option("--skip-basics", is_flag=True, help="Leave basic lands out (use real basics in red sleeves).")
+@backs_option
+@click.option("--back-offset", default="0,0", metavar="X,Y", help="Shift the backs by X,Y mm to fix duplex misalignment.")
+@click.option("--calibration", is_flag=True, help="Print a sheet to check scale and duplex offset instead.")
+@font_option
+@pass_env
+def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], paper: str, gap: float, bleed: float,
+            dpi: int, quality: int, text_only: bool, workers: int, skip_basics: bool, backs: str,
+            back_offset: str, calibration: bool, font: str | None) -> None:
+    """Print true-to-size proxy sheets (63 x 88 mm, 3 x 3 a page) for a library.
 
-    kind = {".pdf": "pdf", ".html": "html", ".htm": "html", ".md": "md"}.get(path.suffix.lower())
-    if kind is None:
-        raise InputError(f"{path}: the output must end in .pdf, .html or .md", "for example -o checklist.pdf")
-    return kind
+    Print at 100 % (actual size). Images are downloaded once into the cache; a card without one is drawn
+    from its data.
+
+    \b
+    Examples:
+      hhd proxies -o hell-proxies.pdf --backs red
+      hhd proxies --cards Pyrohyperspasm --cards "nut shot" --paper letter --text-only -o two.pdf
+      hhd proxies --calibration -o calibration.pdf
+    """
+    from hhdcli.cards import CardIndex
+    from hhdcli.render.layout import parse_paper
+    from hhdcli.render.proxies import calibration_pdf
+
+    if calibration:
+        _write(env, output, calibration_pdf(parse_paper(paper), font),
+               "print it at 100 %, duplex on the long edge, and measure")
+        return
+    cache = env.cards()
+    if names:
+        cards, title = _find_cards(env, list(names), CardIndex(cache.cards)), "Hellscube proxies"
+    else:
+        resolved = env.open_library(library)
+        cards, title = resolved.cards, f"Hell library {resolved.library.seed!r}"
+    options = _proxy_options(paper, gap, bleed, text_only, skip_basics, backs, back_offset, font, title)
+    _make_proxies(env, cards, cache, output, options, dpi, quality, workers)
 
 
-def _today():
-    """Today, or the date in SOURCE_DATE_EPOCH for reproducible builds."""
-    from datetime import date, datetime, timezone
+def _make_checklist(env: Env, library: Any, cards: list[Card], cache: CardCache, output: Path,
+                    fmt: str | None = None, sort: str = "color", mode: str = "sleeve", lang: str = "en",
+                    with_rules: bool = False, font: str | None = None) -> None:
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render.checklist import build_checklist
+    from hhdcli.render.documents import checklist_document, doc_format, today
 
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    return datetime.fromtimestamp(int(epoch), timezone.utc).date() if epoch and epoch.isdigit() else date.today()
-
-
-def _frame_css() -> dict[str, str]:
-    from hhdcli.render.cardface import FRAME
-    from hhdcli.render.symbols import css_color
-
-    return {key: css_color(rgb) for key, rgb in FRAME.items()}
-
-
-def _html_cost(table):
-    from markupsafe import Markup
-
-    from hhdcli.render.symbols import cost_html
-
-    return lambda cost: Markup(cost_html(cost or "", table))
+    kind = doc_format(output, fmt)
+    version = cache.meta.registry_version or cache.meta.sha256[:12]
+    sheet = build_checklist(library, cards, version, sort, mode, lang, today())
+    document = checklist_document(sheet, SymbolTable.from_records(cache.symbols), kind, font, with_rules)
+    _write(env, output, document, f"{sheet.total} cards in {len(sheet.groups)} groups")
 
 
-LANG = click.Choice(["en", "ru"])
+SORTS = click.Choice(["color", "type", "name", "position", "colour"])
 
 
 @cli.command()
-@click.argument("library", type=click.Path(dir_okay=False, path_type=Path), default="hell-library.json")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("hell-checklist.pdf"),
-              show_default=True, help="The checklist to write: .pdf, .html or .md.")
-@click.option("--sort", type=click.Choice(["colour", "type", "name", "position"]), default="colour", show_default=True,
-              help="How to group the lines.")
+@library_option(old_positional=True)
+@output_option("hell-checklist.pdf", "The checklist to write: .pdf, .html or .md.")
+@format_option(["pdf", "html", "md"])
+@click.option("--sort", type=SORTS, default="color", show_default=True, help="How to group the lines.")
 @click.option("--mode", type=click.Choice(["sleeve", "return"]), default="sleeve", show_default=True,
               help="sleeve: building the library; return: the end-of-session count.")
-@click.option("--lang", type=LANG, default="en", show_default=True, help="Language of headings and labels.")
+@lang_option
 @click.option("--with-rules", is_flag=True, help="Append the one-page rules reference.")
-@click.option("--font", type=click.Path(dir_okay=False, exists=True), help="A TrueType font for the PDF.")
+@font_option
+@offline_option
 @pass_env
-def checklist(env: Env, library: Path, output: Path, sort: str, mode: str, lang: str, with_rules: bool,
-              font: str | None) -> None:
+def checklist(env: Env, library: Path, output: Path, fmt: str | None, sort: str, mode: str, lang: str,
+              with_rules: bool, font: str | None) -> None:
     """A checklist of the library's physical cards, to sleeve it and to count it back.
 
-    Example: hhd checklist hell-library.json -o checklist.pdf --lang ru
+    \b
+    Examples:
+      hhd checklist -o hell-checklist.pdf
+      hhd checklist --mode return --lang ru --with-rules -o count.html
     """
-    from hhdcli.mana import SymbolTable
-    from hhdcli.render.checklist import build_checklist, checklist_pdf
-    from hhdcli.render.rules import rules_context
-    from hhdcli.render.templates import render
-
-    kind = _output_kind(output)
-    lib, resolved, cache = _open_library(env, library)
-    version = cache.meta.registry_version or cache.meta.sha256[:12]
-    sheet = build_checklist(lib, resolved.cards, version, sort, mode, lang, _today())
-    table = SymbolTable.from_records(cache.symbols)
-    if kind == "pdf":
-        write_bytes_output(output, checklist_pdf(sheet, table, font, lang if with_rules else None))
-    else:
-        rules = rules_context(lang) if with_rules else None
-        write_text_output(output, render(f"checklist.{kind}.j2", checklist=sheet, rules=rules,
-                                         cost=_html_cost(table), frame_css=_frame_css()))
-    env.info(f"wrote {output}: {sheet.total} cards in {len(sheet.groups)} groups")
+    resolved = env.open_library(library)
+    _make_checklist(env, resolved.library, resolved.cards, env.cards(), output, fmt, sort, mode, lang, with_rules,
+                    font)
 
 
 @cli.command()
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("hell-rules.pdf"),
-              show_default=True, help="The rules sheet to write: .pdf, .html or .md.")
-@click.option("--lang", type=LANG, default="en", show_default=True, help="Language.")
-@click.option("--font", type=click.Path(dir_okay=False, exists=True), help="A TrueType font for the PDF.")
+@output_option("hell-rules.pdf", "The rules sheet to write: .pdf, .html or .md.")
+@format_option(["pdf", "html", "md"])
+@lang_option
+@font_option
 @pass_env
-def rules(env: Env, output: Path, lang: str, font: str | None) -> None:
+def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None) -> None:
     """A one-page quick reference of the Hell's Half-Draft rules.
 
-    Example: hhd rules --lang ru -o rules.pdf
+    \b
+    Examples:
+      hhd rules --lang ru -o rules.pdf
+      hhd rules -o rules.md
     """
     from hhdcli.cache import load_symbols
     from hhdcli.mana import SymbolTable
-    from hhdcli.render.rules import rules_context, rules_pdf
-    from hhdcli.render.templates import render
+    from hhdcli.render.documents import doc_format, rules_document
 
-    kind = _output_kind(output)
+    kind = doc_format(output, fmt)
     table = SymbolTable.from_records(load_symbols(env.cache_dir))  # works without a card cache too
-    if kind == "pdf":
-        write_bytes_output(output, rules_pdf(lang, table, font))
-    else:
-        write_text_output(output, render(f"rules.{kind}.j2", cost=_html_cost(table), **rules_context(lang)))
-    env.info(f"wrote {output}")
+    _write(env, output, rules_document(lang, table, kind, font))
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ from hhdcli.errors import DataError, InputError
 
 LIBRARY_FORMAT = "hhd-library"
 LIBRARY_VERSION = 1
+DEFAULT_LIBRARY = Path("hell-library.json")
 
 
 # --- the pool ---------------------------------------------------------------------------------
@@ -181,6 +182,29 @@ class ResolvedLibrary:
     library: Library
     cards: list[Card]  # library order; cards no longer in the data are left out
     missing: list[LibraryEntry]
+    warnings: list[str] = field(default_factory=list)
+
+
+def open_library(path: Path, hellscube: Sequence[Card], card_sha256: str) -> ResolvedLibrary:
+    """A library file with its cards, and warnings when the card data changed since it was made."""
+    library = load_library(path)
+    resolved = resolve(library, hellscube)
+    made_from = str(library.card_data.get("sha256"))
+    if made_from != card_sha256:
+        resolved.warnings.append(f"{path}: the card data changed since this library was made "
+                                 f"(made from {made_from[:12]}, the cards now are {card_sha256[:12]})")
+    resolved.warnings += [f"{path}: card {entry.position} {entry.name!r} no longer exists in the card data"
+                          for entry in resolved.missing]
+    return resolved
+
+
+def library_pool(library: Library, hellscube: Sequence[Card]) -> Pool:
+    """The pool a library was drawn from, rebuilt from what its file says (for the expected values)."""
+    excluded = library.pool.get("excluded", {})
+    exclusions = Exclusions(bool(excluded.get("banned")), tuple(excluded.get("tags", ())),
+                            tuple(excluded.get("names", ())))
+    pool, _ = build_pool(hellscube, exclusions, int(library.pool.get("basics_per_type", 50)))
+    return pool
 
 
 def resolve(library: Library, hellscube: Iterable[Card]) -> ResolvedLibrary:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from hhdcli.cache import dump_json, write_atomic
+from hhdcli.files import dump_json, write_cache_file
 from hhdcli.cards import normalize_name
 from hhdcli.errors import NetworkError
 from hhdcli.http import HttpSettings, make_session, network_error
@@ -54,7 +54,7 @@ class ScryfallLands:
             except NetworkError as exc:
                 self.warn(f"Scryfall lookup failed ({exc.message}); name the lands with --land NAME=COLOURS")
             else:
-                write_atomic(self.path, dump_json(known))
+                write_cache_file(self.path, dump_json(known))
         result: dict[str, Answer | None] = {}
         for name in names:
             entry = known.get(normalize_name(name))

@@ -1,135 +1,12 @@
-"""Shared test parts: the real registry data in ../shared, a loopback HTTP server, a CLI runner."""
+"""Fixtures shared by every test; the helpers they use live in support.py."""
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import threading
-import time
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Callable
 
 import pytest
-from click.testing import CliRunner
 
-from hhdcli.cli import cli
-
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "hellfall"
-LEGACY = SHARED / "Hellscube-Database.legacy-2024-04-22.json"
-CURRENT_SAMPLE = SHARED / "Hellscube-Database.current-sample.json"
-PIPS = SHARED / "pips.json"
-
-
-@dataclass
-class Reply:
-    """What the loopback server answers for one path."""
-
-    body: bytes = b""
-    status: int = 200
-    content_type: str = "application/json"
-    etag: str | None = None
-    gzip: bool = False
-    delay: float = 0.0
-    truncate_to: int | None = None  # announce the full length, send only this many bytes
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-Route = Callable[["Handler"], Reply]
-
-
-class _QuietServer(ThreadingHTTPServer):
-    def handle_error(self, request, client_address) -> None:
-        """A client hanging up on a deliberately slow or huge answer is expected here, not news."""
-        import sys
-
-        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
-            super().handle_error(request, client_address)
-
-
-class LoopbackServer:
-    def __init__(self) -> None:
-        self.routes: dict[str, Reply | Route] = {}
-        self.hits: list[tuple[str, str, dict[str, str]]] = []  # method, path, headers
-        self.bodies: list[bytes] = []
-        server = self
-
-        class _Handler(Handler):
-            owner = server
-
-        self.httpd = _QuietServer(("127.0.0.1", 0), _Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
-
-    def serve_file(self, path: str, file: Path, gzip_it: bool = False) -> None:
-        data = file.read_bytes()
-        self.routes[path] = Reply(data, etag='"' + hashlib.sha256(data).hexdigest()[:16] + '"', gzip=gzip_it)
-
-    def count(self, path: str, method: str = "GET") -> int:
-        return sum(1 for m, p, _ in self.hits if p == path and m == method)
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-class Handler(BaseHTTPRequestHandler):
-    owner: LoopbackServer
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args) -> None:  # keep pytest output clean
-        pass
-
-    def _answer(self, method: str) -> None:
-        path = self.path.split("?")[0]
-        body = b""
-        if method == "POST":
-            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            self.owner.bodies.append(body)
-        self.owner.hits.append((method, path, dict(self.headers)))
-        route = self.owner.routes.get(path)
-        reply = route(self) if callable(route) else route
-        if reply is None:
-            reply = Reply(b"not found", 404, "text/plain")
-        if reply.delay:
-            time.sleep(reply.delay)
-        if reply.etag and self.headers.get("If-None-Match") == reply.etag:
-            self.send_response(304)
-            self.send_header("ETag", reply.etag)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
-        payload = gzip.compress(reply.body, mtime=0) if reply.gzip else reply.body
-        self.send_response(reply.status)
-        self.send_header("Content-Type", reply.content_type)
-        self.send_header("Content-Length", str(len(payload)))
-        if reply.gzip:
-            self.send_header("Content-Encoding", "gzip")
-        if reply.etag:
-            self.send_header("ETag", reply.etag)
-        for key, value in reply.headers.items():
-            self.send_header(key, value)
-        self.end_headers()
-        if reply.truncate_to is not None:
-            payload = payload[: reply.truncate_to]
-            self.close_connection = True
-        try:
-            self.wfile.write(payload)
-            self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-
-    def do_GET(self) -> None:
-        self._answer("GET")
-
-    def do_POST(self) -> None:
-        self._answer("POST")
+from support import CURRENT_SAMPLE, LEGACY, PIPS, Hhd, LoopbackServer, Reply
 
 
 @pytest.fixture
@@ -147,21 +24,6 @@ def registry(server: LoopbackServer) -> LoopbackServer:
     server.serve_file("/Hellscube-Database.json", LEGACY)
     server.serve_file("/pips.json", PIPS)
     return server
-
-
-@dataclass
-class Hhd:
-    """Runs the real CLI in-process against one cache folder."""
-
-    cache_dir: Path
-    registry_url: str | None = None
-
-    def __call__(self, *args: str, input: str | None = None):
-        base = ["--cache-dir", str(self.cache_dir), "--timeout", "2"]
-        if self.registry_url:
-            base += ["--registry-url", self.registry_url]
-        result = CliRunner().invoke(cli, base + list(args), input=input, catch_exceptions=False)
-        return result
 
 
 @pytest.fixture

@@ -17,22 +17,29 @@ def test_status_names_cache_source_and_counts(synced):
     assert sum(report["by_color"].values()) == 720 - 69
 
 
-def test_cards_filters_by_colour_type_and_land(synced):
-    purple = json.loads(synced("cards", "--color", "P", "--json").stdout)
+def listed(result) -> list[dict]:
+    document = json.loads(result.stdout)
+    assert document["schema"] == 1
+    return document["cards"]
+
+
+def test_cards_filters_by_color_type_and_land(synced):
+    purple = listed(synced("cards", "--color", "P", "--json"))
     assert purple and all("P" in row["colors"] for row in purple)
-    creatures = json.loads(synced("cards", "--type", "creature", "--no-land", "--json").stdout)
+    assert listed(synced("cards", "--colour", "p", "--json")) == purple  # the old spelling still works
+    creatures = listed(synced("cards", "--type", "creature", "--no-land", "--json"))
     assert creatures and all("Creature" in r["type_line"] and not r["land"] for r in creatures)
-    lands = json.loads(synced("cards", "--land", "--json").stdout)
+    lands = listed(synced("cards", "--land", "--json"))
     assert len(lands) == 69
-    multi = json.loads(synced("cards", "--color", "M", "--json").stdout)
-    assert all(len(r["colors"]) > 1 for r in multi)
+    multi = listed(synced("cards", "--color", "M", "--json"))
+    assert multi and all(len(r["colors"]) > 1 for r in multi)
 
 
 def test_cards_query_and_table(synced):
     result = synced("cards", "dreadmaw")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["name", "cost", "type", "col"]
+    assert lines[0].split() == ["name", "cost", "type", "color"]
     assert all("dreadmaw" in line.lower() for line in lines[2:])
 
 
@@ -43,7 +50,7 @@ def test_card_matches_ignoring_case_and_punctuation(synced):
 
 
 def test_card_shows_every_face(synced):
-    data = json.loads(synced("card", "Bear // Hate", "--json").stdout)
+    data = json.loads(synced("card", "Bear // Hate", "--json").stdout)["card"]
     assert [f["name"] for f in data["faces"]] == ["Bear", "Hate"]
 
 

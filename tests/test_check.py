@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PIPS, Reply
+from support import PIPS, Reply
 from hhdcli.cache import load_cache, parse_symbols
 from hhdcli.cards import CardIndex
 from hhdcli.deck import deck_colors, parse_deck, read_deck

@@ -12,7 +12,7 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from conftest import CURRENT_SAMPLE, Hhd, Reply
+from support import CURRENT_SAMPLE, Hhd, Reply
 from hhdcli.render.cardface import FRAME
 from hhdcli.render.layout import MM, crop_marks, make_sheet
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CURRENT_SAMPLE, LEGACY, PIPS, Reply
+from support import CURRENT_SAMPLE, LEGACY, PIPS, Reply
 from hhdcli.cache import load_cache
 from hhdcli.cards import parse_registry
 from hhdcli.errors import HhdError
@@ -204,7 +204,7 @@ def test_a_command_with_no_cache_syncs_once_when_it_can(registry, hhd):
     hhd.registry_url = registry.url
     result = hhd("cards", "--json")
     assert result.exit_code == 0
-    assert len(json.loads(result.stdout)) == 16
+    assert len(json.loads(result.stdout)["cards"]) == 16
 
 
 def test_cache_dir_option_beats_environment(tmp_path, monkeypatch):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import urlparse
 
-from hhdcli.cache import write_atomic
+from hhdcli.files import write_cache_file
 from hhdcli.errors import NetworkError
 from hhdcli.http import HttpSettings, make_session, problem, read_capped
 
@@ -87,7 +87,7 @@ class ImageStore:
             if error:
                 return ImageResult(url, error=error)
         try:
-            write_atomic(target, prepare(raw.read_bytes(), self.settings))
+            write_cache_file(target, prepare(raw.read_bytes(), self.settings))
         except ImageError as exc:
             return ImageResult(url, error=str(exc))
         return ImageResult(url, target)
@@ -114,7 +114,7 @@ class ImageStore:
                     self._dead_hosts.add(parsed.netloc)
                 return f"could not connect to {parsed.netloc}"
             return found.reason
-        write_atomic(raw, data)
+        write_cache_file(raw, data)
         return None
 
 

@@ -1,9 +1,8 @@
-"""Jinja2 templates shipped in the wheel (the top-level templates/ folder is package hhdcli.templates)."""
+"""Jinja2 templates shipped in the wheel (hhdcli/templates/)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib.resources import files
 from typing import Any
 
 
@@ -11,9 +10,8 @@ from typing import Any
 def environment():
     import jinja2
 
-    folder = str(files("hhdcli.templates"))
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(folder),
+        loader=jinja2.PackageLoader("hhdcli", "templates"),
         # HTML is escaped everywhere: card names hold <, & and quotes; Markdown is escaped by a filter
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False),
         trim_blocks=True,

@@ -1,0 +1,97 @@
+"""Printable documents by format: the check report, the checklist and the rules sheet as PDF, HTML or
+Markdown. One function per document, callable from Python exactly as the CLI calls it."""
+
+from __future__ import annotations
+
+import os
+from datetime import date, datetime, timezone
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from hhdcli.errors import InputError
+
+if TYPE_CHECKING:
+    from markupsafe import Markup
+
+    from hhdcli.check import CheckReport
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render.checklist import Checklist
+
+
+class DocFormat(StrEnum):
+    PDF = "pdf"
+    HTML = "html"
+    MD = "md"
+
+
+_BY_SUFFIX = {".pdf": DocFormat.PDF, ".html": DocFormat.HTML, ".htm": DocFormat.HTML, ".md": DocFormat.MD}
+
+
+def doc_format(path: Path, chosen: str | None, allowed: tuple[DocFormat, ...] = tuple(DocFormat)) -> DocFormat:
+    """--format when given, else the output's extension; refused when the command cannot write it."""
+    found = DocFormat(chosen) if chosen else _BY_SUFFIX.get(Path(path).suffix.lower())
+    names = ", ".join(f.value for f in allowed)
+    if found is None:
+        raise InputError(f"{path}: cannot tell the format from the extension", f"end the name in .{allowed[0].value} "
+                         f"or pass --format ({names})")
+    if found not in allowed:
+        raise InputError(f"{path}: this command writes {names}, not {found.value}", f"for example -o out.{allowed[0]}")
+    return found
+
+
+def today() -> date:
+    """Today, or the date in SOURCE_DATE_EPOCH for reproducible builds."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    return datetime.fromtimestamp(int(epoch), timezone.utc).date() if epoch and epoch.isdigit() else date.today()
+
+
+def _cost_markup(table: SymbolTable) -> Callable[[str], Markup]:
+    from markupsafe import Markup
+
+    from hhdcli.render.symbols import cost_html
+
+    return lambda cost: Markup(cost_html(cost or "", table))
+
+
+def _frame_css() -> dict[str, str]:
+    from hhdcli.render.cardface import FRAME
+    from hhdcli.render.symbols import css_color
+
+    return {key: css_color(rgb) for key, rgb in FRAME.items()}
+
+
+def _render(name: str, **context: Any) -> str:
+    from hhdcli.render.templates import render
+
+    return render(name, **context)
+
+
+def check_document(report: CheckReport, table: SymbolTable, fmt: DocFormat) -> str:
+    """The deck check as HTML or Markdown."""
+    colors = "".join(report.deck_colors) or "none"
+    return _render(f"check.{fmt}.j2", report=report, s=report.summary, verdicts=report.sorted_verdicts,
+                   colors=colors, gains=[w for w in report.what_if if w.gain > 0], cost=_cost_markup(table))
+
+
+def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat, font: str | None = None,
+                       with_rules: bool = False) -> bytes | str:
+    """The red-sleeve checklist; with_rules appends the rules reference in the checklist's language."""
+    from hhdcli.render.rules import rules_context
+
+    if fmt is DocFormat.PDF:
+        from hhdcli.render.checklist import checklist_pdf
+
+        return checklist_pdf(checklist, table, font, checklist.lang if with_rules else None)
+    rules = rules_context(checklist.lang) if with_rules else None
+    return _render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(table),
+                   frame_css=_frame_css())
+
+
+def rules_document(lang: str, table: SymbolTable, fmt: DocFormat, font: str | None = None) -> bytes | str:
+    """The one-page rules reference."""
+    from hhdcli.render.rules import rules_context, rules_pdf
+
+    if fmt is DocFormat.PDF:
+        return rules_pdf(lang, table, font)
+    return _render(f"rules.{fmt}.j2", cost=_cost_markup(table), **rules_context(lang))
