@@ -43,3 +43,11 @@ def legacy_cache(tmp_path_factory) -> Path:
 @pytest.fixture
 def synced(legacy_cache: Path) -> Hhd:
     return Hhd(legacy_cache)
+
+
+@pytest.fixture
+def library(synced: Hhd, tmp_path: Path) -> Path:
+    """The ember-tide-42 library of the legacy data, in a file of its own."""
+    path = tmp_path / "lib.json"
+    assert synced("generate", "--seed", "ember-tide-42", "-o", str(path)).exit_code == 0
+    return path

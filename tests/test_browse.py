@@ -60,15 +60,12 @@ def test_unknown_card_suggests_three_names(synced):
     assert "did you mean" in result.output and "Pickle K'rrik!" in result.output
 
 
-def test_every_command_has_help_with_an_example():
+def test_version_comes_from_the_package_metadata():
+    from importlib.metadata import version
+
     from click.testing import CliRunner
 
-    runner = CliRunner()
-    for name in cli.commands:
-        result = runner.invoke(cli, [name, "--help"])
-        assert result.exit_code == 0
-        assert "Example: hhd " + name in result.output.replace("\n", " "), name
-    assert runner.invoke(cli, ["--version"]).output.startswith("hhd, version")
+    assert CliRunner().invoke(cli, ["--version"]).output == f"hhd, version {version('hhd')}\n"
 
 
 def test_debug_shows_the_real_exception(synced):

@@ -19,13 +19,6 @@ GOLDEN_MD = Path(__file__).parent / "golden" / "checklist-ember-tide-42.md"
 EPOCH = {"SOURCE_DATE_EPOCH": "1798675200"}  # 2026-12-31 00:00 UTC: the header date is fixed
 
 
-@pytest.fixture
-def library(synced, tmp_path) -> Path:
-    path = tmp_path / "lib.json"
-    assert synced("generate", "--seed", "ember-tide-42", "-o", str(path)).exit_code == 0
-    return path
-
-
 def _entries(library: Path) -> list[dict]:
     return json.loads(library.read_text())["cards"]
 
@@ -182,3 +175,33 @@ def test_generate_prints_both_printables_in_one_command(synced, tmp_path):
     assert result.exit_code == 0, result.output
     assert len(PdfReader(p).pages) == 11 and len(PdfReader(c).pages) <= 2
     assert re.search(r"wrote .*p\.pdf: 11 pages", result.output)
+
+
+def test_a_checklist_is_the_same_bytes_alone_and_after_proxies(synced, library, tmp_path):
+    """No PDF leaves settings behind that change the next one made in the same process."""
+    script = f"""
+import sys
+from pathlib import Path
+from hhdcli.cache import load_cache
+from hhdcli.library import load_library, resolve
+from hhdcli.mana import SymbolTable
+from hhdcli.render.checklist import build_checklist, checklist_pdf
+from hhdcli.render.proxies import ProxyOptions, render_proxies
+from datetime import date
+
+cache = load_cache(Path({str(synced.cache_dir)!r}))
+table = SymbolTable.from_records(cache.symbols)
+lib = load_library(Path({str(library)!r}))
+cards = resolve(lib, cache.cards).cards
+sheet = build_checklist(lib, cards, "v", today=date(2026, 1, 1))
+alone = checklist_pdf(sheet, table)
+render_proxies(cards, table, ProxyOptions(text_only=True))
+after = checklist_pdf(sheet, table)
+sys.stdout.write(f"{{len(alone)}} {{len(after)}} {{alone == after}}")
+"""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    alone, after, same = out.split()
+    assert same == "True", (alone, after)

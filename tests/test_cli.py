@@ -1,0 +1,230 @@
+"""The command line as a user meets it: one option vocabulary, examples that run as written, no colour
+when NO_COLOR says so, and a one-line error (never a traceback) when a file cannot be written."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from hhdcli.cli import cli
+from support import CURRENT_SAMPLE, LEGACY, PIPS, Hhd, Reply
+
+COMMANDS = list(cli.commands)
+WRITES_A_FILE = {"generate", "proxies", "checklist", "rules", "check"}
+READS_A_LIBRARY = {"show", "check", "proxies", "checklist"}
+CAN_USE_THE_NETWORK = {"cards", "card", "generate", "show", "check", "proxies", "checklist"}
+SEVERAL_FORMATS = {"check", "checklist", "rules"}
+
+
+def visible_options(name: str) -> dict[str, click.Option]:
+    """Each visible option of a command by its long name."""
+    command = cli.commands[name]
+    return {next(o for o in p.opts if o.startswith("--")): p for p in command.params
+            if isinstance(p, click.Option) and not p.hidden}
+
+
+def help_text(name: str) -> str:
+    result = CliRunner().invoke(cli, [name, "--help"], terminal_width=100)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def examples(name: str) -> list[str]:
+    """The lines under "Examples:" in a command's --help."""
+    text = help_text(name)
+    block = text.split("Examples:", 1)[1].split("\nOptions:", 1)[0]
+    return [line.strip() for line in block.splitlines() if line.strip().startswith("hhd ")]
+
+
+# --- one vocabulary --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_the_same_idea_has_the_same_option_everywhere(name):
+    options = visible_options(name)
+    if name in WRITES_A_FILE:
+        assert options["--output"].opts == ["-o", "--output"]
+    if name in READS_A_LIBRARY:
+        assert options["--library"].opts == ["-l", "--library"] and options["--library"].envvar == "HHD_LIBRARY"
+    if name in CAN_USE_THE_NETWORK:
+        assert "--offline" in options and options["--offline"].envvar == "HHD_OFFLINE"
+    if name in SEVERAL_FORMATS:
+        assert "--format" in options
+    if "--json" in options:
+        assert options["--json"].help.startswith("Print the whole result as JSON")
+    for gone in ("--report", "--colour", "--colours"):
+        assert gone not in options  # old spellings still work, hidden
+    for option in options.values():
+        assert option.metavar != "PATH" and "PATH" not in (option.metavar or "")  # FILE, DIR, URL, …
+
+
+def test_shared_options_read_the_same_environment_variables_and_say_so():
+    for name, option in (("proxies", "--paper"), ("generate", "--paper"), ("checklist", "--lang"),
+                         ("rules", "--lang"), ("proxies", "--font"), ("checklist", "--font")):
+        assert visible_options(name)[option].envvar == "HHD_" + option.strip("-").upper()
+    assert "HHD_LIBRARY" in help_text("proxies") and "HHD_OFFLINE" in help_text("check")
+    top = CliRunner().invoke(cli, ["--help"]).output
+    assert "HHD_CACHE_DIR" in top and "HHD_REGISTRY_URL" in top and "HHD_TIMEOUT" in top
+
+
+def test_every_command_has_examples_on_lines_of_their_own():
+    for name in COMMANDS:
+        lines = examples(name)
+        assert lines, name
+        assert all(line.split()[1] == name for line in lines), lines
+
+
+def test_every_example_runs_as_written(tmp_path, server, monkeypatch):
+    """Each `Examples:` line of every --help, pasted into a folder that has what the examples name."""
+    server.serve_file("/catalog.json", LEGACY)
+    server.routes["/catalog-manifest.json"] = Reply(b'{"version": "2024-04-22", "cardCount": 720}')
+    server.serve_file("/pips.json", PIPS)
+    shutil.copy(LEGACY, tmp_path / "Hellscube-Database.json")
+    shutil.copy(PIPS, tmp_path / "pips.json")
+    (tmp_path / "deck.txt").write_text("20 Mountain\n20 Forest\n4 Pyrohyperspasm\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    env = {"HHD_CACHE_DIR": str(tmp_path / "cache"), "HHD_REGISTRY_URL": server.url, "HHD_OFFLINE": "1"}
+    ran = 0
+    for name in ["sync", "status", "cards", "card", "generate", *[c for c in COMMANDS if c not in
+                                                                  ("sync", "status", "cards", "card", "generate")]]:
+        for line in examples(name):
+            result = CliRunner().invoke(cli, shlex.split(line)[1:], env=env, catch_exceptions=False)
+            assert result.exit_code == 0, f"{line}\n{result.output}"
+            ran += 1
+    assert ran >= 2 * len(COMMANDS)
+
+
+def test_old_spellings_keep_working(synced, library, tmp_path):
+    report = tmp_path / "old.md"
+    assert synced("check", "--colours", "RG", "--library", str(library), "--report", str(report)).exit_code == 0
+    assert report.read_text(encoding="utf-8").startswith("# Hell library check")
+    assert synced("show", str(library), "--format", "summary").exit_code == 0  # the positional library file
+    assert synced("checklist", str(library), "--sort", "colour", "-o", str(tmp_path / "c.md")).exit_code == 0
+
+
+def test_json_means_the_whole_result(synced, tmp_path):
+    out = tmp_path / "lib.json"
+    document = json.loads(synced("-q", "generate", "--seed", "whole", "-o", str(out), "--json").stdout)
+    assert document["schema"] == 1
+    assert document["library"] == json.loads(out.read_text()) and "color" in document["summary"]
+    shown = json.loads(synced("-q", "show", "-l", str(out), "--json").stdout)
+    assert shown == document
+    for command in (["status"], ["cards", "bear"], ["card", "Pill Bug"], ["check", "--colors", "R", "--all"]):
+        assert json.loads(synced(*command, "--json").stdout)["schema"] == 1, command
+
+
+# --- NO_COLOR ------------------------------------------------------------------------------------------
+
+
+def run_on_a_terminal(args: list[str], env: dict[str, str]) -> bytes:
+    """Run hhd with its output on a pseudo-terminal, as a person at a terminal would see it."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "hhdcli", *args], stdin=follower, stdout=follower,
+                               stderr=follower, env=env, close_fds=True)
+    os.close(follower)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 30)
+        if not ready:
+            break
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closes when the program ends
+            break
+        if not chunk:
+            break
+        seen += chunk
+    process.wait(timeout=30)
+    os.close(leader)
+    return seen
+
+
+def test_no_color_means_no_escape_codes_on_a_terminal(legacy_cache):
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    args = ["--cache-dir", str(legacy_cache), "card", "no such card at all"]
+    coloured = run_on_a_terminal(args, env)
+    assert b"error:" in coloured and b"\x1b[" in coloured  # the terminal really gets colour by default
+    plain = run_on_a_terminal(args, {**env, "NO_COLOR": "1"})
+    assert b"error:" in plain and b"\x1b" not in plain
+
+
+# --- nothing ends in a traceback ---------------------------------------------------------------------
+
+
+def one_line_error(result) -> str:
+    lines = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code != 0 and len(lines) == 1, result.output
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+@pytest.fixture
+def blocked(tmp_path) -> Path:
+    """A plain file: nothing can be created below it, whoever runs the tests (root included)."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file, not a folder")
+    return blocker
+
+
+def test_an_unwritable_output_is_one_line_for_every_command_that_writes(synced, library, blocked):
+    runs = {
+        "generate": ["generate", "--seed", "x", "-o", str(blocked / "lib.json")],
+        "proxies": ["proxies", "-l", str(library), "--text-only", "-o", str(blocked / "p.pdf")],
+        "checklist": ["checklist", "-l", str(library), "-o", str(blocked / "c.pdf")],
+        "rules": ["rules", "-o", str(blocked / "r.pdf")],
+        "check": ["check", "--colors", "R", "--all", "-o", str(blocked / "r.html")],
+    }
+    assert set(runs) == WRITES_A_FILE
+    for name, args in runs.items():
+        line = one_line_error(synced(*args))
+        assert str(blocked) in line, name
+    assert one_line_error(synced("generate", "--seed", "x", "-o", "/proc/x.json"))
+
+
+OUTPUT = {"generate": "out.json", "check": "out.html", "proxies": "out.pdf", "checklist": "out.pdf", "rules": "out.pdf"}
+ARGUMENTS = {"card": ["Pill Bug"], "check": ["--colors", "R", "--all"], "proxies": ["--cards", "Pill Bug", "--text-only"]}
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_an_unwritable_cache_folder_is_one_line(name, server, blocked, tmp_path):
+    server.serve_file("/catalog.json", LEGACY)
+    server.routes["/catalog-manifest.json"] = Reply(b'{"version": "v", "cardCount": 720}')
+    server.serve_file("/pips.json", PIPS)
+    args = [name, *ARGUMENTS.get(name, [])]
+    if name in WRITES_A_FILE:
+        args += ["-o", str(tmp_path / OUTPUT[name])]
+    result = Hhd(blocked / "cache", server.url)(*args)
+    if name == "rules":  # the rules sheet needs no cache: it is written
+        assert result.exit_code == 0, result.output
+        return
+    assert "cache" in one_line_error(result)
+
+
+def test_cache_files_written_while_working_fail_in_one_line(tmp_path, server):
+    record = next(r for r in json.loads(CURRENT_SAMPLE.read_text())["data"] if r["set"].startswith("HLC"))
+    record["image"] = f"{server.url}/card.png"
+    server.routes["/card.png"] = Reply(b"\x89PNG not really", content_type="image/png")
+    source = tmp_path / "one-card.json"
+    source.write_text(json.dumps({"data": [record]}))
+    run = Hhd(tmp_path / "cache")
+    assert run("sync", "--source", str(source), "--symbols", str(PIPS)).exit_code == 0
+    (tmp_path / "cache" / "images").write_text("a file where the image folder should be")
+    line = one_line_error(run("proxies", "--cards", record["name"], "-o", str(tmp_path / "p.pdf")))
+    assert "images" in line
+    (tmp_path / "cache" / "scryfall-lands.json").mkdir()
+    server.routes["/cards/collection"] = Reply(b'{"data": [], "not_found": []}')
+    deck = tmp_path / "deck.txt"
+    deck.write_text("4 Steam Vents\n", encoding="utf-8")
+    line = one_line_error(run("check", str(deck), "--all", "--scryfall-url", server.url))
+    assert "scryfall-lands.json" in line
