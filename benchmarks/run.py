@@ -17,10 +17,10 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "hellfall"
@@ -83,9 +83,9 @@ def bench_sync(rows: list[Row], work: Path) -> None:
     from hhdcli.cards import parse_registry
 
     for label, raw in (("legacy 3.7 MB", LEGACY.read_bytes()), ("current ~18 MB", synthetic_current())):
-        floor = best(lambda: json.loads(raw), 3)
+        floor = best(lambda raw=raw: json.loads(raw), 3)
 
-        def process() -> None:
+        def process(raw: bytes = raw) -> None:
             fmt, cards = parse_registry(raw)
             meta = CacheMeta("bench", fmt, None, "2026-01-01T00:00:00+00:00", "0", len(cards))
             write_cache(work / "sync-cache", meta, cards, None)
@@ -225,9 +225,9 @@ def main(names: list[str]) -> None:
     headers = ["section", "what", "value", "baseline", "ratio", "target"]
     table = [[r.section, r.what, _fmt(r.value, r.unit), f"{r.baseline} {_fmt(r.base_value, r.unit)}".strip()
               if r.baseline else "", r.ratio, r.target] for r in rows]
-    widths = [max(len(str(x)) for x in col) for col in zip(headers, *table)]
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *table, strict=True)]
     for line in [headers, ["-" * w for w in widths], *table]:
-        print("  ".join(str(v).ljust(w) for v, w in zip(line, widths)).rstrip())
+        print("  ".join(str(v).ljust(w) for v, w in zip(line, widths, strict=True)).rstrip())
 
 
 def _fmt(value: float | None, unit: str) -> str:

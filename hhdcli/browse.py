@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 from hhdcli.cache import CardCache
 from hhdcli.cards import Card, normalize_name
@@ -48,7 +49,7 @@ def card_row(card: Card) -> dict[str, Any]:
 
 def format_table(rows: Sequence[Sequence[str]], headers: Sequence[str], width: int = 100) -> str:
     """A plain table; the widest column is shortened with an ellipsis to fit `width`."""
-    columns = [list(map(str, col)) for col in zip(headers, *rows)] if rows else [[h] for h in headers]
+    columns = [list(map(str, col)) for col in zip(headers, *rows, strict=True)] if rows else [[h] for h in headers]
     widths = [max(len(v) for v in col) for col in columns]
     overflow = sum(widths) + 2 * (len(widths) - 1) - width
     if overflow > 0:
@@ -56,7 +57,7 @@ def format_table(rows: Sequence[Sequence[str]], headers: Sequence[str], width: i
         widths[widest] = max(8, widths[widest] - overflow)
     lines = []
     for row in [headers, *rows]:
-        cells = [_fit(str(v), w) for v, w in zip(row, widths)]
+        cells = [_fit(str(v), w) for v, w in zip(row, widths, strict=True)]
         lines.append("  ".join(cells).rstrip())
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
@@ -99,7 +100,7 @@ def _number(value: float | None) -> str:
 
 
 def status_report(cache: CardCache, cache_dir: str, now: datetime | None = None) -> dict[str, Any]:
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     fetched = datetime.fromisoformat(cache.meta.fetched_at)
     groups = Counter(c.color_group for c in cache.cards if not c.is_land)
     return {

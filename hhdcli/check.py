@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from hhdcli.cards import Card
 from hhdcli.deck import Deck, LandColors, LandLookup, deck_colors
@@ -27,7 +28,7 @@ class CheckReport:
 
     @property
     def summary(self) -> dict[str, Any]:
-        counts = Counter(v.verdict for v in self.verdicts)
+        counts: Counter[str] = Counter(v.verdict for v in self.verdicts)
         cards = len(self.verdicts)
         usable = counts["land"] + counts["take"]
         return {"cards": cards, "land": counts["land"], "take": counts["take"], "choice": counts["choice"],

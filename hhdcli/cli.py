@@ -6,9 +6,10 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from hhdcli.cards import Card
     from hhdcli.http import HttpSettings
     from hhdcli.library import ResolvedLibrary
-    from hhdcli.registry import SyncResult, Syncer
+    from hhdcli.registry import Syncer, SyncResult
     from hhdcli.render.proxies import ProxyOptions
 
 JSON_SCHEMA = 1
@@ -187,7 +188,7 @@ class _UnlistedArgument(click.Argument):
     def get_usage_pieces(self, ctx: click.Context) -> list[str]:
         return []
 
-    def get_help_record(self, ctx: click.Context) -> None:
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:  # type: ignore[override]
         return None
 
 
@@ -459,8 +460,8 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
     """
     from hhdcli.cards import CardIndex
     from hhdcli.files import dump_json
-    from hhdcli.library import Exclusions, build_pool, default_size, generate as draw, memorable_seed, read_name_list
-    from hhdcli.library import resolve
+    from hhdcli.library import Exclusions, build_pool, default_size, memorable_seed, read_name_list, resolve
+    from hhdcli.library import generate as draw
 
     cache = env.cards()
     names = read_name_list(exclude_file) if exclude_file else ()
@@ -668,12 +669,12 @@ def _make_checklist(env: Env, library: Any, cards: list[Card], cache: CardCache,
                     fmt: str | None = None, sort: str = "color", mode: str = "sleeve", lang: str = "en",
                     with_rules: bool = False, font: str | None = None) -> None:
     from hhdcli.mana import SymbolTable
-    from hhdcli.render.checklist import build_checklist
+    from hhdcli.render.checklist import Mode, Sort, build_checklist
     from hhdcli.render.documents import checklist_document, doc_format, today
 
     kind = doc_format(output, fmt)
     version = cache.meta.registry_version or cache.meta.sha256[:12]
-    sheet = build_checklist(library, cards, version, sort, mode, lang, today())
+    sheet = build_checklist(library, cards, version, Sort(sort), Mode(mode), lang, today())
     document = checklist_document(sheet, SymbolTable.from_records(cache.symbols), kind, font, with_rules)
     _write(env, output, document, f"{sheet.total} cards in {len(sheet.groups)} groups")
 

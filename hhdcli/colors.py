@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
-from typing import Iterable
 
 # The six colours of Hellscube v1.2 in printing order; purple (P) is a colour of its own.
 COLORS = "WUBRGP"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Protocol
+from typing import Protocol
 
 from hhdcli import colors as palette
 from hhdcli.cards import Card, CardIndex, is_land_type, normalize_name
@@ -178,7 +179,7 @@ def parse_colors_option(option: str) -> tuple[str, ...]:
 def deck_colors(deck: Deck, hellscube: Iterable[Card], overrides: dict[str, tuple[str, ...]] | None = None,
                 lookup: LandLookup | None = None) -> DeckColors:
     """The colours the deck's main-deck lands make, and where each came from."""
-    overrides = {normalize_name(k): (k, v) for k, v in (overrides or {}).items()}
+    by_key = {normalize_name(name): colors for name, colors in (overrides or {}).items()}
     index = CardIndex(list(hellscube))
     lands: list[LandColors] = []
     unknown: list[str] = []
@@ -186,8 +187,8 @@ def deck_colors(deck: Deck, hellscube: Iterable[Card], overrides: dict[str, tupl
     for name in deck.names:
         key = normalize_name(name)
         basic = key.removeprefix("snowcovered")
-        if key in overrides:
-            lands.append(LandColors(name, overrides[key][1], "--land"))
+        if key in by_key:
+            lands.append(LandColors(name, by_key[key], "--land"))
         elif basic in _BASIC_BY_KEY:
             lands.append(LandColors(name, tuple(_BASIC_BY_KEY[basic]), "basic"))
         elif (card := index.by_key.get(key)) is not None:

@@ -4,8 +4,9 @@ classified by exception type (not by the wording of urllib3's messages, which ch
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from hhdcli import __version__

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import random
 import secrets
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name
 from hhdcli.colors import POOL_BASICS

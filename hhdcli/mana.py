@@ -8,10 +8,11 @@ colour (generic, colourless, Phyrexian) is always satisfied.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from hhdcli.cards import Card
 from hhdcli.colors import COLORS, color_letter, ordered

@@ -9,9 +9,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from hhdcli.cache import CacheMeta, parse_symbols, read_meta, write_cache
 from hhdcli.cards import Card, parse_registry
@@ -106,7 +106,7 @@ class Syncer:
         symbols_download = self._symbols(symbols, source, old, force)
         meta = CacheMeta(
             source=download.url, format=fmt, registry_version=version,
-            fetched_at=datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+            fetched_at=datetime.now(UTC).replace(microsecond=0).isoformat(),
             sha256=_sha256(download.data), card_count=len(cards),
             etag=download.etag, last_modified=download.last_modified,
         )

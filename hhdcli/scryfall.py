@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from hhdcli.files import dump_json, write_cache_file
 from hhdcli.cards import normalize_name
 from hhdcli.errors import NetworkError
+from hhdcli.files import dump_json, write_cache_file
 from hhdcli.http import HttpSettings, make_session, network_error
 
 DEFAULT_SCRYFALL_URL = "https://api.scryfall.com"

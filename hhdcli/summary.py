@@ -6,8 +6,9 @@ import csv
 import io
 import json
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from hhdcli.cards import Card, CardType, Kind
 from hhdcli.colors import COLOR_GROUPS, GROUP_NAMES, POOL_BASICS, Group
@@ -47,7 +48,7 @@ class Row:
 def summarize(library_cards: Sequence[Card], pool: Sequence[Card]) -> list[Row]:
     """Each figure's count in the library and its expected value for a uniform sample of that size."""
     share = len(library_cards) / len(pool) if pool else 0.0
-    rows = []
+    rows: list[Row] = []
     for figure, (labels, bucket) in FIGURES.items():
         have = Counter(bucket(c) for c in library_cards)
         expected = Counter(bucket(c) for c in pool)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from support import PIPS, Reply
 from hhdcli.cache import load_cache, parse_symbols
 from hhdcli.cards import CardIndex
 from hhdcli.deck import deck_colors, parse_deck, read_deck
 from hhdcli.mana import SHAPE_ONLY, SymbolTable, judge, parse_cost
+from support import PIPS, Reply
 
 TABLE = SymbolTable.from_records(parse_symbols(PIPS.read_bytes()))
 

@@ -12,9 +12,9 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from support import CURRENT_SAMPLE, Hhd, Reply
 from hhdcli.render.cardface import FRAME
 from hhdcli.render.layout import MM, crop_marks, make_sheet
+from support import CURRENT_SAMPLE, Hhd, Reply
 
 CARD = (63 * MM, 88 * MM)
 A4 = (595.2756, 841.8898)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from support import CURRENT_SAMPLE, LEGACY, PIPS, Reply
 from hhdcli.cache import load_cache
 from hhdcli.cards import parse_registry
 from hhdcli.errors import HhdError
 from hhdcli.registry import HttpSettings, RegistryUrls, Syncer
+from support import CURRENT_SAMPLE, LEGACY, PIPS, Reply
 
 FAST = HttpSettings(timeout=(1.0, 1.0), retries=1, backoff=0.0)
 

@@ -141,6 +141,7 @@ class Painter:
 
     def _rules_text(self, text: str, x: float, y: float, w: float, h: float) -> None:
         """Rules text auto-fitted to its box: shrink until it fits, never overflow."""
+        from reportlab.lib.colors import Color
         from reportlab.lib.styles import ParagraphStyle
         from reportlab.platypus import Paragraph
 
@@ -150,7 +151,7 @@ class Painter:
         size = 8.0
         while True:
             style = ParagraphStyle("rules", fontName=self.fonts.regular, fontSize=size, leading=size * 1.16,
-                                   textColor=INK, splitLongWords=True)
+                                   textColor=Color(*INK), splitLongWords=True)
             paragraph = Paragraph(markup, style)
             _, used = paragraph.wrap(w, h)
             if used <= h or size <= 3.5:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Sequence
-
 from enum import StrEnum
 
 from hhdcli.cards import Card, CardType, Kind, normalize_name

@@ -4,10 +4,11 @@ Markdown. One function per document, callable from Python exactly as the CLI cal
 from __future__ import annotations
 
 import os
-from datetime import date, datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, date, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from hhdcli.errors import InputError
 
@@ -43,7 +44,7 @@ def doc_format(path: Path, chosen: str | None, allowed: tuple[DocFormat, ...] = 
 def today() -> date:
     """Today, or the date in SOURCE_DATE_EPOCH for reproducible builds."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    return datetime.fromtimestamp(int(epoch), timezone.utc).date() if epoch and epoch.isdigit() else date.today()
+    return datetime.fromtimestamp(int(epoch), UTC).date() if epoch and epoch.isdigit() else date.today()
 
 
 def _cost_markup(table: SymbolTable) -> Callable[[str], Markup]:

@@ -51,7 +51,7 @@ def _find(filename: str) -> Path | None:
 def load_fonts(font_path: str | None = None) -> Fonts:
     """Register the font family with ReportLab: --font PATH, else the first system family found."""
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont, TTFError
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
     if font_path:
         path = Path(font_path).expanduser()
@@ -61,11 +61,11 @@ def load_fonts(font_path: str | None = None) -> Fonts:
             raise InputError(f"--font {path}: not a usable TrueType font ({exc})", "give a .ttf file") from exc
         return Fonts("hhd-custom", "hhd-custom", "hhd-custom", True)
     for regular, bold, italic in _CANDIDATES:
-        paths = [_find(regular), _find(bold)]
-        if all(paths):
-            italic_path = _find(italic) or paths[0]
+        regular_path, bold_path = _find(regular), _find(bold)
+        if regular_path and bold_path:
+            italic_path = _find(italic) or regular_path
             names = ("hhd-regular", "hhd-bold", "hhd-italic")
-            for name, path in zip(names, [*paths, italic_path]):
+            for name, path in zip(names, (regular_path, bold_path, italic_path), strict=True):
                 pdfmetrics.registerFont(TTFont(name, str(path)))
             return Fonts(*names, unicode=True)
     return _shipped_fonts()
@@ -82,7 +82,7 @@ def _shipped_fonts() -> Fonts:
     files = ("Vera.ttf", "VeraBd.ttf", "VeraIt.ttf")
     if not all((folder / f).is_file() for f in files):
         return Fonts("Helvetica", "Helvetica-Bold", "Helvetica-Oblique", unicode=False)
-    for name, file in zip(names, files):
+    for name, file in zip(names, files, strict=True):
         pdfmetrics.registerFont(TTFont(name, str(folder / file)))
     return Fonts(*names, unicode=False)
 

@@ -9,14 +9,14 @@ import hashlib
 import io
 import threading
 import warnings
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 from urllib.parse import urlparse
 
-from hhdcli.files import write_cache_file
 from hhdcli.errors import NetworkError
+from hhdcli.files import write_cache_file
 from hhdcli.http import HttpSettings, make_session, problem, read_capped
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024

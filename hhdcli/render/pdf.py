@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import io
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas

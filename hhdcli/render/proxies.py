@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from hhdcli.cards import Card
 from hhdcli.mana import SymbolTable
@@ -69,7 +69,7 @@ def resolve_images(proxies: list[Proxy], results: dict[str, ImageResult], report
         if result and result.path:
             out.append(proxy)
         elif proxy.card.name not in report.fallbacks:
-            report.fallbacks[proxy.card.name] = result.error if result else "no image"
+            report.fallbacks[proxy.card.name] = (result.error if result else None) or "no image"
             out.append(Proxy(proxy.card))
     return out
 

@@ -56,14 +56,14 @@ def _bold_family(fonts: Fonts) -> None:
 
 def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float) -> list:
     from reportlab.lib.styles import ParagraphStyle
-    from reportlab.platypus import Paragraph, Spacer
+    from reportlab.platypus import Flowable, Paragraph, Spacer
 
     title = ParagraphStyle("t", fontName=fonts.bold, fontSize=size * 1.8, leading=size * 2.2, spaceAfter=size * 0.6)
     heading = ParagraphStyle("h", fontName=fonts.bold, fontSize=size * 1.2, leading=size * 1.5,
                              spaceBefore=size * 0.8, spaceAfter=size * 0.2)
     body = ParagraphStyle("b", fontName=fonts.regular, fontSize=size, leading=size * 1.3, spaceAfter=size * 0.35)
     _bold_family(fonts)
-    story = [Paragraph(escape(labels(lang)["rules_title"]), title)]
+    story: list[Flowable] = [Paragraph(escape(labels(lang)["rules_title"]), title)]
     for section in RULES[lang]:
         story.append(Paragraph(escape(safe_text(fonts, section.heading, bold=True)), heading))
         story.extend(Paragraph(escape(safe_text(fonts, p)), body) for p in section.paragraphs)

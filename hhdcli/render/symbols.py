@@ -134,7 +134,8 @@ def _draw_wedges(canvas: Canvas, cx: float, cy: float, r: float, fills) -> None:
         canvas.setFillColorRGB(*fill)
         path = canvas.beginPath()
         path.moveTo(cx, cy)
-        path.arcTo(cx - r, cy - r, cx + r, cy + r, startAng=start + i * step, extent=step)
+        # ReportLab takes float angles; its stubs say int
+        path.arcTo(cx - r, cy - r, cx + r, cy + r, startAng=start + i * step, extent=step)  # type: ignore[arg-type]
         path.close()
         canvas.drawPath(path, stroke=0, fill=1)
     canvas.setFillColorRGB(1, 1, 1)
@@ -142,14 +143,15 @@ def _draw_wedges(canvas: Canvas, cx: float, cy: float, r: float, fills) -> None:
 
 
 def css_color(rgb: tuple[float, float, float]) -> str:
-    return "#%02x%02x%02x" % tuple(round(v * 255) for v in rgb)
+    red, green, blue = (round(v * 255) for v in rgb)
+    return f"#{red:02x}{green:02x}{blue:02x}"
 
 
 def cost_html(cost: str, table: SymbolTable) -> str:
     """A cost as small coloured circles in HTML (escaped); hybrids as split circles via a gradient."""
     from html import escape
 
-    out = []
+    out: list[str] = []
     for face_cost in cost.split(" // "):
         if out:
             out.append('<span class="ms-sep">//</span>')
