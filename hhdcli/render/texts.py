@@ -9,36 +9,31 @@ from hhdcli.errors import InputError
 
 LANGS = ("en", "ru")
 
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "title_sleeve": "Hell library checklist",
-        "title_return": "End-of-session count",
-        "subtitle_sleeve": "Tick each card as it goes into a red sleeve.",
-        "subtitle_return": "Tick each card as it comes back; look for the missing ones in every deck and box.",
-        "seed": "Seed", "date": "Date", "data": "Card data", "sleeves": "Sleeves", "red": "red",
-        "total": "Total", "cards": "cards", "page": "page",
-        **COLOR_NAMES, "M": "Multicolor", "C": "Colorless", "L": "Lands", "basic": "Basic lands",
-        "order": "Library order",
-        "Land": "Lands", "Creature": "Creatures", "Planeswalker": "Planeswalkers", "Instant": "Instants",
-        "Sorcery": "Sorceries", "Artifact": "Artifacts", "Enchantment": "Enchantments", "Other": "Other",
-        "A": "A–Z",
-        "rules_title": "Hell's Half-Draft — quick reference",
-    },
-    "ru": {
-        "title_sleeve": "Опись Адской библиотеки",
-        "title_return": "Пересчёт в конце сессии",
-        "subtitle_sleeve": "Отмечайте каждую карту, когда она ложится в красный протектор.",
-        "subtitle_return": "Отмечайте каждую вернувшуюся карту; недостающие ищите во всех колодах и коробках.",
-        "seed": "Сид", "date": "Дата", "data": "Данные карт", "sleeves": "Протекторы", "red": "красные",
-        "total": "Итого", "cards": "карт", "page": "стр.",
-        "W": "Белые", "U": "Синие", "B": "Чёрные", "R": "Красные", "G": "Зелёные", "P": "Фиолетовые",
-        "M": "Многоцветные", "C": "Бесцветные", "L": "Земли", "basic": "Базовые земли", "order": "Порядок в библиотеке",
-        "Land": "Земли", "Creature": "Существа", "Planeswalker": "Мироходцы", "Instant": "Мгновенные заклинания",
-        "Sorcery": "Волшебства", "Artifact": "Артефакты", "Enchantment": "Чары", "Other": "Прочее",
-        "A": "А–Я",
-        "rules_title": "Адский полудрафт — памятка",
-    },
+# Each label in English and Russian, side by side so a missing translation shows at a glance.
+_LABELS: dict[str, tuple[str, str]] = {
+    "title_sleeve": ("Hell library checklist", "Опись Адской библиотеки"),
+    "title_return": ("End-of-session count", "Пересчёт в конце сессии"),
+    "subtitle_sleeve": ("Tick each card as it goes into a red sleeve.",
+                        "Отмечайте каждую карту, когда она ложится в красный протектор."),
+    "subtitle_return": ("Tick each card as it comes back; look for the missing ones in every deck and box.",
+                        "Отмечайте каждую вернувшуюся карту; недостающие ищите во всех колодах и коробках."),
+    "seed": ("Seed", "Сид"), "date": ("Date", "Дата"), "data": ("Card data", "Данные карт"),
+    "sleeves": ("Sleeves", "Протекторы"), "red": ("red", "красные"), "total": ("Total", "Итого"),
+    "cards": ("cards", "карт"), "page": ("page", "стр."), "order": ("Library order", "Порядок в библиотеке"),
+    # colour groups (the English names are the colour vocabulary's own)
+    "W": (COLOR_NAMES["W"], "Белые"), "U": (COLOR_NAMES["U"], "Синие"), "B": (COLOR_NAMES["B"], "Чёрные"),
+    "R": (COLOR_NAMES["R"], "Красные"), "G": (COLOR_NAMES["G"], "Зелёные"), "P": (COLOR_NAMES["P"], "Фиолетовые"),
+    "M": ("Multicolor", "Многоцветные"), "C": ("Colorless", "Бесцветные"), "L": ("Lands", "Земли"),
+    "basic": ("Basic lands", "Базовые земли"),
+    # type groups
+    "Land": ("Lands", "Земли"), "Creature": ("Creatures", "Существа"), "Planeswalker": ("Planeswalkers", "Мироходцы"),
+    "Instant": ("Instants", "Мгновенные заклинания"), "Sorcery": ("Sorceries", "Волшебства"),
+    "Artifact": ("Artifacts", "Артефакты"), "Enchantment": ("Enchantments", "Чары"), "Other": ("Other", "Прочее"),
+    "A": ("A–Z", "А–Я"),
+    "rules_title": ("Hell's Half-Draft — quick reference", "Адский полудрафт — памятка"),
 }
+LABELS: dict[str, dict[str, str]] = {lang: {key: pair[i] for key, pair in _LABELS.items()}
+                                     for i, lang in enumerate(LANGS)}
 
 
 @dataclass(frozen=True)
