@@ -12,12 +12,20 @@ from typing import Any
 
 from hhdcli import colors
 from hhdcli.colors import BASIC_LANDS, Group
-from hhdcli.costs import is_cost
+from hhdcli.costs import is_cost, parse_cost
 from hhdcli.errors import DataError
 
 # Hellscube v1.2 lives in set HLC and its children; the registry writes both HLC.0 and HLC_0.
 V12_SETS = {"HLC", "HLC.0", "HLC.1", "HLC.2"}
 BASIC_SET = "BASIC"  # the built-in basic lands of the Hell pool
+
+# The registry's own colour rules (its Layout.ts): faces of these layouts never add to a card's colours or
+# cost (a token printed in an inset, a reminder card, a dungeon…), and cards of these layouts take their
+# colours from the front face alone.
+NO_IDENTITY_FACE_LAYOUTS = {"meld_result", "token", "emblem", "reminder", "stickers", "dungeon", "draft_partner",
+                            "specialize"}
+FRONT_IDENTITY_LAYOUTS = {"specialize", "meld_part", "draft_partner", "reminder_on_back", "token_on_back",
+                          "token_in_inset", "dungeon_on_back", "dungeon_in_inset", "stickers_on_back"}
 
 
 class Kind(StrEnum):
@@ -52,6 +60,7 @@ class Face:
     loyalty: str | None = None
     colors: tuple[str, ...] = ()
     image: str | None = None
+    counts: bool = True  # part of the card's cost and colours (False: an inset token, a reminder face…)
 
 
 @dataclass(frozen=True)
@@ -60,13 +69,19 @@ class Card:
     name: str
     set_code: str
     faces: tuple[Face, ...]
-    colors: tuple[str, ...] = ()
+    colors: tuple[str, ...] = ()  # the card's colours by the rules: its cost, plus a colour indicator
     mana_value: float | None = None
     layout: str = "normal"
     image: str | None = None  # the whole card's print image (print_image preferred)
     banned: bool = False
     tags: tuple[str, ...] = ()
     creators: tuple[str, ...] = ()
+    color_identity: tuple[str, ...] = ()  # cost and rules-text colours (the registry's; Commander's sense)
+
+    @property
+    def counted_faces(self) -> tuple[Face, ...]:
+        """The faces whose costs the take rule reads."""
+        return tuple(face for face in self.faces if face.counts)
 
     @property
     def is_land(self) -> bool:
@@ -138,6 +153,7 @@ class Card:
                 **data,
                 "faces": faces,
                 "colors": tuple(data.get("colors", ())),
+                "color_identity": tuple(data.get("color_identity", ())),
                 "tags": tuple(data.get("tags", ())),
                 "creators": tuple(data.get("creators", ())),
             }
@@ -239,6 +255,14 @@ def _legacy_colors(value: str) -> tuple[str, ...]:
     return colors.known(colors.color_letter(name) for name in _split_list(value))
 
 
+def cost_colors(faces: Iterable[Face]) -> tuple[str, ...]:
+    """The colours of the mana symbols in the faces' costs: `{2/R}` is red, `{H/B}` black, `{U/BB}` blue
+    and black; numbers and `{Pickle}` have none."""
+    letters = {letter for face in faces for symbol in parse_cost(face.mana_cost).symbols
+               for part in symbol.split("/") if set(part) <= set(colors.COLORS) for letter in part}
+    return colors.known(letters)
+
+
 def _legacy_card(record: dict[str, Any]) -> Card:
     name = str(record.get("Name") or "").strip()
     count = _legacy_face_count(record)
@@ -265,7 +289,10 @@ def _legacy_card(record: dict[str, Any]) -> Card:
         name=name,
         set_code="HLC",
         faces=faces,
-        colors=_legacy_colors(str(record.get("Color(s)") or "")),
+        # The legacy sheet has no colour indicator and no layout: a card's colours are its costs' colours,
+        # and its loose `Color(s)` column (Watch Wolf: "White;Green" for its suspend cost) is identity.
+        colors=cost_colors(faces),
+        color_identity=colors.known((*_legacy_colors(str(record.get("Color(s)") or "")), *cost_colors(faces))),
         mana_value=float(cmc) if isinstance(cmc, (int, float)) else None,
         layout="normal" if count == 1 else "multi",
         image=str(record.get("Image") or "").strip() or None,
@@ -287,8 +314,14 @@ def _text(value: Any) -> str | None:
     return None if value in (None, "") else str(value)
 
 
+def _rules_text(value: Any) -> str:
+    """The live catalog sometimes holds a literal backslash-n for a line break; the registry unescapes it."""
+    return str(value or "").replace("\\n", "\n")
+
+
 def _print_image(record: dict[str, Any]) -> str | None:
-    for key in ("print_image", "image", "still_image"):
+    """The image to print: the print version, else the still (not animated) one, as the registry's exports do."""
+    for key in ("print_image", "still_image", "image"):
         if record.get(key):
             return str(record[key])
     return None
@@ -299,37 +332,50 @@ def _colors(listed: Any) -> tuple[str, ...]:
     return colors.known(listed or ())
 
 
-def _current_face(face: dict[str, Any], with_image: bool) -> Face:
+def _current_face(face: dict[str, Any], with_image: bool, counts: bool) -> Face:
     return Face(
         name=str(face.get("name") or ""),
         mana_cost=str(face.get("mana_cost") or ""),
         type_line=str(face.get("type_line") or ""),
-        oracle_text=str(face.get("oracle_text") or ""),
+        oracle_text=_rules_text(face.get("oracle_text")),
         power=_text(face.get("power")),
         toughness=_text(face.get("toughness")),
         loyalty=_text(face.get("loyalty")),
         colors=_colors(face.get("colors")),
         image=_print_image(face) if with_image else None,
+        counts=counts,
     )
 
 
+def _face_counts(card_layout: str, face: dict[str, Any], index: int) -> bool:
+    """Whether the registry counts this face for the card's colours (and so the take rule its cost)."""
+    if face.get("drop_face") or str(face.get("layout") or "") in NO_IDENTITY_FACE_LAYOUTS:
+        return False
+    return index == 0 or card_layout not in FRONT_IDENTITY_LAYOUTS
+
+
 def _current_card(record: dict[str, Any]) -> Card:
-    raw_faces: Iterable[dict[str, Any]] = record.get("card_faces") or [record]
-    faces = tuple(_current_face(f, with_image=bool(record.get("card_faces"))) for f in raw_faces)
+    layout = str(record.get("layout") or "normal")
+    raw_faces: list[dict[str, Any]] = record.get("card_faces") or [record]
+    with_images = bool(record.get("card_faces"))
+    faces = tuple(_current_face(f, with_images, _face_counts(layout, f, i)) for i, f in enumerate(raw_faces))
     legal = record.get("legalities") or {}
     mana_value = record.get("mana_value")
+    listed = record.get("colors")
     return Card(
         id=str(record.get("id") or "hlc-" + hashlib.sha1(str(record.get("name")).encode()).hexdigest()[:12]),
         name=str(record.get("name") or ""),
         set_code=str(record.get("set") or "").replace("_", "."),
         faces=faces,
-        colors=_colors(record.get("colors")),
+        # the registry's `colors` are the card's colours by the rules (cost and colour indicator)
+        colors=_colors(listed) if listed is not None else colors.known(c for f in faces if f.counts for c in f.colors),
         mana_value=float(mana_value) if isinstance(mana_value, (int, float)) else None,
-        layout=str(record.get("layout") or "normal"),
+        layout=layout,
         image=_print_image(record),
         banned=legal.get("standard") == "banned",
         tags=tuple(str(t) for t in record.get("tags") or ()),
         creators=tuple(str(c) for c in record.get("creators") or ()),
+        color_identity=_colors(record.get("color_identity")),
     )
 
 
@@ -344,15 +390,17 @@ class CardIndex:
         self.by_key = {}
         for card in self.cards:
             self.by_key.setdefault(card.id, card)
-            self.by_key.setdefault(normalize_name(card.name), card)
-            for face in card.faces:
-                self.by_key.setdefault(normalize_name(face.name), card)
+            # a name with no letters or digits (Hell's Cube's faces are named "") names nothing
+            for key in {normalize_name(card.name), *(normalize_name(face.name) for face in card.faces)} - {""}:
+                self.by_key.setdefault(key, card)
 
     def find(self, name_or_id: str) -> Card | None:
         """Exact id or name (any face), else the one card whose name starts with or contains it."""
         key = normalize_name(name_or_id)
+        if not key:
+            return None
         found = self.by_key.get(name_or_id) or self.by_key.get(key)
-        if found or not key:
+        if found:
             return found
         for match in (str.startswith, str.__contains__):
             hits = {id(c): c for c in self.cards if match(normalize_name(c.name), key)}

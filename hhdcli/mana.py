@@ -61,14 +61,16 @@ class SymbolTable:
     """The registry's pips.json, looked up in any option order ({W/U/R} finds U/R/W)."""
 
     records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    not_mana: frozenset[str] = frozenset()  # {T}, {Q}, {E}, {CHAOS}: symbols of the table that are not mana
     _by_sorted: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     _memo: dict[str, Requirement] = field(default_factory=dict, repr=False)
     _assessed: dict[tuple[tuple[str, ...], frozenset[str]], Assessment] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_records(cls, records: Iterable[dict[str, Any]]) -> SymbolTable:
+        records = list(records)
         usable = {str(r["symbol"]): r for r in records if r.get("represents_mana")}
-        table = cls(usable)
+        table = cls(usable, frozenset(str(r["symbol"]) for r in records if not r.get("represents_mana")))
         table._by_sorted = {_sorted_key(s): r for s, r in usable.items()}
         return table
 
@@ -169,8 +171,10 @@ class CardCost:
 
 
 def card_cost(card: Card, with_rules_text: bool = False) -> CardCost:
-    costs = tuple(face.mana_cost for face in card.faces)
-    texts = tuple(face.oracle_text for face in card.faces) if with_rules_text else ()
+    """Only the faces the registry counts: an inset token's or a reminder face's cost is not the card's."""
+    faces = card.counted_faces
+    costs = tuple(face.mana_cost for face in faces)
+    texts = tuple(face.oracle_text for face in faces) if with_rules_text else ()
     return _read_costs(costs, texts)
 
 
@@ -211,7 +215,8 @@ def judge(card: Card, deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONL
         return Verdict(card, Take.LAND)
     colors = deck_colors if isinstance(deck_colors, frozenset) else frozenset(deck_colors)
     cost = card_cost(card, with_rules_text)
-    result = table.assess(cost.symbols, colors)
+    symbols = tuple(s for s in cost.symbols if s not in table.not_mana) if with_rules_text else cost.symbols
+    result = table.assess(symbols, colors)
     warnings = tuple(f"{card.name}: ignored non-cost text in a cost slot: {s[:40]!r}" for s in cost.stray) \
         if cost.stray else ()
     return Verdict(card, result.verdict, result.missing, result.unknown, warnings)
