@@ -104,6 +104,7 @@ def status_report(cache: CardCache, cache_dir: str, now: datetime | None = None)
     fetched = datetime.fromisoformat(cache.meta.fetched_at)
     groups = Counter(c.color_group for c in cache.cards if not c.is_land)
     return {
+        "data": "built-in" if cache.builtin else "cache",
         "cache_dir": cache_dir,
         "source": cache.meta.source,
         "format": cache.meta.format,
@@ -123,11 +124,16 @@ def format_status(report: dict[str, Any]) -> str:
     age = report["age_hours"]
     age_text = f"{age:.1f} hours" if age < 48 else f"{age / 24:.0f} days"
     colours = "  ".join(f"{g} {n}" for g, n in report["by_color"].items())
+    if report["data"] == "built-in":
+        where = [f"data:      the built-in Hellscube v1.2 data of {report['fetched_at'][:10]} "
+                 f"(no cache yet in {report['cache_dir']}; `hhd sync` fetches the live registry)"]
+    else:
+        where = [f"data:      the card cache in {report['cache_dir']}"]
     return "\n".join([
-        f"cache:     {report['cache_dir']}",
+        *where,
         f"source:    {report['source']} ({report['format']} format)",
         f"version:   {report['registry_version'] or '-'}   sha256 {report['sha256'][:12]}…",
-        f"synced:    {report['fetched_at']} ({age_text} ago)",
+        f"dated:     {report['fetched_at']} ({age_text} ago)",
         f"cards:     {report['cards']} Hellscube v1.2 ({report['lands']} lands, {report['banned']} banned)",
         f"colours:   {colours}   (non-land cards)",
         f"symbols:   {report['symbols']} in the symbol table",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ from hhdcli.files import write_cache_file
 SCHEMA_VERSION = 1
 CARDS_FILE = "cards.json"
 SYMBOLS_FILE = "pips.json"
+BUILTIN_FILE = "data/hellscube-v1.2.json.gz"  # inside the package; built by scripts/build_builtin_data.py
+BUILTIN_PREFIX = "built-in:"
 
 
 def default_cache_dir() -> Path:
@@ -59,8 +62,22 @@ class CardCache:
     symbols: list[dict[str, Any]] = field(default_factory=list)
 
     @property
+    def builtin(self) -> bool:
+        """The Hellscube v1.2 data that ships inside hhd, used when there is no cache."""
+        return self.meta.source.startswith(BUILTIN_PREFIX)
+
+    @property
     def fingerprint(self) -> dict[str, Any]:
-        return {"source": self.meta.source, "registry_version": self.meta.registry_version, "sha256": self.meta.sha256}
+        """Which card data a library was drawn from, the same on every machine: a URL, or a file's name
+        (never a local path), the registry version and the hash of what was read."""
+        return {"source": source_name(self.meta.source), "registry_version": self.meta.registry_version,
+                "sha256": self.meta.sha256}
+
+
+def source_name(source: str) -> str:
+    if source.startswith(("http://", "https://", BUILTIN_PREFIX)):
+        return source
+    return Path(source).name
 
 
 def _damaged(path: Path, why: str) -> CacheError:
@@ -114,6 +131,14 @@ def load_symbols(cache_dir: Path) -> list[dict[str, Any]]:
         raise _damaged(path, str(exc)) from exc
 
 
+def has_symbols(cache_dir: Path) -> bool:
+    """A readable symbol table in the cache (a damaged one counts as none, to be replaced)."""
+    try:
+        return bool(load_symbols(cache_dir))
+    except CacheError:
+        return False
+
+
 def parse_symbols(raw: bytes) -> list[dict[str, Any]]:
     """Validate the registry's symbol table (`{"data": [{"symbol": ...}, ...]}`)."""
     try:
@@ -134,3 +159,42 @@ def write_cache(cache_dir: Path, meta: CacheMeta, cards: list[Card], symbols_raw
     # compact: the cache is read by hhd, not people (`hhd card NAME --json` shows a card readably)
     data = json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     write_cache_file(cache_dir / CARDS_FILE, data)
+
+
+# --- the built-in Hellscube v1.2 data --------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _builtin_document() -> dict[str, Any]:
+    import gzip
+    from importlib.resources import files
+
+    data = (files("hhdcli") / BUILTIN_FILE).read_bytes()
+    document: dict[str, Any] = json.loads(gzip.decompress(data))
+    return document
+
+
+def load_builtin() -> CardCache:
+    """The 720 cards and the symbol table that ship with hhd (no network, no cache needed)."""
+    document = _builtin_document()
+    return CardCache(CacheMeta(**document["meta"]), [Card.from_json(c) for c in document["cards"]],
+                     builtin_symbols())
+
+
+def builtin_symbols() -> list[dict[str, Any]]:
+    return list(_builtin_document()["symbols"])
+
+
+def builtin_symbols_file() -> bytes:
+    """The built-in symbol table as the registry's pips.json holds it."""
+    return json.dumps({"data": builtin_symbols()}, ensure_ascii=False).encode("utf-8")
+
+
+def load_cache_or_builtin(cache_dir: Path) -> CardCache:
+    """The cache when there is one, else the built-in data; never the network."""
+    return load_cache(cache_dir) if cache_exists(cache_dir) else load_builtin()
+
+
+def symbols_or_builtin(cache_dir: Path) -> list[dict[str, Any]]:
+    """The cached symbol table, else the built-in one."""
+    return load_symbols(cache_dir) or builtin_symbols()

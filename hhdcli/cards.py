@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from hhdcli import colors
 from hhdcli.colors import BASIC_LANDS, Group
@@ -170,6 +170,32 @@ def normalize_name(name: str) -> str:
     return re.sub(r"[^0-9a-zа-яё]+", "", name.lower())
 
 
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+_SUFFIX = re.compile(r"\s*\([^()]*\)\s*$")  # "Corpse Knight (HC)", "Time Spiral (Not The Urza's Saga One)"
+_DRIVE_ID = re.compile(r"(?:/d/|[?&]id=)([\w-]{20,})")
+
+
+def loose_name(name: str) -> str:
+    """A name as renames leave it: without a leading article or a bracketed suffix."""
+    return normalize_name(_ARTICLE.sub("", _SUFFIX.sub("", name.strip())))
+
+
+def drive_id(url: str | None) -> str | None:
+    """The Google Drive file id in a registry image URL; it survives most renames of a card."""
+    found = _DRIVE_ID.search(url or "")
+    return found.group(1) if found else None
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """True when one inserted, deleted or changed letter turns a into b (a typo fixed in a rename)."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    return a[i + 1:] == b[i + 1:] if len(a) == len(b) else a[i:] == b[i + 1:]
+
+
 def detect_format(document: Any) -> str:
     """'legacy' or 'current', or a DataError saying what the document looks like instead."""
     if isinstance(document, list):
@@ -196,8 +222,14 @@ def detect_format(document: Any) -> str:
     )
 
 
-def parse_registry(raw: bytes) -> tuple[str, list[Card]]:
-    """Parse a registry download into (format, Hellscube v1.2 cards)."""
+class Parsed(NamedTuple):
+    format: str  # "legacy" or "current"
+    cards: list[Card]  # the Hellscube v1.2 cards
+    records: int  # every record of the download (all cubes), to check against the manifest's cardCount
+
+
+def parse_registry(raw: bytes) -> Parsed:
+    """Parse a registry download: its format, its Hellscube v1.2 cards, how many records it holds."""
     try:
         document = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -209,7 +241,7 @@ def parse_registry(raw: bytes) -> tuple[str, list[Card]]:
     records = [r for r in records if isinstance(r, dict)]
     parse = _legacy_card if fmt == "legacy" else _current_card
     selected = _legacy_is_v12 if fmt == "legacy" else _current_is_v12
-    return fmt, [parse(r) for r in records if selected(r)]
+    return Parsed(fmt, [parse(r) for r in records if selected(r)], len(records))
 
 
 # --- legacy sheet export -------------------------------------------------------------------
@@ -385,6 +417,7 @@ class CardIndex:
 
     cards: list[Card]
     by_key: dict[str, Card] = field(init=False)
+    _drive: dict[str, Card] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.by_key = {}
@@ -393,6 +426,28 @@ class CardIndex:
             # a name with no letters or digits (Hell's Cube's faces are named "") names nothing
             for key in {normalize_name(card.name), *(normalize_name(face.name) for face in card.faces)} - {""}:
                 self.by_key.setdefault(key, card)
+
+    def match(self, card_id: str, name: str, image: str | None = None) -> Card | None:
+        """The card a library entry names, after a re-sync: by id, by the image's Drive id, by name, then
+        by a rename (an article or bracketed suffix added or dropped, one letter fixed). Never a guess
+        between two cards."""
+        found = self.by_key.get(card_id) or self._by_drive().get(drive_id(image) or "")
+        if found is None and normalize_name(name):
+            found = self.by_key.get(normalize_name(name)) or self._renamed(name)
+        return found
+
+    def _by_drive(self) -> dict[str, Card]:
+        if self._drive is None:
+            self._drive = {key: card for card in self.cards for url in (card.image, *card.print_images)
+                           if (key := drive_id(url))}
+        return self._drive
+
+    def _renamed(self, name: str) -> Card | None:
+        key = loose_name(name)
+        same = {id(c): c for c in self.cards if loose_name(c.name) == key}
+        if not same and len(key) >= 8:
+            same = {id(c): c for c in self.cards if one_edit_apart(loose_name(c.name), key)}
+        return next(iter(same.values())) if len(same) == 1 else None
 
     def find(self, name_or_id: str) -> Card | None:
         """Exact id or name (any face), else the one card whose name starts with or contains it."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from hhdcli import __version__
-from hhdcli.errors import CacheError, HhdError, InputError
+from hhdcli.errors import HhdError, InputError
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -59,19 +59,28 @@ class Env:
         return Syncer(self.cache_dir, urls=urls, settings=self.http(), progress=progress)
 
     def cards(self) -> CardCache:
-        """The card cache; with none yet, one sync is tried (unless offline) before giving up."""
-        from hhdcli.cache import cache_exists, load_cache
-
         if self._cache is None:
-            if not cache_exists(self.cache_dir) and not self.offline:
-                self.info("no card cache yet: syncing from the registry once…")
-                try:
-                    self.report_sync(self.syncer().run())
-                except HhdError as exc:
-                    raise CacheError(f"no card cache in {self.cache_dir}, and syncing failed: {exc.message}",
-                                     "run `hhd sync` when online, or `hhd sync --source FILE` offline") from exc
-            self._cache = load_cache(self.cache_dir)
+            self._cache = self._load_cards()
         return self._cache
+
+    def _load_cards(self) -> CardCache:
+        """The card cache; with none yet, one sync (unless offline), else the built-in data."""
+        from hhdcli.cache import cache_exists, load_builtin, load_cache
+        from hhdcli.errors import DataError, NetworkError
+
+        if cache_exists(self.cache_dir):
+            return load_cache(self.cache_dir)
+        if not self.offline:
+            self.info("no card cache yet: syncing from the registry once…")
+            try:
+                self.report_sync(self.syncer().run())
+                return load_cache(self.cache_dir)
+            except (NetworkError, DataError) as exc:  # a cache that cannot be written is still an error
+                self.warn(f"could not sync: {exc.message}")
+        builtin = load_builtin()
+        self.info(f"using the built-in Hellscube v1.2 data of {builtin.meta.fetched_at[:10]}; "
+                  "`hhd sync` fetches the live registry")
+        return builtin
 
     def report_sync(self, result: SyncResult) -> None:
         for warning in result.warnings:
@@ -318,9 +327,9 @@ def status(env: Env, as_json: bool) -> None:
       hhd status --json
     """
     from hhdcli.browse import format_status, status_report
-    from hhdcli.cache import load_cache
+    from hhdcli.cache import load_cache_or_builtin
 
-    report = status_report(load_cache(env.cache_dir), str(env.cache_dir))
+    report = status_report(load_cache_or_builtin(env.cache_dir), str(env.cache_dir))
     if as_json:
         _print_json(report)
     else:
@@ -722,12 +731,12 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None) 
       hhd rules --lang ru -o rules.pdf
       hhd rules -o rules.md
     """
-    from hhdcli.cache import load_symbols
+    from hhdcli.cache import symbols_or_builtin
     from hhdcli.mana import SymbolTable
     from hhdcli.render.documents import doc_format, rules_document
 
     kind = doc_format(output, fmt)
-    table = SymbolTable.from_records(load_symbols(env.cache_dir))  # works without a card cache too
+    table = SymbolTable.from_records(symbols_or_builtin(env.cache_dir))  # needs no card cache
     _write(env, output, rules_document(lang, table, kind, font))
 
 

@@ -41,6 +41,7 @@ def make_session(settings: HttpSettings = HttpSettings(), accept: str = "applica
 
     retry = Retry(
         total=settings.retries,
+        connect=min(1, settings.retries),  # a host that cannot be reached now will not be in a second either
         backoff_factor=settings.backoff,
         status_forcelist=(429, 500, 502, 503, 504),
         allowed_methods=frozenset({"GET", "HEAD", "POST"}),

@@ -6,7 +6,7 @@ import json
 import random
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,10 @@ from hhdcli.colors import POOL_BASICS
 from hhdcli.errors import DataError, InputError
 
 LIBRARY_FORMAT = "hhd-library"
-LIBRARY_VERSION = 1
+LIBRARY_VERSION = 2  # 2: each Hellscube entry carries the card itself, to print it when the data changes
+READABLE_VERSIONS = (1, 2)
+# What a library file keeps of a card: enough to print it, not the registry's bookkeeping.
+_SNAPSHOT_DROPS = ("banned", "tags", "creators")
 DEFAULT_LIBRARY = Path("hell-library.json")
 
 
@@ -117,6 +120,18 @@ class LibraryEntry:
     id: str
     name: str
     kind: Kind
+    card: Card | None = None  # the card as it was when the library was drawn (not for basics)
+
+    def to_json(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"position": self.position, "id": self.id, "name": self.name, "kind": self.kind}
+        if self.card is not None:
+            entry["card"] = {k: v for k, v in self.card.to_json().items() if k not in _SNAPSHOT_DROPS}
+        return entry
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LibraryEntry:
+        card = Card.from_json(data["card"]) if data.get("card") else None
+        return cls(int(data["position"]), str(data["id"]), str(data["name"]), Kind(data["kind"]), card)
 
 
 @dataclass
@@ -132,12 +147,12 @@ class Library:
 
     def to_json(self) -> dict[str, Any]:
         return {"format": LIBRARY_FORMAT, "version": LIBRARY_VERSION, "seed": self.seed, "size": self.size,
-                "pool": self.pool, "card_data": self.card_data, "cards": [asdict(e) for e in self.cards]}
+                "pool": self.pool, "card_data": self.card_data, "cards": [e.to_json() for e in self.cards]}
 
 
 def generate(pool: Pool, size: int, seed: str, card_data: dict[str, Any]) -> Library:
     drawn = seeded_sample(pool.cards, size, seed)
-    entries = [LibraryEntry(i + 1, c.id, c.name, c.kind) for i, c in enumerate(drawn)]
+    entries = [LibraryEntry(i + 1, c.id, c.name, c.kind, None if c.is_basic else c) for i, c in enumerate(drawn)]
     return Library(seed, pool.description, card_data, entries)
 
 
@@ -152,14 +167,13 @@ def load_library(path: Path) -> Library:
                         "make one with `hhd generate -o FILE`") from exc
     if not isinstance(document, dict) or document.get("format") != LIBRARY_FORMAT:
         raise DataError(f"{path} is not an hhd library file", "make one with `hhd generate -o FILE`")
-    if document.get("version") != LIBRARY_VERSION:
-        raise DataError(f"{path} is library format version {document.get('version')!r}; "
-                        f"this hhd reads version {LIBRARY_VERSION}", "generate it again with this hhd")
+    if document.get("version") not in READABLE_VERSIONS:
+        raise DataError(f"{path} is library format version {document.get('version')!r}; this hhd reads "
+                        f"versions {', '.join(map(str, READABLE_VERSIONS))}", "update hhd, or generate it again")
     try:
-        entries = [LibraryEntry(int(e["position"]), str(e["id"]), str(e["name"]), Kind(e["kind"]))
-                   for e in document["cards"]]
+        entries = [LibraryEntry.from_json(e) for e in document["cards"]]
         library = Library(str(document["seed"]), dict(document["pool"]), dict(document["card_data"]), entries)
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise DataError(f"{path}: a field is missing or of the wrong type ({exc})",
                         "generate the library again") from exc
     _check_consistent(path, library, document.get("size"))
@@ -181,8 +195,9 @@ def _check_consistent(path: Path, library: Library, size: Any) -> None:
 @dataclass
 class ResolvedLibrary:
     library: Library
-    cards: list[Card]  # library order; cards no longer in the data are left out
-    missing: list[LibraryEntry]
+    cards: list[Card]  # library order; a card gone from the data is its copy in the file (v1 files: left out)
+    missing: list[LibraryEntry]  # entries the card data no longer has
+    renamed: list[tuple[LibraryEntry, Card]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -194,8 +209,9 @@ def open_library(path: Path, hellscube: Sequence[Card], card_sha256: str) -> Res
     if made_from != card_sha256:
         resolved.warnings.append(f"{path}: the card data changed since this library was made "
                                  f"(made from {made_from[:12]}, the cards now are {card_sha256[:12]})")
-    resolved.warnings += [f"{path}: card {entry.position} {entry.name!r} no longer exists in the card data"
-                          for entry in resolved.missing]
+    for entry in resolved.missing:
+        what = "printed from the library file" if entry.card else "left out (an old library file keeps no copy)"
+        resolved.warnings.append(f"{path}: card {entry.position} {entry.name!r} is not in the card data now; {what}")
     return resolved
 
 
@@ -209,20 +225,24 @@ def library_pool(library: Library, hellscube: Sequence[Card]) -> Pool:
 
 
 def resolve(library: Library, hellscube: Iterable[Card]) -> ResolvedLibrary:
-    """The library's entries as cards: basics built in, the rest by id, then by name."""
+    """The library's entries as cards of the current data: basics built in; the rest by id, the image's
+    Drive id, the name, or a rename; else the copy the library file keeps."""
     index = CardIndex(list(hellscube))
-    cards: list[Card] = []
-    missing: list[LibraryEntry] = []
+    resolved = ResolvedLibrary(library, [], [])
     for entry in library.cards:
         if entry.kind is Kind.BASIC and entry.name in POOL_BASICS:
-            cards.append(basic_card(entry.name, int(entry.id.rsplit("-", 1)[-1]) if entry.id[-1].isdigit() else 1))
+            copy = int(entry.id.rsplit("-", 1)[-1]) if entry.id[-1].isdigit() else 1
+            resolved.cards.append(basic_card(entry.name, copy))
             continue
-        card = index.by_key.get(entry.id) or index.by_key.get(normalize_name(entry.name))
+        card = index.match(entry.id, entry.name, entry.card.image if entry.card else None)
         if card is None:
-            missing.append(entry)
-        else:
-            cards.append(card)
-    return ResolvedLibrary(library, cards, missing)
+            resolved.missing.append(entry)
+            card = entry.card
+        elif normalize_name(card.name) != normalize_name(entry.name):
+            resolved.renamed.append((entry, card))
+        if card is not None:
+            resolved.cards.append(card)
+    return resolved
 
 
 def read_name_list(path: Path) -> tuple[str, ...]:

@@ -13,8 +13,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hhdcli.cache import CacheMeta, parse_symbols, read_meta, write_cache
-from hhdcli.cards import Card, parse_registry
+from hhdcli.cache import (
+    BUILTIN_PREFIX,
+    CacheMeta,
+    builtin_symbols_file,
+    has_symbols,
+    parse_symbols,
+    read_meta,
+    write_cache,
+)
+from hhdcli.cards import Parsed, parse_registry
 from hhdcli.errors import DataError, HhdError, InputError
 from hhdcli.http import Download, HttpSettings, Progress, get, make_session
 
@@ -54,6 +62,14 @@ DEFAULT_URLS = RegistryUrls(
 )
 
 
+@dataclass(frozen=True)
+class Manifest:
+    """The registry's catalog-manifest.json: the catalog's version and how many records it holds."""
+
+    version: str | None = None
+    card_count: int | None = None
+
+
 @dataclass
 class SyncResult:
     updated: bool
@@ -91,18 +107,29 @@ class Syncer:
 
     def run(self, source: str | None = None, symbols: str | None = None, force: bool = False) -> SyncResult:
         old = read_meta(self.cache_dir)
+        manifest = Manifest()
         if source is None:
-            download, version = self._from_registry(old, force)
+            download, manifest = self._from_registry(old, force)
         elif is_url(source):
-            download, version = self._from_url(source, old, force), None
+            download = self._from_url(source, old, force)
         else:
             path = str(Path(source).expanduser().resolve())
-            download, version = Download(path, _read_local(path)), None
+            download = Download(path, _read_local(path))
             if old and not force and old.source == path and old.sha256 == _sha256(download.data):
                 download.not_modified = True
         if download.not_modified and old is not None:
             return SyncResult(False, old, self.warnings)
-        fmt, cards = self._parse(download)
+        parsed = self._parse(download)
+        version = manifest.version
+        if manifest.card_count is not None and manifest.card_count != parsed.records:
+            # the catalog is cached for days, the manifest for minutes: this catalog may be an old one
+            self.warnings.append(f"the catalog holds {parsed.records} cards but its manifest says "
+                                 f"{manifest.card_count}: it may be a stale copy; try again in a few minutes")
+            if old is not None:
+                self.warnings.append("kept the previous card data")
+                return SyncResult(False, old, self.warnings)
+            version = None  # stored, but not as that version: the next sync fetches again
+        fmt, cards = parsed.format, parsed.cards
         symbols_download = self._symbols(symbols, source, old, force)
         meta = CacheMeta(
             source=download.url, format=fmt, registry_version=version,
@@ -115,23 +142,24 @@ class Syncer:
                     None if symbols_download is None or symbols_download.not_modified else symbols_download.data)
         return SyncResult(True, meta, self.warnings)
 
-    def _from_registry(self, old: CacheMeta | None, force: bool) -> tuple[Download, str | None]:
+    def _from_registry(self, old: CacheMeta | None, force: bool) -> tuple[Download, Manifest]:
         """Manifest first, then the catalog; on failure the repository's database file."""
         try:
-            version = self._manifest_version()
-            if old and not force and old.source == self.urls.catalog and old.registry_version == version:
-                return Download(self.urls.catalog, not_modified=True), version
-            return self._from_url(self.urls.catalog, old, force), version
+            manifest = self._manifest()
+            if old and not force and old.source == self.urls.catalog and old.registry_version == manifest.version:
+                return Download(self.urls.catalog, not_modified=True), manifest
+            return self._from_url(self.urls.catalog, old, force), manifest
         except HhdError as exc:
             self.warnings.append(f"the registry catalog failed ({exc.message}); trying the repository database")
-            return self._from_url(self.urls.database, old, force), None
+            return self._from_url(self.urls.database, old, force), Manifest()
 
-    def _manifest_version(self) -> str:
+    def _manifest(self) -> Manifest:
         download = self._get(self.urls.manifest)
         try:
-            manifest = json.loads(download.data)
-            return str(manifest["version"])
-        except (ValueError, KeyError, TypeError) as exc:
+            document = json.loads(download.data)
+            count = document.get("cardCount")
+            return Manifest(str(document["version"]), count if isinstance(count, int) else None)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise DataError(f"the manifest {self.urls.manifest} has no version") from exc
 
     def _from_url(self, url: str, old: CacheMeta | None, force: bool) -> Download:
@@ -142,25 +170,30 @@ class Syncer:
     def _get(self, url: str, **kwargs) -> Download:
         return get(self.http(), url, self.settings, limit=MAX_DOWNLOAD, hint=RETRY_HINT, **kwargs)
 
-    def _parse(self, download: Download) -> tuple[str, list[Card]]:
+    def _parse(self, download: Download) -> Parsed:
         try:
-            fmt, cards = parse_registry(download.data)
+            parsed = parse_registry(download.data)
         except DataError as exc:
             raise DataError(f"{download.url}: {exc.message}", exc.hint or "nothing was changed") from exc
-        if not cards:
-            raise DataError(f"{download.url}: no Hellscube v1.2 cards (set HLC) in {fmt} data",
+        if not parsed.cards:
+            raise DataError(f"{download.url}: no Hellscube v1.2 cards (set HLC) in {parsed.format} data",
                             "nothing was changed; check that --source is the Hellscube database")
-        if len(cards) != EXPECTED_CARDS:
-            self.warnings.append(f"found {len(cards)} Hellscube v1.2 cards, expected {EXPECTED_CARDS}")
-        return fmt, cards
+        if len(parsed.cards) != EXPECTED_CARDS:
+            self.warnings.append(f"found {len(parsed.cards)} Hellscube v1.2 cards, expected {EXPECTED_CARDS}")
+        return parsed
 
     def _symbols(self, symbols: str | None, source: str | None, old: CacheMeta | None,
                  force: bool) -> Download | None:
-        """The symbol table: --symbols, else pips.json beside a local source, else the registry's."""
+        """The symbol table: --symbols, else pips.json beside a local source, else the registry's. A sync from
+        a local file never goes online: without pips.json beside it, the cached table stays (or the
+        built-in one is used)."""
         explicit = symbols is not None
         if symbols is None and source is not None and not is_url(source):
             beside = Path(source).expanduser().resolve().parent / "pips.json"
-            symbols = str(beside) if beside.is_file() else None
+            if not beside.is_file():
+                keep = old is not None and has_symbols(self.cache_dir)
+                return None if keep else Download(f"{BUILTIN_PREFIX} pips.json", builtin_symbols_file())
+            symbols = str(beside)
         symbols = symbols or self.urls.symbols
         try:
             if is_url(symbols):

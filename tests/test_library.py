@@ -118,12 +118,19 @@ def test_show_warns_when_card_data_changed_and_names_lost_cards(synced, tmp_path
     synced("generate", "--seed", "ember-tide-42", "-o", str(out))
     document = json.loads(out.read_text())
     document["card_data"]["sha256"] = "0" * 64
-    document["cards"][0].update(id="gone", name="A Card That Was Removed")
+    first = next(e for e in document["cards"] if e["kind"] != "basic")
+    first.update(id="gone", name="A Card That Was Removed")
+    first["card"].update(name="A Card That Was Removed", image=None)
     out.write_text(json.dumps(document))
     result = synced("show", str(out))
     assert result.exit_code == 0
     assert "card data changed" in result.output
-    assert "'A Card That Was Removed' no longer exists" in result.output
+    assert "'A Card That Was Removed' is not in the card data now; printed from the library file" in result.output
+    assert "A Card That Was Removed" in result.stdout  # still listed, from the file's own copy
+    del first["card"]  # a version 1 file keeps no copy
+    document["version"] = 1
+    out.write_text(json.dumps(document))
+    assert "left out (an old library file keeps no copy)" in synced("show", str(out)).output
 
 
 @pytest.mark.parametrize("content, message", [

@@ -28,14 +28,14 @@ def cache_bytes(cache_dir: Path) -> dict[str, bytes]:
 
 
 def test_legacy_snapshot_gives_exactly_720_v12_cards():
-    fmt, cards = parse_registry(LEGACY.read_bytes())
+    fmt, cards, _ = parse_registry(LEGACY.read_bytes())
     assert fmt == "legacy"
     assert len(cards) == 720
     assert len({c.id for c in cards}) == 720
 
 
 def test_current_sample_keeps_the_16_hlc_cards_and_drops_hc2():
-    fmt, cards = parse_registry(CURRENT_SAMPLE.read_bytes())
+    fmt, cards, _ = parse_registry(CURRENT_SAMPLE.read_bytes())
     names = {c.name for c in cards}
     assert fmt == "current"
     assert len(cards) == 16
@@ -43,19 +43,19 @@ def test_current_sample_keeps_the_16_hlc_cards_and_drops_hc2():
 
 
 def test_split_and_aftermath_faces_keep_their_own_costs():
-    _, cards = parse_registry(CURRENT_SAMPLE.read_bytes())
+    _, cards, _ = parse_registry(CURRENT_SAMPLE.read_bytes())
     by_name = {c.name: c for c in cards}
     whip = by_name["whip // nae nae"]
     assert [(f.name, f.mana_cost) for f in whip.faces] == [("whip", "{1}{B}{B}"), ("nae nae", "{3}{G}{W}")]
     assert [f.mana_cost for f in by_name["Grizzly Bears // Grizzly Bears"].faces] == ["{1}{G}", "{1}{G}"]
-    _, legacy = parse_registry(LEGACY.read_bytes())
+    _, legacy, _ = parse_registry(LEGACY.read_bytes())
     bear_hate = next(c for c in legacy if c.name == "Bear // Hate")
     assert [(f.name, f.mana_cost, f.type_line.split()[0]) for f in bear_hate.faces] == [
         ("Bear", "{1}{G}", "Creature"), ("Hate", "{2}{W}{W}", "Sorcery")]
 
 
 def test_legacy_dirt_is_kept_readable():
-    _, cards = parse_registry(LEGACY.read_bytes())
+    _, cards, _ = parse_registry(LEGACY.read_bytes())
     by_name = {c.name: c for c in cards}
     assert by_name["Flurry of Thoughts"].faces[0].mana_cost == "U"
     assert by_name["Pickle K'rrik!"].mana_value == 7
@@ -67,7 +67,7 @@ def test_legacy_dirt_is_kept_readable():
 def test_print_image_is_preferred_over_image():
     record = json.loads(CURRENT_SAMPLE.read_text())["data"][0]
     record["print_image"] = "https://example.invalid/print.png"
-    _, cards = parse_registry(json.dumps({"data": [record]}).encode())
+    _, cards, _ = parse_registry(json.dumps({"data": [record]}).encode())
     assert cards[0].print_images == ("https://example.invalid/print.png",)
 
 
@@ -193,11 +193,13 @@ def test_a_corrupted_cache_is_detected_and_explained(synced, tmp_path):
     assert "damaged" in result.output and "hhd sync --force" in result.output
 
 
-def test_a_command_with_no_cache_tries_one_sync_then_says_what_to_run(server, hhd):
+def test_a_command_with_no_cache_tries_one_sync_then_uses_the_built_in_data(server, hhd):
     hhd.registry_url = server.url  # serves nothing: every file is a 404
-    result = hhd("cards")
-    assert result.exit_code == 5
-    assert "hhd sync --source FILE" in result.output
+    result = hhd("cards", "bear")
+    assert result.exit_code == 0
+    assert "could not sync" in result.output and "using the built-in Hellscube v1.2 data" in result.output
+    assert "Philosophical Bear" in result.stdout
+    assert not (hhd.cache_dir / "cards.json").exists()  # the next run online still syncs
 
 
 def test_a_command_with_no_cache_syncs_once_when_it_can(registry, hhd):
