@@ -99,6 +99,8 @@ class Env:
         resolved = open_library(path, cache.cards, cache.meta.sha256)
         for warning in resolved.warnings:
             self.warn(warning)
+        for entry, card in resolved.renamed:
+            self.info(f"{path}: card {entry.position} {entry.name!r} is called {card.name!r} now")
         return resolved
 
 
@@ -402,8 +404,12 @@ def card(env: Env, name: str, as_json: bool) -> None:
 def _find_cards(env: Env, names: list[str], index: Any, strict: bool = False) -> list[Card]:
     """Each name's card. An unknown name, with "did you mean", is an error when `strict` or when no name
     is known; otherwise a warning, and the known ones are used."""
+    from hhdcli.cards import normalize_name
+
     found = []
     for name in names:
+        if not normalize_name(name):
+            raise InputError(f"{name!r} names no card: it has no letters or digits", "give part of a card's name")
         card = index.find(name)
         if card is not None:
             found.append(card)

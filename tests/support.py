@@ -18,6 +18,7 @@ from hhdcli.cli import cli
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "hellfall"
 LEGACY = SHARED / "Hellscube-Database.legacy-2024-04-22.json"
 CURRENT_SAMPLE = SHARED / "Hellscube-Database.current-sample.json"
+EXCERPT = SHARED / "Hellscube-Database.current-excerpt.json"
 PIPS = SHARED / "pips.json"
 
 

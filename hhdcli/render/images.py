@@ -50,7 +50,7 @@ class ImageStore:
     folder: Path
     settings: ImageSettings = ImageSettings()
     http: HttpSettings = HttpSettings(timeout=(5.0, 20.0), retries=2, backoff=0.3)
-    _dead_hosts: set[str] = field(default_factory=set)
+    _dead_hosts: dict[str, str] = field(default_factory=dict)  # host → why it could not be reached
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def raw_path(self, url: str) -> Path:
@@ -99,7 +99,7 @@ class ImageStore:
         if parsed.scheme not in ("http", "https"):
             return f"not an http(s) URL: {url[:60]}"
         if parsed.netloc in self._dead_hosts:
-            return f"could not connect to {parsed.netloc}"
+            return self._dead_hosts[parsed.netloc]
         try:
             with session.get(url, timeout=self.http.timeout, stream=True) as response:
                 if response.status_code != 200:
@@ -111,8 +111,7 @@ class ImageStore:
             found = problem(exc, url)
             if found.host_down:  # one failed connection is enough to skip the host for the rest of the run
                 with self._lock:
-                    self._dead_hosts.add(parsed.netloc)
-                return f"could not connect to {parsed.netloc}"
+                    self._dead_hosts[parsed.netloc] = found.reason
             return found.reason
         write_cache_file(raw, data)
         return None
