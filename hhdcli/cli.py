@@ -6,6 +6,7 @@ import functools
 import json
 import os
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +46,12 @@ class Env:
             click.echo(message, err=True)
 
     def warn(self, message: str) -> None:
-        click.secho(f"warning: {message}", err=True, fg="yellow")
+        if not self.quiet:
+            click.secho(f"warning: {message}", err=True, fg="yellow")
+
+    def notice(self, message: str) -> None:
+        """A wait long enough to wonder about (a server's Retry-After, Scryfall's back-off): say what it is."""
+        self.info(f"… {message}")
 
     def http(self, **kwargs: float) -> HttpSettings:
         from hhdcli.http import HttpSettings
@@ -56,7 +62,7 @@ class Env:
         from hhdcli.registry import DEFAULT_URLS, RegistryUrls, Syncer
 
         urls = RegistryUrls.from_base(self.registry_url) if self.registry_url else DEFAULT_URLS
-        return Syncer(self.cache_dir, urls=urls, settings=self.http(), progress=progress)
+        return Syncer(self.cache_dir, urls=urls, settings=self.http(), progress=progress, notice=self.notice)
 
     def cards(self) -> CardCache:
         if self._cache is None:
@@ -285,7 +291,13 @@ def _counting_progress(env: Env, total: int, label: str) -> tuple[Callable[[], N
         return None, lambda: None
     bar: Any = click.progressbar(length=total, label=label, file=sys.stderr)
     bar.render_progress()
-    return (lambda: bar.update(1)), bar.render_finish
+    lock = threading.Lock()  # downloads finish on several threads; the bar must count them one at a time
+
+    def step() -> None:
+        with lock:
+            bar.update(1)
+
+    return step, bar.render_finish
 
 
 # --- the card list -------------------------------------------------------------------------------------
@@ -594,7 +606,7 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
 def _scryfall(env: Env, url: str) -> Any:
     from hhdcli.scryfall import ScryfallLands
 
-    return ScryfallLands(env.cache_dir, url, env.http(), warn=env.warn)
+    return ScryfallLands(env.cache_dir, url, env.http(), warn=env.warn, notice=env.notice)
 
 
 # --- printing ----------------------------------------------------------------------------------------------
@@ -616,7 +628,7 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
     from hhdcli.render.proxies import fallback_lines, render_proxies
 
     settings = ImageSettings(dpi, quality, options.bleed_mm, workers, env.offline)
-    store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3))
+    store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3), env.notice)
     wanted = 0 if options.text_only else len({u for c in cards for u in c.print_images})
     progress, finish = _counting_progress(env, wanted, "images")
     try:

@@ -1,12 +1,16 @@
-"""The one HTTP client: a session with our User-Agent and retries, size-capped reads, and failures
-classified by exception type (not by the wording of urllib3's messages, which changes)."""
+"""The one HTTP client: a session with our User-Agent and retries, deadlines, size-capped reads, hosts
+that failed remembered for the run, and failures classified by exception type (not by the wording of
+urllib3's messages, which changes)."""
 
 from __future__ import annotations
 
 import socket
+import threading
+import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from hhdcli import __version__
@@ -16,32 +20,62 @@ if TYPE_CHECKING:
     import requests
 
 Progress = Callable[[int, int | None], None]
+Notice = Callable[[str], None]  # told, in words, about every wait longer than NOTICE_AFTER seconds
 USER_AGENT = f"hhd/{__version__} (Hell's Half-Draft tools)"
 RETRY_HINT = "nothing was changed; check the connection and try again"
 TIMEOUT_HINT = "nothing was changed; try again later or raise --timeout"
+MAX_RETRY_AFTER = 60.0  # seconds: a server asking for a longer pause gets an error saying when to come back
+NOTICE_AFTER = 2.0
 
 
 @dataclass(frozen=True)
 class HttpSettings:
-    timeout: tuple[float, float] = (5.0, 30.0)  # connect, read
+    timeout: tuple[float, float] = (5.0, 30.0)  # connect, read; the read one is also each request's deadline
     retries: int = 3
     backoff: float = 0.5
 
     @classmethod
     def for_timeout(cls, seconds: float, **kwargs: float) -> HttpSettings:
-        """The user's --timeout: connecting gets at most 5 s of it, reading all of it."""
+        """The user's --timeout: connecting gets at most 5 s of it, a whole request all of it."""
         return cls(timeout=(min(5.0, seconds), seconds), **kwargs)  # type: ignore[arg-type]
 
 
-def make_session(settings: HttpSettings = HttpSettings(), accept: str = "application/json") -> requests.Session:
-    """A session with our User-Agent and retries with backoff on 429/5xx/connection errors."""
-    import requests
-    from requests.adapters import HTTPAdapter
+def _retry_class(notice: Notice | None) -> type:
+    from urllib3.exceptions import MaxRetryError
     from urllib3.util.retry import Retry
 
-    retry = Retry(
+    class PoliteRetry(Retry):
+        """urllib3's Retry, except that a long Retry-After is not waited out (the answer comes back to be
+        reported) and that waits a person would notice are said."""
+
+        def increment(self, method: str | None = None, url: str | None = None, response: Any = None,
+                      error: Exception | None = None, _pool: Any = None, _stacktrace: Any = None) -> Any:
+            asked = self.get_retry_after(response) if response is not None else None
+            if asked is not None and asked > MAX_RETRY_AFTER:
+                raise MaxRetryError(_pool, url or "", None)  # with raise_on_status off, the answer is returned
+            return super().increment(method, url, response, error, _pool, _stacktrace)
+
+        def sleep(self, response: Any = None) -> None:
+            asked = self.get_retry_after(response) if response is not None else None
+            wait = asked if asked is not None else self.get_backoff_time()
+            if notice and wait > NOTICE_AFTER:
+                why = "the server asked to (Retry-After)" if asked is not None else "before trying again"
+                notice(f"waiting {wait:.0f} s: {why}")
+            super().sleep(response)
+
+    return PoliteRetry
+
+
+def make_session(settings: HttpSettings = HttpSettings(), accept: str = "application/json",
+                 notice: Notice | None = None) -> requests.Session:
+    """A session with our User-Agent and retries with backoff on 429/5xx and failed connections."""
+    import requests
+    from requests.adapters import HTTPAdapter
+
+    retry = _retry_class(notice)(
         total=settings.retries,
         connect=min(1, settings.retries),  # a host that cannot be reached now will not be in a second either
+        read=0,  # a server that went silent once stays silent: waiting again only doubles the wait
         backoff_factor=settings.backoff,
         status_forcelist=(429, 500, 502, 503, 504),
         allowed_methods=frozenset({"GET", "HEAD", "POST"}),
@@ -116,28 +150,7 @@ def network_error(exc: BaseException, url: str, hint: str = RETRY_HINT) -> Netwo
     return NetworkError(f"could not download {url}: {found.reason}", TIMEOUT_HINT if found.timed_out else hint)
 
 
-# --- reading ----------------------------------------------------------------------------------------
-
-
-def read_capped(response: requests.Response, url: str, limit: int, progress: Progress | None = None) -> bytes:
-    """The whole body, refusing more than `limit` bytes and a body shorter than its Content-Length."""
-    total = int(response.headers.get("Content-Length") or 0) or None
-    encoded = bool(response.headers.get("Content-Encoding"))
-    if total and not encoded and total > limit:
-        raise NetworkError(f"could not download {url}: larger than {limit // 2**20} MB", "check the URL")
-    chunks: list[bytes] = []
-    done = 0
-    for chunk in response.iter_content(chunk_size=64 * 1024):
-        chunks.append(chunk)
-        done += len(chunk)
-        if done > limit:
-            raise NetworkError(f"could not download {url}: larger than {limit // 2**20} MB", "check the URL")
-        if progress:
-            progress(response.raw.tell() if encoded else done, total)
-    # urllib3 already refuses short bodies; this catches servers that close early without a length error
-    if total and not encoded and done < total:
-        raise NetworkError(f"could not download {url}: truncated ({done} of {total} bytes)", RETRY_HINT)
-    return b"".join(chunks)
+# --- the client ---------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -147,25 +160,112 @@ class Download:
     etag: str | None = None
     last_modified: str | None = None
     not_modified: bool = False
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
 
 
-def get(session: requests.Session, url: str, settings: HttpSettings, *, limit: int, etag: str | None = None,
-        last_modified: str | None = None, progress: Progress | None = None, hint: str = RETRY_HINT) -> Download:
-    """GET `url` (conditionally when validators are given), streamed, capped at `limit` bytes."""
-    import requests
+@dataclass
+class Client:
+    """One run's HTTP: each request within its deadline, and a host that could not be reached or timed out
+    is not asked again in the same run (its first failure is repeated instead)."""
 
-    headers = {}
-    if etag:
-        headers["If-None-Match"] = etag
-    if last_modified:
-        headers["If-Modified-Since"] = last_modified
-    try:
-        with session.get(url, headers=headers, timeout=settings.timeout, stream=True) as response:
-            if response.status_code == 304:
-                return Download(url, etag=etag, last_modified=last_modified, not_modified=True)
-            if response.status_code != 200:
-                raise NetworkError(f"could not download {url}: HTTP {response.status_code} {response.reason}", hint)
-            data = read_capped(response, url, limit, progress)
-            return Download(url, data, response.headers.get("ETag"), response.headers.get("Last-Modified"))
-    except requests.exceptions.RequestException as exc:
-        raise network_error(exc, url, hint) from exc
+    settings: HttpSettings = HttpSettings()
+    accept: str = "application/json"
+    notice: Notice | None = None
+    _session: requests.Session | None = field(default=None, repr=False)
+    _failed_hosts: dict[str, Problem] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def session(self) -> requests.Session:
+        with self._lock:
+            if self._session is None:
+                self._session = make_session(self.settings, self.accept, self.notice)
+            return self._session
+
+    def get(self, url: str, *, limit: int, etag: str | None = None, last_modified: str | None = None,
+            progress: Progress | None = None, hint: str = RETRY_HINT) -> Download:
+        """GET `url` (conditionally when validators are given), streamed, capped at `limit` bytes."""
+        headers = {}
+        if etag:
+            headers["If-None-Match"] = etag
+        if last_modified:
+            headers["If-Modified-Since"] = last_modified
+        download = self.request("GET", url, limit=limit, headers=headers, progress=progress, hint=hint)
+        if download.status == 304:
+            return Download(url, etag=etag, last_modified=last_modified, not_modified=True, status=304)
+        return download
+
+    def request(self, method: str, url: str, *, limit: int, headers: dict[str, str] | None = None,
+                json: Any = None, progress: Progress | None = None, hint: str = RETRY_HINT,
+                ok: tuple[int, ...] = (200, 304)) -> Download:
+        """One request, its whole body read within the deadline; an answer not in `ok` is a NetworkError."""
+        import requests
+        from urllib3.exceptions import HTTPError
+
+        host = urlparse(url).netloc
+        earlier = self._failed_hosts.get(host)
+        if earlier is not None:
+            raise NetworkError(f"could not download {url}: {earlier.reason} (earlier in this run)",
+                               TIMEOUT_HINT if earlier.timed_out else hint)
+        try:
+            # connecting and each read of the headers have their timeouts; the body then gets one deadline
+            with self.session.request(method, url, headers=headers, json=json, timeout=self.settings.timeout,
+                                      stream=True) as response:
+                deadline = time.monotonic() + self.settings.timeout[1]
+                if response.status_code not in ok:
+                    raise _refused(url, response, hint)
+                data = b"" if response.status_code == 304 else read_capped(response, url, limit, progress, deadline)
+                return Download(url, data, response.headers.get("ETag"), response.headers.get("Last-Modified"),
+                                status=response.status_code, headers=dict(response.headers))
+        except (requests.exceptions.RequestException, HTTPError) as exc:
+            found = problem(exc, url)
+            if found.host_down or found.timed_out:
+                with self._lock:
+                    self._failed_hosts.setdefault(host, found)
+            raise NetworkError(f"could not download {url}: {found.reason}",
+                               TIMEOUT_HINT if found.timed_out else hint) from exc
+
+
+def _refused(url: str, response: requests.Response, hint: str) -> NetworkError:
+    """An HTTP error answer, with when to come back if the server said so."""
+    asked = response.headers.get("Retry-After", "")
+    if asked.strip().isdigit():
+        back = (datetime.now() + timedelta(seconds=int(asked))).strftime("%H:%M")
+        return NetworkError(f"could not download {url}: HTTP {response.status_code}; the server asks to wait "
+                            f"{int(asked)} s (Retry-After)", f"nothing was changed; try again after {back}")
+    return NetworkError(f"could not download {url}: HTTP {response.status_code} {response.reason}", hint)
+
+
+# --- reading ----------------------------------------------------------------------------------------
+
+
+def read_capped(response: requests.Response, url: str, limit: int, progress: Progress | None = None,
+                deadline: float | None = None) -> bytes:
+    """The whole body, refusing more than `limit` bytes, a body shorter than its Content-Length, and one
+    still arriving at the deadline (a server trickling bytes never times out a single read)."""
+    total = int(response.headers.get("Content-Length") or 0) or None
+    encoded = bool(response.headers.get("Content-Encoding"))
+    if total and not encoded and total > limit:
+        raise NetworkError(f"could not download {url}: larger than {limit // 2**20} MB", "check the URL")
+    chunks: list[bytes] = []
+    done = 0
+    raw = response.raw
+    while True:
+        # read1: what has arrived, in at most one read, so the deadline and progress move from the first byte
+        chunk = raw.read1(64 * 1024, decode_content=True)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        done += len(chunk)
+        if done > limit:
+            raise NetworkError(f"could not download {url}: larger than {limit // 2**20} MB", "check the URL")
+        if progress:
+            progress(raw.tell() if encoded else done, total)
+        if deadline is not None and time.monotonic() > deadline:
+            raise NetworkError(f"could not download {url}: timed out (still arriving after the deadline, "
+                               f"{done // 1024} KB so far)", TIMEOUT_HINT)
+    # urllib3 already refuses short bodies; this catches servers that close early without a length error
+    if total and not encoded and done < total:
+        raise NetworkError(f"could not download {url}: truncated ({done} of {total} bytes)", RETRY_HINT)
+    return b"".join(chunks)

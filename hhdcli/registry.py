@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from hhdcli.cache import (
     BUILTIN_PREFIX,
@@ -24,10 +24,7 @@ from hhdcli.cache import (
 )
 from hhdcli.cards import Parsed, parse_registry
 from hhdcli.errors import DataError, HhdError, InputError
-from hhdcli.http import Download, HttpSettings, Progress, get, make_session
-
-if TYPE_CHECKING:
-    import requests
+from hhdcli.http import Client, Download, HttpSettings, Notice, Progress
 
 EXPECTED_CARDS = 720
 MAX_DOWNLOAD = 200 * 1024 * 1024  # the whole registry is ~18.5 MB; anything far larger is not it
@@ -97,13 +94,12 @@ class Syncer:
     urls: RegistryUrls = DEFAULT_URLS
     settings: HttpSettings = HttpSettings()
     progress: Progress | None = None
-    session: requests.Session | None = None
+    notice: Notice | None = None
     warnings: list[str] = field(default_factory=list)
+    client: Client = field(init=False)
 
-    def http(self) -> requests.Session:
-        if self.session is None:
-            self.session = make_session(self.settings)
-        return self.session
+    def __post_init__(self) -> None:
+        self.client = Client(self.settings, notice=self.notice)
 
     def run(self, source: str | None = None, symbols: str | None = None, force: bool = False) -> SyncResult:
         old = read_meta(self.cache_dir)
@@ -167,8 +163,8 @@ class Syncer:
         return self._get(url, etag=old.etag if same and old else None,
                          last_modified=old.last_modified if same and old else None, progress=self.progress)
 
-    def _get(self, url: str, **kwargs) -> Download:
-        return get(self.http(), url, self.settings, limit=MAX_DOWNLOAD, hint=RETRY_HINT, **kwargs)
+    def _get(self, url: str, **kwargs: Any) -> Download:
+        return self.client.get(url, limit=MAX_DOWNLOAD, hint=RETRY_HINT, **kwargs)
 
     def _parse(self, download: Download) -> Parsed:
         try:

@@ -1,7 +1,10 @@
-"""Other Magic lands' colours from Scryfall's /cards/collection, cached on disk.
+"""Other Magic lands' colours from Scryfall's /cards/collection, cached on disk, with Scryfall's etiquette.
 
-Scryfall asks for a User-Agent and Accept header, at most 75 identifiers a request and 50–100 ms
-between requests; 429 is retried by the session's Retry (which honours Retry-After).
+Scryfall's API documentation asks for a User-Agent and an Accept header, at most 75 identifiers a request,
+no more than about 2 requests a second to /cards/collection, and, after a 429, a pause (we wait 30 s, or
+longer if Retry-After says so) before one more try. Answers are matched back to the names asked through
+Scryfall's own answer (`data` in the order asked, less those in `not_found`), so names with Æ, û or
+`//` faces come back to the name the deck wrote.
 """
 
 from __future__ import annotations
@@ -13,17 +16,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hhdcli.cards import normalize_name
 from hhdcli.errors import NetworkError
 from hhdcli.files import dump_json, write_cache_file
-from hhdcli.http import HttpSettings, make_session, network_error
+from hhdcli.http import Client, HttpSettings, Notice
 
 DEFAULT_SCRYFALL_URL = "https://api.scryfall.com"
 BATCH = 75
-MIN_INTERVAL = 0.1  # seconds between requests
+MIN_INTERVAL = 0.5  # seconds between requests: at most 2 a second
+BACK_OFF = 30.0  # seconds to wait after a 429 before the one retry
+NOT_FOUND_DAYS = 7  # a name Scryfall did not know is asked again after this (new sets come out)
 CACHE_FILE = "scryfall-lands.json"
+LIMIT = 8 * 1024 * 1024
 
 Answer = tuple[str, tuple[str, ...]]  # type line, produced mana
+
+
+def cache_key(name: str) -> str:
+    """How a name is remembered: as written, ignoring case and surrounding spaces (Æ stays Æ)."""
+    return " ".join(name.split()).casefold()
 
 
 @dataclass
@@ -32,8 +42,11 @@ class ScryfallLands:
     base_url: str = DEFAULT_SCRYFALL_URL
     settings: HttpSettings = HttpSettings()
     warn: Callable[[str], None] = lambda message: None
-    requests_made: int = 0
-    _known: dict[str, Any] = field(default_factory=dict)
+    notice: Notice | None = None
+    clock: Callable[[], float] = time.monotonic  # the spacing between requests
+    sleep: Callable[[float], None] = time.sleep
+    now: Callable[[], float] = time.time  # when a "not found" was recorded
+    request_times: list[float] = field(default_factory=list)
 
     @property
     def path(self) -> Path:
@@ -41,55 +54,93 @@ class ScryfallLands:
 
     def _load(self) -> dict[str, Any]:
         try:
-            return json.loads(self.path.read_text(encoding="utf-8"))
+            known = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
+        return known if isinstance(known, dict) else {}
+
+    def _fresh(self, entry: Any) -> bool:
+        if not isinstance(entry, dict):
+            return False  # older caches wrote null for "not found": ask again
+        if entry.get("not_found"):
+            return self.now() - float(entry.get("checked", 0)) < NOT_FOUND_DAYS * 86400
+        return "type_line" in entry
 
     def lookup(self, names: list[str]) -> dict[str, Answer | None]:
         """Each name's (type line, produced mana); None when Scryfall does not know it."""
         known = self._load()
-        wanted = [n for n in names if normalize_name(n) not in known]
+        wanted = list(dict.fromkeys(n for n in names if not self._fresh(known.get(cache_key(n)))))
         if wanted:
             try:
                 known.update(self._fetch(wanted))
             except NetworkError as exc:
-                self.warn(f"Scryfall lookup failed ({exc.message}); name the lands with --land NAME=COLOURS")
+                self.warn(f"Scryfall lookup failed ({exc.message}); name the lands with --land NAME=COLORS")
             else:
                 write_cache_file(self.path, dump_json(known))
         result: dict[str, Answer | None] = {}
         for name in names:
-            entry = known.get(normalize_name(name))
-            result[name] = (entry["type_line"], tuple(entry["produced_mana"])) if entry else None
+            entry = known.get(cache_key(name))
+            if isinstance(entry, dict) and "type_line" in entry:
+                result[name] = (entry["type_line"], tuple(entry["produced_mana"]))
+            else:
+                result[name] = None
         return result
 
     def _fetch(self, names: list[str]) -> dict[str, Any]:
-        import requests
-
-        session = make_session(self.settings)
+        # retries=0: a 429 is answered here, by Scryfall's rules, not by urllib3's
+        client = Client(HttpSettings(self.settings.timeout, retries=0), notice=self.notice)
         found: dict[str, Any] = {}
         for start in range(0, len(names), BATCH):
-            if self.requests_made:
-                time.sleep(MIN_INTERVAL)
             batch = names[start:start + BATCH]
-            url = f"{self.base_url.rstrip('/')}/cards/collection"
-            try:
-                response = session.post(url, json={"identifiers": [{"name": n} for n in batch]},
-                                        timeout=self.settings.timeout)
-            except requests.exceptions.RequestException as exc:
-                raise network_error(exc, url) from exc
-            self.requests_made += 1
-            if response.status_code != 200:
-                raise NetworkError(f"{url} answered HTTP {response.status_code}")
-            try:
-                cards = response.json()["data"]
-            except (ValueError, KeyError, TypeError) as exc:
-                raise NetworkError(f"{url} answered something that is not a card list") from exc
-            for name in batch:
-                found[normalize_name(name)] = None  # remembered as unknown unless a card matches
-            for card in cards:
-                entry = {"name": card.get("name", ""), "type_line": card.get("type_line", ""),
-                         "produced_mana": list(card.get("produced_mana") or [])}
-                found[normalize_name(entry["name"])] = entry
-                front = entry["name"].split(" // ")[0]
-                found[normalize_name(front)] = entry
+            document = self._post(client, [{"name": n} for n in batch])
+            found.update(match_answers(batch, document, self.now()))
         return found
+
+    def _post(self, client: Client, identifiers: list[dict[str, str]]) -> dict[str, Any]:
+        url = f"{self.base_url.rstrip('/')}/cards/collection"
+        for attempt in (1, 2):
+            self._space()
+            answer = client.request("POST", url, limit=LIMIT, json={"identifiers": identifiers}, ok=(200, 429))
+            if answer.status != 429:
+                try:
+                    document = json.loads(answer.data)
+                    document["data"]  # noqa: B018 - the shape is checked here, used by the caller
+                    return dict(document)
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise NetworkError(f"{url} answered something that is not a card list") from exc
+            if attempt == 2:
+                raise NetworkError(f"{url} is still busy (HTTP 429 twice)", "try again in a few minutes")
+            wait = max(BACK_OFF, _retry_after(answer.headers))
+            if self.notice:
+                self.notice(f"waiting {wait:.0f} s: Scryfall asked to slow down (HTTP 429)")
+            self.sleep(wait)
+        raise AssertionError("unreachable")
+
+    def _space(self) -> None:
+        """At most 2 requests a second: wait out what is left of the interval since the last one."""
+        if self.request_times:
+            left = MIN_INTERVAL - (self.clock() - self.request_times[-1])
+            if left > 0:
+                self.sleep(left)
+        self.request_times.append(self.clock())
+
+
+def _retry_after(headers: dict[str, str]) -> float:
+    value = str(headers.get("Retry-After", "")).strip()
+    return float(value) if value.isdigit() else 0.0
+
+
+def match_answers(asked: list[str], document: dict[str, Any], now: float) -> dict[str, Any]:
+    """Scryfall's answer keyed by the names asked: `data` holds the found cards in the order asked, less
+    the identifiers listed in `not_found`."""
+    missing = {cache_key(str(i.get("name", ""))) for i in document.get("not_found") or [] if isinstance(i, dict)}
+    found_names = [n for n in asked if cache_key(n) not in missing]
+    cards = [c for c in document.get("data") or [] if isinstance(c, dict)]
+    out: dict[str, Any] = {cache_key(n): {"not_found": True, "checked": now} for n in asked}
+    for name, card in zip(found_names, cards, strict=False):
+        faces = [f for f in card.get("card_faces") or [] if isinstance(f, dict)]
+        type_line = card.get("type_line") or " // ".join(str(f.get("type_line", "")) for f in faces)
+        entry = {"name": card.get("name", name), "type_line": type_line,
+                 "produced_mana": list(card.get("produced_mana") or [])}
+        out[cache_key(name)] = entry
+    return out

@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import hashlib
 import io
-import threading
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
 from hhdcli.errors import NetworkError
 from hhdcli.files import write_cache_file
-from hhdcli.http import HttpSettings, make_session, problem, read_capped
+from hhdcli.http import Client, HttpSettings, Notice
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 CARD_MM = (63.0, 88.0)
@@ -50,8 +49,7 @@ class ImageStore:
     folder: Path
     settings: ImageSettings = ImageSettings()
     http: HttpSettings = HttpSettings(timeout=(5.0, 20.0), retries=2, backoff=0.3)
-    _dead_hosts: dict[str, str] = field(default_factory=dict)  # host → why it could not be reached
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    notice: Notice | None = None
 
     def raw_path(self, url: str) -> Path:
         return self.folder / "raw" / _key(url)
@@ -61,12 +59,13 @@ class ImageStore:
         return self.folder / "print" / f"{_key(url)}-{s.dpi}-{s.quality}-{s.bleed_mm:g}.jpg"
 
     def fetch_all(self, urls: list[str], progress: Callable[[], None] | None = None) -> dict[str, ImageResult]:
-        """Every distinct URL once, with at most `workers` downloads at a time."""
+        """Every distinct URL once, with at most `workers` downloads at a time; a host that failed or timed
+        out once is not asked again in the run, so a dead host costs one timeout, not one per image."""
         unique = list(dict.fromkeys(urls))
-        session = make_session(self.http, accept="image/*")
+        client = Client(self.http, accept="image/*", notice=self.notice)
 
         def work(url: str) -> ImageResult:
-            result = self._one(session, url)
+            result = self._one(client, url)
             if progress:
                 progress()
             return result
@@ -75,7 +74,7 @@ class ImageStore:
             results = list(pool.map(work, unique))
         return {r.url: r for r in results}
 
-    def _one(self, session, url: str) -> ImageResult:
+    def _one(self, client: Client, url: str) -> ImageResult:
         target = self.print_path(url)
         if target.is_file():
             return ImageResult(url, target)
@@ -83,7 +82,7 @@ class ImageStore:
         if not raw.is_file():
             if self.settings.offline:
                 return ImageResult(url, error="not in the image cache (--offline)")
-            error = self._download(session, url, raw)
+            error = self._download(client, url, raw)
             if error:
                 return ImageResult(url, error=error)
         try:
@@ -92,28 +91,14 @@ class ImageStore:
             return ImageResult(url, error=str(exc))
         return ImageResult(url, target)
 
-    def _download(self, session, url: str, raw: Path) -> str | None:
-        import requests
-
-        parsed = urlparse(url)
-        if parsed.scheme not in ("http", "https"):
+    def _download(self, client: Client, url: str, raw: Path) -> str | None:
+        if urlparse(url).scheme not in ("http", "https"):
             return f"not an http(s) URL: {url[:60]}"
-        if parsed.netloc in self._dead_hosts:
-            return self._dead_hosts[parsed.netloc]
         try:
-            with session.get(url, timeout=self.http.timeout, stream=True) as response:
-                if response.status_code != 200:
-                    return f"HTTP {response.status_code}"
-                data = read_capped(response, url, MAX_IMAGE_BYTES)
+            download = client.get(url, limit=MAX_IMAGE_BYTES)
         except NetworkError as exc:
             return exc.message.removeprefix(f"could not download {url}: ")
-        except requests.exceptions.RequestException as exc:
-            found = problem(exc, url)
-            if found.host_down:  # one failed connection is enough to skip the host for the rest of the run
-                with self._lock:
-                    self._dead_hosts[parsed.netloc] = found.reason
-            return found.reason
-        write_cache_file(raw, data)
+        write_cache_file(raw, download.data)
         return None
 
 
