@@ -372,7 +372,12 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
       hhd cards --land --json
     """
     from hhdcli.browse import CardFilter, card_row, filter_cards, format_table
+    from hhdcli.cards import normalize_name
 
+    for label, value in (("the query", query), ("--type", type_)):
+        if value is not None and not normalize_name(value):
+            raise InputError(f"{label} {value!r} has no letters or digits, so it matches nothing",
+                             "give part of a name or type, or leave it out to list every card")
     found = filter_cards(env.cards().cards, CardFilter(query, color, type_, land))
     rows = [card_row(c) for c in found]
     if as_json:
@@ -472,11 +477,13 @@ def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt:
 @paper_option
 @backs_option
 @text_only_option
+@click.option("--force", is_flag=True, help="Replace an existing library file that holds another library.")
 @offline_option
 @pass_env
 def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: str, as_json: bool,
              exclude_banned: bool, exclude_tag: tuple[str, ...], exclude_file: Path | None, basics_per_type: int,
-             proxies: Path | None, checklist: Path | None, paper: str, backs: str, text_only: bool) -> None:
+             proxies: Path | None, checklist: Path | None, paper: str, backs: str, text_only: bool,
+             force: bool) -> None:
     """Draw a Hell library: a seeded random tenth of Hellscube v1.2 plus 250 basics.
 
     \b
@@ -486,11 +493,29 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
       hhd generate --seed ember-tide-42 --proxies hell-proxies.pdf --checklist hell-checklist.pdf
     """
     from hhdcli.cards import CardIndex
-    from hhdcli.files import dump_json
-    from hhdcli.library import Exclusions, build_pool, default_size, memorable_seed, read_name_list, resolve
+    from hhdcli.files import dump_json, guard_outputs, refuse_to_replace
+    from hhdcli.library import (
+        Exclusions,
+        build_pool,
+        check_seed,
+        default_size,
+        memorable_seed,
+        read_name_list,
+        resolve,
+        unknown_tags,
+    )
     from hhdcli.library import generate as draw
 
+    guard_outputs({"the library file (-o)": output, "--proxies": proxies, "--checklist": checklist},
+                  {"--exclude-file": exclude_file})
+    if seed is not None:
+        check_seed(seed)
     cache = env.cards()
+    missing_tags, known_tags = unknown_tags(cache.cards, exclude_tag)
+    for tag in missing_tags:
+        env.warn(f"--exclude-tag {tag!r}: no card has this tag, so it leaves out nothing (" +
+                 (f"tags in the card data: {', '.join(known_tags[:12])}{'…' if len(known_tags) > 12 else ''})"
+                  if known_tags else "this card data has no tags; the live registry's does: hhd sync)"))
     names = read_name_list(exclude_file) if exclude_file else ()
     pool, unknown = build_pool(cache.cards, Exclusions(exclude_banned, exclude_tag, names), basics_per_type)
     index = CardIndex(cache.cards)
@@ -501,7 +526,9 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
         seed = memorable_seed()
         env.info(f"seed: {seed}   (pass --seed {seed} to draw this library again)")
     library = draw(pool, size if size is not None else default_size(len(pool.cards)), seed, cache.fingerprint)
-    _write(env, output, dump_json(library.to_json()), f"{library.size} cards, seed {seed!r}")
+    data = dump_json(library.to_json())
+    refuse_to_replace(output, data, "library", force)
+    _write(env, output, data, f"{library.size} cards, seed {seed!r}")
     cards = resolve(library, pool.cards).cards
     _print_library(library, cards, pool.cards, fmt, as_json)
     if proxies:
@@ -572,14 +599,16 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
     """
     from hhdcli.check import check_deck, format_check
     from hhdcli.deck import parse_colors_option, parse_land_option, read_deck
+    from hhdcli.files import guard_outputs
     from hhdcli.mana import SymbolTable
     from hhdcli.render.documents import DocFormat, check_document, doc_format
 
     if deck is None and colors is None:
         raise InputError("give a deck file or --colors", "for example: hhd check deck.txt, or hhd check --colors WU")
     report_format = doc_format(output, fmt, (DocFormat.HTML, DocFormat.MD)) if output else None
-    cache = env.cards()
     use_library = not all_cards and (_given(ctx, "library") or library.is_file())
+    guard_outputs({"the report (-o)": output}, {"the deck": deck, "the library": library if use_library else None})
+    cache = env.cards()
     if use_library:
         cards = env.open_library(library).cards
         scope = f"the {len(cards)} cards of {library}"
@@ -675,9 +704,12 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], paper
       hhd proxies --calibration -o calibration.pdf
     """
     from hhdcli.cards import CardIndex
+    from hhdcli.files import guard_outputs
     from hhdcli.render.layout import parse_paper
     from hhdcli.render.proxies import calibration_pdf
 
+    guard_outputs({"the PDF (-o)": output}, {"the library": None if names or calibration else library,
+                                             "--font": Path(font) if font else None})
     if calibration:
         _write(env, output, calibration_pdf(parse_paper(paper), font),
                "print it at 100 %, duplex on the long edge, and measure")
@@ -730,6 +762,9 @@ def checklist(env: Env, library: Path, output: Path, fmt: str | None, sort: str,
       hhd checklist -o hell-checklist.pdf
       hhd checklist --mode return --lang ru --with-rules -o count.html
     """
+    from hhdcli.files import guard_outputs
+
+    guard_outputs({"the checklist (-o)": output}, {"the library": library, "--font": Path(font) if font else None})
     resolved = env.open_library(library)
     _make_checklist(env, resolved.library, resolved.cards, env.cards(), output, fmt, sort, mode, lang, with_rules,
                     font)
@@ -750,9 +785,11 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None) 
       hhd rules -o rules.md
     """
     from hhdcli.cache import symbols_or_builtin
+    from hhdcli.files import guard_outputs
     from hhdcli.mana import SymbolTable
     from hhdcli.render.documents import doc_format, rules_document
 
+    guard_outputs({"the rules sheet (-o)": output}, {"--font": Path(font) if font else None})
     kind = doc_format(output, fmt)
     table = SymbolTable.from_records(symbols_or_builtin(env.cache_dir))  # needs no card cache
     _write(env, output, rules_document(lang, table, kind, font))

@@ -13,8 +13,8 @@ from hhdcli.cards import Card, CardIndex, is_land_type, normalize_name
 from hhdcli.colors import BASIC_LANDS, COLORS, LAND_TYPES
 from hhdcli.costs import symbols_in
 from hhdcli.errors import InputError
+from hhdcli.files import read_text_file
 
-MAX_DECK_BYTES = 1024 * 1024
 MAIN_SECTIONS = {"deck", "main", "maindeck", "main deck", "mainboard", "commander"}
 OTHER_SECTIONS = {"sideboard", "side", "companion", "maybeboard", "considering", "tokens", "about"}
 _ENTRY = re.compile(
@@ -45,20 +45,7 @@ class Deck:
 
 def read_deck(path: Path) -> Deck:
     """Read a deck file, refusing anything that is clearly not a deck list."""
-    try:
-        size = path.stat().st_size
-        raw = path.open("rb").read(MAX_DECK_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read deck {path}: {exc.strerror}", "check the path") from exc
-    binary = b"\0" in raw[:8192]
-    if size > MAX_DECK_BYTES or binary:
-        why = "a binary file" if binary else "too large"
-        raise InputError(f"{path} is not a deck list ({why}, {size:,} bytes)",
-                         "export the deck as text (Arena/MTGO) or .dek")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
+    text = read_text_file(path, "deck list", "export the deck as text (Arena, MTGO, Moxfield…) or .dek")
     return parse_deck(text, str(path))
 
 

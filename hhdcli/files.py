@@ -62,3 +62,66 @@ def write_cache_file(path: Path, data: bytes) -> None:
 def dump_json(document: Any) -> bytes:
     """The one JSON style hhd writes: sorted keys, two-space indent, UTF-8, trailing newline."""
     return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+# --- reading what people write ----------------------------------------------------------------------
+
+MAX_TEXT_BYTES = 1024 * 1024  # a deck list or a name list; anything larger is not one
+
+
+def decode_text(raw: bytes) -> str:
+    """UTF-8 (with or without a BOM), else Windows-1252 (what Notepad writes: `Urza’s Saga`)."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")
+
+
+def read_text_file(path: Path, what: str, hint: str) -> str:
+    """A text file a person gave (deck, exclusions, names), read the same way everywhere."""
+    try:
+        size = Path(path).stat().st_size
+        with Path(path).open("rb") as handle:
+            raw = handle.read(MAX_TEXT_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read {what} {path}: {_why(exc)}", "check the path") from exc
+    binary = b"\0" in raw[:8192]
+    if size > MAX_TEXT_BYTES or binary:
+        why = "a binary file" if binary else "too large"
+        raise InputError(f"{path} is not a {what} ({why}, {size:,} bytes)", hint)
+    return decode_text(raw)
+
+
+# --- outputs never overwrite inputs ----------------------------------------------------------------------
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)  # links and hard links included
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
+
+
+def guard_outputs(outputs: dict[str, Path | None], inputs: dict[str, Path | None]) -> None:
+    """Refuse a command whose output is one of its inputs, or whose two outputs are one file: writing
+    it would destroy what it reads (or one output would replace the other)."""
+    given_out = [(label, Path(p)) for label, p in outputs.items() if p is not None]
+    given_in = [(label, Path(p)) for label, p in inputs.items() if p is not None]
+    for i, (out_label, out) in enumerate(given_out):
+        for in_label, source in given_in + given_out[i + 1:]:
+            if _same_file(out, source):
+                raise InputError(f"{out} is both {out_label} and {in_label}: writing one would destroy the other",
+                                 f"choose another path for {out_label}")
+
+
+def refuse_to_replace(path: Path, data: bytes, what: str, force: bool) -> None:
+    """An existing file with other contents is only replaced with --force; the same bytes are harmless."""
+    try:
+        same = path.read_bytes() == data
+    except OSError:
+        return  # nothing there (or nothing readable) to lose
+    if not same and not force:
+        raise InputError(f"{path} exists and holds another {what}",
+                         "pass --force to replace it, or choose another path with -o")

@@ -13,6 +13,7 @@ from typing import Any
 from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name
 from hhdcli.colors import POOL_BASICS
 from hhdcli.errors import DataError, InputError
+from hhdcli.files import read_text_file
 
 LIBRARY_FORMAT = "hhd-library"
 LIBRARY_VERSION = 2  # 2: each Hellscube entry carries the card itself, to print it when the data changes
@@ -104,6 +105,22 @@ _SEED_WORDS = (
     "crimson", "frost", "goblin", "hex", "lotus", "moss", "rune", "storm", "thorn", "void", "whale",
     "bear", "crow", "flame", "grave", "imp", "jinx", "karn", "omen", "quill",
 )
+
+
+MAX_SEED = 200  # characters: a seed is read out at the table, not pasted from a file
+
+
+def check_seed(seed: str) -> str:
+    if not seed.strip() or len(seed) > MAX_SEED:
+        raise InputError(f"the seed must be 1 to {MAX_SEED} characters (this one has {len(seed)})",
+                         "choose a short seed such as ember-tide-42")
+    return seed
+
+
+def unknown_tags(hellscube: Sequence[Card], tags: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The --exclude-tag values no card carries, and the tags the card data does have."""
+    known = sorted({t for card in hellscube for t in card.tags})
+    return [t for t in tags if t not in known], known
 
 
 def memorable_seed() -> str:
@@ -247,9 +264,6 @@ def resolve(library: Library, hellscube: Iterable[Card]) -> ResolvedLibrary:
 
 def read_name_list(path: Path) -> tuple[str, ...]:
     """An exclude file: one card name per line; blank lines and # comments ignored."""
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read {path}: {exc}", "give a UTF-8 text file, one card name per line") from exc
+    text = read_text_file(path, "name list", "give a text file, one card name per line")
     names = (line.split("#", 1)[0].strip() for line in text.splitlines())
     return tuple(n for n in names if n)

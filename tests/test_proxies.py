@@ -206,7 +206,7 @@ def test_paper_sizes(synced, tmp_path, paper, size):
 
 def test_letter_still_holds_3_by_3(synced, tmp_path):
     assert make_sheet((215.9, 279.4)).per_page == 9
-    bad = synced("proxies", "--cards", "Hasty Bolt", "--paper", "50x50mm", "-o", str(tmp_path / "x.pdf"))
+    bad = synced("proxies", "--cards", "Hasty Bolt", "--paper", "80x80mm", "-o", str(tmp_path / "x.pdf"))
     assert bad.exit_code == 2 and "does not fit" in bad.output
 
 

@@ -8,7 +8,7 @@ from xml.sax.saxutils import escape
 
 from hhdcli.cards import Card, Face
 from hhdcli.mana import SymbolTable
-from hhdcli.render.fonts import Fonts, safe_text
+from hhdcli.render.fonts import Fonts, safe_text, shorten
 from hhdcli.render.layout import MM
 from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, symbols_width
 
@@ -133,8 +133,7 @@ class Painter:
         c = self.canvas
         while size > 5 and c.stringWidth(text, font, size) > width:
             size -= 0.25
-        while text and c.stringWidth(text, font, size) > width:
-            text = text[:-2] + "…"
+        text = shorten(text, font, size, width)
         c.setFillColorRGB(*INK)
         c.setFont(font, size)
         c.drawString(x, y, text)

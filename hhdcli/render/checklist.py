@@ -13,7 +13,7 @@ from hhdcli.colors import GROUP_ORDER, Group
 from hhdcli.library import Library
 from hhdcli.mana import SymbolTable
 from hhdcli.render.cardface import FRAME
-from hhdcli.render.fonts import Fonts, load_fonts, safe_text
+from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
 from hhdcli.render.layout import MM
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
@@ -237,21 +237,13 @@ def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: f
         draw_symbols(canvas, right - cost_w, base + 2.2, symbols, size, table, fonts)
     label = line.name + (f" ×{line.boxes}" if line.boxes > 1 else "")
     room = right - cost_w - 4 - x
-    name = _fit(canvas, safe_text(fonts, label), fonts.regular, FONT_SIZE, room * 0.7)
+    name = shorten(safe_text(fonts, label), fonts.regular, FONT_SIZE, room * 0.7)
     canvas.setFillColorRGB(0, 0, 0)
     canvas.setFont(fonts.regular, FONT_SIZE)
     canvas.drawString(x, base, name)
     used = canvas.stringWidth(name, fonts.regular, FONT_SIZE) + 5
-    kind = _fit(canvas, safe_text(fonts, line.type_line), fonts.regular, 8, room - used)
+    kind = shorten(safe_text(fonts, line.type_line), fonts.regular, 8, room - used)
     canvas.setFillColorRGB(0.38, 0.38, 0.38)
     canvas.setFont(fonts.regular, 8)
     canvas.drawString(x + used, base, kind)
     canvas.setFillColorRGB(0, 0, 0)
-
-
-def _fit(canvas, text: str, font: str, size: float, width: float) -> str:
-    if canvas.stringWidth(text, font, size) <= width:
-        return text
-    while text and canvas.stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…" if text else ""

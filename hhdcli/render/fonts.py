@@ -102,3 +102,20 @@ def safe_text(fonts: Fonts, text: str, bold: bool = False) -> str:
     """Replace characters the font lacks with '?', so no page shows a missing-glyph box."""
     missing = missing_glyphs(fonts.bold if bold else fonts.regular, text)
     return "".join("?" if ch in missing else ch for ch in text) if missing else text
+
+
+def shorten(text: str, font: str, size: float, width: float) -> str:
+    """The longest start of `text` that fits `width` with an ellipsis (all of it when it fits). A binary
+    search over the length, so a 10,000-character line costs a dozen measurements, not 10,000."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    if stringWidth(text, font, size) <= width:
+        return text
+    low, high = 0, len(text)  # text[:low] + "…" fits; text[:high] + "…" does not
+    while high - low > 1:
+        middle = (low + high) // 2
+        if stringWidth(text[:middle] + "…", font, size) <= width:
+            low = middle
+        else:
+            high = middle
+    return text[:low] + "…" if low or stringWidth("…", font, size) <= width else ""

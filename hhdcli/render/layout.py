@@ -13,6 +13,10 @@ PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0
 MIN_MARGIN_MM = 5.0  # room for crop marks, the scale bar and the footer
 
 
+PAPER_RANGE_MM = (70.0, 1200.0)  # one card's side up to A0's long side: what a printer or plotter takes
+MAX_BACK_OFFSET_MM = 20.0  # duplex printers misalign by a few millimetres, never by centimetres
+
+
 def parse_paper(text: str) -> tuple[float, float]:
     """a4, letter, a3, legal, or WxHmm such as 210x297mm → (width, height) in mm."""
     key = text.strip().lower()
@@ -21,14 +25,22 @@ def parse_paper(text: str) -> tuple[float, float]:
     match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(mm)?", key)
     if not match:
         raise InputError(f"--paper {text!r} is not a paper size", "use a4, letter, a3, legal or WxHmm like 210x297mm")
-    return float(match[1]), float(match[2])
+    size = float(match[1]), float(match[2])
+    low, high = PAPER_RANGE_MM
+    if not all(low <= side <= high for side in size):
+        raise InputError(f"--paper {text!r}: each side must be {low:g} to {high:g} mm", "for example 210x297mm")
+    return size
 
 
 def parse_offset(text: str) -> tuple[float, float]:
     match = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*", text or "0,0")
     if not match:
         raise InputError(f"--back-offset {text!r} is not X,Y in mm", "for example --back-offset 0.5,-1")
-    return float(match[1]), float(match[2])
+    offset = float(match[1]), float(match[2])
+    if any(abs(v) > MAX_BACK_OFFSET_MM for v in offset):
+        raise InputError(f"--back-offset {text!r}: at most {MAX_BACK_OFFSET_MM:g} mm each way",
+                         "measure the calibration sheet again: duplex errors are a few millimetres")
+    return offset
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from hhdcli.cards import Card
 from hhdcli.mana import SymbolTable
 from hhdcli.render.cardface import INK, Painter, Slot
-from hhdcli.render.fonts import Fonts, load_fonts, safe_text
+from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
 from hhdcli.render.images import ImageResult, ImageStore
 from hhdcli.render.layout import MM, Sheet, crop_marks, furniture_on_sides, make_sheet
 from hhdcli.render.pdf import make_pdf
@@ -187,8 +187,7 @@ def _footer(canvas, fonts: Fonts, footer: str, at: tuple[float, float], width: f
     text = safe_text(fonts, footer)
     while size > 4 and canvas.stringWidth(text, fonts.regular, size) > width:
         size -= 0.25
-    while canvas.stringWidth(text, fonts.regular, size) > width:
-        text = text[:-2] + "…"
+    text = shorten(text, fonts.regular, size, width)
     canvas.setFont(fonts.regular, size)
     canvas.drawCentredString(at[0], at[1], text)
 
