@@ -241,7 +241,9 @@ def parse_registry(raw: bytes) -> Parsed:
     records = [r for r in records if isinstance(r, dict)]
     parse = _legacy_card if fmt == "legacy" else _current_card
     selected = _legacy_is_v12 if fmt == "legacy" else _current_is_v12
-    return Parsed(fmt, [parse(r) for r in records if selected(r)], len(records))
+    # a record listed twice (same id) is one card: the first of them is kept
+    cards = list({card.id: card for card in reversed([parse(r) for r in records if selected(r)])}.values())[::-1]
+    return Parsed(fmt, cards, len(records))
 
 
 # --- legacy sheet export -------------------------------------------------------------------

@@ -306,18 +306,33 @@ def _counting_progress(env: Env, total: int, label: str) -> tuple[Callable[[], N
 @cli.command()
 @click.option("--source", metavar="URL|FILE", help="Read cards from this URL or file (legacy or current format).")
 @click.option("--symbols", metavar="URL|FILE", help="Read the mana-symbol table (pips.json) from here.")
-@click.option("--force", is_flag=True, help="Download again even when up to date.")
+@click.option("--symbols-only", is_flag=True, help="Refresh only the symbol table (from --symbols, else the registry).")
+@click.option("--force", is_flag=True,
+              help="Download again even when up to date; accept a card list far smaller than the cache's.")
 @json_option
 @pass_env
-def sync(env: Env, source: str | None, symbols: str | None, force: bool, as_json: bool) -> None:
-    """Fetch the Hellscube v1.2 card list into the local cache.
+def sync(env: Env, source: str | None, symbols: str | None, symbols_only: bool, force: bool, as_json: bool) -> None:
+    """Fetch the Hellscube v1.2 card list (and the symbol table) into the local cache.
+
+    Nothing is changed when anything fails, and a card list with far fewer Hellscube v1.2 cards than the
+    cache has (under 90 %) is refused unless --force.
 
     \b
     Examples:
       hhd sync
       hhd sync --source Hellscube-Database.json
-      hhd sync --symbols pips.json --force
+      hhd sync --symbols-only --symbols pips.json
     """
+    if symbols_only:
+        if source:
+            raise InputError("--symbols-only reads no card list: leave out --source", "hhd sync --symbols-only")
+        done = env.syncer().run_symbols(symbols, force)
+        for warning in done.warnings:
+            env.warn(warning)
+        env.info(f"symbol table {'refreshed from' if done.updated else 'up to date:'} {done.source or '-'}")
+        if as_json:
+            _print_json({"updated": done.updated, "symbols_source": done.source, "warnings": done.warnings})
+        return
     progress, finish = _byte_progress(env)
     try:
         result = env.syncer(progress).run(source=source, symbols=symbols, force=force)

@@ -15,18 +15,22 @@ from typing import Any
 
 from hhdcli.cache import (
     BUILTIN_PREFIX,
+    SYMBOLS_FILE,
     CacheMeta,
     builtin_symbols_file,
     has_symbols,
+    load_cache,
     parse_symbols,
     read_meta,
     write_cache,
 )
 from hhdcli.cards import Parsed, parse_registry
 from hhdcli.errors import DataError, HhdError, InputError
+from hhdcli.files import write_cache_file
 from hhdcli.http import Client, Download, HttpSettings, Notice, Progress
 
 EXPECTED_CARDS = 720
+SHRINK_LIMIT = 0.9  # a sync that would leave fewer than this share of the cached cards needs --force
 MAX_DOWNLOAD = 200 * 1024 * 1024  # the whole registry is ~18.5 MB; anything far larger is not it
 RETRY_HINT = "nothing was changed; check the connection and try again, or sync offline with --source FILE"
 
@@ -65,6 +69,13 @@ class Manifest:
 
     version: str | None = None
     card_count: int | None = None
+
+
+@dataclass
+class SymbolsResult:
+    updated: bool
+    source: str | None
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -126,6 +137,10 @@ class Syncer:
                 return SyncResult(False, old, self.warnings)
             version = None  # stored, but not as that version: the next sync fetches again
         fmt, cards = parsed.format, parsed.cards
+        if old is not None and not force and len(cards) < SHRINK_LIMIT * old.card_count:
+            raise DataError(f"{download.url} has {len(cards)} Hellscube v1.2 cards, the cache has {old.card_count}: "
+                            "refusing to replace the cache with far fewer cards",
+                            "nothing was changed; if that is really the new card list, pass --force")
         symbols_download = self._symbols(symbols, source, old, force)
         meta = CacheMeta(
             source=download.url, format=fmt, registry_version=version,
@@ -193,7 +208,8 @@ class Syncer:
         symbols = symbols or self.urls.symbols
         try:
             if is_url(symbols):
-                same = old is not None and old.symbols_source == symbols and not force
+                # a conditional request only when the cached table is sound: a damaged one is replaced
+                same = old is not None and old.symbols_source == symbols and not force and has_symbols(self.cache_dir)
                 download = self._get(symbols, etag=old.symbols_etag if same and old else None,
                                      last_modified=old.symbols_last_modified if same and old else None)
             else:
@@ -206,8 +222,25 @@ class Syncer:
             message = exc.message if isinstance(exc, HhdError) else f"{symbols}: {exc}"
             if explicit:
                 raise DataError(f"symbol table: {message}", "nothing was changed; check --symbols") from exc
-            self.warnings.append(f"no new symbol table ({message}); keeping the previous one")
-            return None
+            if has_symbols(self.cache_dir):
+                self.warnings.append(f"no new symbol table ({message}); keeping the previous one")
+                return None
+            self.warnings.append(f"no new symbol table ({message}); using the built-in one")
+            return Download(f"{BUILTIN_PREFIX} pips.json", builtin_symbols_file())
+
+    def run_symbols(self, symbols: str | None = None, force: bool = False) -> SymbolsResult:
+        """Refresh the symbol table alone (--symbols-only): from --symbols, else the registry."""
+        old = read_meta(self.cache_dir)
+        download = self._symbols(symbols, None, old, force)
+        if download is None or download.not_modified:
+            return SymbolsResult(False, old.symbols_source if old else None, self.warnings)
+        if old is not None:  # the cards stay; only where their symbol table came from changes
+            cache = load_cache(self.cache_dir)
+            self._carry_symbols_meta(cache.meta, download, old)
+            write_cache(self.cache_dir, cache.meta, cache.cards, download.data)
+        else:
+            write_cache_file(self.cache_dir / SYMBOLS_FILE, download.data)
+        return SymbolsResult(True, download.url, self.warnings)
 
     @staticmethod
     def _carry_symbols_meta(meta: CacheMeta, download: Download | None, old: CacheMeta | None) -> None:

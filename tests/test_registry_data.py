@@ -203,7 +203,9 @@ def test_a_library_from_the_legacy_data_prints_all_97_cards_after_a_sync_of_the_
     library = tmp_path / "lib.json"
     assert run("generate", "--seed", "ember-tide-42", "-o", str(library)).exit_code == 0
     names = [e["name"] for e in json.loads(library.read_text())["cards"]]
-    assert run("sync", "--source", str(EXCERPT), "--symbols", str(PIPS)).exit_code == 0
+    refused = run("sync", "--source", str(EXCERPT), "--symbols", str(PIPS))  # 105 cards where 720 were
+    assert refused.exit_code == 3 and "105 Hellscube v1.2 cards, the cache has 720" in refused.output
+    assert run("sync", "--source", str(EXCERPT), "--symbols", str(PIPS), "--force").exit_code == 0
     result = run("proxies", "-l", str(library), "--text-only", "-o", str(tmp_path / "p.pdf"))
     assert result.exit_code == 0
     assert "printed from the library file" in result.output
