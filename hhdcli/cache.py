@@ -97,7 +97,7 @@ def read_meta(cache_dir: Path) -> CacheMeta | None:
         return None
 
 
-def load_cache(cache_dir: Path) -> CardCache:
+def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
     path = cache_dir / CARDS_FILE
     if not path.is_file():
         raise CacheError(f"no card cache in {cache_dir}",
@@ -117,7 +117,7 @@ def load_cache(cache_dir: Path) -> CardCache:
         raise _damaged(path, f"a record has the wrong shape ({exc})") from exc
     if len(cards) != meta.card_count:
         raise _damaged(path, f"it lists {len(cards)} cards but its metadata says {meta.card_count}")
-    return CardCache(meta=meta, cards=cards, symbols=load_symbols(cache_dir))
+    return CardCache(meta=meta, cards=cards, symbols=load_symbols(cache_dir) if with_symbols else [])
 
 
 def load_symbols(cache_dir: Path) -> list[dict[str, Any]]:

@@ -620,9 +620,9 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
 
     if deck is None and colors is None:
         raise InputError("give a deck file or --colors", "for example: hhd check deck.txt, or hhd check --colors WU")
-    report_format = doc_format(output, fmt, (DocFormat.HTML, DocFormat.MD)) if output else None
     use_library = not all_cards and (_given(ctx, "library") or library.is_file())
     guard_outputs({"the report (-o)": output}, {"the deck": deck, "the library": library if use_library else None})
+    report_format = doc_format(output, fmt, (DocFormat.HTML, DocFormat.MD)) if output else None
     cache = env.cards()
     if use_library:
         cards = env.open_library(library).cards

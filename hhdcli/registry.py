@@ -235,7 +235,7 @@ class Syncer:
         if download is None or download.not_modified:
             return SymbolsResult(False, old.symbols_source if old else None, self.warnings)
         if old is not None:  # the cards stay; only where their symbol table came from changes
-            cache = load_cache(self.cache_dir)
+            cache = load_cache(self.cache_dir, with_symbols=False)  # the old table may be the damaged one
             self._carry_symbols_meta(cache.meta, download, old)
             write_cache(self.cache_dir, cache.meta, cache.cards, download.data)
         else:

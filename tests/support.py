@@ -33,6 +33,7 @@ class Reply:
     gzip: bool = False
     delay: float = 0.0
     truncate_to: int | None = None  # announce the full length, send only this many bytes
+    trickle: tuple[int, float] | None = None  # send the body this many bytes at a time, this many seconds apart
     headers: dict[str, str] = field(default_factory=dict)
 
 
@@ -120,8 +121,11 @@ class Handler(BaseHTTPRequestHandler):
             payload = payload[: reply.truncate_to]
             self.close_connection = True
         try:
-            self.wfile.write(payload)
-            self.wfile.flush()
+            step, pause = reply.trickle or (len(payload) or 1, 0.0)
+            for start in range(0, len(payload), step):
+                self.wfile.write(payload[start:start + step])
+                self.wfile.flush()
+                time.sleep(pause)
         except (BrokenPipeError, ConnectionResetError):
             pass
 
