@@ -25,6 +25,7 @@ class CheckReport:
     unresolved: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     from_deck: bool = True  # False when --colors replaced the deck
+    deck: Deck | None = None  # what was read of the deck file
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -61,6 +62,7 @@ class CheckReport:
             "what_if": [{"color": w.color, "gain": w.gain} for w in self.what_if],
             "warnings": self.warnings,
             "problems": self.problems,
+            **({"deck": self.deck.summary()} if self.deck is not None else {}),
         }
 
 
@@ -85,14 +87,15 @@ def check_deck(cards: Sequence[Card], scope: str, table: SymbolTable, *, deck: D
         raise InputError("give a deck file or --colors", "for example: hhd check deck.txt, or hhd check --colors WU")
     found = deck_colors(deck, hellscube, lands, lookup)
     report = run_check(cards, scope, found.colors, found.lands, table, with_rules_text)
-    report.unresolved, report.problems = found.unresolved, list(deck.problems)
+    report.unresolved, report.problems, report.deck = found.unresolved, list(deck.problems), deck
     return report
 
 
 def format_check(report: CheckReport) -> str:
     """The report as text for a terminal."""
     colors = "".join(report.deck_colors) or "none"
-    lines = [f"deck colors: {colors}"]
+    lines = [report.deck.describe()] if report.deck is not None else []
+    lines.append(f"deck colors: {colors}")
     for land in report.lands:
         lines.append(f"  {land.name}: {''.join(land.colors) or 'colorless'} ({land.how})")
     if report.unresolved:

@@ -121,7 +121,7 @@ MTGO = """4 Island
 3 Murder of Storm Crows
 
 2 Plains
-SB: 1 Forest
+1 Forest
 """
 
 DEK = """<?xml version="1.0" encoding="utf-8"?>
@@ -169,10 +169,15 @@ def test_only_the_main_deck_counts_for_colours(index):
 
 
 def test_hellscube_lands_make_their_colours(index):
-    lands = [c for c in index.cards if c.is_land]
-    any_colour = next(c for c in lands if "any color" in c.faces[0].oracle_text.lower())
-    deck = parse_deck(f"1 {any_colour.name}\n")
-    assert deck_colors(deck, index.cards).colors == tuple("WUBRGP")
+    def colors_of(name: str) -> tuple[str, ...]:
+        return deck_colors(parse_deck(f"1 {name}\n"), index.cards).colors
+
+    assert colors_of("Escalator") == tuple("WUBRGP")  # "{T}: Add one mana of any color."
+    # 'Lands have "{T}: Add one mana of any color…"' is granted to others: the land itself makes W
+    assert colors_of("Carborg, Tomb of Broogmoth") == ("W",)
+    # a spell // land card is a land, with its land face's colours (a Nebula makes P)
+    assert colors_of("Search for the Nebula // The Great Nebula Field") == ("P",)
+    assert colors_of("Going // The Store") == tuple("WUBRGP")
 
 
 def test_land_option_and_colours_option(synced, tmp_path):

@@ -1,0 +1,294 @@
+"""Deck lists as players export them, read into one shape (pure functions).
+
+Recognised from the content (the file's extension is only a hint): Arena (About/Commander/Companion/
+Deck/Sideboard sections, or the plain form with a blank line before the sideboard), MTGO .txt and .dek,
+Moxfield, Archidekt, TappedOut, MTGGoldfish, MTGTop8, Deckstats, TCGplayer, Forge/Apprentice .dck,
+XMage .dck, Magic Workstation .mwDeck and Cockatrice .cod. Set codes, collector numbers, foil marks,
+categories and art variants are stripped from names; commander and companion count as main deck;
+maybeboards, tokens and "considering" do not count at all; every line not understood is reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from hhdcli.cards import normalize_name
+from hhdcli.errors import InputError
+
+
+class Zone(StrEnum):
+    MAIN = "main"
+    COMMANDER = "commander"  # counts as main deck
+    COMPANION = "companion"  # counts as main deck (hhd: it is played from outside the game)
+    SIDEBOARD = "sideboard"
+    IGNORED = "ignored"  # maybeboard, considering, tokens: not part of the deck
+
+
+IN_MAIN = (Zone.MAIN, Zone.COMMANDER, Zone.COMPANION)
+
+
+@dataclass(frozen=True)
+class DeckEntry:
+    count: int
+    name: str
+    line: int
+    zone: Zone = Zone.MAIN
+
+
+@dataclass
+class Deck:
+    source: str
+    format: str = "plain list"
+    entries: list[DeckEntry] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    ignored: list[tuple[int, str]] = field(default_factory=list)  # (line, text) not understood
+
+    @property
+    def main(self) -> list[DeckEntry]:
+        return [e for e in self.entries if e.zone in IN_MAIN]
+
+    @property
+    def sideboard(self) -> list[DeckEntry]:
+        return [e for e in self.entries if e.zone is Zone.SIDEBOARD]
+
+    @property
+    def commanders(self) -> list[str]:
+        return [e.name for e in self.entries if e.zone is Zone.COMMANDER]
+
+    @property
+    def names(self) -> list[str]:
+        """The distinct names of the main deck, commander and companion included."""
+        return list(dict.fromkeys(e.name for e in self.main))
+
+    def not_understood(self, number: int, text: str, why: str = "not a deck line") -> None:
+        self.ignored.append((number, text))
+        self.problems.append(f"{self.source}:{number}: {why}: {text[:60]!r}")
+
+    def summary(self) -> dict[str, object]:
+        return {"format": self.format, "main": sum(e.count for e in self.main),
+                "sideboard": sum(e.count for e in self.sideboard), "commander": self.commanders,
+                "ignored": [{"line": line, "text": text} for line, text in self.ignored]}
+
+    def describe(self) -> str:
+        s = self.summary()
+        return (f"{self.source} ({self.format}): {s['main']} main, {s['sideboard']} sideboard, "
+                f"{len(self.commanders)} commander, {len(self.ignored)} lines ignored")
+
+
+# --- headings -----------------------------------------------------------------------------------------
+
+_HEADING_ZONES = {
+    **dict.fromkeys(("deck", "main", "maindeck", "main deck", "mainboard", "main board"), Zone.MAIN),
+    **dict.fromkeys(("commander", "commanders", "command zone"), Zone.COMMANDER),
+    **dict.fromkeys(("companion", "companions"), Zone.COMPANION),
+    **dict.fromkeys(("sideboard", "side", "side board", "sb"), Zone.SIDEBOARD),
+    **dict.fromkeys(("maybeboard", "maybe", "considering", "tokens", "token", "about", "wishboard",
+                     "acquireboard", "metadata", "planes", "schemes", "attractions", "stickers"), Zone.IGNORED),
+}
+# Type groups that exports write as headings; any other short heading is a category of the main deck.
+_GROUP_WORDS = {"creature", "creatures", "land", "lands", "instant", "instants", "sorcery", "sorceries",
+                "artifact", "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers",
+                "battle", "battles", "spells", "other", "others", "nonland", "nonlands"}
+_HEADING = re.compile(r"^(?://+\s*|#+\s*)?(?P<word>[A-Za-z][A-Za-z &'/-]{0,40}?)\s*(?:\(\d+\))?\s*:?$")
+_FORGE_SECTION = re.compile(r"^\[(?P<word>[A-Za-z ]+)\]$")
+_METADATA = re.compile(r"^(?:name|description|format|creator|author|deck|layout\b.*|[a-z]+\s*[:=].*)$",
+                       re.IGNORECASE)
+
+
+def heading_zone(line: str) -> Zone | None:
+    """The zone a heading line opens (`Sideboard`, `Lands (12)`, `// Creatures`, `[main]`), or None."""
+    match = _FORGE_SECTION.match(line) or _HEADING.match(line)
+    if not match:
+        return None
+    word = match["word"].strip().lower()
+    if word in _HEADING_ZONES:
+        return _HEADING_ZONES[word]
+    if word in _GROUP_WORDS or (line.rstrip().endswith(")") and "(" in line):
+        return Zone.MAIN  # "Creatures (12)", "Ramp (10)": a group of the main deck
+    return None
+
+
+# --- one card line ------------------------------------------------------------------------------------
+
+_COUNT = re.compile(r"^(?P<count>\d+)\s*[xX]?\s+(?P<rest>\S.*)$")
+_LEADING_SET = re.compile(r"^\[[A-Za-z0-9_]{2,6}(?::[\w★-]+)?\]\s*")  # [THS] Forest, [2ED:297] Mountain
+_TRAILERS = (
+    re.compile(r"\s*\^[^^]*\^$"),  # Archidekt labels ^Have,#37d67a^
+    re.compile(r"\s+#.*$"),  # Deckstats comments and markers: "# !Commander"
+    re.compile(r"\s*\*[A-Za-z]+\*$"),  # *F* foil, *E* etched, *CMDR*
+    re.compile(r"\s*\[[^\]]*\]$"),  # Archidekt categories [Ramp], [Commander{top}]; TCGplayer [C21]
+    re.compile(r"\s+[\(\[][A-Za-z0-9_]{2,6}[\)\]]\s+[\w★-]+$"),  # (M20) 191, (SLD) 820★, [SLD] 84
+    re.compile(r"\s+\(\d+\)$"),  # Magic Workstation art variant: Forest (1)
+    re.compile(r"\|[^|]*(?:\|[^|]*)?$"),  # Forge: Name|SET|2
+)
+_CATEGORY = re.compile(r"\[(?P<category>[^\]]*)\]")
+
+
+@dataclass(frozen=True)
+class CardLine:
+    count: int
+    name: str
+    zone: Zone | None  # a zone the line itself names (SB:, *CMDR*, [Commander{top}]), else None
+
+
+def parse_card_line(line: str) -> CardLine | None:
+    """`4 Forest`, `1x Sol Ring (C21) 263 [Ramp]`, `SB: 2 [M20:191] Duress`, `1 Kenrith *CMDR*` → one
+    entry; None when the line is not a card line."""
+    zone = None
+    if line[:3].upper() == "SB:":
+        zone, line = Zone.SIDEBOARD, line[3:].strip()
+    match = _COUNT.match(line)
+    if not match:
+        return None
+    rest = _LEADING_SET.sub("", match["rest"].strip())
+    zone = zone or _marked_zone(rest)
+    before = None
+    while before != rest:  # strip decorations from the end until none is left
+        before = rest
+        for pattern in _TRAILERS:
+            rest = pattern.sub("", rest).strip()
+    return CardLine(int(match["count"]), split_name(rest), zone)
+
+
+def _marked_zone(rest: str) -> Zone | None:
+    """The zone a card line marks itself with: TappedOut's *CMDR*, Deckstats' !Commander, Archidekt's
+    categories (with {noDeck} for what is not in the deck)."""
+    lowered = rest.lower()
+    if "*cmdr*" in lowered or "# !commander" in lowered:
+        return Zone.COMMANDER
+    for match in _CATEGORY.finditer(rest):
+        category = match["category"].lower()
+        if "{nodeck}" in category or category.startswith(("maybeboard", "considering", "tokens")):
+            return Zone.IGNORED
+        if category.startswith("commander"):
+            return Zone.COMMANDER
+        if category.startswith("sideboard"):
+            return Zone.SIDEBOARD
+        if category.startswith("companion"):
+            return Zone.COMPANION
+    return None
+
+
+def split_name(name: str) -> str:
+    """`Fire/Ice`, `Fire / Ice` and `Fire // Ice` all name the split card `Fire // Ice` (but `u/Em9500`
+    and `1/2 of Elesh Norn` stay as they are)."""
+    return re.sub(r"\s+/{1,2}\s+|(?<=\w\w)/{1,2}(?=[A-Z])", " // ", name.strip())
+
+
+# --- whole files ---------------------------------------------------------------------------------------
+
+
+def parse_deck(text: str, source: str = "deck") -> Deck:
+    stripped = text.lstrip()
+    if stripped.startswith("<"):
+        return _parse_xml(stripped, source)
+    deck = Deck(source, detect_format(text, source))
+    lines = text.splitlines()
+    # Blank lines separate main deck and sideboard only in lists without headings or SB: markers
+    structured = any(heading_zone(s.strip()) is not None or s.strip()[:3].upper() == "SB:" for s in lines)
+    zone = Zone.MAIN
+    seen_cards = False
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line:
+            if not structured and seen_cards:
+                zone = Zone.SIDEBOARD
+            continue
+        opened = heading_zone(line)
+        if opened is not None:
+            zone = opened
+            continue
+        card = parse_card_line(line)
+        if card is None:
+            if not _is_comment_or_metadata(line, zone):
+                deck.not_understood(number, line)
+            continue
+        if not normalize_name(card.name):
+            deck.not_understood(number, line, "the name has no letters or digits")
+            continue
+        seen_cards = True
+        deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
+    return deck
+
+
+def _is_comment_or_metadata(line: str, zone: Zone) -> bool:
+    """Lines every exporter writes that are not cards: comments, Forge's `Name=`, XMage's `NAME:` and
+    `LAYOUT`, Arena's `About` block."""
+    return line.startswith(("//", "#", ";")) or zone is Zone.IGNORED or bool(_METADATA.match(line))
+
+
+def detect_format(text: str, source: str = "") -> str:
+    """The exporter that wrote a text deck list, from what its lines look like."""
+    lowered = text.lower()
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    has = lambda pattern: any(re.search(pattern, line, re.IGNORECASE) for line in lines)  # noqa: E731
+    if "deck file for magic workstation" in lowered or source.lower().endswith(".mwdeck"):
+        return "Magic Workstation"
+    if has(r"^\[(metadata|main|sideboard|commander)\]$"):
+        return "Forge .dck"
+    if has(r"^(SB:\s*)?\d+\s+\[[A-Za-z0-9_]+:[\w★-]+\]") or has(r"^(NAME|LAYOUT)\b"):
+        return "XMage .dck"
+    if has(r"\[[^\]]*\{(top|noDeck|noPrice)\}[^\]]*\]") or has(r"\^[^^]*\^$"):
+        return "Archidekt"
+    if has(r"#\s*!Commander") or has(r"^//\s*(main|sideboard|maybeboard)\s*$"):
+        return "Deckstats"
+    if has(r"\*CMDR\*") or has(r"^[A-Za-z]+ \(\d+\)$"):
+        return "TappedOut"
+    if has(r"^(SB:\s*)?\d+\s+\[[A-Za-z0-9_]{2,6}\]\s"):
+        return "Magic Workstation"
+    if has(r"^(about|deck|commander|companion|sideboard)$") and has(r"\([A-Za-z0-9_]{2,6}\)\s+[\w★-]+$"):
+        return "Arena"
+    if has(r"\([A-Za-z0-9_]{2,6}\)\s+[\w★-]+(\s+\*[A-Z]+\*)?$"):
+        return "Moxfield"
+    if has(r"^\d+\s+.+\s\[[A-Za-z0-9_]{2,6}\]$"):
+        return "TCGplayer"
+    if has(r"^SB:"):
+        return "Apprentice / MTGTop8"
+    if has(r"^(deck|sideboard)$"):
+        return "Arena / MTGGoldfish"
+    return "MTGO / plain list"
+
+
+def _parse_xml(text: str, source: str) -> Deck:
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise InputError(f"{source}: not a readable XML deck ({exc})", "export the deck again") from exc
+    if root.tag == "cockatrice_deck":
+        return _parse_cod(root, source)
+    deck = Deck(source, "MTGO .dek")
+    for number, node in enumerate(root.iter("Cards"), start=1):
+        name, quantity = node.get("Name"), node.get("Quantity", "1")
+        if not name or not quantity.isdigit():
+            deck.not_understood(number, ET.tostring(node, encoding="unicode").strip(), "card entry without a name")
+            continue
+        sideboard = node.get("Sideboard", "false").lower() == "true"
+        deck.entries.append(DeckEntry(int(quantity), split_name(name), number,
+                                      Zone.SIDEBOARD if sideboard else Zone.MAIN))
+    if not deck.entries and root.tag != "Deck":
+        raise InputError(f"{source}: XML, but not a deck this hhd reads (<{root.tag}>)",
+                         "export as MTGO .dek, Cockatrice .cod or text")
+    return deck
+
+
+_COD_ZONES = {"main": Zone.MAIN, "side": Zone.SIDEBOARD, "sideboard": Zone.SIDEBOARD, "tokens": Zone.IGNORED}
+
+
+def _parse_cod(root: object, source: str) -> Deck:
+    """Cockatrice: <zone name="main|side|tokens"><card number="4" name="Forest"/></zone>."""
+    deck = Deck(source, "Cockatrice .cod")
+    number = 0
+    for zone_node in root.iter("zone"):  # type: ignore[attr-defined]
+        zone = _COD_ZONES.get(str(zone_node.get("name", "")).lower(), Zone.IGNORED)
+        for card in zone_node.iter("card"):
+            number += 1
+            name, count = card.get("name"), card.get("number", "1")
+            if not name or not count.isdigit() or not normalize_name(name):
+                deck.not_understood(number, f"<card number={count!r} name={name!r}>", "card without a name")
+                continue
+            deck.entries.append(DeckEntry(int(count), split_name(name), number, zone))
+    return deck
