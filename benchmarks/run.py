@@ -134,11 +134,53 @@ def bench_check(rows: list[Row], work: Path) -> None:
                                                                                   env=env)), "s", "python -c pass", python,
                     "< 0.4 s"))
     cache = load_cache(work / "cache")
+    timings = {fmt: best(lambda path=path: run_cli("check", str(path), "--all", "--offline", env=env), 3)
+               for fmt, path in commander_exports(cache.cards, work).items()}
+    slowest = max(timings, key=timings.__getitem__)
+    rows.append(Row("check", f"hhd check 100-card commander export, slowest of {len(timings)} formats ({slowest})",
+                    timings[slowest], "s", "python -c pass", python, "< 0.4 s"))
     table = SymbolTable.from_records(cache.symbols)
     judge_all(cache.cards, "RUG", table)  # warm the per-symbol memo, as a real run does after one card
     floor = best(lambda: [c.mana_cost for c in cache.cards], 20)
     rows.append(Row("check", "verdicts for 720 cards", best(lambda: judge_all(cache.cards, "RUG", table), 20), "s",
                     "read 720 costs", floor, "< 5 ms"))
+
+
+def commander_exports(cards: list, work: Path) -> dict[str, Path]:
+    """The same 100-card commander deck (a commander, 69 Hellscube spells, 30 basics) as each tool exports it."""
+    spells = [c.name for c in cards if not c.is_land][:69]
+    commander, rest = spells[0], [(n, 1) for n in spells[1:]] + [("Forest", 15), ("Island", 15)]
+    from xml.sax.saxutils import quoteattr
+
+    cod_cards = "".join(f'<card number="{k}" name={quoteattr(n)}/>' for n, k in rest)
+    dek_cards = "".join(f'<Cards Quantity="{k}" Sideboard="false" Name={quoteattr(n)}/>' for n, k in rest)
+    texts = {
+        "arena.txt": f"Commander\n1 {commander} (HLC) 1\n\nDeck\n" + "".join(f"{k} {n} (HLC) 2\n" for n, k in rest),
+        "moxfield.txt": f"1 {commander} (HLC) 1 *F*\n" + "".join(f"{k} {n} (HLC) 2\n" for n, k in rest),
+        "archidekt.txt": f"1x {commander} (hlc) 1 [Commander{{top}}]\n" + "".join(f"{k}x {n} (hlc) 2 [Other]\n"
+                                                                                 for n, k in rest),
+        "tappedout.txt": f"Commander (1)\n1x {commander} *CMDR*\n\nOther (99)\n" + "".join(f"{k}x {n}\n"
+                                                                                        for n, k in rest),
+        "mtgo.txt": "".join(f"{k} {n}\n" for n, k in rest) + f"\n1 {commander}\n",
+        "mtggoldfish.txt": f"1 {commander}\n" + "".join(f"{k} {n}\n" for n, k in rest),
+        "deckstats.txt": f"//Main\n1 {commander} # !Commander\n" + "".join(f"{k} {n}\n" for n, k in rest),
+        "tcgplayer.txt": f"1 {commander} [HLC]\n" + "".join(f"{k} {n} [HLC]\n" for n, k in rest),
+        "forge.dck": f"[metadata]\nName=Bench\n[Commander]\n1 {commander}|HLC\n[Main]\n" + "".join(
+            f"{k} {n}|HLC|1\n" for n, k in rest),
+        "xmage.dck": f"NAME:Bench\n1 [HLC:1] {commander}\n" + "".join(f"{k} [HLC:2] {n}\n" for n, k in rest),
+        "deck.mwDeck": "// Deck file for Magic Workstation\n" + f"    1 [HLC] {commander}\n" + "".join(
+            f"    {k} [HLC] {n}\n" for n, k in rest),
+        "deck.cod": f'<cockatrice_deck version="1"><zone name="main"><card number="1" name={quoteattr(commander)}/>'
+                    f"{cod_cards}</zone></cockatrice_deck>",
+        "deck.dek": f'<Deck><Cards Quantity="1" Sideboard="false" Name={quoteattr(commander)}/>{dek_cards}</Deck>',
+    }
+    folder = work / "exports"
+    folder.mkdir(exist_ok=True)
+    paths = {}
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+        paths[name] = folder / name
+    return paths
 
 
 class _Images(BaseHTTPRequestHandler):

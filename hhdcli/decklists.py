@@ -200,7 +200,7 @@ def parse_deck(text: str, source: str = "deck") -> Deck:
         if opened is not None:
             zone = opened
             continue
-        card = parse_card_line(line)
+        card = parse_card_line(line) or _labelled_card(line)
         if card is None:
             if not _is_comment_or_metadata(line, zone):
                 deck.not_understood(number, line)
@@ -211,6 +211,19 @@ def parse_deck(text: str, source: str = "deck") -> Deck:
         seen_cards = True
         deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
     return deck
+
+
+_LABELLED = re.compile(r"^(?P<label>commander|companion)\s*:\s*(?P<name>\S.*)$", re.IGNORECASE)
+
+
+def _labelled_card(line: str) -> CardLine | None:
+    """`Commander: Atraxa, Praetors' Voice` (no count), as some sites write the commander."""
+    match = _LABELLED.match(line)
+    if not match:
+        return None
+    card = parse_card_line(f"1 {match['name']}")
+    zone = Zone.COMMANDER if match["label"].lower() == "commander" else Zone.COMPANION
+    return CardLine(1, card.name, zone) if card else None
 
 
 def _is_comment_or_metadata(line: str, zone: Zone) -> bool:
@@ -228,7 +241,8 @@ def detect_format(text: str, source: str = "") -> str:
         return "Magic Workstation"
     if has(r"^\[(metadata|main|sideboard|commander)\]$"):
         return "Forge .dck"
-    if has(r"^(SB:\s*)?\d+\s+\[[A-Za-z0-9_]+:[\w★-]+\]") or has(r"^(NAME|LAYOUT)\b"):
+    if has(r"^(SB:\s*)?\d+\s+\[[A-Za-z0-9_]+:[\w★-]+\]") or any(
+            re.match(r"NAME:|LAYOUT (MAIN|SIDEBOARD):", line) for line in lines):
         return "XMage .dck"
     if has(r"\[[^\]]*\{(top|noDeck|noPrice)\}[^\]]*\]") or has(r"\^[^^]*\^$"):
         return "Archidekt"
@@ -241,7 +255,8 @@ def detect_format(text: str, source: str = "") -> str:
     if has(r"^(about|deck|commander|companion|sideboard)$") and has(r"\([A-Za-z0-9_]{2,6}\)\s+[\w★-]+$"):
         return "Arena"
     if has(r"\([A-Za-z0-9_]{2,6}\)\s+[\w★-]+(\s+\*[A-Z]+\*)?$"):
-        return "Moxfield"
+        # foil marks and an upper-case SIDEBOARD: are Moxfield's; without them Arena writes the same lines
+        return "Moxfield" if has(r"\*[FE]\*$") or "SIDEBOARD:" in text else "Arena / Moxfield"
     if has(r"^\d+\s+.+\s\[[A-Za-z0-9_]{2,6}\]$"):
         return "TCGplayer"
     if has(r"^SB:"):

@@ -51,3 +51,12 @@ def library(synced: Hhd, tmp_path: Path) -> Path:
     path = tmp_path / "lib.json"
     assert synced("generate", "--seed", "ember-tide-42", "-o", str(path)).exit_code == 0
     return path
+
+
+@pytest.fixture(scope="session")
+def index(legacy_cache: Path):
+    """The 720 cards of the legacy data, indexed by id and name."""
+    from hhdcli.cache import load_cache
+    from hhdcli.cards import CardIndex
+
+    return CardIndex(load_cache(legacy_cache).cards)

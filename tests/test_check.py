@@ -8,18 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from hhdcli.cache import load_cache, parse_symbols
-from hhdcli.cards import CardIndex
+from hhdcli.cache import parse_symbols
 from hhdcli.deck import deck_colors, parse_deck, read_deck
 from hhdcli.mana import SHAPE_ONLY, SymbolTable, judge, parse_cost
 from support import PIPS, Reply
 
 TABLE = SymbolTable.from_records(parse_symbols(PIPS.read_bytes()))
-
-
-@pytest.fixture(scope="module")
-def index(legacy_cache) -> CardIndex:
-    return CardIndex(load_cache(legacy_cache).cards)
 
 
 # (card, deck colours, verdict, missing)

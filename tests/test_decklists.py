@@ -1,0 +1,223 @@
+"""Real deck lists: every export players paste is read into the same deck, its lands counted right, and
+what was read is said. The files in tests/decks are shaped like what each tool writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hhdcli.deck import deck_colors, parse_deck, read_deck
+from hhdcli.decklists import parse_card_line, split_name
+from hhdcli.scryfall import ScryfallLands, match_answers
+from support import Reply
+
+DECKS = Path(__file__).parent / "decks"
+
+# file: (format, {main name: copies}, {sideboard name: copies}, commanders)
+EXPECTED = {
+    "arena-commander.txt": ("Arena", {"Kenrith, the Returned King": 1, "Lurrus of the Dream-Den": 1, "Sol Ring": 1,
+                                      "Arcane Signet": 1, "Forest": 10, "Plains": 10, "Emeria's Call": 1,
+                                      "Pyrohyperspasm": 1}, {"Duress": 1}, ["Kenrith, the Returned King"]),
+    "arena-plain.txt": ("Arena / Moxfield", {"Pill Bug": 4, "Forest": 20, "Island": 4, "Snow-Covered Swamp": 4},
+                        {"Mountain": 2, "Negate": 1}, []),
+    "mtgo.txt": ("MTGO / plain list", {"Fire // Ice": 4, "Island": 18, "Mountain": 4, "Murder of Storm Crows": 4},
+                 {"Swamp": 3, "Duress": 2}, []),
+    "mtgo.dek": ("MTGO .dek", {"Mountain": 20, "Fire // Ice": 4}, {"Plains": 2}, []),
+    "moxfield.txt": ("Moxfield", {"Kenrith, the Returned King": 1, "Sol Ring": 1, "Æther Hub": 1, "Fire // Ice": 1,
+                                  "Forest": 12, "Island": 12}, {"Duress": 1}, []),
+    "archidekt.txt": ("Archidekt", {"Kenrith, the Returned King": 1, "Sol Ring": 1, "Pill Bug": 1, "Forest": 15,
+                                    "Plains": 15}, {"Duress": 1}, ["Kenrith, the Returned King"]),
+    "tappedout.txt": ("TappedOut", {"Kenrith, the Returned King": 1, "Pill Bug": 1, "Murder of Storm Crows": 1,
+                                    "Fire // Ice": 1, "Island": 18, "Mountain": 18}, {}, ["Kenrith, the Returned King"]),
+    "mtggoldfish.txt": ("MTGO / plain list", {"Pyrohyperspasm": 4, "Lightning Bolt": 4, "Mountain": 20, "Nebula": 4},
+                        {"Duress": 3, "Swamp": 2}, []),
+    "mtgtop8.mwDeck": ("Magic Workstation", {"Fire // Ice": 4, "Island": 10, "Mountain": 8},
+                       {"Duress": 2, "Swamp": 1}, []),
+    "deckstats.txt": ("Deckstats", {"Kenrith, the Returned King": 1, "Sol Ring": 1, "Plains": 20, "Island": 20},
+                      {"Duress": 1}, ["Kenrith, the Returned King"]),
+    "tcgplayer.txt": ("TCGplayer", {"Sol Ring": 1, "Forest": 20, "Pill Bug": 4, "Nebula": 4}, {}, []),
+    "forge.dck": ("Forge .dck", {"Pill Bug": 4, "Forest": 20, "Grizzly Bears": 4}, {"Island": 2, "Plains": 3}, []),
+    "xmage.dck": ("XMage .dck", {"Lightning Bolt": 4, "Mountain": 20, "Pyrohyperspasm": 4},
+                  {"Duress": 2, "Island": 1}, []),
+    "workstation.mwDeck": ("Magic Workstation", {"Forest": 11, "Plains": 9, "Pill Bug": 4, "Lightning Bolt": 2},
+                           {"Duress": 2, "Island": 1}, []),
+    "cockatrice.cod": ("Cockatrice .cod", {"Pill Bug": 4, "Forest": 12, "Plains": 12}, {"Island": 2}, []),
+}
+
+
+def copies(entries) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for entry in entries:
+        counted[entry.name] = counted.get(entry.name, 0) + entry.count
+    return counted
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_every_export_is_read_into_the_same_deck(name):
+    fmt, main, side, commanders = EXPECTED[name]
+    deck = read_deck(DECKS / name)
+    assert deck.format == fmt
+    assert copies(deck.main) == main
+    assert copies(deck.sideboard) == side
+    assert deck.commanders == commanders
+    assert deck.problems == [] and deck.ignored == []
+
+
+def test_a_cockatrice_deck_is_not_an_empty_deck(index):
+    deck = read_deck(DECKS / "cockatrice.cod")
+    assert sum(e.count for e in deck.main) == 28
+    assert deck_colors(deck, index.cards).colors == ("W", "G")
+
+
+def test_forge_sideboard_is_not_main_deck(index):
+    deck = read_deck(DECKS / "forge.dck")
+    assert deck_colors(deck, index.cards).colors == ("G",)  # Island and Plains are in [Sideboard]
+
+
+def test_headings_with_blank_lines_between_groups_keep_the_lands(index):
+    deck = read_deck(DECKS / "tappedout.txt")
+    assert deck_colors(deck, index.cards).colors == ("U", "R")
+    mws = read_deck(DECKS / "workstation.mwDeck")
+    assert deck_colors(mws, index.cards).colors == ("W", "G")
+
+
+@pytest.mark.parametrize("line, name", [
+    ("1 [THS] Forest (1)", "Forest"),
+    ("20 [2ED:297] Mountain", "Mountain"),
+    ("1 Kenrith, the Returned King (ELD) 303 [Commander{top}]", "Kenrith, the Returned King"),
+    ("1 Sol Ring (C21) 263 *F* *CMDR*", "Sol Ring"),
+    ("1 Lightning Bolt [SLD] 84", "Lightning Bolt"),
+    ("12 Forest (SLD) 820★", "Forest"),
+    ("4 Forest|THS|1", "Forest"),
+    ("1 Atraxa, Praetors' Voice # !Commander", "Atraxa, Praetors' Voice"),
+    ("4 Fire/Ice", "Fire // Ice"),
+    ("1 Time Spiral (Not The Urza's Saga One)", "Time Spiral (Not The Urza's Saga One)"),
+])
+def test_decorations_are_stripped_from_names(line, name):
+    card = parse_card_line(line)
+    assert card is not None and card.name == name
+
+
+def test_a_commander_written_as_a_label_is_the_commander():
+    deck = parse_deck("Commander: Atraxa, Praetors' Voice (C16) 28\n\nMain:\n1 Sol Ring\n30 Forest\n")
+    assert deck.commanders == ["Atraxa, Praetors' Voice"] and sum(e.count for e in deck.main) == 32
+
+
+def test_a_decorated_snow_basic_is_a_basic(index):
+    deck = parse_deck("4 [KHM] Snow-Covered Island (1)\n4 Snow-Covered Mountain (KHM) 283 *F*\n")
+    found = deck_colors(deck, index.cards)
+    assert found.colors == ("U", "R") and {land.how for land in found.lands} == {"basic"}
+
+
+def test_split_names_match_however_they_are_written():
+    assert split_name("Fire/Ice") == split_name("Fire / Ice") == split_name("Fire // Ice") == "Fire // Ice"
+    assert split_name("Crypt of u/Em9500") == "Crypt of u/Em9500"  # a Hellscube name, not a split card
+
+
+def test_lines_not_understood_and_empty_names_are_reported_with_their_line_number(index):
+    deck = parse_deck("4 Forest\nthis is not a card\n2 ★★★\n3 猫\n", "pasted.txt")
+    assert [line for line, _ in deck.ignored] == [2, 3, 4]
+    assert "pasted.txt:3: the name has no letters or digits" in deck.problems[1]
+    assert deck_colors(deck, index.cards).colors == ("G",)  # nothing matched the empty names
+
+
+def test_the_check_report_says_what_was_read(synced, tmp_path):
+    result = synced("check", str(DECKS / "archidekt.txt"), "--all", "--offline", "--json")
+    deck = json.loads(result.stdout)["deck"]
+    assert deck == {"format": "Archidekt", "main": 33, "sideboard": 1,
+                    "commander": ["Kenrith, the Returned King"], "ignored": []}
+    text = synced("check", str(DECKS / "archidekt.txt"), "--all", "--offline").stdout
+    assert f"{DECKS / 'archidekt.txt'} (Archidekt): 33 main, 1 sideboard, 1 commander, 0 lines ignored" in text
+
+
+# --- Scryfall, as its API documentation asks ------------------------------------------------------------
+
+
+class FakeTime:
+    """A clock that moves only when slept, so spacing and back-offs are checked without waiting."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.slept: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+def collection(names: list[str]) -> bytes:
+    return json.dumps({"object": "list", "not_found": [], "data": [
+        {"object": "card", "name": n, "type_line": "Land", "produced_mana": ["G"]} for n in names]}).encode()
+
+
+def test_requests_are_spaced_half_a_second_apart(server, tmp_path):
+    def answer(handler):
+        asked = [i["name"] for i in json.loads(server.bodies[-1])["identifiers"]]
+        return Reply(collection(asked))
+
+    server.routes["/cards/collection"] = answer
+    fake = FakeTime()
+    lands = ScryfallLands(tmp_path, server.url, clock=fake.clock, sleep=fake.sleep)
+    names = [f"Land {i}" for i in range(200)]  # 3 requests of at most 75 identifiers
+    found = lands.lookup(names)
+    assert all(found[n] == ("Land", ("G",)) for n in names)
+    assert [len(json.loads(b)["identifiers"]) for b in server.bodies] == [75, 75, 50]
+    starts = lands.request_times
+    assert [round(b - a, 3) for a, b in zip(starts, starts[1:], strict=False)] == [0.5, 0.5]
+
+
+def test_a_429_waits_30_seconds_then_tries_once_more_then_stops(server, tmp_path):
+    busy = Reply(b'{"object": "error", "status": 429}', 429)
+    server.routes["/cards/collection"] = busy
+    fake, told = FakeTime(), []
+    warnings: list[str] = []
+    lands = ScryfallLands(tmp_path, server.url, clock=fake.clock, sleep=fake.sleep, notice=told.append,
+                          warn=warnings.append)
+    assert lands.lookup(["Steam Vents"]) == {"Steam Vents": None}
+    assert server.count("/cards/collection", "POST") == 2
+    assert 30.0 in fake.slept and "waiting 30 s: Scryfall asked to slow down (HTTP 429)" in told
+    assert "still busy (HTTP 429 twice)" in warnings[0]
+    server.routes["/cards/collection"] = Reply(busy.body, 429, headers={"Retry-After": "45"})
+    ScryfallLands(tmp_path, server.url, clock=fake.clock, sleep=fake.sleep).lookup(["Steam Vents"])
+    assert 45.0 in fake.slept  # Retry-After longer than 30 s is honoured
+
+
+def test_answers_are_matched_through_scryfalls_own_answer():
+    asked = ["Æther Hub", "Lim-Dûl's Vault", "No Such Card", "Fire/Ice"]
+    document = {"not_found": [{"name": "No Such Card"}], "data": [
+        {"name": "Aether Hub", "type_line": "Land", "produced_mana": ["C"]},
+        {"name": "Lim-Dûl's Vault", "type_line": "Instant", "produced_mana": []},
+        {"name": "Fire // Ice", "card_faces": [{"type_line": "Instant"}, {"type_line": "Instant"}]}]}
+    found = match_answers(asked, document, now=0.0)
+    assert found["æther hub"]["type_line"] == "Land"
+    assert found["lim-dûl's vault"]["type_line"] == "Instant"
+    assert found["no such card"] == {"not_found": True, "checked": 0.0}
+    assert found["fire/ice"]["type_line"] == "Instant // Instant"
+
+
+def test_not_found_answers_expire_after_a_week(server, tmp_path):
+    server.routes["/cards/collection"] = Reply(json.dumps(
+        {"not_found": [{"name": "Brand New Land"}], "data": []}).encode())
+    now = [0.0]
+    lands = ScryfallLands(tmp_path, server.url, now=lambda: now[0], sleep=lambda s: None)
+    lands.lookup(["Brand New Land"])
+    lands.lookup(["Brand New Land"])
+    assert server.count("/cards/collection", "POST") == 1  # remembered as not found
+    now[0] = 8 * 86400.0
+    lands.lookup(["Brand New Land"])
+    assert server.count("/cards/collection", "POST") == 2  # asked again a week later
+
+
+def test_a_modal_spell_land_counts_with_its_land_face(server, tmp_path, index):
+    server.routes["/cards/collection"] = Reply(json.dumps({"not_found": [], "data": [
+        {"name": "Emeria's Call // Emeria, Shattered Skyclave", "type_line": "Sorcery // Land",
+         "produced_mana": ["W"]}]}).encode())
+    deck = parse_deck("1 Emeria's Call\n4 Forest\n")
+    found = deck_colors(deck, index.cards, lookup=ScryfallLands(tmp_path, server.url, sleep=lambda s: None))
+    assert found.colors == ("W", "G") and ("Emeria's Call", ("W",), "scryfall") in [
+        (land.name, land.colors, land.how) for land in found.lands]
