@@ -160,6 +160,17 @@ class Card:
         )
 
 
+def card_text(card: Card) -> str:
+    """A card's faces as plain text: name and cost, type line, rules text, P/T or loyalty."""
+    blocks = []
+    for face in card.faces:
+        stats = f"{face.power}/{face.toughness}" if face.power and face.toughness else ""
+        lines = [f"{face.name} {face.mana_cost}".strip(), face.type_line, face.oracle_text, stats,
+                 f"Loyalty {face.loyalty}" if face.loyalty else ""]
+        blocks.append("\n".join(line for line in lines if line))
+    return "\n----\n".join(blocks)
+
+
 def is_land_type(type_line: str) -> bool:
     main_types = type_line.split("—")[0]
     return "land" in main_types.lower().split()

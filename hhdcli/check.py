@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
 from typing import Any
 
 from hhdcli.cards import Card
@@ -13,6 +15,68 @@ from hhdcli.errors import InputError
 from hhdcli.mana import VERDICT_ORDER, SymbolTable, Take, Verdict, WhatIf, judge_all, what_if
 
 JSON_SCHEMA = 1
+OPENING_HAND = 2  # Hell cards in every opening hand
+POOL_BASICS = 250  # the basics a random Hell library is drawn with
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Exact (hypergeometric) odds for what Hell gives a deck: `cards` to draw from, `usable` of them a
+    land or a take, `lands` of them lands; an opening hand holds `hand` of them."""
+
+    cards: int
+    usable: int
+    lands: int
+    hand: int = OPENING_HAND
+
+    def _none_of(self, good: int) -> float:
+        """The chance that `hand` cards drawn without replacement hold none of `good`."""
+        if self.cards < self.hand:
+            return 0.0
+        return comb(self.cards - good, self.hand) / comb(self.cards, self.hand)
+
+    @property
+    def land_in_hand(self) -> float:
+        return 1 - self._none_of(self.lands)
+
+    @property
+    def usable_in_hand(self) -> float:
+        return 1 - self._none_of(self.usable)
+
+    @property
+    def none_usable(self) -> float:
+        return self._none_of(self.usable)
+
+    @property
+    def expected_usable(self) -> float:
+        return self.hand * self.usable / self.cards if self.cards else 0.0
+
+    @property
+    def draw_usable(self) -> float:
+        return self.usable / self.cards if self.cards else 0.0
+
+    def reading(self) -> str:
+        """The odds as a player says them: "about 3 in 4 opening hands get a usable Hell card"."""
+        return (f"{_about(self.usable_in_hand)} opening hands get a usable Hell card; "
+                f"{_about(self.draw_usable)} draws from Hell are usable")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cards": self.cards, "usable": self.usable, "lands": self.lands, "hand": self.hand,
+                "at_least_one_land": round(self.land_in_hand, 4),
+                "at_least_one_usable": round(self.usable_in_hand, 4), "none_usable": round(self.none_usable, 4),
+                "expected_usable": round(self.expected_usable, 4), "single_draw_usable": round(self.draw_usable, 4),
+                "reading": self.reading()}
+
+
+def _about(chance: float) -> str:
+    """A chance as people say it, with a small denominator: 0.77 → "about 3 in 4"."""
+    if chance >= 0.995:
+        return "almost all"
+    if chance <= 0.005:
+        return "almost no"
+    candidates = {Fraction(n, d) for d in (2, 3, 4, 5, 10) for n in range(1, d)}
+    share = min(candidates, key=lambda f: (abs(f - Fraction(chance)), f.denominator))
+    return f"about {share.numerator} in {share.denominator}"
 
 
 @dataclass
@@ -26,6 +90,16 @@ class CheckReport:
     problems: list[str] = field(default_factory=list)
     from_deck: bool = True  # False when --colors replaced the deck
     deck: Deck | None = None  # what was read of the deck file
+    whole_set: bool = False  # the cards are all of v1.2, not a library: Hell is a random tenth of the pool
+
+    @property
+    def odds(self) -> Odds:
+        """For a library, its own cards; for the whole set, the pool a random library is drawn from (its
+        top cards are a uniformly random draw from the 720 and the 250 basics)."""
+        counts = Counter(v.verdict for v in self.verdicts)
+        basics = POOL_BASICS if self.whole_set else 0
+        lands = counts[Take.LAND] + basics
+        return Odds(len(self.verdicts) + basics, lands + counts[Take.TAKE], lands)
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -60,6 +134,7 @@ class CheckReport:
             "summary": self.summary,
             "cards": [v.to_json() for v in self.verdicts],
             "what_if": [{"color": w.color, "gain": w.gain} for w in self.what_if],
+            "odds": self.odds.to_json(),
             "warnings": self.warnings,
             "problems": self.problems,
             **({"deck": self.deck.summary()} if self.deck is not None else {}),
@@ -76,18 +151,19 @@ def run_check(cards: Sequence[Card], scope: str, deck_colors: Sequence[str], lan
 def check_deck(cards: Sequence[Card], scope: str, table: SymbolTable, *, deck: Deck | None = None,
                colors: Sequence[str] | None = None, hellscube: Sequence[Card] = (),
                lands: dict[str, tuple[str, ...]] | None = None, lookup: LandLookup | None = None,
-               with_rules_text: bool = False) -> CheckReport:
+               with_rules_text: bool = False, whole_set: bool = False) -> CheckReport:
     """The whole check: the deck's colours (from its lands, or `colors` as a what-if), then the take rule
     for every card, and what one more land colour would unlock."""
     if colors is not None:
         report = run_check(cards, scope, colors, [], table, with_rules_text)
-        report.from_deck = False
+        report.from_deck, report.whole_set = False, whole_set
         return report
     if deck is None:
         raise InputError("give a deck file or --colors", "for example: hhd check deck.txt, or hhd check --colors WU")
     found = deck_colors(deck, hellscube, lands, lookup)
     report = run_check(cards, scope, found.colors, found.lands, table, with_rules_text)
     report.unresolved, report.problems, report.deck = found.unresolved, list(deck.problems), deck
+    report.whole_set = whole_set
     return report
 
 
@@ -121,4 +197,14 @@ def format_check(report: CheckReport) -> str:
     gains = [w for w in report.what_if if w.gain > 0]
     if gains:
         lines.append("what if: " + ", ".join(f"+{w.color} land → +{w.gain} take" for w in gains))
+    lines += ["", *format_odds(report.odds, report.whole_set)]
     return "\n".join(lines)
+
+
+def format_odds(odds: Odds, whole_set: bool) -> list[str]:
+    where = "a random Hell library" if whole_set else f"this {odds.cards}-card library"
+    return [f"odds ({odds.hand} Hell cards in the opening hand, from {where}): at least one land "
+            f"{odds.land_in_hand:.0%}, at least one usable {odds.usable_in_hand:.0%}, none usable "
+            f"{odds.none_usable:.0%}; {odds.expected_usable:.2f} usable expected; one draw usable "
+            f"{odds.draw_usable:.0%}",
+            f"→ {odds.reading()}"]

@@ -459,6 +459,7 @@ def _find_cards(env: Env, names: list[str], index: Any, strict: bool = False) ->
 # --- the Hell library ---------------------------------------------------------------------------------
 
 VIEW_FORMATS = ["text", "csv", "md", "json", "summary"]
+EXPORT_FORMATS = ["tts", "cockatrice", "mpc", "csv"]
 
 
 def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt: str, as_json: bool) -> None:
@@ -492,13 +493,15 @@ def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt:
 @paper_option
 @backs_option
 @text_only_option
+@click.option("--export", "exports", type=click.Choice(EXPORT_FORMATS), multiple=True,
+              help="Also export the library (repeatable; default file names, see hhd export).")
 @click.option("--force", is_flag=True, help="Replace an existing library file that holds another library.")
 @offline_option
 @pass_env
 def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: str, as_json: bool,
              exclude_banned: bool, exclude_tag: tuple[str, ...], exclude_file: Path | None, basics_per_type: int,
              proxies: Path | None, checklist: Path | None, paper: str, backs: str, text_only: bool,
-             force: bool) -> None:
+             exports: tuple[str, ...], force: bool) -> None:
     """Draw a Hell library: a seeded random tenth of Hellscube v1.2 plus 250 basics.
 
     \b
@@ -551,6 +554,8 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
         _make_proxies(env, cards, cache, proxies, options)
     if checklist:
         _make_checklist(env, library, cards, cache, checklist)
+    for fmt in exports:
+        _export(env, library, cards, cache, fmt, None)
 
 
 @cli.command()
@@ -636,7 +641,8 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
     report = check_deck(cards, scope, table, deck=parsed,
                         colors=parse_colors_option(colors) if colors is not None else None,
                         hellscube=cache.cards, lands=dict(parse_land_option(o) for o in lands),
-                        lookup=None if env.offline else _scryfall(env, scryfall_url), with_rules_text=rules_text)
+                        lookup=None if env.offline else _scryfall(env, scryfall_url), with_rules_text=rules_text,
+                        whole_set=not use_library)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -651,6 +657,63 @@ def _scryfall(env: Env, url: str) -> Any:
     from hhdcli.scryfall import ScryfallLands
 
     return ScryfallLands(env.cache_dir, url, env.http(), warn=env.warn, notice=env.notice)
+
+
+# --- exports ----------------------------------------------------------------------------------------------
+
+def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: str, output: Path | None,
+            back_url: str | None = None, cardback: str | None = None) -> None:
+    from hhdcli.export import DEFAULT_NAMES, ExportFormat, export_library
+    from hhdcli.files import write_output
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render.documents import today
+
+    chosen = ExportFormat(fmt)
+    target = output or Path(DEFAULT_NAMES[chosen])
+    done = export_library(cards, f"Hell library {library.seed}", chosen, target,
+                          SymbolTable.from_records(cache.symbols), back_url, cardback, today())
+    for path, data in done.files.items():
+        write_output(path, data)
+    env.info(f"wrote {target}" + (f" and {len(done.files) - 1} more files" if len(done.files) > 1 else "")
+             + f": {len(cards)} cards for {chosen.value}")
+    for note in done.notes:
+        env.info(f"  → {note}")
+    for warning in done.warnings:
+        env.warn(warning)
+
+
+@cli.command()
+@library_option()
+@format_option(EXPORT_FORMATS, "tts: Tabletop Simulator saved object; cockatrice: set + deck; mpc: MPC Autofill "
+               "order; csv: a spreadsheet.", default="tts")
+@output_option(None, "The file to write (default: hell-library.tts.json, .cockatrice.xml, .mpc.xml or .csv).")
+@click.option("--back-url", metavar="URL", help="TTS: a hosted image of the red back, so every player sees it.")
+@click.option("--cardback", metavar="DRIVE_ID", help="MPC: the Google Drive id of the card back to print.")
+@offline_option
+@pass_env
+def export(env: Env, library: Path, fmt: str, output: Path | None, back_url: str | None,
+           cardback: str | None) -> None:
+    """Export a Hell library to play it online or order it from a print shop.
+
+    \b
+    tts         a Tabletop Simulator saved object: copy the .json (and its -images folder) into
+                Tabletop Simulator's Saves/Saved Objects folder, then Objects → Saved Objects
+    cockatrice  a custom set file (copy it into Cockatrice's customsets folder: Card Database →
+                Open custom sets folder, then restart) and a .cod deck to load in the deck editor
+    mpc         an MPC Autofill order (cards by their Google Drive image)
+    csv         position, name, kind, cost, type line, colors, image
+
+    \b
+    Examples:
+      hhd export --format tts
+      hhd export --format cockatrice -o hell.xml
+      hhd export --format mpc --cardback 17ggqviE7RYfYxcW3oJTHhKlTFA5TrJfX
+    """
+    from hhdcli.files import guard_outputs
+
+    guard_outputs({"the export (-o)": output}, {"the library": library})
+    resolved = env.open_library(library)
+    _export(env, resolved.library, resolved.cards, env.cards(), fmt, output, back_url, cardback)
 
 
 # --- printing ----------------------------------------------------------------------------------------------

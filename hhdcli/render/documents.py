@@ -72,7 +72,8 @@ def check_document(report: CheckReport, table: SymbolTable, fmt: DocFormat) -> s
     """The deck check as HTML or Markdown."""
     colors = "".join(report.deck_colors) or "none"
     return _render(f"check.{fmt}.j2", report=report, s=report.summary, verdicts=report.sorted_verdicts,
-                   colors=colors, gains=[w for w in report.what_if if w.gain > 0], cost=_cost_markup(table))
+                   colors=colors, gains=[w for w in report.what_if if w.gain > 0], cost=_cost_markup(table),
+                   odds=report.odds)
 
 
 def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat, font: str | None = None,

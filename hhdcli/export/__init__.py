@@ -1,0 +1,110 @@
+"""A Hell library for other tools: Tabletop Simulator, Cockatrice, MPC Autofill print orders, spreadsheets.
+
+Each exporter is a pure function from the library's cards (in library order) to files; `export` writes
+them and says what it wrote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hhdcli.cards import Card
+    from hhdcli.mana import SymbolTable
+
+
+class ExportFormat(StrEnum):
+    TTS = "tts"
+    COCKATRICE = "cockatrice"
+    MPC = "mpc"
+    CSV = "csv"
+
+
+DEFAULT_NAMES = {ExportFormat.TTS: "hell-library.tts.json", ExportFormat.COCKATRICE: "hell-library.cockatrice.xml",
+                 ExportFormat.MPC: "hell-library.mpc.xml", ExportFormat.CSV: "hell-library.csv"}
+
+
+@dataclass
+class Exported:
+    """What an export wrote: files by path, and what a player should know about them."""
+
+    files: dict[Path, bytes] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+RULES_NOTE = (
+    "Draw from the Hell library instead of your own when you like (not when it is empty).\n"
+    "1. A land: take it; in your draw step you may play it at once, outside the land limit.\n"
+    "2. A spell whose every mana colour your deck's lands make (hybrid: any one option; Phyrexian: always; "
+    "purple is a colour): take it; in your draw step you may cast it at once for {2} less.\n"
+    "3. Anything else: take it, or put it on top of the shared sideboard.\n"
+    "Opening hand: 2 of your 7 cards come from Hell. Mulligan: your Hell cards go to its bottom, unshuffled.\n"
+    "After a game: Hell cards outside the sideboard and the libraries go to its bottom in random order."
+)
+
+
+def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, table: SymbolTable,
+                   back_url: str | None = None, cardback: str | None = None,
+                   made: date | None = None) -> Exported:
+    """The files one export writes (nothing is written here), with notes and warnings for the player."""
+    fmt = ExportFormat(fmt)
+    done = Exported()
+    if fmt is ExportFormat.CSV:
+        from hhdcli.export.spreadsheet import library_csv
+
+        done.files[output] = library_csv(cards)
+    elif fmt is ExportFormat.MPC:
+        from hhdcli.export.mpc import HELLFALL_CARDBACK, mpc_order
+
+        order, missing = mpc_order(cards, cardback or HELLFALL_CARDBACK)
+        done.files[output] = order
+        if missing:
+            done.warnings.append(f"{len(missing)} cards have no Google Drive image and are not in the order "
+                                 f"(print them with hhd proxies): {', '.join(missing)}")
+    elif fmt is ExportFormat.COCKATRICE:
+        from hhdcli.export.cockatrice import deck_file, set_file
+
+        done.files[output] = set_file(cards, title, made or date.today())
+        deck = output.with_name(output.name.removesuffix(".xml").removesuffix(".cockatrice") + ".cod")
+        done.files[deck] = deck_file(cards, title, "A Hell library drawn by hhd; keep it in library order.")
+        done.notes.append(f"copy {output.name} into Cockatrice's customsets folder (Card Database → Open custom "
+                          f"sets folder), restart Cockatrice, then load {deck.name} in the deck editor")
+    else:
+        _tts(done, cards, title, output, table, back_url)
+    return done
+
+
+def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table: SymbolTable,
+         back_url: str | None) -> None:
+    """The saved object, and PNGs of what has no image (basics, imageless cards, the red back) beside it."""
+    from hhdcli.export.tts import tts_save
+    from hhdcli.render.faces import face_png
+
+    folder = output.with_name(output.name.removesuffix(".json") + "-images")
+    rendered: dict[str, str] = {}
+
+    def local(key: str, card: Card | None) -> str:
+        if key not in rendered:
+            path = (folder / f"{key}.png").resolve()
+            done.files[path] = face_png(card, table)
+            rendered[key] = path.as_uri()
+        return rendered[key]
+
+    def face_url(card: Card, side: int) -> str:
+        images = card.print_images
+        if side < len(images) and images[side]:
+            return images[side]
+        return local(card.name.lower().replace(" ", "-").replace("/", "-")[:60] if card.is_basic
+                     else card.id, card)
+
+    back = back_url or local("hell-back", None)
+    done.files[output] = tts_save(cards, title, face_url, back, RULES_NOTE)
+    if rendered:
+        done.notes.append(f"{len(rendered)} images are files in {folder}: they show on this computer only; for "
+                          "online play host them and pass their URL (--back-url for the red back)")

@@ -1,0 +1,66 @@
+"""Tabletop Simulator: a saved object (load it from Objects → Saved Objects) holding the Hell library as
+one face-down deck in library order, a second deck with the two sides of every double-faced card, and a
+notecard with the take rule.
+
+Followed: Tabletop Simulator's save-file format (the knowledge base's "Save File Format" and "Custom Deck"
+pages: ObjectStates, DeckCustom with DeckIDs and CustomDeck, Card with CardID = deck key × 100 + index,
+FaceURL/BackURL, NumWidth/NumHeight, BackIsHidden, UniqueBack, SidewaysCard) and the registry's own
+exporter (Hellfall's HCToTTSDeck.ts: one CustomDeck entry per card, a separate deck for double-faced cards).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from hhdcli.cards import Card, card_text
+from hhdcli.export.cockatrice import double_faced
+
+FACE_DOWN = {"posX": 0, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180, "rotZ": 180,
+             "scaleX": 1, "scaleY": 1, "scaleZ": 1}
+SIDEWAYS_LAYOUTS = {"split"}  # images stored on their side
+
+
+def _transform(x: float, face_down: bool = True) -> dict[str, float]:
+    return {**FACE_DOWN, "posX": x, "rotZ": 180 if face_down else 0}
+
+
+def _custom(face: str, back: str, unique_back: bool = False) -> dict[str, Any]:
+    entry: dict[str, Any] = {"FaceURL": face, "BackURL": back, "NumWidth": 1, "NumHeight": 1, "BackIsHidden": True}
+    if unique_back:
+        entry["UniqueBack"] = True
+    return entry
+
+
+def _card(key: int, card: Card, custom: dict[str, Any], x: float) -> dict[str, Any]:
+    entry: dict[str, Any] = {"Name": "Card", "Nickname": card.name, "Description": card_text(card),
+                             "CardID": key * 100, "CustomDeck": {str(key): custom}, "Transform": _transform(x)}
+    if card.layout in SIDEWAYS_LAYOUTS:
+        entry["SidewaysCard"] = True
+    return entry
+
+
+def _deck(nickname: str, description: str, entries: list[tuple[Card, dict[str, Any]]], x: float,
+          face_down: bool = True) -> dict[str, Any]:
+    cards = [_card(key, card, custom, x) for key, (card, custom) in enumerate(entries, start=1)]
+    return {"Name": "DeckCustom", "Nickname": nickname, "Description": description,
+            "Transform": _transform(x, face_down), "DeckIDs": [c["CardID"] for c in cards],
+            "CustomDeck": {str(key): custom for key, (_, custom) in enumerate(entries, start=1)},
+            "ContainedObjects": cards}
+
+
+def tts_save(cards: Sequence[Card], title: str, face_url: Callable[[Card, int], str], back_url: str,
+             rules: str) -> bytes:
+    """The saved object. `face_url(card, side)` gives each side's image (side 0 front, 1 back)."""
+    library = _deck(title, "The Hell library, top card first. Draw from the top; never shuffle it.",
+                    [(card, _custom(face_url(card, 0), back_url)) for card in cards], 0)
+    states = [library]
+    dfcs = [(card, _custom(face_url(card, 0), face_url(card, 1), unique_back=True))
+            for card in dict.fromkeys(c for c in cards if double_faced(c))]
+    if dfcs:
+        states.append(_deck("Double-faced cards", "Both sides of the library's double-faced cards, to swap in "
+                            "when one is drawn.", dfcs, 2.5, face_down=False))
+    states.append({"Name": "Notecard", "Nickname": "Hell's Half-Draft: taking a Hell card", "Description": rules,
+                   "Transform": _transform(-2.5, face_down=False)})
+    return (json.dumps({"SaveName": title, "ObjectStates": states}, indent=2, ensure_ascii=False) + "\n").encode()

@@ -1,0 +1,237 @@
+"""Exports of a Hell library for Tabletop Simulator, Cockatrice, MPC Autofill and spreadsheets, each parsed
+back and checked against what its program reads; and the odds that `hhd check` gives a deck."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from hhdcli.cards import drive_id
+from hhdcli.check import Odds
+from hhdcli.deck import read_deck
+from support import EXCERPT, PIPS, Hhd
+
+BASICS = {"Plains", "Island", "Swamp", "Mountain", "Forest"}
+
+
+@pytest.fixture(scope="module")
+def every_excerpt_card(tmp_path_factory) -> tuple[Hhd, Path]:
+    """A library of all 105 real current-format cards (double-faced, split and imageless ones included)."""
+    folder = tmp_path_factory.mktemp("excerpt-library")
+    run = Hhd(folder / "cache")
+    assert run("sync", "--source", str(EXCERPT), "--symbols", str(PIPS)).exit_code == 0
+    library = folder / "all.json"
+    made = run("generate", "--seed", "all", "--size", "105", "--basics-per-type", "0", "-o", str(library))
+    assert made.exit_code == 0, made.output
+    return run, library
+
+
+def library_names(library: Path) -> list[str]:
+    return [e["name"] for e in json.loads(library.read_text())["cards"]]
+
+
+def export(run: Hhd, library: Path, fmt: str, out: Path, *extra: str):
+    result = run("export", "-l", str(library), "--format", fmt, "-o", str(out), *extra)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+# --- Tabletop Simulator ------------------------------------------------------------------------------------
+
+
+def test_tts_holds_the_library_face_down_in_order(synced, library, tmp_path):
+    out = tmp_path / "hell.tts.json"
+    result = export(synced, library, "tts", out)
+    save = json.loads(out.read_text())
+    deck = save["ObjectStates"][0]
+    assert deck["Name"] == "DeckCustom" and "ember-tide-42" in deck["Nickname"]
+    assert [c["Nickname"] for c in deck["ContainedObjects"]] == library_names(library)
+    assert deck["DeckIDs"] == [c["CardID"] for c in deck["ContainedObjects"]]
+    assert deck["Transform"]["rotZ"] == 180  # face down
+    for card in deck["ContainedObjects"]:
+        key = str(card["CardID"] // 100)
+        assert card["CardID"] % 100 == 0 and deck["CustomDeck"][key] == card["CustomDeck"][key]
+        custom = card["CustomDeck"][key]
+        assert custom["NumWidth"] == custom["NumHeight"] == 1 and custom["BackIsHidden"] is True
+        assert custom["FaceURL"].startswith(("https://", "file://"))
+    notecard = save["ObjectStates"][-1]
+    assert notecard["Name"] == "Notecard" and "{2} less" in notecard["Description"]
+    assert "show on this computer only" in result.output
+
+
+def test_tts_draws_what_has_no_image_and_the_red_back(synced, library, tmp_path):
+    out = tmp_path / "hell.tts.json"
+    export(synced, library, "tts", out)
+    cards = json.loads(out.read_text())["ObjectStates"][0]["ContainedObjects"]
+    for card in cards:
+        custom = next(iter(card["CustomDeck"].values()))
+        if card["Nickname"] in BASICS:
+            assert custom["FaceURL"].startswith("file://")
+        back = Path(custom["BackURL"].removeprefix("file://"))
+        assert back.name == "hell-back.png" and back.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    forest = next(c for c in cards if c["Nickname"] == "Forest")
+    png = Path(next(iter(forest["CustomDeck"].values()))["FaceURL"].removeprefix("file://"))
+    from PIL import Image
+
+    with Image.open(png) as image:
+        assert image.size[0] == pytest.approx(496, abs=1) and image.size[1] == pytest.approx(693, abs=1)  # 200 dpi
+        assert image.getpixel((248, 346))[1] > image.getpixel((248, 346))[0]  # the Forest's green symbol
+
+
+def test_tts_with_a_hosted_back_and_double_faced_cards(every_excerpt_card, tmp_path):
+    run, library = every_excerpt_card
+    out = tmp_path / "all.tts.json"
+    export(run, library, "tts", out, "--back-url", "https://example.org/hell-back.png")
+    states = json.loads(out.read_text())["ObjectStates"]
+    main, dfcs = states[0], states[1]
+    assert {next(iter(c["CustomDeck"].values()))["BackURL"] for c in main["ContainedObjects"]} == {
+        "https://example.org/hell-back.png"}
+    assert dfcs["Nickname"] == "Double-faced cards"
+    down = next(c for c in dfcs["ContainedObjects"] if c["Nickname"] == "Down // The Count")
+    custom = next(iter(down["CustomDeck"].values()))
+    assert custom["UniqueBack"] is True and custom["FaceURL"] != custom["BackURL"]
+    assert all(c["Nickname"] != "Whale Visions" for c in dfcs["ContainedObjects"])
+    sideways = {c["Nickname"] for c in main["ContainedObjects"] if c.get("SidewaysCard")}
+    assert "Some // Body" in sideways and "Whale Visions" not in sideways
+
+
+# --- Cockatrice ------------------------------------------------------------------------------------------------
+
+
+def test_cockatrice_set_and_deck_round_trip(every_excerpt_card, tmp_path):
+    run, library = every_excerpt_card
+    out = tmp_path / "hell.xml"
+    result = export(run, library, "cockatrice", out)
+    assert "customsets" in result.output
+    root = ET.parse(out).getroot()
+    assert root.tag == "cockatrice_carddatabase" and root.get("version") == "4"
+    assert root.find("sets/set/name").text == "HELL" and root.find("sets/set/settype").text == "Custom"
+    cards = {c.findtext("name"): c for c in root.iter("card")}
+    whale = cards["Whale Visions"]
+    assert whale.findtext("prop/manacost") == "{2}{U}" and whale.findtext("prop/maintype") == "Sorcery"
+    assert whale.findtext("prop/colors") == "U" and whale.find("set").get("picurl").startswith("https://")
+    assert "Scry 2" in whale.findtext("text")
+    down, count = cards["Down"], cards["The Count"]
+    assert down.findtext("prop/side") == "front" and count.findtext("prop/side") == "back"
+    assert down.findtext("reverse-related") == "The Count" and count.findtext("reverse-related") == "Down"
+    assert down.findtext("prop/layout") == "transform"
+    deck = read_deck(out.with_name("hell.cod"))  # our own reader, as Cockatrice's deck format
+    assert deck.format == "Cockatrice .cod" and sum(e.count for e in deck.main) == 105
+    assert {e.name for e in deck.main} <= set(cards)  # every card of the deck is in the set file
+
+
+def test_cockatrice_deck_lists_basics_by_their_names(synced, library, tmp_path):
+    export(synced, library, "cockatrice", tmp_path / "hell.xml")
+    deck = read_deck(tmp_path / "hell.cod")
+    names = library_names(library)
+    assert sum(e.count for e in deck.main) == 97
+    assert {e.name: e.count for e in deck.main if e.name in BASICS} == {
+        b: names.count(b) for b in BASICS if b in names}
+    set_names = {c.findtext("name") for c in ET.parse(tmp_path / "hell.xml").getroot().iter("card")}
+    assert not set_names & BASICS  # Cockatrice has its own basics
+
+
+# --- MPC Autofill ------------------------------------------------------------------------------------------------
+
+
+def test_mpc_order_fills_every_slot_once_by_drive_id(synced, library, tmp_path):
+    out = tmp_path / "order.xml"
+    result = export(synced, library, "mpc", out, "--cardback", "MyRedBackDriveId000000000")
+    order = ET.parse(out).getroot()
+    quantity = int(order.findtext("details/quantity"))
+    names = [n for n in library_names(library) if n not in BASICS]
+    assert quantity == len(names) and int(order.findtext("details/bracket")) == 90  # the smallest that holds 74
+    slots = sorted(int(s) for card in order.iter("card") if card in list(order.find("fronts"))
+                   for s in card.findtext("slots").split(","))
+    assert slots == list(range(quantity))
+    for card in order.find("fronts"):
+        assert len(card.findtext("id")) >= 25 and card.findtext("name").endswith(".png")
+    assert order.findtext("cardback") == "MyRedBackDriveId000000000"
+    assert "no Google Drive image" in result.output and "Forest" in result.output
+
+
+def test_mpc_order_prints_both_sides_of_double_faced_cards(every_excerpt_card, tmp_path):
+    run, library = every_excerpt_card
+    out = tmp_path / "order.xml"
+    export(run, library, "mpc", out)
+    order = ET.parse(out).getroot()
+    backs = {card.findtext("query"): card.findtext("id") for card in order.find("backs")}
+    document = json.loads(EXCERPT.read_text())
+    down = next(r for r in document["data"] if r["name"] == "Down // The Count")
+    assert backs["down // the count"] == drive_id(down["card_faces"][1]["image"])
+
+
+# --- CSV -------------------------------------------------------------------------------------------------------------
+
+
+def test_csv_for_spreadsheets(synced, library, tmp_path):
+    out = tmp_path / "hell.csv"
+    export(synced, library, "csv", out)
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert [r["name"] for r in rows] == library_names(library)
+    assert [int(r["position"]) for r in rows] == list(range(1, 98))
+    assert {r["kind"] for r in rows} <= {"spell", "land", "basic"}
+    pyro = next((r for r in rows if r["name"] == "Pyrohyperspasm"), None)
+    assert pyro is None or pyro["colors"] == "R"
+
+
+def test_generate_exports_too(synced, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = synced("generate", "--seed", "x", "--export", "csv", "--export", "mpc")
+    assert result.exit_code == 0 and (tmp_path / "hell-library.csv").exists() and (tmp_path / "hell-library.mpc.xml").exists()
+
+
+# --- the odds ------------------------------------------------------------------------------------------------------------
+
+
+def brute_force(verdicts: list[str]) -> dict[str, float]:
+    pairs = list(combinations(range(len(verdicts)), 2))
+    usable = [sum(verdicts[i] in ("land", "take") for i in pair) for pair in pairs]
+    return {"land": sum(any(verdicts[i] == "land" for i in p) for p in pairs) / len(pairs),
+            "usable": sum(u > 0 for u in usable) / len(pairs),
+            "none": sum(u == 0 for u in usable) / len(pairs),
+            "expected": sum(usable) / len(pairs)}
+
+
+@pytest.mark.parametrize("verdicts", [["land", "take", "choice", "choice", "choice"],
+                                      ["choice"] * 6 + ["land"],
+                                      ["take", "take", "land", "land", "choice", "take", "choice", "choice"]])
+def test_odds_match_a_count_over_every_pair(verdicts):
+    odds = Odds(len(verdicts), sum(v in ("land", "take") for v in verdicts), verdicts.count("land"))
+    counted = brute_force(verdicts)
+    assert odds.land_in_hand == pytest.approx(counted["land"])
+    assert odds.usable_in_hand == pytest.approx(counted["usable"])
+    assert odds.none_usable == pytest.approx(counted["none"])
+    assert odds.expected_usable == pytest.approx(counted["expected"])
+
+
+def test_odds_by_hand_for_a_known_library():
+    odds = Odds(cards=97, usable=50, lands=30)
+    assert odds.none_usable == pytest.approx(47 * 46 / (97 * 96))  # 0.2322
+    assert odds.usable_in_hand == pytest.approx(1 - 2162 / 9312)
+    assert odds.land_in_hand == pytest.approx(1 - 67 * 66 / (97 * 96))
+    assert odds.expected_usable == pytest.approx(100 / 97) and odds.draw_usable == pytest.approx(50 / 97)
+    assert odds.reading().startswith("about 3 in 4 opening hands get a usable Hell card")
+
+
+def test_check_reports_the_odds_everywhere(synced, library, tmp_path):
+    data = json.loads(synced("check", "--colors", "RG", "-l", str(library), "--json").stdout)
+    counts = data["summary"]
+    odds = data["odds"]
+    assert odds["cards"] == 97 and odds["usable"] == counts["land"] + counts["take"]
+    assert odds["none_usable"] == pytest.approx(Odds(97, odds["usable"], counts["land"]).none_usable, abs=1e-4)
+    text = synced("check", "--colors", "RG", "-l", str(library)).stdout
+    assert "opening hands get a usable Hell card" in text and "one draw usable" in text
+    report = tmp_path / "check.md"
+    synced("check", "--colors", "RG", "-l", str(library), "-o", str(report))
+    assert "## Odds" in report.read_text(encoding="utf-8")
+    whole = json.loads(synced("check", "--colors", "RG", "--all", "--json").stdout)["odds"]
+    assert whole["cards"] == 720 + 250  # a random tenth: the top cards are a random pair of the pool
+    purple = json.loads(synced("check", "--colors", "P", "--all", "--json").stdout)["odds"]
+    assert purple["at_least_one_usable"] < whole["at_least_one_usable"]  # colour choices compare
