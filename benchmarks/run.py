@@ -255,6 +255,18 @@ def bench_proxies(rows: list[Row], work: Path) -> None:
     server.shutdown()
 
 
+def bench_export(rows: list[Row], work: Path) -> None:
+    env = warm_env(work)
+    library = work / "export-lib.json"
+    run_cli("generate", "--seed", "export", "-o", str(library), "--force", env=env)
+    python = best(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 5)
+    for fmt in ("tts", "cockatrice", "mpc", "csv"):
+        out = work / f"export.{fmt}"
+        rows.append(Row("export", f"hhd export --format {fmt}, 97 cards, offline", best(
+            lambda fmt=fmt, out=out: run_cli("export", "-l", str(library), "--format", fmt, "-o", str(out),
+                                             "--offline", env=env), 3), "s", "python -c pass", python, "< 1 s"))
+
+
 def bench_builtin(rows: list[Row], work: Path) -> None:
     from hhdcli.cache import BUILTIN_FILE, _builtin_document, load_builtin, load_cache
 
@@ -272,7 +284,7 @@ def bench_builtin(rows: list[Row], work: Path) -> None:
                     LEGACY.stat().st_size / 1e6, "< 0.5 MB"))
 
 
-BENCHES = {"sync": bench_sync, "builtin": bench_builtin, "cli": bench_cli, "generate": bench_generate, "check": bench_check,
+BENCHES = {"sync": bench_sync, "builtin": bench_builtin, "export": bench_export, "cli": bench_cli, "generate": bench_generate, "check": bench_check,
            "proxies": bench_proxies}
 
 
