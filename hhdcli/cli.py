@@ -720,12 +720,13 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, back_url: str
 
 
 def _proxy_options(paper: str, gap: float, bleed: float, text_only: bool, skip_basics: bool, backs: str,
-                   back_offset: str, font: str | None, title: str) -> ProxyOptions:
+                   back_offset: str, font: str | None, title: str, margin: float = 5.0,
+                   cut_lines: str = "corners") -> ProxyOptions:
     from hhdcli.render.layout import parse_offset, parse_paper
     from hhdcli.render.proxies import ProxyOptions
 
     return ProxyOptions(parse_paper(paper), gap, bleed, text_only, skip_basics, backs == "red",
-                        parse_offset(back_offset), font, title)
+                        parse_offset(back_offset), font, title, margin, cut_lines)
 
 
 def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, options: ProxyOptions,
@@ -753,9 +754,14 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
 @library_option(old_positional=True)
 @output_option("hell-proxies.pdf", "The PDF to write.")
 @click.option("--cards", "names", multiple=True, metavar="NAME", help="Print these cards instead of a library (repeatable).")
+@click.option("--all", "all_cards", is_flag=True, help="Print every Hellscube v1.2 card (the whole set) instead.")
 @paper_option
 @click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Millimetres between cards.")
 @click.option("--bleed", type=click.FloatRange(0, 5), default=0.0, show_default=True, help="Millimetres of art beyond the cut.")
+@click.option("--margin", type=click.FloatRange(5, 40), default=5.0, show_default=True,
+              help="Millimetres at the paper's edge left blank (raise it for printers that need more).")
+@click.option("--cut-lines", type=click.Choice(["corners", "full"]), default="corners", show_default=True,
+              help="corners: crop marks in the margins; full: lines across the whole sheet.")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help="Image resolution.")
 @click.option("--quality", type=click.IntRange(30, 100), default=85, show_default=True, help="JPEG quality of images.")
 @text_only_option
@@ -767,9 +773,9 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
 @click.option("--calibration", is_flag=True, help="Print a sheet to check scale and duplex offset instead.")
 @font_option
 @pass_env
-def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], paper: str, gap: float, bleed: float,
-            dpi: int, quality: int, text_only: bool, workers: int, skip_basics: bool, backs: str,
-            back_offset: str, calibration: bool, font: str | None) -> None:
+def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_cards: bool, paper: str, gap: float,
+            bleed: float, margin: float, cut_lines: str, dpi: int, quality: int, text_only: bool, workers: int,
+            skip_basics: bool, backs: str, back_offset: str, calibration: bool, font: str | None) -> None:
     """Print true-to-size proxy sheets (63 x 88 mm, 3 x 3 a page) for a library.
 
     Print at 100 % (actual size). Images are downloaded once into the cache; a card without one is drawn
@@ -779,6 +785,7 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], paper
     Examples:
       hhd proxies -o hell-proxies.pdf --backs red
       hhd proxies --cards Pyrohyperspasm --cards "nut shot" --paper letter --text-only -o two.pdf
+      hhd proxies --all --text-only --bleed 2 --cut-lines full -o hellscube.pdf
       hhd proxies --calibration -o calibration.pdf
     """
     from hhdcli.cards import CardIndex
@@ -786,19 +793,22 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], paper
     from hhdcli.render.layout import parse_paper
     from hhdcli.render.proxies import calibration_pdf
 
-    guard_outputs({"the PDF (-o)": output}, {"the library": None if names or calibration else library,
+    guard_outputs({"the PDF (-o)": output}, {"the library": None if names or all_cards or calibration else library,
                                              "--font": Path(font) if font else None})
     if calibration:
         _write(env, output, calibration_pdf(parse_paper(paper), font),
                "print it at 100 %, duplex on the long edge, and measure")
         return
     cache = env.cards()
-    if names:
+    if all_cards:
+        cards, title = sorted(cache.cards, key=lambda c: c.name.lower()), "Hellscube v1.2, every card"
+    elif names:
         cards, title = _find_cards(env, list(names), CardIndex(cache.cards)), "Hellscube proxies"
     else:
         resolved = env.open_library(library)
         cards, title = resolved.cards, f"Hell library {resolved.library.seed!r}"
-    options = _proxy_options(paper, gap, bleed, text_only, skip_basics, backs, back_offset, font, title)
+    options = _proxy_options(paper, gap, bleed, text_only, skip_basics, backs, back_offset, font, title, margin,
+                             cut_lines)
     _make_proxies(env, cards, cache, output, options, dpi, quality, workers)
 
 

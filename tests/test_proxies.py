@@ -196,7 +196,7 @@ def test_back_offset_moves_the_backs(synced, tmp_path):
     assert backs and backs[0][:2] == pytest.approx((x + 2 * MM, y - 1 * MM), abs=0.01)
 
 
-@pytest.mark.parametrize("paper, size", [("letter", (612, 792)), ("a3", (841.89, 1190.55)), ("200x300mm", (566.93, 850.39))])
+@pytest.mark.parametrize("paper, size", [("letter", (612, 792)), ("a3", (1190.55, 841.89)), ("200x300mm", (566.93, 850.39))])
 def test_paper_sizes(synced, tmp_path, paper, size):
     out = tmp_path / "p.pdf"
     assert synced("proxies", "--cards", "Hasty Bolt", "-o", str(out), "--paper", paper, "--text-only").exit_code == 0
@@ -210,14 +210,16 @@ def test_letter_still_holds_3_by_3(synced, tmp_path):
     assert bad.exit_code == 2 and "does not fit" in bad.output
 
 
-def test_bleed_widens_the_art_and_the_gap(synced, tmp_path):
+def test_bleed_widens_the_art_and_the_gap_when_nine_still_fit(synced, tmp_path):
     out = tmp_path / "p.pdf"
-    synced("proxies", "--cards", "Hasty Bolt", "-o", str(out), "--bleed", "2", "--text-only")
+    synced("proxies", "--cards", "Hasty Bolt", "-o", str(out), "--bleed", "1", "--text-only")
     reader = PdfReader(out)
-    widened = [r for r in _rectangles(reader, 0) if r[2:] == pytest.approx((67 * MM, 92 * MM), abs=0.01)]
+    widened = [r for r in _rectangles(reader, 0) if r[2:] == pytest.approx((65 * MM, 90 * MM), abs=0.01)]
     assert widened
     trim = reader.pages[0].trimbox
-    assert float(trim.width) == pytest.approx(3 * 63 * MM + 2 * 4 * MM, abs=0.01)
+    assert float(trim.width) == pytest.approx(3 * 63 * MM + 2 * 2 * MM, abs=0.01)  # a 2 mm gap between cards
+    shared = make_sheet((210, 297), bleed_mm=2)  # 2 mm apart would not fit 3 across: cards share cut lines
+    assert shared.per_page == 9 and shared.gap == 0
 
 
 # --- images from the loopback server ----------------------------------------------------------------

@@ -9,8 +9,8 @@ from hhdcli.errors import InputError
 
 MM = 72 / 25.4  # points per millimetre
 CARD_W_MM, CARD_H_MM = 63.0, 88.0
-PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0), "legal": (215.9, 355.6)}
-MIN_MARGIN_MM = 5.0  # room for crop marks, the scale bar and the footer
+PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0), "legal": (215.9, 355.6),
+             "tabloid": (279.4, 431.8)}
 
 
 PAPER_RANGE_MM = (70.0, 1200.0)  # one card's side up to A0's long side: what a printer or plotter takes
@@ -58,6 +58,7 @@ class Sheet:
 
     card_w: float = CARD_W_MM * MM
     card_h: float = CARD_H_MM * MM
+    margin: float = 5.0 * MM  # nothing is drawn nearer the paper's edge than this
 
     @property
     def per_page(self) -> int:
@@ -91,52 +92,110 @@ class Sheet:
         return sorted(xs), sorted(ys)
 
 
+DEFAULT_MARGIN_MM = 5.0  # most printers cannot print nearer the edge: no mark, ruler or footer goes there
+CLEARANCE_MM = 1.0  # between the bleed and a crop mark
+
+
 def make_sheet(paper_mm: tuple[float, float], gap_mm: float = 0.0, bleed_mm: float = 0.0,
-               max_cols: int = 3, max_rows: int = 3) -> Sheet:
-    """Up to 3 x 3 cards, centred; bleed needs room between cards, so the gap grows to twice the bleed."""
-    gap_mm = max(gap_mm, 2 * bleed_mm)
-    usable_w = paper_mm[0] - 2 * MIN_MARGIN_MM + gap_mm
-    usable_h = paper_mm[1] - 2 * MIN_MARGIN_MM + gap_mm
-    cols = min(max_cols, int(usable_w // (CARD_W_MM + gap_mm)))
-    rows = min(max_rows, int(usable_h // (CARD_H_MM + gap_mm)))
+               margin_mm: float = DEFAULT_MARGIN_MM, max_cols: int | None = None,
+               max_rows: int | None = None) -> Sheet:
+    """As many 63 x 88 mm cards as fit inside the printable area (the paper less `margin_mm` all round),
+    in the orientation that holds more; with bleed, cards keep a gap of twice the bleed when that still fits
+    as many cards, else they share their cut lines and the bleed stays on the outside (9 a sheet on A4 and
+    Letter up to 3 mm of bleed; 18 on A3 and Tabloid, turned)."""
+    portrait = _layout(paper_mm, gap_mm, bleed_mm, margin_mm, max_cols, max_rows)
+    turned = _layout((paper_mm[1], paper_mm[0]), gap_mm, bleed_mm, margin_mm, max_cols, max_rows)
+    if turned is not None and (portrait is None or turned.per_page > portrait.per_page):
+        return turned
+    if portrait is None:
+        raise InputError(f"a {CARD_W_MM:g} x {CARD_H_MM:g} mm card does not fit on {paper_mm[0]:g} x {paper_mm[1]:g} mm "
+                         f"paper with {margin_mm:g} mm margins", "choose a larger --paper or a smaller --margin/--gap")
+    return portrait
+
+
+def _layout(paper_mm: tuple[float, float], gap_mm: float, bleed_mm: float, margin_mm: float,
+            max_cols: int | None, max_rows: int | None) -> Sheet | None:
+    def count(length: float, card: float, gap: float, limit: int | None) -> int:
+        fits = int((length - 2 * margin_mm + gap) // (card + gap)) if length > 2 * margin_mm else 0
+        return min(fits, limit) if limit else fits
+
+    shared = (count(paper_mm[0], CARD_W_MM, gap_mm, max_cols), count(paper_mm[1], CARD_H_MM, gap_mm, max_rows))
+    separate_gap = max(gap_mm, 2 * bleed_mm)
+    separate = (count(paper_mm[0] - 2 * bleed_mm, CARD_W_MM, separate_gap, max_cols),
+                count(paper_mm[1] - 2 * bleed_mm, CARD_H_MM, separate_gap, max_rows))
+    gap = separate_gap if separate[0] * separate[1] >= shared[0] * shared[1] else gap_mm
+    cols, rows = separate if gap == separate_gap else shared
     if cols < 1 or rows < 1:
-        raise InputError(f"a {CARD_W_MM:g} x {CARD_H_MM:g} mm card does not fit on {paper_mm[0]:g} x {paper_mm[1]:g} mm paper",
-                         "choose a larger --paper or a smaller --gap/--bleed")
-    grid_w = cols * CARD_W_MM + (cols - 1) * gap_mm
-    grid_h = rows * CARD_H_MM + (rows - 1) * gap_mm
+        return None
+    grid_w = cols * CARD_W_MM + (cols - 1) * gap
+    grid_h = rows * CARD_H_MM + (rows - 1) * gap
     left = (paper_mm[0] - grid_w) / 2
     top = paper_mm[1] - (paper_mm[1] - grid_h) / 2
-    return Sheet(paper_mm[0] * MM, paper_mm[1] * MM, cols, rows, gap_mm * MM, bleed_mm * MM, left * MM, top * MM)
+    return Sheet(paper_mm[0] * MM, paper_mm[1] * MM, cols, rows, gap * MM, bleed_mm * MM, left * MM, top * MM,
+                 margin=margin_mm * MM)
 
 
-FURNITURE_MM = 7.0  # a printer's unprintable edge plus one line of footer text
+def printable(sheet: Sheet) -> tuple[float, float, float, float]:
+    """The area a printer prints: the page less the margin. Nothing is drawn outside it (bleed is cut back)."""
+    m = sheet.margin
+    return m, m, sheet.page_w - m, sheet.page_h - m
+
+
+FURNITURE_MM = 4.0  # the height the scale bar (or one line of footer) needs
 
 
 def furniture_on_sides(sheet: Sheet) -> bool:
-    """The scale bar and footer go in the top/bottom margins, unless the side margins have more room."""
-    x0, y0, _, _ = sheet.grid
-    vertical, side = y0 - sheet.bleed, x0 - sheet.bleed
-    return vertical < 12 * MM and side > vertical
-
-
-def crop_marks(sheet: Sheet, length: float = 5 * MM, clearance: float = 1 * MM) -> list[tuple[float, float, float, float]]:
-    """Line segments on every cut line, in the margins only: never over a card, its bleed or the footer."""
+    """The scale bar and footer go in the top and bottom margins when they fit there, else up the sides."""
     x0, y0, x1, y1 = sheet.grid
-    pad = sheet.bleed + clearance
-    sides = furniture_on_sides(sheet)
+    vertical = min(y0, sheet.page_h - y1) - sheet.bleed - CLEARANCE_MM * MM - sheet.margin
+    side = min(x0, sheet.page_w - x1) - sheet.bleed - CLEARANCE_MM * MM - sheet.margin
+    return vertical < FURNITURE_MM * MM and side > vertical
 
-    def reach(margin: float, furniture: bool) -> float:
-        room = margin - pad - (FURNITURE_MM * MM if furniture else 0)
-        return max(1.5 * MM, min(length, room))
 
-    up, down = reach(sheet.page_h - y1, not sides), reach(y0, not sides)
-    left, right = reach(x0, sides), reach(sheet.page_w - x1, sides)
+def crop_marks(sheet: Sheet, length: float = 5 * MM) -> list[tuple[float, float, float, float]]:
+    """Black segments on every cut line, in the margins only: outside the cards and their bleed (by a
+    millimetre) and inside the printable area. Where a margin has no room, there is no black mark: the white
+    lines across the bleed (`bleed_cut_lines`) show the cut there."""
+    x0, y0, x1, y1 = sheet.grid
+    pad = sheet.bleed + CLEARANCE_MM * MM
+    left_edge, bottom_edge, right_edge, top_edge = printable(sheet)
+    # the margins that hold the scale bar and the footer keep that band free of marks
+    band = FURNITURE_MM * MM
+    if furniture_on_sides(sheet):
+        left_edge, right_edge = left_edge + band, right_edge - band
+    else:
+        bottom_edge, top_edge = bottom_edge + band, top_edge - band
     xs, ys = sheet.cut_lines()
     lines = []
+
+    def add(a: float, b: float, fixed: float, vertical: bool) -> None:
+        start, end = (a, b) if a < b else (b, a)
+        if end - start >= 1.5 * MM:  # a mark shorter than this is lost in the cut
+            lines.append((fixed, start, fixed, end) if vertical else (start, fixed, end, fixed))
+
     for x in xs:
-        lines.append((x, y1 + pad, x, y1 + pad + up))
-        lines.append((x, y0 - pad, x, y0 - pad - down))
+        add(y1 + pad, min(y1 + pad + length, top_edge), x, True)
+        add(y0 - pad, max(y0 - pad - length, bottom_edge), x, True)
     for y in ys:
-        lines.append((x0 - pad, y, x0 - pad - left, y))
-        lines.append((x1 + pad, y, x1 + pad + right, y))
+        add(x0 - pad, max(x0 - pad - length, left_edge), y, False)
+        add(x1 + pad, min(x1 + pad + length, right_edge), y, False)
     return lines
+
+
+def bleed_cut_lines(sheet: Sheet) -> list[tuple[float, float, float, float]]:
+    """Thin white lines across the outer bleed along every cut line, so a cut shows on a black border."""
+    if sheet.bleed <= 0:
+        return []
+    x0, y0, x1, y1 = sheet.grid
+    b = sheet.bleed
+    xs, ys = sheet.cut_lines()
+    lines = [(x, y1, x, y1 + b) for x in xs] + [(x, y0, x, y0 - b) for x in xs]
+    lines += [(x0, y, x0 - b, y) for y in ys] + [(x1, y, x1 + b, y) for y in ys]
+    return lines
+
+
+def full_cut_lines(sheet: Sheet) -> list[tuple[float, float, float, float]]:
+    """`--cut-lines full`: every cut line across the whole printable area, for a guillotine."""
+    left_edge, bottom_edge, right_edge, top_edge = printable(sheet)
+    xs, ys = sheet.cut_lines()
+    return [(x, bottom_edge, x, top_edge) for x in xs] + [(left_edge, y, right_edge, y) for y in ys]

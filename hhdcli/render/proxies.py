@@ -10,7 +10,16 @@ from hhdcli.mana import SymbolTable
 from hhdcli.render.cardface import INK, Painter, Slot
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
 from hhdcli.render.images import ImageResult, ImageStore
-from hhdcli.render.layout import MM, Sheet, crop_marks, furniture_on_sides, make_sheet
+from hhdcli.render.layout import (
+    MM,
+    Sheet,
+    bleed_cut_lines,
+    crop_marks,
+    full_cut_lines,
+    furniture_on_sides,
+    make_sheet,
+    printable,
+)
 from hhdcli.render.pdf import make_pdf
 
 
@@ -25,6 +34,8 @@ class ProxyOptions:
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     font: str | None = None
     title: str = ""  # e.g. "Hell library 'ember-tide-42'", shown in every footer
+    margin_mm: float = 5.0  # nothing within this of the paper's edge
+    cut_lines: str = "corners"  # or "full": lines across the whole sheet
 
 
 @dataclass(frozen=True)
@@ -88,7 +99,7 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
             if proxy.image_url is None and not proxy.card.is_basic and proxy.card.name not in report.fallbacks:
                 report.fallbacks[proxy.card.name] = "no image in the registry"
     images = {p.image_url: str(results[p.image_url].path) for p in proxies if p.image_url}
-    sheet = make_sheet(options.paper_mm, options.gap_mm, options.bleed_mm)
+    sheet = make_sheet(options.paper_mm, options.gap_mm, options.bleed_mm, options.margin_mm)
     pdf = _draw(proxies, images, sheet, table, load_fonts(options.font), options)
     report.pages = -(-len(proxies) // sheet.per_page) * (2 if options.backs else 1)
     report.proxies = len(proxies)
@@ -111,6 +122,7 @@ def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: She
     pages = [proxies[i:i + sheet.per_page] for i in range(0, len(proxies), sheet.per_page)] or [[]]
     for number, page in enumerate(pages, start=1):
         _set_boxes(canvas, sheet)
+        _clip_to_printable(canvas, sheet)
         for index, proxy in enumerate(page):
             x, y = sheet.slot(index)
             slot = Slot(x, y, sheet.card_w, sheet.card_h, sheet.bleed)
@@ -120,12 +132,22 @@ def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: She
                 painter.basic(slot, proxy.card)
             else:
                 painter.text_card(slot, proxy.card)
-        _draw_marks(canvas, sheet)
+        _draw_marks(canvas, sheet, options.cut_lines)
         slots = "  ".join(f"{i + 1} {p.card.name}" for i, p in enumerate(page))
         _page_furniture(canvas, sheet, fonts, f"{options.title} · page {number}/{len(pages)} · {slots}")
+        canvas.restoreState()
         canvas.showPage()
         if options.backs:
             _back_page(canvas, painter, sheet, len(page), options.back_offset_mm)
+
+
+def _clip_to_printable(canvas, sheet: Sheet) -> None:
+    """Nothing is drawn within the margin: a printer cannot print there (outer bleed is cut back to it)."""
+    canvas.saveState()
+    x0, y0, x1, y1 = printable(sheet)
+    path = canvas.beginPath()
+    path.rect(x0, y0, x1 - x0, y1 - y0)
+    canvas.clipPath(path, stroke=0, fill=0)
 
 
 def _set_boxes(canvas, sheet: Sheet) -> None:
@@ -138,37 +160,49 @@ def _set_boxes(canvas, sheet: Sheet) -> None:
 def _back_page(canvas, painter: Painter, sheet: Sheet, count: int, offset_mm: tuple[float, float]) -> None:
     """Red backs at mirrored positions: after a long-edge flip each back lies behind its front."""
     _set_boxes(canvas, sheet)
+    _clip_to_printable(canvas, sheet)
     for index in range(count):
         x, y = sheet.slot(index, mirrored=True)
         painter.back(Slot(x + offset_mm[0] * MM, y + offset_mm[1] * MM, sheet.card_w, sheet.card_h, sheet.bleed))
+    canvas.restoreState()
     canvas.showPage()
 
 
-def _draw_marks(canvas, sheet: Sheet) -> None:
+def _draw_marks(canvas, sheet: Sheet, cut_lines: str = "corners") -> None:
+    """Black marks in the margins, thin white lines across the outer bleed (visible on a black border), and
+    with `--cut-lines full` every cut line across the sheet."""
+    canvas.saveState()
     canvas.setStrokeColorRGB(0, 0, 0)
     canvas.setLineWidth(0.5)
     for x0, y0, x1, y1 in crop_marks(sheet):
         canvas.line(x0, y0, x1, y1)
+    canvas.setStrokeColorRGB(1, 1, 1)
+    canvas.setLineWidth(0.4)
+    for x0, y0, x1, y1 in bleed_cut_lines(sheet):
+        canvas.line(x0, y0, x1, y1)
+    if cut_lines == "full":
+        canvas.setStrokeColorRGB(0.45, 0.45, 0.45)
+        canvas.setLineWidth(0.25)
+        for x0, y0, x1, y1 in full_cut_lines(sheet):
+            canvas.line(x0, y0, x1, y1)
+    canvas.restoreState()
 
 
 def _page_furniture(canvas, sheet: Sheet, fonts: Fonts, footer: str) -> None:
-    """The 50 mm scale bar and the footer, in the top/bottom margins, or along the sides when those are
-    too narrow (Letter), so neither ever crosses a crop mark or a card."""
-    x0, y0, x1, y1 = sheet.grid
+    """The 50 mm scale bar and the footer, inside the printable area and outside the cards and their bleed:
+    in the top and bottom margins, or up the sides when those are too narrow (Letter)."""
+    m = sheet.margin
     canvas.saveState()
     canvas.setFillColorRGB(*INK)
     canvas.setStrokeColorRGB(*INK)
     if not furniture_on_sides(sheet):
-        bar_at = (sheet.page_w - 50 * MM) / 2, sheet.page_h - max(4.5 * MM, (sheet.page_h - y1 - sheet.bleed) * 0.45)
-        footer_at, footer_width = (sheet.page_w / 2, max(4.5 * MM, (y0 - sheet.bleed) * 0.45)), sheet.page_w - 24 * MM
-    else:  # turn a quarter: bar up the left margin, footer up the right margin
+        length, across = sheet.page_w, sheet.page_h
+    else:  # turn a quarter: x runs up the page; the scale bar sits by the left edge, the footer by the right
         canvas.translate(sheet.page_w, 0)
         canvas.rotate(90)
-        side = sheet.page_w - x1 - sheet.bleed
-        bar_at = (sheet.page_h - 50 * MM) / 2, sheet.page_w - max(4.5 * MM, side * 0.45)
-        footer_at, footer_width = (sheet.page_h / 2, max(4.5 * MM, side * 0.45) - 2 * MM), sheet.page_h - 24 * MM
-    _scale_bar(canvas, fonts, *bar_at)
-    _footer(canvas, fonts, footer, footer_at, footer_width)
+        length, across = sheet.page_h, sheet.page_w
+    _scale_bar(canvas, fonts, length / 2 - 55 * MM, across - m - 2.4 * MM)
+    _footer(canvas, fonts, footer, (length / 2, m + 1.0 * MM), length - 2 * m - 4 * MM)
     canvas.restoreState()
 
 
