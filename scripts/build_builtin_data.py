@@ -23,7 +23,7 @@ from hhdcli.cards import parse_registry
 from hhdcli.registry import EXPECTED_CARDS
 
 # What hhd reads of a symbol (the file names of the registry's SVGs are left out).
-SYMBOL_FIELDS = ("symbol", "represents_mana", "colors", "hybrid", "phyrexian", "mana_value", "english")
+SYMBOL_FIELDS = ("symbol", "represents_mana", "colors", "hybrid", "phyrexian", "mana_value", "english", "filename")
 
 
 def build(source: Path, symbols: Path, date: str) -> bytes:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
+from typing import TYPE_CHECKING, Any
+
+from reportlab.lib.colors import CMYKColor
 
 from hhdcli.cards import Card, Face
 from hhdcli.mana import SymbolTable
-from hhdcli.render.fonts import Fonts, safe_text, shorten
+from hhdcli.render.fonts import Fonts, safe_text
 from hhdcli.render.layout import MM
-from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, symbols_width
+from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, inline_markup, symbols_width
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -23,7 +24,9 @@ FRAME: dict[str, RGB] = {
 }
 PANEL: RGB = (0.97, 0.96, 0.93)
 BORDER = 1.4 * MM
-INK: RGB = (0.07, 0.07, 0.07)
+INK = CMYKColor(0, 0, 0, 1)  # text and black frames in pure K: a colour printer prints them with black ink only
+MIN_PT = 6.0  # nothing on a card is smaller
+CONDENSED = 0.8  # a line may be squeezed to 80 % of its width before it wraps or shrinks
 BACK_RED: RGB = (0.60, 0.04, 0.05)
 BACK_GOLD: RGB = (0.98, 0.80, 0.42)
 
@@ -69,7 +72,7 @@ class Painter:
     def background(self, slot: Slot, color: RGB) -> None:
         """A black border like a printed card's (it also runs into the bleed), the frame colour inside."""
         c, b = self.canvas, slot.bleed
-        c.setFillColorRGB(*INK)
+        c.setFillColor(INK)
         c.rect(slot.x - b, slot.y - b, slot.w + 2 * b, slot.h + 2 * b, stroke=0, fill=1)
         c.setFillColorRGB(*color)
         c.roundRect(slot.x + BORDER, slot.y + BORDER, slot.w - 2 * BORDER, slot.h - 2 * BORDER, 1.5 * MM, stroke=0, fill=1)
@@ -84,11 +87,37 @@ class Painter:
         top, bottom = slot.y + slot.h - inner, slot.y + 5 * MM
         # a slot holding only stray text (Gristly Bear's flavour in a cost slot) is not a face to print
         faces = [f for f in card.faces if f.type_line or f.oracle_text] or list(card.faces[:1])
-        section = (top - bottom) / len(faces)
-        for i, face in enumerate(faces):
-            self._face(face, x, top - (i + 1) * section, w, section, compact=len(faces) > 2)
+        compact = len(faces) > 2
+        y = top
+        for face, height in zip(faces, self._face_heights(faces, top - bottom, w, compact), strict=True):
+            self._face(face, x, y - height, w, height, compact)
+            y -= height
         self._footer_line(slot, card, color)
         c.restoreState()
+
+    def _face_heights(self, faces: list[Face], total: float, width: float, compact: bool) -> list[float]:
+        """Each face's share of the card: its bars, and a rules box as tall as its text needs (what is left
+        goes to the faces with the most text; a face without text gets no empty box)."""
+        fixed = [self._fixed_height(face, compact) for face in faces]
+        needs = [self._text_height(face.oracle_text, width - 3.2 * MM, MIN_PT) for face in faces]
+        spare = total - sum(fixed)
+        if sum(needs) <= 0:
+            return [f + spare / len(faces) for f in fixed]
+        if sum(needs) >= spare:  # not all fits even at 6 pt: share by need
+            return [f + spare * need / sum(needs) for f, need in zip(fixed, needs, strict=True)]
+        # each box gets what its text needs at 6 pt, and the rest of the room in proportion to it
+        rest = spare - sum(needs)
+        return [f + need + rest * need / sum(needs) for f, need in zip(fixed, needs, strict=True)]
+
+    def _fixed_height(self, face: Face, compact: bool) -> float:
+        bar = (5.2 if compact else 6.4) * MM
+        return bar + 1.0 * MM + bar * 0.8 + 1.0 * MM + (4.6 * MM if self._stats(face) else 0.6 * MM) + 2.0 * MM
+
+    def _text_height(self, text: str, width: float, size: float) -> float:
+        if not text.strip():
+            return 0.0
+        paragraph = self._paragraph(text, size)
+        return float(paragraph.wrap(width, 10_000)[1])
 
     def _face(self, face: Face, x: float, y: float, w: float, h: float, compact: bool) -> None:
         bar = (5.2 if compact else 6.4) * MM
@@ -97,16 +126,18 @@ class Painter:
         self._name_bar(face, x, name_y, w, bar)
         type_y = name_y - gap - bar * 0.8
         self._panel(x, type_y, w, bar * 0.8)
-        self._fit_line(safe_text(self.fonts, face.type_line or "—"), x + 1.5 * MM, type_y + bar * 0.25,
-                       w - 3 * MM, self.fonts.regular, 7.0)
+        self._title(safe_text(self.fonts, face.type_line or "—"), x + 1.5 * MM, type_y, w - 3 * MM, bar * 0.8,
+                    self.fonts.regular, 7.0)
         stats = self._stats(face)
-        box_bottom = y + (4.2 * MM if stats else 0.6 * MM)
+        box_bottom = y + (4.6 * MM if stats else 0.6 * MM)
         box_top = type_y - gap
-        self._panel(x, box_bottom, w, box_top - box_bottom)
-        self._rules_text(face.oracle_text, x + 1.6 * MM, box_bottom + 1.0 * MM, w - 3.2 * MM,
-                         box_top - box_bottom - 2.0 * MM)
-        if stats:
-            self._stats_box(stats, x + w, y)
+        if face.oracle_text.strip() or not stats:
+            self._panel(x, box_bottom, w, box_top - box_bottom)
+            self._rules_text(face.oracle_text, x + 1.6 * MM, box_bottom + 1.0 * MM, w - 3.2 * MM,
+                             box_top - box_bottom - 2.0 * MM)
+        right = x + w
+        for text in reversed(stats):  # P/T at the right, loyalty or defense beside it
+            right -= self._stats_box(text, right, y) + 1.0 * MM
 
     def _name_bar(self, face: Face, x: float, y: float, w: float, h: float) -> None:
         self._panel(x, y, w, h, radius=1.6 * MM)
@@ -119,71 +150,99 @@ class Painter:
         if symbols:
             draw_symbols(self.canvas, x + w - 1.2 * MM - cost_w, y + h / 2, symbols, size, self.table, self.fonts)
         name = safe_text(self.fonts, face.name, bold=True)
-        self._fit_line(name, x + 1.5 * MM, y + h * 0.3, w - cost_w - 3.5 * MM, self.fonts.bold, 8.5)
+        self._title(name, x + 1.5 * MM, y, w - cost_w - 3.5 * MM, h, self.fonts.bold, 8.5)
 
     def _panel(self, x: float, y: float, w: float, h: float, radius: float = 0.8 * MM) -> None:
         c = self.canvas
         c.setFillColorRGB(*PANEL)
-        c.setStrokeColorRGB(*INK)
+        c.setStrokeColor(INK)
         c.setLineWidth(0.5)
         c.roundRect(x, y, w, max(h, 1), radius, stroke=1, fill=1)
 
-    def _fit_line(self, text: str, x: float, y: float, width: float, font: str, size: float) -> None:
-        """One line, shrunk to fit and, past 5 pt, cut with an ellipsis: never over its box."""
+    def _title(self, text: str, x: float, y: float, width: float, height: float, font: str, size: float) -> None:
+        """A name or type line, whole: on one line, else condensed, else on two lines, else smaller (never
+        under 6 pt), and only as a last resort condensed further. It is never cut."""
         c = self.canvas
-        while size > 5 and c.stringWidth(text, font, size) > width:
-            size -= 0.25
-        text = shorten(text, font, size, width)
-        c.setFillColorRGB(*INK)
-        c.setFont(font, size)
-        c.drawString(x, y, text)
+        for try_size in _sizes(size):
+            for lines in ([text], _two_lines(c, text, font, try_size)):
+                if not lines or len(lines) * try_size * 1.08 > height:
+                    continue
+                widest = max(c.stringWidth(line, font, try_size) for line in lines)
+                scale = min(1.0, width / widest) if widest else 1.0
+                if scale >= CONDENSED or try_size == MIN_PT and len(lines) == 2:
+                    self._draw_lines(lines, x, y, height, font, try_size, scale)
+                    return
+        self._draw_lines([text], x, y, height, font, MIN_PT, width / max(1.0, c.stringWidth(text, font, MIN_PT)))
 
-    def _rules_text(self, text: str, x: float, y: float, w: float, h: float) -> None:
-        """Rules text auto-fitted to its box: shrink until it fits, never overflow."""
-        from reportlab.lib.colors import Color
+    def _draw_lines(self, lines: list[str], x: float, y: float, height: float, font: str, size: float,
+                    scale: float) -> None:
+        c = self.canvas
+        leading = size * 1.08
+        text = c.beginText(x, y + height / 2 + (len(lines) - 1) * leading / 2 - size * 0.34)
+        text.setFillColor(INK)
+        text.setFont(font, size, leading)
+        text.setHorizScale(min(100.0, scale * 100))  # the PDF's Tz: the same glyphs, narrower
+        for line in lines:
+            text.textLine(line)
+        c.drawText(text)
+
+    def _paragraph(self, text: str, size: float) -> Any:
         from reportlab.lib.styles import ParagraphStyle
         from reportlab.platypus import Paragraph
 
+        style = ParagraphStyle("rules", fontName=self.fonts.regular, fontSize=size, leading=size * 1.16,
+                               textColor=INK, splitLongWords=True)
+        return Paragraph(inline_markup(text, self.table, self.fonts), style)
+
+    def _rules_text(self, text: str, x: float, y: float, w: float, h: float) -> None:
+        """Rules text fitted to its box, mana symbols inline: shrink to 6 pt at the least; what still does not
+        fit ends in an ellipsis rather than overflowing."""
         if not text.strip() or h <= 4:
             return
-        markup = "<br/>".join(escape(safe_text(self.fonts, line)) for line in text.splitlines())
         size = 8.0
-        while True:
-            style = ParagraphStyle("rules", fontName=self.fonts.regular, fontSize=size, leading=size * 1.16,
-                                   textColor=Color(*INK), splitLongWords=True)
-            paragraph = Paragraph(markup, style)
+        paragraph = self._paragraph(text, size)
+        _, used = paragraph.wrap(w, h)
+        while used > h and size > MIN_PT:
+            size = max(MIN_PT, size - 0.25)
+            paragraph = self._paragraph(text, size)
             _, used = paragraph.wrap(w, h)
-            if used <= h or size <= 3.5:
-                break
-            size -= 0.25
-        if used > h:  # still too long at the smallest size: drop words from the end
-            words = markup.split(" ")
+        if used > h:  # too long even at 6 pt: keep as many words as fit
+            words = text.split(" ")
             while used > h and len(words) > 1:
                 words = words[: max(1, int(len(words) * 0.9))]
-                paragraph = Paragraph(" ".join(words) + " …", style)
+                paragraph = self._paragraph(" ".join(words) + " …", size)
                 _, used = paragraph.wrap(w, h)
         paragraph.drawOn(self.canvas, x, y + h - used)
 
     @staticmethod
-    def _stats(face: Face) -> str:
-        if face.power is not None or face.toughness is not None:
-            return f"{face.power or '0'}/{face.toughness or '0'}"
-        return f"◊ {face.loyalty}" if face.loyalty else ""
+    def _stats(face: Face) -> list[str]:
+        """P/T only when both are printed; loyalty and defense beside it (or alone)."""
+        shown = []
+        if face.loyalty:
+            shown.append(f"◊ {face.loyalty}")
+        if face.power is not None and face.toughness is not None:
+            shown.append(f"{face.power}/{face.toughness}")
+        return shown
 
-    def _stats_box(self, text: str, right: float, y: float) -> None:
+    def _stats_box(self, text: str, right: float, y: float) -> float:
         text = safe_text(self.fonts, text, bold=True)
-        width = max(12 * MM, self.canvas.stringWidth(text, self.fonts.bold, 9) + 4 * MM)
-        self._panel(right - width, y, width, 5.6 * MM, radius=1.4 * MM)
-        self.canvas.setFillColorRGB(*INK)
+        width = max(10 * MM, self.canvas.stringWidth(text, self.fonts.bold, 9) + 4 * MM)
+        self._panel(right - width, y, width, 4.0 * MM, radius=1.4 * MM)
+        self.canvas.setFillColor(INK)
         self.canvas.setFont(self.fonts.bold, 9)
-        self.canvas.drawCentredString(right - width / 2, y + 1.7 * MM, text)
+        self.canvas.drawCentredString(right - width / 2, y + 1.0 * MM, text)
+        return width
 
     def _footer_line(self, slot: Slot, card: Card, color: RGB) -> None:
         c = self.canvas
         light = sum(color) / 3 < 0.55
-        c.setFillColorRGB(*((0.95, 0.95, 0.95) if light else INK))
-        c.setFont(self.fonts.regular, 5)
-        c.drawString(slot.x + 3.4 * MM, slot.y + BORDER + 0.9 * MM, safe_text(self.fonts, f"{card.set_code} · Hell's Half-Draft proxy"))
+        if light:
+            c.setFillColorRGB(0.95, 0.95, 0.95)
+        else:
+            c.setFillColor(INK)
+        c.setFont(self.fonts.regular, MIN_PT)
+        c.drawString(slot.x + 3.4 * MM, slot.y + BORDER + 0.6 * MM,
+                     safe_text(self.fonts, f"{card.set_code} · Hell's Half-Draft proxy"))
 
     def basic(self, slot: Slot, card: Card) -> None:
         """A basic land: its colour, its name and one large mana symbol."""
@@ -195,16 +254,35 @@ class Painter:
         x, w = slot.x + inner, slot.w - 2 * inner
         bar = 6.4 * MM
         self._panel(x, slot.y + slot.h - inner - bar, w, bar, radius=1.6 * MM)
-        self._fit_line(card.name, x + 1.5 * MM, slot.y + slot.h - inner - bar * 0.7, w - 3 * MM, self.fonts.bold, 9)
+        self._title(card.name, x + 1.5 * MM, slot.y + slot.h - inner - bar, w - 3 * MM, bar, self.fonts.bold, 9)
         c.setFillColorRGB(*FILL[color_letter])
-        c.setStrokeColorRGB(*INK)
+        c.setStrokeColor(INK)
         c.setLineWidth(1.2)
         c.circle(slot.x + slot.w / 2, slot.y + slot.h / 2, 13 * MM, stroke=1, fill=1)
-        c.setFillColorRGB(*INK)
+        c.setFillColor(INK)
         c.setFont(self.fonts.bold, 40)
         c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 14, color_letter)
         type_y = slot.y + 9 * MM
         self._panel(x, type_y, w, bar * 0.8)
-        self._fit_line(f"Basic Land — {card.name}", x + 1.5 * MM, type_y + bar * 0.25, w - 3 * MM, self.fonts.regular, 7)
+        self._title(f"Basic Land — {card.name}", x + 1.5 * MM, type_y, w - 3 * MM, bar * 0.8, self.fonts.regular, 7)
         self._footer_line(slot, card, FRAME[color_letter])
         c.restoreState()
+
+
+def _sizes(size: float) -> list[float]:
+    """The sizes a title may take, largest first, down to 6 pt."""
+    sizes = []
+    while size > MIN_PT:
+        sizes.append(size)
+        size -= 0.5
+    return [*sizes, MIN_PT]
+
+
+def _two_lines(canvas: Canvas, text: str, font: str, size: float) -> list[str]:
+    """The text broken at the space that makes its two lines the most even; [] for a single word."""
+    words = text.split(" ")
+    if len(words) < 2:
+        return []
+    best = min(range(1, len(words)), key=lambda i: max(canvas.stringWidth(" ".join(words[:i]), font, size),
+                                                       canvas.stringWidth(" ".join(words[i:]), font, size)))
+    return [" ".join(words[:best]), " ".join(words[best:])]

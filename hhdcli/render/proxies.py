@@ -193,8 +193,8 @@ def _page_furniture(canvas, sheet: Sheet, fonts: Fonts, footer: str) -> None:
     in the top and bottom margins, or up the sides when those are too narrow (Letter)."""
     m = sheet.margin
     canvas.saveState()
-    canvas.setFillColorRGB(*INK)
-    canvas.setStrokeColorRGB(*INK)
+    canvas.setFillColor(INK)
+    canvas.setStrokeColor(INK)
     if not furniture_on_sides(sheet):
         length, across = sheet.page_w, sheet.page_h
     else:  # turn a quarter: x runs up the page; the scale bar sits by the left edge, the footer by the right

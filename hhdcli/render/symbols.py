@@ -6,6 +6,7 @@ Shared by the proxy sheets and the checklist.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,9 @@ FILL = {
     "G": (0.58, 0.80, 0.60), "P": (0.76, 0.58, 0.90), "C": (0.82, 0.79, 0.78),
 }
 GAP = 0.12  # of a diameter, between symbols
+MIN_LETTER = 6.0  # points: no letter on a card or a checklist is smaller
+_DRAWN_AS = re.compile(r"Ph([WUBRGP])\.svg$")  # the registry draws {Pickle} as a green Phyrexian symbol
+NOT_MANA_LABELS = {"T": "↷", "Q": "↶"}  # tap and untap, as arrows
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,11 @@ def glyph(symbol: str, table: SymbolTable) -> Glyph:
     if is_number(symbol):  # {1/2} and {3} are numbers, not hybrids
         parts = [symbol]
     labels = tuple("Φ" if requirement.phyrexian and len(parts) == 1 else _short(p) for p in parts)
-    return Glyph(tuple(_part_fill(p, table) for p in parts), labels, requirement.phyrexian)
+    fills = tuple(_part_fill(p, table) for p in parts)
+    drawn_as = _DRAWN_AS.search(str((table.lookup(symbol) or {}).get("filename", "")))
+    if drawn_as and len(parts) == 1:  # the registry's own picture of the symbol decides its colour
+        fills = (FILL[drawn_as.group(1)],)
+    return Glyph(fills, labels, requirement.phyrexian)
 
 
 def _short(part: str) -> str:
@@ -67,7 +75,7 @@ def cost_symbols(cost: str) -> list[str]:
 
 def glyph_width(g: Glyph, size: float, canvas: Canvas, fonts: Fonts) -> float:
     if g.unknown:
-        return canvas.stringWidth("{" + g.text + "}", fonts.regular, size * 0.75) + size * 0.3
+        return canvas.stringWidth(g.text, fonts.regular, max(MIN_LETTER, size * 0.75)) + size * 0.5
     return size
 
 
@@ -96,8 +104,8 @@ def _draw_glyph(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width
         canvas.setFillColorRGB(1, 1, 1)
         canvas.roundRect(x, y - size / 2, width, size, size * 0.25, stroke=1, fill=1)
         canvas.setFillColorRGB(0, 0, 0)
-        canvas.setFont(fonts.regular, size * 0.75)
-        canvas.drawCentredString(x + width / 2, y - size * 0.27, "{" + g.text + "}")
+        canvas.setFont(fonts.regular, max(MIN_LETTER, size * 0.75))
+        canvas.drawCentredString(x + width / 2, y - size * 0.27, g.text)  # an unknown symbol, by its name
         canvas.restoreState()
         return
     r = size / 2
@@ -110,18 +118,18 @@ def _draw_glyph(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width
     canvas.setFillColorRGB(0.08, 0.08, 0.08)
     if len(g.labels) == 1:
         label = g.labels[0]
-        font_size = size * (0.72 if len(label) == 1 else 0.5 if len(label) == 2 else 0.36)
+        font_size = max(MIN_LETTER, size * (0.72 if len(label) == 1 else 0.5 if len(label) == 2 else 0.36))
         canvas.setFont(fonts.bold, font_size)
         canvas.drawCentredString(cx, y - font_size * 0.36, label)
     else:
-        font_size = size * 0.42
+        font_size = max(MIN_LETTER, size * 0.42)
         canvas.setFont(fonts.bold, font_size)
         for i, label in enumerate(g.labels):
             angle = math.pi * 3 / 4 - i * 2 * math.pi / len(g.labels)
             lx, ly = cx + math.cos(angle) * r * 0.45, y + math.sin(angle) * r * 0.45
             canvas.drawCentredString(lx, ly - font_size * 0.36, label)
     if g.phyrexian and len(g.labels) > 1:
-        canvas.setFont(fonts.bold, size * 0.4)
+        canvas.setFont(fonts.bold, max(MIN_LETTER, size * 0.4))
         canvas.drawCentredString(cx + r * 0.75, y + r * 0.55, "Φ")
     canvas.restoreState()
 
@@ -173,3 +181,39 @@ def cost_html(cost: str, table: SymbolTable) -> str:
             out.append(f'<span class="ms" style="background: {background}" title="{{{escape(symbol, quote=True)}}}">'
                        f"{escape(label)}</span>")
     return "".join(out)
+
+
+def inline_markup(text: str, table: SymbolTable, fonts: Fonts) -> str:
+    """Rules text as Paragraph markup: every `{…}` a small coloured chip with its letters (hybrids `W/U`,
+    Phyrexian `Φ`, tap `↷`), never braces; the rest escaped; line breaks kept."""
+    from xml.sax.saxutils import escape
+
+    from hhdcli.costs import SYMBOL
+    from hhdcli.render.fonts import safe_text
+
+    lines = []
+    for line in text.splitlines():
+        out, position = [], 0
+        for found in SYMBOL.finditer(line):
+            out.append(escape(safe_text(fonts, line[position:found.start()])))
+            out.append(_chip(found.group(1).strip(), table, fonts))
+            position = found.end()
+        out.append(escape(safe_text(fonts, line[position:])))
+        lines.append("".join(out))
+    return "<br/>".join(lines)
+
+
+def _chip(symbol: str, table: SymbolTable, fonts: Fonts) -> str:
+    from xml.sax.saxutils import escape
+
+    from hhdcli.render.fonts import safe_text
+
+    if symbol in table.not_mana or symbol.upper() in NOT_MANA_LABELS:
+        arrow = NOT_MANA_LABELS.get(symbol.upper(), symbol)
+        label, fill = (arrow if fonts.can_show(arrow, bold=True) else symbol), FILL["C"]
+    else:
+        g = glyph(symbol, table)
+        label = g.text if g.unknown else "/".join(g.labels) if len(g.labels) > 1 else g.labels[0]
+        fill = g.fills[0] if g.fills else (1.0, 1.0, 1.0)
+    label = escape(safe_text(fonts, label, bold=True))
+    return f'<font name="{fonts.bold}" backColor="{css_color(fill)}">\u00a0{label}\u00a0</font>'
