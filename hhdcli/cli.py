@@ -748,6 +748,8 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
            f"{report.size_bytes / 1024:.0f} KB")
     for line in fallback_lines(report):
         env.info(line)
+    for name, chars in report.missing_glyphs.items():
+        env.warn(f"{name}: the font has no glyph for {' '.join(chars)} (printed as ?); pass --font with one that has")
 
 
 @cli.command()

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import CMYKColor
 
 from hhdcli.cards import Card, Face
 from hhdcli.mana import SymbolTable
-from hhdcli.render.fonts import Fonts, safe_text
+from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
 from hhdcli.render.layout import MM
 from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, inline_markup, symbols_width
 
@@ -45,6 +45,15 @@ class Painter:
     canvas: Canvas
     fonts: Fonts
     table: SymbolTable
+    missing: dict[str, set[str]] = field(default_factory=dict)  # card name → characters the font lacks
+
+    def note_missing(self, card: Card) -> None:
+        """Remember the characters of a card that the font cannot draw (they print as "?")."""
+        for face in card.faces:
+            for text, bold in ((face.name, True), (face.type_line, False), (face.oracle_text, False)):
+                gone = missing_glyphs(self.fonts.bold if bold else self.fonts.regular, text)
+                if gone:
+                    self.missing.setdefault(card.name, set()).update(gone)
 
     # --- images and backs ---------------------------------------------------------------------
 
@@ -78,6 +87,7 @@ class Painter:
         c.roundRect(slot.x + BORDER, slot.y + BORDER, slot.w - 2 * BORDER, slot.h - 2 * BORDER, 1.5 * MM, stroke=0, fill=1)
 
     def text_card(self, slot: Slot, card: Card) -> None:
+        self.note_missing(card)
         c = self.canvas
         c.saveState()
         color = FRAME[card.frame]

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import subprocess
+import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from hhdcli.errors import InputError
 
-# Families in order of preference; each needs a regular and a bold face.
-_CANDIDATES = [
-    ("DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSansCondensed-Oblique.ttf"),
-    ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf"),
-    ("LiberationSansNarrow-Regular.ttf", "LiberationSansNarrow-Bold.ttf", "LiberationSansNarrow-Italic.ttf"),
-    ("LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf", "LiberationSans-Italic.ttf"),
-    ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSans-Italic.ttf"),
-]
-_FONT_DIRS = [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path.home() / ".fonts",
-              Path("/Library/Fonts"), Path("/System/Library/Fonts"), Path("C:/Windows/Fonts")]
+# The font hhd ships (DejaVu Sans Condensed: Latin, Greek, Cyrillic and symbols; see scripts/build_fonts.py):
+# every machine prints the same pages, whatever fonts it has.
+SHIPPED = ("DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSansCondensed-Oblique.ttf")
 
 
 @dataclass(frozen=True)
@@ -33,58 +26,28 @@ class Fonts:
         return not missing_glyphs(self.bold if bold else self.regular, text)
 
 
-def _find(filename: str) -> Path | None:
-    for folder in _FONT_DIRS:
-        if folder.is_dir():
-            hit = next(folder.rglob(filename), None)
-            if hit:
-                return hit
-    try:
-        out = subprocess.run(["fc-match", "-f", "%{file}", filename.rsplit(".", 1)[0]], capture_output=True,
-                             text=True, timeout=5).stdout
-        return Path(out) if out.endswith(filename) else None
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
 @lru_cache(maxsize=8)
 def load_fonts(font_path: str | None = None) -> Fonts:
-    """Register the font family with ReportLab: --font PATH, else the first system family found."""
+    """Register the fonts with ReportLab: --font PATH for everything, else the DejaVu hhd ships."""
+    from importlib.resources import as_file, files
+
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
     if font_path:
         path = Path(font_path).expanduser()
+        # one registered name per font file (a stable one: PDFs stay the same bytes from run to run)
+        name = "hhd-custom-" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
         try:
-            pdfmetrics.registerFont(TTFont("hhd-custom", str(path)))
+            pdfmetrics.registerFont(TTFont(name, str(path)))
         except (OSError, TTFError) as exc:
             raise InputError(f"--font {path}: not a usable TrueType font ({exc})", "give a .ttf file") from exc
-        return Fonts("hhd-custom", "hhd-custom", "hhd-custom", True)
-    for regular, bold, italic in _CANDIDATES:
-        regular_path, bold_path = _find(regular), _find(bold)
-        if regular_path and bold_path:
-            italic_path = _find(italic) or regular_path
-            names = ("hhd-regular", "hhd-bold", "hhd-italic")
-            for name, path in zip(names, (regular_path, bold_path, italic_path), strict=True):
-                pdfmetrics.registerFont(TTFont(name, str(path)))
-            return Fonts(*names, unicode=True)
-    return _shipped_fonts()
-
-
-def _shipped_fonts() -> Fonts:
-    """Bitstream Vera, which ReportLab ships: Latin only, but a real TrueType font (glyph checks work)."""
-    import reportlab
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    folder = Path(reportlab.__file__).parent / "fonts"
-    names = ("hhd-vera", "hhd-vera-bold", "hhd-vera-italic")
-    files = ("Vera.ttf", "VeraBd.ttf", "VeraIt.ttf")
-    if not all((folder / f).is_file() for f in files):
-        return Fonts("Helvetica", "Helvetica-Bold", "Helvetica-Oblique", unicode=False)
-    for name, file in zip(names, files, strict=True):
-        pdfmetrics.registerFont(TTFont(name, str(folder / file)))
-    return Fonts(*names, unicode=False)
+        return Fonts(name, name, name, True)
+    names = ("hhd-regular", "hhd-bold", "hhd-italic")
+    for name, file in zip(names, SHIPPED, strict=True):
+        with as_file(files("hhdcli") / "fonts" / file) as path:
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+    return Fonts(*names, unicode=True)
 
 
 def missing_glyphs(font_name: str, text: str) -> set[str]:

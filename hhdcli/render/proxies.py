@@ -54,6 +54,7 @@ class ProxyReport:
     text: int = 0
     fallbacks: dict[str, str] = field(default_factory=dict)  # card name → why no image
     size_bytes: int = 0
+    missing_glyphs: dict[str, str] = field(default_factory=dict)  # card name → characters printed as "?"
 
 
 def plan(cards: Sequence[Card], options: ProxyOptions) -> list[Proxy]:
@@ -100,7 +101,9 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
                 report.fallbacks[proxy.card.name] = "no image in the registry"
     images = {p.image_url: str(results[p.image_url].path) for p in proxies if p.image_url}
     sheet = make_sheet(options.paper_mm, options.gap_mm, options.bleed_mm, options.margin_mm)
-    pdf = _draw(proxies, images, sheet, table, load_fonts(options.font), options)
+    painter_missing: dict[str, set[str]] = {}
+    pdf = _draw(proxies, images, sheet, table, load_fonts(options.font), options, painter_missing)
+    report.missing_glyphs = {name: "".join(sorted(chars)) for name, chars in painter_missing.items()}
     report.pages = -(-len(proxies) // sheet.per_page) * (2 if options.backs else 1)
     report.proxies = len(proxies)
     report.images = len(set(images.values()))
@@ -110,15 +113,15 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
 
 
 def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable, fonts: Fonts,
-          options: ProxyOptions) -> bytes:
+          options: ProxyOptions, missing: dict[str, set[str]]) -> bytes:
     return make_pdf((sheet.page_w, sheet.page_h), options.title or "Hell's Half-Draft proxies",
-                    lambda canvas: _draw_pages(canvas, proxies, images, sheet, table, fonts, options),
+                    lambda canvas: _draw_pages(canvas, proxies, images, sheet, table, fonts, options, missing),
                     print_at_actual_size=True)
 
 
 def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable,
-                fonts: Fonts, options: ProxyOptions) -> None:
-    painter = Painter(canvas, fonts, table)
+                fonts: Fonts, options: ProxyOptions, missing: dict[str, set[str]]) -> None:
+    painter = Painter(canvas, fonts, table, missing)
     pages = [proxies[i:i + sheet.per_page] for i in range(0, len(proxies), sheet.per_page)] or [[]]
     for number, page in enumerate(pages, start=1):
         _set_boxes(canvas, sheet)

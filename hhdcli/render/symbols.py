@@ -186,21 +186,29 @@ def cost_html(cost: str, table: SymbolTable) -> str:
 def inline_markup(text: str, table: SymbolTable, fonts: Fonts) -> str:
     """Rules text as Paragraph markup: every `{…}` a small coloured chip with its letters (hybrids `W/U`,
     Phyrexian `Φ`, tap `↷`), never braces; the rest escaped; line breaks kept."""
-    from xml.sax.saxutils import escape
 
     from hhdcli.costs import SYMBOL
-    from hhdcli.render.fonts import safe_text
 
     lines = []
     for line in text.splitlines():
         out, position = [], 0
         for found in SYMBOL.finditer(line):
-            out.append(escape(safe_text(fonts, line[position:found.start()])))
+            out.append(_plain(line[position:found.start()], fonts))
             out.append(_chip(found.group(1).strip(), table, fonts))
             position = found.end()
-        out.append(escape(safe_text(fonts, line[position:])))
+        out.append(_plain(line[position:], fonts))
         lines.append("".join(out))
     return "<br/>".join(lines)
+
+
+def _plain(text: str, fonts: Fonts) -> str:
+    """Text between symbols; a brace left over from a symbol typed without its mate (registry dirt such as
+    "({H/B can be paid…") is dropped: braces only ever delimit symbols."""
+    from xml.sax.saxutils import escape
+
+    from hhdcli.render.fonts import safe_text
+
+    return escape(safe_text(fonts, text.replace("{", "").replace("}", "")))
 
 
 def _chip(symbol: str, table: SymbolTable, fonts: Fonts) -> str:
