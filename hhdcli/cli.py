@@ -748,6 +748,9 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
            f"{report.size_bytes / 1024:.0f} KB")
     for line in fallback_lines(report):
         env.info(line)
+    if options.backs:
+        edge = "short" if report.landscape else "long"
+        env.info(f"  backs: print at 100 % (actual size), duplex, flipping on the {edge} edge")
     for name, chars in report.missing_glyphs.items():
         env.warn(f"{name}: the font has no glyph for {' '.join(chars)} (printed as ?); pass --font with one that has")
 
@@ -792,14 +795,14 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
     """
     from hhdcli.cards import CardIndex
     from hhdcli.files import guard_outputs
-    from hhdcli.render.layout import parse_paper
+    from hhdcli.render.layout import parse_offset, parse_paper
     from hhdcli.render.proxies import calibration_pdf
 
     guard_outputs({"the PDF (-o)": output}, {"the library": None if names or all_cards or calibration else library,
                                              "--font": Path(font) if font else None})
     if calibration:
-        _write(env, output, calibration_pdf(parse_paper(paper), font),
-               "print it at 100 %, duplex on the long edge, and measure")
+        _write(env, output, calibration_pdf(parse_paper(paper), font, parse_offset(back_offset)),
+               "print it at 100 %, duplex on the long edge, and follow the instructions on its back")
         return
     cache = env.cards()
     if all_cards:

@@ -230,7 +230,7 @@ def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: f
     canvas.circle(x + 2.5, base + 2.2, 2.3, stroke=1, fill=1)  # the colour group at a glance
     x += 8
     symbols = [s for face_cost in line.cost.split(" // ") for s in cost_symbols(face_cost)] if line.cost else []
-    size = 7.0
+    size = 8.5  # hybrid letters stay at 6 pt or more
     cost_w = symbols_width(symbols, size, table, canvas, fonts) if symbols else 0
     right = _x(cursor, column_w) + column_w
     if symbols:

@@ -117,9 +117,16 @@ def _quiet_bomb_warnings() -> None:
 _quiet_bomb_warnings()
 
 
+SAME_SIZE = 0.03  # a JPEG within 3 % of the print size is embedded as it is, not decoded and encoded again
+
+
 def prepare(data: bytes, settings: ImageSettings) -> bytes:
-    """Decode (with Pillow's decompression-bomb guard as an error), fit to the card at `dpi`, add bleed, JPEG."""
+    """Decode (with Pillow's decompression-bomb guard as an error), fit to the card at `dpi`, add bleed, JPEG.
+    A JPEG already at the print size (and no bleed asked) is kept byte for byte, as img2pdf does."""
     from PIL import Image, ImageOps, UnidentifiedImageError
+
+    if settings.bleed_mm <= 0 and _print_ready(data, settings):
+        return data
 
     try:
         with Image.open(io.BytesIO(data)) as opened:  # reads the header only
@@ -158,3 +165,19 @@ def extend_edges(image, pad: int):
         out.paste(image.getpixel(px), (x, y, x + pad, y + pad))
     out.paste(image, (pad, pad))
     return out
+
+
+def _print_ready(data: bytes, settings: ImageSettings) -> bool:
+    """A baseline JPEG in RGB or grey, upright, at the card's size in pixels for `dpi` (within 3 %)."""
+    from PIL import Image, UnidentifiedImageError
+
+    if not data.startswith(b"\xff\xd8"):
+        return False
+    try:
+        with Image.open(io.BytesIO(data)) as image:  # the header only
+            size, mode, progressive = image.size, image.mode, image.info.get("progressive", 0)
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        return False
+    want = (round(CARD_MM[0] / 25.4 * settings.dpi), round(CARD_MM[1] / 25.4 * settings.dpi))
+    close = all(abs(got - wanted) <= wanted * SAME_SIZE for got, wanted in zip(size, want, strict=True))
+    return close and mode in ("RGB", "L") and not progressive

@@ -55,6 +55,7 @@ class ProxyReport:
     fallbacks: dict[str, str] = field(default_factory=dict)  # card name → why no image
     size_bytes: int = 0
     missing_glyphs: dict[str, str] = field(default_factory=dict)  # card name → characters printed as "?"
+    landscape: bool = False  # turned pages: for duplex backs, flip on the short edge
 
 
 def plan(cards: Sequence[Card], options: ProxyOptions) -> list[Proxy]:
@@ -105,6 +106,7 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
     pdf = _draw(proxies, images, sheet, table, load_fonts(options.font), options, painter_missing)
     report.missing_glyphs = {name: "".join(sorted(chars)) for name, chars in painter_missing.items()}
     report.pages = -(-len(proxies) // sheet.per_page) * (2 if options.backs else 1)
+    report.landscape = sheet.page_w > sheet.page_h
     report.proxies = len(proxies)
     report.images = len(set(images.values()))
     report.text = sum(1 for p in proxies if p.image_url is None)
@@ -229,40 +231,60 @@ def _footer(canvas, fonts: Fonts, footer: str, at: tuple[float, float], width: f
     canvas.drawCentredString(at[0], at[1], text)
 
 
-def calibration_pdf(paper_mm: tuple[float, float], font: str | None = None) -> bytes:
-    """One duplex sheet: 100 mm rulers to check scale, and crosses front and back to measure the offset."""
-    sheet = make_sheet(paper_mm)
+CALIBRATION_POINTS = ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))  # of the page's width, height
+
+
+def calibration_pdf(paper_mm: tuple[float, float], font: str | None = None,
+                    back_offset_mm: tuple[float, float] = (0.0, 0.0)) -> bytes:
+    """One duplex sheet: a 100 mm ruler and a card outline to check the scale; crosses front and back to
+    measure the duplex offset, each with an arrow and a letter (F, B) that show how the sheet was turned. The
+    back is drawn with `back_offset_mm`, so a corrected offset can be checked on a second print."""
+    size = (paper_mm[0] * MM, paper_mm[1] * MM)
     fonts = load_fonts(font)
 
     def draw(canvas) -> None:
-        for side in ("front", "back"):
-            _calibration_side(canvas, sheet, fonts, side)
-            canvas.showPage()
+        _calibration_front(canvas, size, fonts)
+        canvas.showPage()
+        _calibration_back(canvas, size, fonts, back_offset_mm)
+        canvas.showPage()
 
-    return make_pdf((sheet.page_w, sheet.page_h), "hhd calibration sheet", draw, print_at_actual_size=True)
+    return make_pdf(size, "hhd calibration sheet", draw, print_at_actual_size=True)
 
 
-def _calibration_side(canvas, sheet: Sheet, fonts: Fonts, side: str) -> None:
-    w, h = sheet.page_w, sheet.page_h
-    canvas.setStrokeColorRGB(0, 0, 0)
-    canvas.setFillColorRGB(0, 0, 0)
+def calibration_crosses(size: tuple[float, float], side: str,
+                        offset_mm: tuple[float, float] = (0.0, 0.0)) -> list[tuple[float, float]]:
+    """Where the crosses are, in points: the back's mirrored across the long edge (so that after a long-edge
+    flip each lies behind the front's) and moved by the back offset."""
+    w, h = size
+    points = [(w * fx, h * fy) for fx, fy in CALIBRATION_POINTS]
+    if side == "front":
+        return points
+    return [(w - x + offset_mm[0] * MM, y + offset_mm[1] * MM) for x, y in points]
+
+
+def _cross(canvas, fonts: Fonts, x: float, y: float, letter: str) -> None:
+    """A cross in a circle, and beside it an arrow pointing up with a letter to its right: not symmetric,
+    so seen through the paper it shows which way the other side was turned."""
+    canvas.line(x - 6 * MM, y, x + 6 * MM, y)
+    canvas.line(x, y - 6 * MM, x, y + 6 * MM)
+    canvas.circle(x, y, 3 * MM)
+    ax = x + 10 * MM
+    canvas.line(ax, y - 4 * MM, ax, y + 4 * MM)
+    canvas.line(ax, y + 4 * MM, ax - 1.5 * MM, y + 2 * MM)
+    canvas.line(ax, y + 4 * MM, ax + 1.5 * MM, y + 2 * MM)
+    canvas.setFont(fonts.bold, 11)
+    canvas.drawString(ax + 2 * MM, y - 1.5 * MM, letter)
+
+
+def _calibration_front(canvas, size: tuple[float, float], fonts: Fonts) -> None:
+    w, h = size
+    canvas.setStrokeColor(INK)
+    canvas.setFillColor(INK)
     canvas.setLineWidth(0.5)
-    cross_points = [(w * 0.25, h * 0.25), (w * 0.75, h * 0.25), (w * 0.25, h * 0.75), (w * 0.75, h * 0.75)]
-    for cx, cy in cross_points:
-        # the back's crosses are mirrored across the long edge, so a perfect duplex puts them behind the front's
-        x = w - cx if side == "back" else cx
-        canvas.line(x - 6 * MM, cy, x + 6 * MM, cy)
-        canvas.line(x, cy - 6 * MM, x, cy + 6 * MM)
-        canvas.circle(x, cy, 3 * MM)
-    if side == "back":
-        canvas.setFont(fonts.bold, 12)
-        canvas.drawCentredString(w / 2, h / 2, "BACK: hold the sheet to a light")
-        canvas.setFont(fonts.regular, 8)
-        canvas.drawCentredString(w / 2, h / 2 - 14, "If the crosses do not line up, measure how far this side's cross sits")
-        canvas.drawCentredString(w / 2, h / 2 - 25, "from the front's (right and up are positive) and pass --back-offset X,Y in mm.")
-        return
+    for x, y in calibration_crosses(size, "front"):
+        _cross(canvas, fonts, x, y, "F")
     canvas.setFont(fonts.bold, 12)
-    canvas.drawCentredString(w / 2, h - 14 * MM, "hhd calibration sheet — print at 100 % (actual size), duplex, long edge")
+    canvas.drawCentredString(w / 2, h - 14 * MM, "hhd calibration sheet — print at 100 % (actual size), duplex")
     left, base = (w - 100 * MM) / 2, h / 2 + 20 * MM
     canvas.line(left, base, left + 100 * MM, base)
     for mm in range(0, 101):
@@ -272,6 +294,30 @@ def _calibration_side(canvas, sheet: Sheet, fonts: Fonts, side: str) -> None:
     canvas.drawCentredString(w / 2, base - 5 * MM, "this ruler should measure exactly 100 mm")
     canvas.rect((w - 63 * MM) / 2, h / 2 - 100 * MM, 63 * MM, 88 * MM)
     canvas.drawCentredString(w / 2, h / 2 - 56 * MM, "a card: 63 x 88 mm")
+
+
+def _calibration_back(canvas, size: tuple[float, float], fonts: Fonts, offset_mm: tuple[float, float]) -> None:
+    w, h = size
+    canvas.setStrokeColor(INK)
+    canvas.setFillColor(INK)
+    canvas.setLineWidth(0.5)
+    for x, y in calibration_crosses(size, "back", offset_mm):
+        _cross(canvas, fonts, x, y, "B")
+    lines = [
+        ("BACK — hold the sheet to a light, this side towards you", fonts.bold, 11),
+        ("1. Each arrow B must point the same way as the arrow F you see through the paper.", fonts.regular, 8),
+        ("   If it points the other way, set the printer to flip on the other edge.", fonts.regular, 8),
+        ("2. Measure how far this side's cross sits from the front's: X mm to the right (left: negative)", fonts.regular, 8),
+        ("   and Y mm up (down: negative).", fonts.regular, 8),
+        ("3. Pass the opposite: --back-offset -X,-Y", fonts.bold, 9),
+        ("   (1 mm right and 0.5 mm down → --back-offset -1,0.5; add it to the offset already used:", fonts.regular, 8),
+        (f"   this sheet was printed with --back-offset {offset_mm[0]:g},{offset_mm[1]:g}).", fonts.regular, 8),
+    ]
+    y = h / 2 + 20 * MM
+    for text, font, points in lines:
+        canvas.setFont(font, points)
+        canvas.drawString(w * 0.2, y, safe_text(fonts, text, bold=font == fonts.bold))
+        y -= points * 1.5
 
 
 def fallback_lines(report: ProxyReport) -> list[str]:
