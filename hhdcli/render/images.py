@@ -12,6 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 from hhdcli.errors import NetworkError
@@ -145,10 +146,33 @@ def prepare(data: bytes, settings: ImageSettings) -> bytes:
         image = image.rotate(90, expand=True)
     image = ImageOps.fit(image, (width_px, height_px), Image.Resampling.LANCZOS)
     if settings.bleed_mm > 0:
+        image = fill_scan_corners(image, round(CORNER_MM / 25.4 * settings.dpi))
         image = extend_edges(image, round(settings.bleed_mm / 25.4 * settings.dpi))
     out = io.BytesIO()
     image.save(out, "JPEG", quality=settings.quality, optimize=True, progressive=False, dpi=(settings.dpi,) * 2)
     return out.getvalue()
+
+
+CORNER_MM = 3.0  # a scanned card's rounded corner, which scans show as white outside the curve
+
+
+def fill_scan_corners(image: Any, radius: int) -> Any:
+    """Paint the near-white outside of each rounded corner with the card's border colour there (taken on
+    the edge just past the curve), so the bleed grown from the edges has no white notches."""
+    w, h = image.size
+    if radius < 2 or w < 4 * radius or h < 4 * radius:
+        return image
+    pixels = image.load()
+    corners = ((0, 0, 1, 1), (w - 1, 0, -1, 1), (0, h - 1, 1, -1), (w - 1, h - 1, -1, -1))
+    for cx, cy, dx, dy in corners:
+        border = pixels[cx + dx * radius, cy]  # on the top/bottom edge, past the curve
+        for i in range(radius):
+            for j in range(radius):
+                outside = (radius - i - 0.5) ** 2 + (radius - j - 0.5) ** 2 > radius ** 2
+                x, y = cx + dx * i, cy + dy * j
+                if outside and min(pixels[x, y]) > 200:
+                    pixels[x, y] = border
+    return image
 
 
 def extend_edges(image, pad: int):

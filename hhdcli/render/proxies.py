@@ -222,11 +222,9 @@ def _scale_bar(canvas, fonts: Fonts, start: float, y: float) -> None:
 
 
 def _footer(canvas, fonts: Fonts, footer: str, at: tuple[float, float], width: float) -> None:
+    """One line at 6 pt (the smallest size hhd prints), shortened with an ellipsis to its width."""
     size = 6.0
-    text = safe_text(fonts, footer)
-    while size > 4 and canvas.stringWidth(text, fonts.regular, size) > width:
-        size -= 0.25
-    text = shorten(text, fonts.regular, size, width)
+    text = shorten(safe_text(fonts, footer), fonts.regular, size, width)
     canvas.setFont(fonts.regular, size)
     canvas.drawCentredString(at[0], at[1], text)
 

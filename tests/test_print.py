@@ -1,0 +1,226 @@
+"""Print production, measured as a print shop would: sheets that keep their marks printable, every card
+readable, the checklist on one page from a browser, a calibration sheet whose offset reads back."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from hhdcli.cache import load_cache
+from hhdcli.render.images import ImageSettings, prepare
+from hhdcli.render.layout import MM, make_sheet
+from hhdcli.render.proxies import calibration_crosses, calibration_pdf
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+
+
+def render(pdf: Path, page: int, dpi: int) -> Image.Image:
+    """One page as pixels, through poppler as a viewer would draw it."""
+    out = subprocess.run(["pdftoppm", "-r", str(dpi), "-f", str(page), "-l", str(page), "-png", str(pdf)],
+                         capture_output=True, check=True).stdout
+    return Image.open(io.BytesIO(out)).convert("L")
+
+
+def darkest_in_frame(image: Image.Image, dpi: int, frame_mm: float) -> int:
+    """The darkest pixel within frame_mm of any edge of the page."""
+    w, h = image.size
+    f = int(frame_mm / 25.4 * dpi)
+    boxes = [(0, 0, w, f), (0, h - f, w, h), (0, 0, f, h), (w - f, 0, w, h)]
+    return min(image.crop(box).getextrema()[0] for box in boxes)
+
+
+# --- geometry --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("bleed", [0, 1, 2, 3])
+def test_nine_cards_a_sheet_and_nothing_within_5_mm_of_the_edge(synced, library, tmp_path, paper, bleed):
+    out = tmp_path / "p.pdf"
+    result = synced("proxies", "-l", str(library), "--text-only", "--paper", paper, "--bleed", str(bleed),
+                    "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert make_sheet(PAPERS[paper], bleed_mm=bleed).per_page == 9
+    assert len(PdfReader(out).pages) == 11  # 97 cards, 9 a sheet
+    page = render(out, 1, dpi=72)
+    assert darkest_in_frame(page, 72, 4.6) > 245  # no mark, ruler, footer or bleed in the printer's margin
+
+
+def test_a_wider_margin_is_kept_too(synced, library, tmp_path):
+    out = tmp_path / "p.pdf"
+    assert synced("proxies", "-l", str(library), "--text-only", "--margin", "8", "-o", str(out)).exit_code == 0
+    assert darkest_in_frame(render(out, 1, dpi=72), 72, 7.6) > 245
+
+
+def test_cut_marks_show_across_a_black_bleed(synced, library, tmp_path):
+    out = tmp_path / "p.pdf"
+    synced("proxies", "-l", str(library), "--text-only", "--bleed", "3", "-o", str(out))
+    dpi = 300
+    page = render(out, 1, dpi)
+    sheet = make_sheet(PAPERS["a4"], bleed_mm=3)
+    x0, y0, x1, y1 = sheet.grid
+    cut_x = x0 + sheet.card_w  # the cut between the first and second column
+    px = lambda x, y: page.getpixel((round(x / 72 * dpi), round((sheet.page_h - y) / 72 * dpi)))  # noqa: E731
+    in_bleed = y1 + 1.5 * MM  # above the top row, inside its black bleed
+    line = max(px(cut_x + d, in_bleed) for d in (-0.3, 0, 0.3))
+    beside = px(cut_x + 4 * MM, in_bleed)
+    assert beside < 60 and line > 150  # a light line on the black border, exactly on the cut
+
+
+def test_a3_and_tabloid_hold_18(synced, tmp_path):
+    for paper in ((297.0, 420.0), (279.4, 431.8)):
+        sheet = make_sheet(paper)
+        assert sheet.per_page == 18 and sheet.page_w > sheet.page_h  # turned to landscape
+
+
+def test_full_cut_lines_cross_the_sheet(synced, library, tmp_path):
+    out = tmp_path / "p.pdf"
+    synced("proxies", "-l", str(library), "--text-only", "--cut-lines", "full", "-o", str(out))
+    page = render(out, 1, dpi=150)
+    sheet = make_sheet(PAPERS["a4"])
+    x = sheet.grid[0] + sheet.card_w
+    column = [page.getpixel((round(x / 72 * 150), row)) for row in range(60, 90)]  # in the top margin
+    assert min(column) < 200
+
+
+def test_white_scan_corners_are_filled_in_the_bleed():
+    scan = Image.new("RGB", (744, 1039), (10, 10, 10))
+    for i in range(30):  # a rounded corner scanned on white paper
+        for j in range(30):
+            if (30 - i) ** 2 + (30 - j) ** 2 > 30 ** 2:
+                scan.putpixel((i, j), (255, 255, 255))
+    data = io.BytesIO()
+    scan.save(data, "PNG")
+    out = Image.open(io.BytesIO(prepare(data.getvalue(), ImageSettings(dpi=300, bleed_mm=2))))
+    assert max(out.getpixel((24, 24))) < 80 and max(out.getpixel((0, 0))) < 80  # no white notch
+
+
+def test_a_print_size_jpeg_is_embedded_as_it_is():
+    jpeg = io.BytesIO()
+    Image.new("RGB", (744, 1039), (200, 30, 30)).save(jpeg, "JPEG", quality=90)
+    assert prepare(jpeg.getvalue(), ImageSettings(dpi=300)) == jpeg.getvalue()
+    small = io.BytesIO()
+    Image.new("RGB", (372, 520), (200, 30, 30)).save(small, "JPEG")
+    assert prepare(small.getvalue(), ImageSettings(dpi=300)) != small.getvalue()  # resized to print size
+
+
+# --- every card readable ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def whole_set(legacy_cache, tmp_path_factory) -> tuple[Path, list]:
+    from support import Hhd
+
+    out = tmp_path_factory.mktemp("whole") / "all.pdf"
+    result = Hhd(legacy_cache)("proxies", "--all", "--text-only", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    return out, load_cache(legacy_cache).cards
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def test_all_720_cards_print_with_every_full_name_and_type_line(whole_set):
+    pdf, cards = whole_set
+    text = squeeze(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout)
+    printed = [(c, f) for c in cards for f in c.faces if f.type_line or f.oracle_text]  # not a stray cost slot
+    missing = [c.name for c, face in printed if face.name and squeeze(face.name) not in text]
+    assert missing == []
+    missing_types = [c.name for c, face in printed if face.type_line and squeeze(face.type_line) not in text]
+    assert missing_types == []
+    assert "{" not in text and "}" not in text  # every mana symbol drawn, none left in braces
+
+
+def test_no_character_is_smaller_than_6_pt(whole_set):
+    pdf, _ = whole_set
+    sizes: list[float] = []
+
+    def visit(text, cm, tm, font, size):  # noqa: ANN001 - pypdf's visitor signature
+        if text.strip():
+            scale = (tm[2] ** 2 + tm[3] ** 2) ** 0.5 * (cm[2] ** 2 + cm[3] ** 2) ** 0.5
+            sizes.append(size * scale)
+
+    reader = PdfReader(pdf)
+    for page in reader.pages[:12]:  # every kind of card appears in the first sheets, sorted by name
+        page.extract_text(visitor_text=visit)
+    assert sizes and min(sizes) >= 5.99
+
+
+def test_the_ghost_of_gideon_shows_its_loyalty(synced, tmp_path):
+    out = tmp_path / "g.pdf"
+    synced("proxies", "--cards", "The Ghost of Gideon", "--text-only", "-o", str(out))
+    text = PdfReader(out).pages[0].extract_text()
+    assert "◊ 3" in text and "2/0" not in text
+
+
+# --- the checklist from a browser ------------------------------------------------------------------------
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (the CI script installs it)")
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+def test_the_html_checklist_prints_on_one_page(synced, library, tmp_path, paper):
+    html = tmp_path / "c.html"
+    assert synced("checklist", "-l", str(library), "-o", str(html)).exit_code == 0
+    sized = tmp_path / f"c-{paper}.html"
+    sized.write_text(html.read_text(encoding="utf-8").replace("</head>", f"<style>@page {{ size: {paper}; }}</style></head>"),
+                     encoding="utf-8")
+    pdf = tmp_path / f"c-{paper}.pdf"
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                    f"--print-to-pdf={pdf}", sized.as_uri()], capture_output=True, timeout=120, check=True)
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 1
+    import unicodedata
+
+    text = squeeze(unicodedata.normalize("NFKC", reader.pages[0].extract_text()))  # Chromium sets ﬀ, ﬂ ligatures
+    assert "Total:97cards" in text
+    from html import unescape
+
+    names = [unescape(line.split("</span>")[0]) for line in html.read_text(encoding="utf-8").split('<span class="name">')[1:]]
+    assert [name for name in names if squeeze(name) not in text] == []  # whole names: wrapped, never cut
+    assert re.search(r"×\d", text)  # the basics' counts are there
+
+
+# --- calibration -----------------------------------------------------------------------------------------
+
+
+def cross_centre(image: Image.Image, near: tuple[float, float], dpi: int, page_h: float) -> tuple[float, float]:
+    """The centre of the cross drawn near a point (in PDF points), found from its dark pixels."""
+    cx, cy = near[0] / 72 * dpi, (page_h - near[1]) / 72 * dpi
+    r = int(8 / 25.4 * dpi)
+    box = image.crop((int(cx - r), int(cy - r), int(cx + r), int(cy + r)))
+    rows = [sum(255 - box.getpixel((x, y)) for x in range(box.width)) for y in range(box.height)]
+    cols = [sum(255 - box.getpixel((x, y)) for y in range(box.height)) for x in range(box.width)]
+    y = max(range(len(rows)), key=rows.__getitem__)
+    x = max(range(len(cols)), key=cols.__getitem__)
+    return (int(cx - r) + x) / dpi * 72, page_h - (int(cy - r) + y) / dpi * 72
+
+
+def test_an_offset_printed_on_the_calibration_sheet_reads_back(tmp_path):
+    """A printer that shifts the back by (1.5, -1) mm: measure it as the sheet says, pass the opposite, and
+    the crosses line up again."""
+    error = (1.5, -1.0)
+    pdf = tmp_path / "cal.pdf"
+    pdf.write_bytes(calibration_pdf(PAPERS["a4"], back_offset_mm=error))
+    size = (210 * MM, 297 * MM)
+    dpi = 200
+    back = render(pdf, 2, dpi)
+    ideal = calibration_crosses(size, "back")[0]
+    found = cross_centre(back, (ideal[0] + error[0] * MM, ideal[1] + error[1] * MM), dpi, size[1])
+    measured = ((found[0] - ideal[0]) / MM, (found[1] - ideal[1]) / MM)  # right and up, as the sheet asks
+    assert measured == pytest.approx(error, abs=0.2)
+    corrected = (error[0] - measured[0], error[1] - measured[1])  # "pass the opposite", on top of the error
+    assert corrected == pytest.approx((0, 0), abs=0.2)
+    text = PdfReader(pdf).pages[1].extract_text()
+    assert "--back-offset -X,-Y" in text and "arrow B" in text
+    front = PdfReader(pdf).pages[0].extract_text()
+    assert "F" in front and "100 mm" in front
