@@ -888,5 +888,66 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None) 
     _write(env, output, rules_document(lang, table, kind, font))
 
 
+# --- the Hell table --------------------------------------------------------------------------------------------
+
+
+@cli.command()
+@library_option()
+@click.option("--deck", "decks", multiple=True, metavar="NAME=FILE",
+              help="A player and their deck list (repeatable): the verdicts follow its lands.")
+@click.option("--player", "players", multiple=True, metavar="NAME=COLORS",
+              help="A player by the colors their lands make, without a deck file (repeatable): Anna=RG.")
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+              help="Where to listen: 0.0.0.0 lets phones on your network join (with a join code).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True)
+@click.option("--state", "state_file", type=FILE, metavar="FILE",
+              help="The session's SQLite file (default: beside the library, LIBRARY.table.sqlite).")
+@offline_option
+@pass_env
+def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, ...], host: str, port: int,
+          state_file: Path | None) -> None:
+    """Run a Hell library on this computer for phones around the table.
+
+    Every player opens the printed address, picks their name and draws from Hell: the page shows the
+    card and what the take rule says for their deck. The session (library order, sideboard, log) lives
+    in a SQLite file, so stopping and starting again goes on where it was. Ctrl-C stops it.
+
+    \b
+    Examples:
+      hhd table --player Anna=RG --player Ben=WUB
+      hhd table -l hell-library.json --deck Anna=anna.txt --deck Ben=ben.dek --host 0.0.0.0
+    """
+    from hhdcli.table.serve import serve
+
+    if not decks and not players:
+        raise InputError("name the players: --deck NAME=FILE or --player NAME=COLORS",
+                         "for example: hhd table --player Anna=RG --player Ben=WUB")
+    resolved = env.open_library(library)
+    cache = env.cards()
+    colors = _table_players(env, cache, decks, players)
+    serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port)
+
+
+def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...],
+                   players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """Each player's land colours: from a deck file, or given as letters."""
+    from hhdcli.deck import deck_colors, parse_colors_option, read_deck
+
+    colors: dict[str, tuple[str, ...]] = {}
+    for option, from_deck in [(o, True) for o in decks] + [(o, False) for o in players]:
+        name, sep, value = option.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise InputError(f"{option!r} is not NAME=VALUE", "for example --deck Anna=anna.txt or --player Anna=RG")
+        if from_deck:
+            deck = read_deck(Path(value))
+            for problem in deck.problems:
+                env.warn(problem)
+            lookup = None if env.offline else _scryfall(env, "https://api.scryfall.com")
+            colors[name.strip()] = deck_colors(deck, cache.cards, None, lookup).colors
+        else:
+            colors[name.strip()] = parse_colors_option(value)
+    return colors
+
+
 def main() -> None:
     cli(prog_name="hhd")

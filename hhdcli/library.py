@@ -216,6 +216,11 @@ class ResolvedLibrary:
     missing: list[LibraryEntry]  # entries the card data no longer has
     renamed: list[tuple[LibraryEntry, Card]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    positions: list[int] = field(default_factory=list)  # the library position of each card in `cards`
+
+    @property
+    def by_position(self) -> dict[int, Card]:
+        return dict(zip(self.positions, self.cards, strict=True))
 
 
 def open_library(path: Path, hellscube: Sequence[Card], card_sha256: str) -> ResolvedLibrary:
@@ -250,6 +255,7 @@ def resolve(library: Library, hellscube: Iterable[Card]) -> ResolvedLibrary:
         if entry.kind is Kind.BASIC and entry.name in POOL_BASICS:
             copy = int(entry.id.rsplit("-", 1)[-1]) if entry.id[-1].isdigit() else 1
             resolved.cards.append(basic_card(entry.name, copy))
+            resolved.positions.append(entry.position)
             continue
         card = index.match(entry.id, entry.name, entry.card.image if entry.card else None)
         if card is None:
@@ -259,6 +265,7 @@ def resolve(library: Library, hellscube: Iterable[Card]) -> ResolvedLibrary:
             resolved.renamed.append((entry, card))
         if card is not None:
             resolved.cards.append(card)
+            resolved.positions.append(entry.position)
     return resolved
 
 

@@ -1,0 +1,286 @@
+"""One Hell library session kept in SQLite: the library's order, the shared sideboard, the cards players
+took, the log, and undo. Every action is one transaction (BEGIN IMMEDIATE), so two phones acting at the same
+instant are served one after the other and no card is drawn twice or lost.
+
+Zones: `library` (ord ascending: the top first), `sideboard` (ord ascending: the top first), `out` (taken
+by a player: hand, battlefield, graveyard — anywhere but the library and the sideboard), `pending` (drawn,
+a choice card waiting for take or decline).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hhdcli.cards import Card
+from hhdcli.mana import SymbolTable, Take, judge
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cards (position INTEGER PRIMARY KEY, zone TEXT NOT NULL, ord INTEGER NOT NULL,
+                                  player TEXT);
+CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, colors TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY AUTOINCREMENT, game INTEGER NOT NULL, player TEXT,
+                                action TEXT NOT NULL, detail TEXT NOT NULL, undo TEXT NOT NULL);
+"""
+OPENING_HAND = 2
+
+
+class TableError(Exception):
+    """A request the rules or the session refuse: `status` is the HTTP status that says so."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+@dataclass
+class Session:
+    """The session over one SQLite file; `cards` are the library's cards by library-file position."""
+
+    path: Path
+    cards: dict[int, Card]
+    table: SymbolTable
+    seed: str
+
+    # --- storage ---------------------------------------------------------------------------------
+
+    def connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+        return db
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        db = self.connect()
+        try:
+            db.execute("BEGIN IMMEDIATE")  # one writer at a time: actions never interleave
+            yield db
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        finally:
+            db.close()
+
+    def start(self, players: dict[str, tuple[str, ...]]) -> bool:
+        """Create the session (library in file order, empty sideboard) unless the file holds this library's
+        session already; players are added or updated either way. True when an old session was resumed."""
+        db = self.connect()
+        try:
+            db.executescript(SCHEMA)
+        finally:
+            db.close()
+        with self.transaction() as db:
+            found = db.execute("SELECT value FROM meta WHERE key = 'seed'").fetchone()
+            if found is not None and found["value"] != self.seed:
+                raise TableError(f"{self.path} holds the session of library {found['value']!r}, not {self.seed!r}",
+                                 status=400)
+            resumed = found is not None
+            if not resumed:
+                db.executemany("INSERT INTO meta VALUES (?, ?)", [("seed", self.seed), ("game", "1")])
+                db.executemany("INSERT INTO cards VALUES (?, 'library', ?, NULL)",
+                               [(p, p) for p in sorted(self.cards)])
+            for name, colors in players.items():
+                db.execute("INSERT INTO players VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET colors = excluded.colors",
+                           (name, "".join(colors)))
+        return resumed
+
+    # --- reading ---------------------------------------------------------------------------------------
+
+    def state(self, log_size: int = 30) -> dict[str, Any]:
+        db = self.connect()
+        try:
+            rows = db.execute("SELECT * FROM cards ORDER BY ord").fetchall()
+            players = db.execute("SELECT * FROM players ORDER BY name").fetchall()
+            game = int(db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"])
+            log = db.execute("SELECT id, game, player, action, detail FROM log ORDER BY id DESC LIMIT ?",
+                             (log_size,)).fetchall()
+            version = db.execute("SELECT COALESCE(MAX(id), 0) AS v, COUNT(*) AS n FROM log").fetchone()
+        finally:
+            db.close()
+        by_zone: dict[str, list[sqlite3.Row]] = {}
+        for row in rows:
+            by_zone.setdefault(row["zone"], []).append(row)
+        return {
+            "seed": self.seed, "game": game, "version": f"{version['v']}-{version['n']}",
+            "library_count": len(by_zone.get("library", [])),
+            "sideboard": [self.describe(r["position"]) for r in by_zone.get("sideboard", [])],
+            "players": [self._player(p, rows) for p in players],
+            "log": [dict(entry) for entry in log],
+        }
+
+    def _player(self, player: sqlite3.Row, rows: list[sqlite3.Row]) -> dict[str, Any]:
+        mine = [r for r in rows if r["player"] == player["name"]]
+        pending = next((r["position"] for r in mine if r["zone"] == "pending"), None)
+        return {"name": player["name"], "colors": player["colors"],
+                "cards": [self.describe(r["position"]) for r in mine if r["zone"] == "out"],
+                "pending": self.verdict(pending, player["colors"]) if pending is not None else None}
+
+    def describe(self, position: int) -> dict[str, Any]:
+        card = self.cards[position]
+        images = card.print_images
+        return {"position": position, "name": card.name, "cost": card.mana_cost, "type_line": card.type_line,
+                "image": images[0] if images else None, "face": f"/cards/{position}.png"}
+
+    def verdict(self, position: int, colors: str) -> dict[str, Any]:
+        result = judge(self.cards[position], colors, self.table)
+        reminder = {Take.LAND: "a land: into your hand; in your draw step you may play it at once",
+                    Take.TAKE: "take it; in your draw step you may cast it for {2} less",
+                    Take.CHOICE: "take it, or decline: it goes on top of the sideboard"}[result.verdict]
+        return {**self.describe(position), "verdict": result.verdict, "missing": list(result.missing),
+                "reminder": reminder}
+
+    # --- actions -------------------------------------------------------------------------------------
+
+    def _act(self, db: sqlite3.Connection, player: str | None, action: str, detail: dict[str, Any]) -> None:
+        """Log an action with what undo needs: every card's place and the game number before it."""
+        snapshot = {"cards": [tuple(r) for r in db.execute("SELECT * FROM cards").fetchall()],
+                    "game": db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"]}
+        game = int(snapshot["game"])
+        db.execute("INSERT INTO log (game, player, action, detail, undo) VALUES (?, ?, ?, ?, ?)",
+                   (game, player, action, json.dumps(detail, ensure_ascii=False), json.dumps(snapshot)))
+
+    def _colors(self, db: sqlite3.Connection, player: str) -> str:
+        row = db.execute("SELECT colors FROM players WHERE name = ?", (player,)).fetchone()
+        if row is None:
+            raise TableError(f"no player named {player!r} at this table", status=404)
+        return str(row["colors"])
+
+    @staticmethod
+    def _top(db: sqlite3.Connection, zone: str) -> int | None:
+        row = db.execute("SELECT position FROM cards WHERE zone = ? ORDER BY ord LIMIT 1", (zone,)).fetchone()
+        return None if row is None else int(row["position"])
+
+    @staticmethod
+    def _move(db: sqlite3.Connection, position: int, zone: str, end: str, player: str | None = None) -> None:
+        """Put a card on the `top` or `bottom` of a zone (for `out`, order does not matter)."""
+        edge = db.execute(f"SELECT {'MIN' if end == 'top' else 'MAX'}(ord) AS o FROM cards WHERE zone = ?",
+                          (zone,)).fetchone()["o"]
+        ord_ = 0 if edge is None else edge - 1 if end == "top" else edge + 1
+        db.execute("UPDATE cards SET zone = ?, ord = ?, player = ? WHERE position = ?", (zone, ord_, player, position))
+
+    def draw(self, player: str) -> dict[str, Any]:
+        """The top card for a player: a land or a take goes to them; a choice waits for take or decline."""
+        with self.transaction() as db:
+            colors = self._colors(db, player)
+            if db.execute("SELECT 1 FROM cards WHERE zone = 'pending' AND player = ?", (player,)).fetchone():
+                raise TableError(f"{player} has a drawn card waiting: take it or decline it first")
+            position = self._top(db, "library")
+            if position is None:
+                raise TableError("the Hell library is empty: the rules forbid drawing from it")
+            answer = self.verdict(position, colors)
+            self._act(db, player, "draw", {"position": position, "name": answer["name"], "verdict": answer["verdict"]})
+            zone = "pending" if answer["verdict"] == Take.CHOICE else "out"
+            self._move(db, position, zone, "bottom", player)
+        return answer
+
+    def _pending(self, db: sqlite3.Connection, player: str) -> int:
+        self._colors(db, player)
+        row = db.execute("SELECT position FROM cards WHERE zone = 'pending' AND player = ?", (player,)).fetchone()
+        if row is None:
+            raise TableError(f"{player} has no drawn card waiting for take or decline")
+        return int(row["position"])
+
+    def take(self, player: str) -> dict[str, Any]:
+        with self.transaction() as db:
+            position = self._pending(db, player)
+            self._act(db, player, "take", {"position": position, "name": self.cards[position].name})
+            self._move(db, position, "out", "bottom", player)
+        return self.describe(position)
+
+    def decline(self, player: str) -> dict[str, Any]:
+        """The drawn card goes on top of the shared sideboard."""
+        with self.transaction() as db:
+            position = self._pending(db, player)
+            self._act(db, player, "decline", {"position": position, "name": self.cards[position].name})
+            self._move(db, position, "sideboard", "top")
+        return self.describe(position)
+
+    def opening_hand(self, player: str) -> list[dict[str, Any]]:
+        """The 2 Hell cards of a player's opening hand, from the top."""
+        with self.transaction() as db:
+            self._colors(db, player)
+            positions = [int(r["position"]) for r in db.execute(
+                "SELECT position FROM cards WHERE zone = 'library' ORDER BY ord LIMIT ?", (OPENING_HAND,))]
+            if len(positions) < OPENING_HAND:
+                raise TableError("the Hell library has fewer than 2 cards left for an opening hand")
+            self._act(db, player, "opening hand", {"positions": positions})
+            for position in positions:
+                self._move(db, position, "out", "bottom", player)
+        return [self.describe(p) for p in positions]
+
+    def mulligan(self, player: str, positions: list[int] | None = None) -> list[int]:
+        """A mulligan: the player's Hell cards (or those named) go to the bottom of the Hell library, in the
+        order they were drawn, not shuffled."""
+        with self.transaction() as db:
+            self._colors(db, player)
+            held = [int(r["position"]) for r in db.execute(
+                "SELECT position FROM cards WHERE zone = 'out' AND player = ? ORDER BY ord", (player,))]
+            chosen = held if positions is None else [p for p in positions if p in held]
+            if positions is not None and len(chosen) != len(positions):
+                raise TableError(f"{player} does not hold every card named", status=400)
+            self._act(db, player, "mulligan", {"positions": chosen})
+            for position in chosen:
+                self._move(db, position, "library", "bottom")
+        return chosen
+
+    def play_sideboard_top(self, player: str) -> dict[str, Any]:
+        with self.transaction() as db:
+            self._colors(db, player)
+            position = self._top(db, "sideboard")
+            if position is None:
+                raise TableError("the sideboard is empty")
+            self._act(db, player, "play from sideboard", {"position": position, "name": self.cards[position].name})
+            self._move(db, position, "out", "bottom", player)
+        return self.describe(position)
+
+    def to_sideboard(self, position: int) -> dict[str, Any]:
+        """A card leaving the game (exile, ante…) goes on top of the sideboard."""
+        with self.transaction() as db:
+            row = db.execute("SELECT zone FROM cards WHERE position = ?", (position,)).fetchone()
+            if row is None:
+                raise TableError(f"no card at library position {position}", status=404)
+            if row["zone"] != "out":
+                raise TableError(f"card {position} is in the {row['zone']}, not in play", status=409)
+            self._act(db, None, "to sideboard", {"position": position, "name": self.cards[position].name})
+            self._move(db, position, "sideboard", "top")
+        return self.describe(position)
+
+    def end_game(self, returned: list[int] | None = None) -> dict[str, Any]:
+        """The Hell cards outside the library and the sideboard (or those named) go to the bottom of the Hell
+        library in random order, seeded by the session and the game, and logged; the next game begins."""
+        with self.transaction() as db:
+            game = int(db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"])
+            out = [int(r["position"]) for r in db.execute("SELECT position FROM cards WHERE zone = 'out' ORDER BY ord")]
+            chosen = out if returned is None else returned
+            strays = [p for p in chosen if p not in out]
+            if strays:
+                raise TableError(f"cards {strays} are not outside the library and the sideboard", status=400)
+            order = sorted(chosen)
+            random.Random(f"hhd-table:{self.seed}:{game}").shuffle(order)
+            self._act(db, None, "end of game", {"game": game, "to_bottom": order})
+            for position in order:
+                self._move(db, position, "library", "bottom")
+            db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (str(game + 1),))
+        return {"game": game + 1, "to_bottom": order}
+
+    def undo(self) -> dict[str, Any]:
+        """Take back the last action: every card back where it was, the game number too."""
+        with self.transaction() as db:
+            last = db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
+            if last is None:
+                raise TableError("nothing to undo")
+            snapshot = json.loads(last["undo"])
+            db.execute("DELETE FROM cards")
+            db.executemany("INSERT INTO cards VALUES (?, ?, ?, ?)", snapshot["cards"])
+            db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (snapshot["game"],))
+            db.execute("DELETE FROM log WHERE id = ?", (last["id"],))
+        return {"undone": last["action"], "detail": json.loads(last["detail"])}
