@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "hellfall"
@@ -297,7 +298,52 @@ def bench_builtin(rows: list[Row], work: Path) -> None:
                     LEGACY.stat().st_size / 1e6, "< 0.5 MB"))
 
 
-BENCHES = {"sync": bench_sync, "builtin": bench_builtin, "export": bench_export, "cli": bench_cli, "generate": bench_generate, "check": bench_check,
+def bench_table(rows: list[Row], work: Path) -> None:
+    import urllib.request
+
+    from werkzeug.serving import make_server
+
+    from hhdcli.cache import load_cache
+    from hhdcli.library import build_pool, generate, resolve
+    from hhdcli.table.app import create_app
+    from hhdcli.table.serve import open_session
+
+    warm_env(work)
+    cache = load_cache(work / "cache")
+    pool, _ = build_pool(cache.cards)
+    library = generate(pool, 97, "table", cache.fingerprint)
+
+    def served(state: Path) -> tuple[Any, str]:
+        resolved = resolve(library, cache.cards)
+        session, _ = open_session(resolved, cache, {"Anna": tuple("WUBRGP")}, state)
+        server = make_server("127.0.0.1", 0, create_app(session), threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        return server, f"http://127.0.0.1:{server.server_port}"
+
+    def post(url: str, body: dict[str, Any]) -> None:
+        request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(request).read()
+        except urllib.error.HTTPError:  # the library ran out; the draw answered all the same
+            pass
+
+    def hundred_draws() -> None:
+        server, base = served(Path(tempfile.mkdtemp(dir=work)) / "s.sqlite")
+        for _ in range(100):
+            post(base + "/api/draw", {"player": "Anna"})
+            post(base + "/api/decline", {"player": "Anna"})
+        server.shutdown()
+
+    server, base = served(work / "page.sqlite")
+    ping = best(lambda: urllib.request.urlopen(base + "/api/state").read(), 10)
+    rows.append(Row("table", "100 sequential draws (+ declines) through the API", best(hundred_draws, 2), "s",
+                    "GET /api/state", ping, "< 2 s"))
+    rows.append(Row("table", "page load (GET /)", best(lambda: urllib.request.urlopen(base + "/").read(), 10), "s",
+                    "GET /api/state", ping, "< 200 ms"))
+    server.shutdown()
+
+
+BENCHES = {"sync": bench_sync, "table": bench_table, "builtin": bench_builtin, "export": bench_export, "cli": bench_cli, "generate": bench_generate, "check": bench_check,
            "proxies": bench_proxies}
 
 

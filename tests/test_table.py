@@ -1,0 +1,312 @@
+"""The Hell table: a session run over real HTTP on loopback, as phones around a table would use it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from hhdcli.cache import load_cache
+from hhdcli.library import load_library, resolve
+from hhdcli.table.app import create_app
+from hhdcli.table.serve import open_session
+
+
+class Table:
+    """`hhd table`'s app served on 127.0.0.1 in a thread; `call` speaks its JSON API."""
+
+    def __init__(self, state: Path, library: Path, cache_dir: Path, code: str | None = None,
+                 players: dict[str, tuple[str, ...]] | None = None) -> None:
+        from werkzeug.serving import make_server
+
+        cache = load_cache(cache_dir)
+        resolved = resolve(load_library(library), cache.cards)
+        self.session, self.resumed = open_session(resolved, cache, players or PLAYERS, state)
+        self.server = make_server("127.0.0.1", 0, create_app(self.session, code), threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def call(self, path: str, body: object = None, headers: dict[str, str] | None = None) -> tuple[int, dict]:
+        data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+        request = urllib.request.Request(self.url + path, data=data, method="POST" if data is not None else "GET",
+                                         headers={"Content-Type": "application/json", **(headers or {})})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read())
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+PLAYERS = {"Anna": tuple("RG"), "Ben": tuple("WUB"), "Cleo": tuple("WUBRGP")}
+
+
+@pytest.fixture
+def table(legacy_cache, library, tmp_path):
+    running = Table(tmp_path / "session.sqlite", library, legacy_cache)
+    yield running
+    running.stop()
+
+
+def positions_in(state_file: Path, zone: str) -> list[int]:
+    db = sqlite3.connect(state_file)
+    try:
+        return [row[0] for row in db.execute("SELECT position FROM cards WHERE zone = ? ORDER BY ord", (zone,))]
+    finally:
+        db.close()
+
+
+def settle(table: Table, player: str) -> None:
+    """Answer a waiting choice card, so the player may draw again."""
+    status, state = table.call("/api/state")
+    if next(p for p in state["players"] if p["name"] == player)["pending"]:
+        assert table.call("/api/decline", {"player": player})[0] == 200
+
+
+# --- the rules, through the API ---------------------------------------------------------------------------
+
+
+def test_a_draw_reveals_the_top_card_with_the_players_verdict(table, library):
+    names = [e["name"] for e in json.loads(library.read_text())["cards"]]
+    status, card = table.call("/api/draw", {"player": "Anna"})
+    assert status == 200 and card["position"] == 1 and card["name"] == names[0]
+    assert card["verdict"] in ("land", "take", "choice") and card["reminder"]
+    if card["verdict"] == "take":
+        assert "{2} less" in card["reminder"]
+    state = table.call("/api/state")[1]
+    assert state["library_count"] == 96
+    anna = next(p for p in state["players"] if p["name"] == "Anna")
+    assert (anna["pending"] is not None) == (card["verdict"] == "choice")
+
+
+def test_a_choice_waits_for_take_or_decline_and_decline_tops_the_sideboard(table):
+    while True:  # Ben's deck makes W U B: draw until a card needs a colour he lacks
+        status, card = table.call("/api/draw", {"player": "Ben"})
+        assert status == 200
+        if card["verdict"] == "choice":
+            break
+    assert card["missing"]
+    again = table.call("/api/draw", {"player": "Ben"})
+    assert again[0] == 409 and "take it or decline it first" in again[1]["error"]
+    assert table.call("/api/decline", {"player": "Ben"})[0] == 200
+    state = table.call("/api/state")[1]
+    assert state["sideboard"][0]["position"] == card["position"]  # on top, open to everyone
+    assert table.call("/api/take", {"player": "Ben"})[0] == 409  # nothing waiting any more
+    status, played = table.call("/api/play-sideboard", {"player": "Anna"})
+    assert status == 200 and played["position"] == card["position"]
+    anna = next(p for p in table.call("/api/state")[1]["players"] if p["name"] == "Anna")
+    assert card["position"] in [c["position"] for c in anna["cards"]]
+
+
+def test_opening_hand_and_mulligan_to_the_bottom_unshuffled(table):
+    status, hand = table.call("/api/opening-hand", {"player": "Cleo"})
+    assert status == 200 and [c["position"] for c in hand["cards"]] == [1, 2]
+    status, back = table.call("/api/mulligan", {"player": "Cleo"})
+    assert status == 200 and back["to_bottom"] == [1, 2]
+    assert positions_in(table.session.path, "library")[-2:] == [1, 2]  # the bottom, in the order drawn
+    assert [c["position"] for c in table.call("/api/opening-hand", {"player": "Cleo"})[1]["cards"]] == [3, 4]
+
+
+def test_cards_leaving_the_game_go_to_the_sideboard(table):
+    table.call("/api/opening-hand", {"player": "Anna"})
+    status, moved = table.call("/api/to-sideboard", {"position": 2})
+    assert status == 200 and table.call("/api/state")[1]["sideboard"][0]["position"] == 2
+    assert table.call("/api/to-sideboard", {"position": 50})[0] == 409  # still in the library
+    assert table.call("/api/to-sideboard", {"position": 999})[0] == 404
+
+
+def test_end_of_game_puts_the_hell_cards_to_the_bottom_in_seeded_random_order(table, legacy_cache, library,
+                                                                              tmp_path):
+    for player in ("Anna", "Ben"):
+        table.call("/api/opening-hand", {"player": player})
+    status, ended = table.call("/api/end-game", {})
+    assert status == 200 and ended["game"] == 2 and sorted(ended["to_bottom"]) == [1, 2, 3, 4]
+    assert positions_in(table.session.path, "library")[-4:] == ended["to_bottom"]
+    state = table.call("/api/state")[1]
+    assert state["game"] == 2 and state["log"][0]["action"] == "end of game"
+    other = Table(tmp_path / "again.sqlite", library, legacy_cache)  # the same session seed, the same order
+    try:
+        for player in ("Anna", "Ben"):
+            other.call("/api/opening-hand", {"player": player})
+        assert other.call("/api/end-game", {})[1]["to_bottom"] == ended["to_bottom"]
+    finally:
+        other.stop()
+
+
+def test_undo_takes_back_the_last_action(table):
+    before = table.call("/api/state")[1]
+    table.call("/api/opening-hand", {"player": "Anna"})
+    table.call("/api/end-game", {})
+    assert table.call("/api/undo", {})[1]["undone"] == "end of game"
+    assert table.call("/api/undo", {})[1]["undone"] == "opening hand"
+    after = table.call("/api/state")[1]
+    assert {k: after[k] for k in ("library_count", "game", "sideboard", "players")} == {
+        k: before[k] for k in ("library_count", "game", "sideboard", "players")}
+    assert table.call("/api/undo", {})[0] == 409  # nothing left to undo
+
+
+def test_an_empty_hell_library_answers_empty(table):
+    for _ in range(97):
+        settle(table, "Cleo")
+        assert table.call("/api/draw", {"player": "Cleo"})[0] == 200
+    settle(table, "Cleo")
+    status, answer = table.call("/api/draw", {"player": "Cleo"})
+    assert status == 409 and "empty" in answer["error"]
+
+
+@pytest.mark.parametrize("path, body, status", [
+    ("/api/draw", {"player": "Zed"}, 404),
+    ("/api/draw", b"not json", 400),
+    ("/api/draw", {"player": ""}, 400),
+    ("/api/draw", ["Anna"], 400),
+    ("/api/end-game", {"returned": [1]}, 400),
+    ("/api/mulligan", {"player": "Anna", "positions": "all"}, 400),
+    ("/api/nowhere", {"player": "Anna"}, 404),
+])
+def test_bad_requests_get_a_clear_json_error(table, path, body, status):
+    got, answer = table.call(path, body)
+    assert got == status and isinstance(answer["error"], str) and answer["error"]
+
+
+# --- reliability ----------------------------------------------------------------------------------------------
+
+
+def test_draws_at_the_same_instant_never_share_or_lose_a_card(legacy_cache, library, tmp_path):
+    players = {f"P{i}": tuple("WUBRGP") for i in range(8)}
+    table = Table(tmp_path / "race.sqlite", library, legacy_cache, players=players)
+    drawn: list[int] = []
+    try:
+        for _ in range(6):
+            start = threading.Barrier(len(players))
+
+            def draw(name: str, start: threading.Barrier = start) -> None:
+                start.wait()
+                status, card = table.call("/api/draw", {"player": name})
+                assert status == 200
+                drawn.append(card["position"])
+
+            threads = [threading.Thread(target=draw, args=(name,)) for name in players]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            for name in players:
+                settle(table, name)
+        assert len(drawn) == 48 and len(set(drawn)) == 48 and sorted(drawn) == list(range(1, 49))
+        assert table.call("/api/state")[1]["library_count"] == 97 - 48
+    finally:
+        table.stop()
+
+
+def test_a_restart_in_the_middle_of_a_session_goes_on_where_it_was(legacy_cache, library, tmp_path):
+    state_file = tmp_path / "session.sqlite"
+    first = Table(state_file, library, legacy_cache)
+    first.call("/api/opening-hand", {"player": "Anna"})
+    first.call("/api/draw", {"player": "Cleo"})
+    settle(first, "Cleo")
+    first.call("/api/to-sideboard", {"position": 1})
+    before = first.call("/api/state")[1]
+    order = positions_in(state_file, "library")
+    first.stop()
+    second = Table(state_file, library, legacy_cache)  # hhd table started again
+    try:
+        assert second.resumed
+        assert second.call("/api/state")[1] == before
+        assert positions_in(state_file, "library") == order
+    finally:
+        second.stop()
+
+
+def test_off_loopback_a_join_code_is_needed(legacy_cache, library, tmp_path):
+    table = Table(tmp_path / "coded.sqlite", library, legacy_cache, code="s3cret")
+    try:
+        assert table.call("/api/state")[0] == 403
+        assert table.call("/api/state?code=wrong")[0] == 403
+        assert table.call("/api/state?code=s3cret")[0] == 200
+        assert table.call("/api/draw", {"player": "Anna"}, headers={"X-Join-Code": "s3cret"})[0] == 200
+    finally:
+        table.stop()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_hhd_table_starts_from_the_command_line_and_guards_the_network(legacy_cache, library, tmp_path):
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "hhdcli", "--cache-dir", str(legacy_cache), "table",
+                                "-l", str(library), "--player", "Anna=RG", "--host", "0.0.0.0", "--port", str(port),
+                                "--state", str(tmp_path / "cli.sqlite"), "--offline"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("open http://") and "?code=" in line
+        code = line.strip().split("?code=")[1]
+        base = f"http://127.0.0.1:{port}"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(base + "/api/state", timeout=5)
+        assert refused.value.code == 403
+        with urllib.request.urlopen(f"{base}/api/state?code={code}", timeout=5) as answer:
+            assert json.loads(answer.read())["library_count"] == 97
+    finally:
+        process.terminate()
+        _, errors = process.communicate(timeout=10)
+    assert "anyone on this network can reach the table" in errors
+
+
+# --- the page, in a real browser -----------------------------------------------------------------------
+
+
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+@pytest.mark.skipif(CHROMEDRIVER is None, reason="needs Chromium's chromedriver (the CI script installs it)")
+def test_the_page_on_a_phone(table, tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=390,844"):
+        options.add_argument(argument)
+    options.binary_location = shutil.which("chromium") or ""
+    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        start = time.monotonic()
+        browser.get(table.url + "/")
+        wait = WebDriverWait(browser, 10)
+        wait.until(lambda b: b.find_element(By.ID, "library").text == "97")
+        Select(browser.find_element(By.ID, "player")).select_by_visible_text("Ben")
+        browser.find_element(By.CSS_SELECTOR, "button[data-action=draw]").click()
+        wait.until(lambda b: b.find_element(By.ID, "library").text == "96")
+        verdict = browser.find_element(By.ID, "drawn-verdict").text.lower()
+        assert verdict.split()[0] in ("land", "take", "choice")
+        table.call("/api/opening-hand", {"player": "Anna"})  # another phone acts
+        wait.until(lambda b: b.find_element(By.ID, "library").text == "94")  # shown within the polling second
+        assert time.monotonic() - start < 10
+        button = browser.find_element(By.CSS_SELECTOR, "button[data-action=draw]")
+        assert button.size["width"] >= 300 and button.size["height"] >= 48  # big enough for a thumb
+        shot = tmp_path / "phone.png"
+        browser.save_screenshot(str(shot))
+        if os.environ.get("HHD_KEEP_SCREENSHOT"):
+            shutil.copy(shot, os.environ["HHD_KEEP_SCREENSHOT"])
+        assert shot.stat().st_size > 10_000
+    finally:
+        browser.quit()
