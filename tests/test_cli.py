@@ -21,9 +21,9 @@ from hhdcli.cli import cli
 from support import CURRENT_SAMPLE, LEGACY, PIPS, Hhd, Reply
 
 COMMANDS = list(cli.commands)
-WRITES_A_FILE = {"generate", "proxies", "checklist", "rules", "check"}
-READS_A_LIBRARY = {"show", "check", "proxies", "checklist"}
-CAN_USE_THE_NETWORK = {"cards", "card", "generate", "show", "check", "proxies", "checklist"}
+WRITES_A_FILE = {"generate", "proxies", "checklist", "rules", "check", "export"}
+READS_A_LIBRARY = {"show", "check", "proxies", "checklist", "export", "table"}
+CAN_USE_THE_NETWORK = {"cards", "card", "generate", "show", "check", "proxies", "checklist", "export", "table"}
 SEVERAL_FORMATS = {"check", "checklist", "rules"}
 
 
@@ -95,14 +95,30 @@ def test_every_example_runs_as_written(tmp_path, server, monkeypatch):
     (tmp_path / "deck.txt").write_text("20 Mountain\n20 Forest\n4 Pyrohyperspasm\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     env = {"HHD_CACHE_DIR": str(tmp_path / "cache"), "HHD_REGISTRY_URL": server.url, "HHD_OFFLINE": "1"}
+    shutil.copy(tmp_path / "deck.txt", tmp_path / "anna.txt")
+    (tmp_path / "ben.dek").write_text('<Deck><Cards Quantity="20" Sideboard="false" Name="Island"/></Deck>')
     ran = 0
-    for name in ["sync", "status", "cards", "card", "generate", *[c for c in COMMANDS if c not in
-                                                                  ("sync", "status", "cards", "card", "generate")]]:
+    first = ("sync", "status", "cards", "card", "generate")
+    for name in [*first, *[c for c in COMMANDS if c not in first]]:
         for line in examples(name):
-            result = CliRunner().invoke(cli, shlex.split(line)[1:], env=env, catch_exceptions=False)
-            assert result.exit_code == 0, f"{line}\n{result.output}"
+            if name == "table":  # a server: it must start and say where to open it
+                assert serves(line, {**os.environ, **env}, tmp_path), line
+            else:
+                result = CliRunner().invoke(cli, shlex.split(line)[1:], env=env, catch_exceptions=False)
+                assert result.exit_code == 0, f"{line}\n{result.output}"
             ran += 1
     assert ran >= 2 * len(COMMANDS)
+
+
+def serves(line: str, env: dict[str, str], cwd: Path) -> bool:
+    """Start a server example, wait for its address, stop it."""
+    process = subprocess.Popen([sys.executable, "-m", "hhdcli", *shlex.split(line)[1:]], cwd=cwd, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        return process.stdout.readline().startswith("open http://")  # type: ignore[union-attr]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
 
 
 def test_old_spellings_keep_working(synced, library, tmp_path):
@@ -184,6 +200,7 @@ def test_an_unwritable_output_is_one_line_for_every_command_that_writes(synced, 
         "checklist": ["checklist", "-l", str(library), "-o", str(blocked / "c.pdf")],
         "rules": ["rules", "-o", str(blocked / "r.pdf")],
         "check": ["check", "--colors", "R", "--all", "-o", str(blocked / "r.html")],
+        "export": ["export", "-l", str(library), "--format", "csv", "-o", str(blocked / "l.csv")],
     }
     assert set(runs) == WRITES_A_FILE
     for name, args in runs.items():
@@ -192,8 +209,10 @@ def test_an_unwritable_output_is_one_line_for_every_command_that_writes(synced, 
     assert one_line_error(synced("generate", "--seed", "x", "-o", "/proc/x.json"))
 
 
-OUTPUT = {"generate": "out.json", "check": "out.html", "proxies": "out.pdf", "checklist": "out.pdf", "rules": "out.pdf"}
-ARGUMENTS = {"card": ["Pill Bug"], "check": ["--colors", "R", "--all"], "proxies": ["--cards", "Pill Bug", "--text-only"]}
+OUTPUT = {"generate": "out.json", "check": "out.html", "proxies": "out.pdf", "checklist": "out.pdf", "rules": "out.pdf",
+          "export": "out.csv"}
+ARGUMENTS = {"card": ["Pill Bug"], "check": ["--colors", "R", "--all"], "proxies": ["--cards", "Pill Bug", "--text-only"],
+             "table": ["--player", "Anna=RG"]}
 
 
 @pytest.mark.parametrize("name", COMMANDS)
