@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from hhdcli.render.proxies import ProxyOptions
 
 JSON_SCHEMA = 1
-DEFAULT_LIBRARY = "hell-library.json"  # also hhdcli.library.DEFAULT_LIBRARY; here to keep --help fast
+DEFAULT_LIBRARY = "hell-library.json"  # the library file every command reads unless told otherwise
 
 
 @dataclass

@@ -145,11 +145,6 @@ def problem(exc: BaseException, url: str) -> Problem:
     return Problem(f"{exc.__class__.__name__} from {host}")
 
 
-def network_error(exc: BaseException, url: str, hint: str = RETRY_HINT) -> NetworkError:
-    found = problem(exc, url)
-    return NetworkError(f"could not download {url}: {found.reason}", TIMEOUT_HINT if found.timed_out else hint)
-
-
 # --- the client ---------------------------------------------------------------------------------------
 
 
@@ -206,7 +201,7 @@ class Client:
         host = urlparse(url).netloc
         earlier = self._failed_hosts.get(host)
         if earlier is not None:
-            raise NetworkError(f"could not download {url}: {earlier.reason} (earlier in this run)",
+            raise NetworkError(f"could not download {url}: {earlier.reason}",  # as it failed before, in this run
                                TIMEOUT_HINT if earlier.timed_out else hint)
         try:
             # connecting and each read of the headers have their timeouts; the body then gets one deadline

@@ -20,7 +20,6 @@ LIBRARY_VERSION = 2  # 2: each Hellscube entry carries the card itself, to print
 READABLE_VERSIONS = (1, 2)
 # What a library file keeps of a card: enough to print it, not the registry's bookkeeping.
 _SNAPSHOT_DROPS = ("banned", "tags", "creators")
-DEFAULT_LIBRARY = Path("hell-library.json")
 
 
 # --- the pool ---------------------------------------------------------------------------------
