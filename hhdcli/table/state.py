@@ -260,7 +260,7 @@ class Session:
         with self.transaction() as db:
             game = int(db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"])
             out = [int(r["position"]) for r in db.execute("SELECT position FROM cards WHERE zone = 'out' ORDER BY ord")]
-            chosen = out if returned is None else returned
+            chosen = out if returned is None else list(dict.fromkeys(returned))
             strays = [p for p in chosen if p not in out]
             if strays:
                 raise TableError(f"cards {strays} are not outside the library and the sideboard", status=400)
