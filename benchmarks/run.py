@@ -299,6 +299,7 @@ def bench_builtin(rows: list[Row], work: Path) -> None:
 
 
 def bench_table(rows: list[Row], work: Path) -> None:
+    import logging
     import urllib.request
 
     from werkzeug.serving import make_server
@@ -308,6 +309,7 @@ def bench_table(rows: list[Row], work: Path) -> None:
     from hhdcli.table.app import create_app
     from hhdcli.table.serve import open_session
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     warm_env(work)
     cache = load_cache(work / "cache")
     pool, _ = build_pool(cache.cards)

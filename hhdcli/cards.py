@@ -264,20 +264,26 @@ def _legacy_is_v12(record: dict[str, Any]) -> bool:
     return str(record.get("Set") or "").strip() == "HLC"
 
 
-def _slot(record: dict[str, Any], key: str, index: int) -> str:
-    values = record.get(key) or []
+_SLOT_KEYS = ("Cost", "Supertype(s)", "Card Type(s)", "Subtype(s)", "Text Box", "power", "toughness", "Loyalty")
+
+
+def _slots(record: dict[str, Any]) -> dict[str, list[str]]:
+    """Each 4-slot column of a legacy record as four stripped strings (one per face; "" when unused)."""
+    return {key: _column(record.get(key)) for key in _SLOT_KEYS}
+
+
+def _column(values: Any) -> list[str]:
+    if not values:
+        return ["", "", "", ""]
     if isinstance(values, str):
         values = [values]
-    value = values[index] if index < len(values) else None
-    return "" if value is None else str(value).strip()
+    out = [v.strip() if isinstance(v, str) else "" if v is None else str(v).strip() for v in values[:4]]
+    return out + [""] * (4 - len(out))
 
 
-def _legacy_face_count(record: dict[str, Any]) -> int:
-    count = 1
-    for index in range(4):
-        if any(_slot(record, key, index) for key in ("Cost", "Card Type(s)", "Text Box")):
-            count = index + 1
-    return count
+def _legacy_face_count(slots: dict[str, list[str]]) -> int:
+    used = [i for i in range(4) if slots["Cost"][i] or slots["Card Type(s)"][i] or slots["Text Box"][i]]
+    return used[-1] + 1 if used else 1
 
 
 def _split_list(value: str) -> list[str]:
@@ -288,10 +294,10 @@ def _fix_case(word: str) -> str:
     return word.title() if word.isupper() and len(word) > 1 else word
 
 
-def _legacy_type_line(record: dict[str, Any], index: int) -> str:
-    supertypes = _split_list(_slot(record, "Supertype(s)", index))
-    types = [_fix_case(t) for t in _split_list(_slot(record, "Card Type(s)", index))]
-    subtypes = _split_list(_slot(record, "Subtype(s)", index))
+def _legacy_type_line(slots: dict[str, list[str]], index: int) -> str:
+    supertypes = _split_list(slots["Supertype(s)"][index])
+    types = [_fix_case(t) for t in _split_list(slots["Card Type(s)"][index])]
+    subtypes = _split_list(slots["Subtype(s)"][index])
     line = " ".join(supertypes + types)
     return f"{line} — {' '.join(subtypes)}" if subtypes else line
 
@@ -310,7 +316,8 @@ def cost_colors(faces: Iterable[Face]) -> tuple[str, ...]:
 
 def _legacy_card(record: dict[str, Any]) -> Card:
     name = str(record.get("Name") or "").strip()
-    count = _legacy_face_count(record)
+    slots = _slots(record)
+    count = _legacy_face_count(slots)
     names = [n.strip() for n in name.split(" // ")]
     if len(names) > count:
         names = [name]
@@ -319,16 +326,17 @@ def _legacy_card(record: dict[str, Any]) -> Card:
     faces = tuple(
         Face(
             name=names[i],
-            mana_cost=_slot(record, "Cost", i),
-            type_line=_legacy_type_line(record, i),
-            oracle_text=_slot(record, "Text Box", i).replace("\\n", "\n"),
-            power=_slot(record, "power", i) or None,
-            toughness=_slot(record, "toughness", i) or None,
-            loyalty=_slot(record, "Loyalty", i) or None,
+            mana_cost=slots["Cost"][i],
+            type_line=_legacy_type_line(slots, i),
+            oracle_text=slots["Text Box"][i].replace("\\n", "\n"),
+            power=slots["power"][i] or None,
+            toughness=slots["toughness"][i] or None,
+            loyalty=slots["Loyalty"][i] or None,
         )
         for i in range(count)
     )
     cmc = record.get("CMC")
+    own_colors = cost_colors(faces)
     return Card(
         id="hlc-" + hashlib.sha1(name.encode()).hexdigest()[:12],
         name=name,
@@ -336,8 +344,8 @@ def _legacy_card(record: dict[str, Any]) -> Card:
         faces=faces,
         # The legacy sheet has no colour indicator and no layout: a card's colours are its costs' colours,
         # and its loose `Color(s)` column (Watch Wolf: "White;Green" for its suspend cost) is identity.
-        colors=cost_colors(faces),
-        color_identity=colors.known((*_legacy_colors(str(record.get("Color(s)") or "")), *cost_colors(faces))),
+        colors=own_colors,
+        color_identity=colors.known((*_legacy_colors(str(record.get("Color(s)") or "")), *own_colors)),
         mana_value=float(cmc) if isinstance(cmc, (int, float)) else None,
         layout="normal" if count == 1 else "multi",
         image=str(record.get("Image") or "").strip() or None,
