@@ -19,7 +19,7 @@ from hhdcli.errors import HhdError, InputError
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
-    from hhdcli.cards import Card
+    from hhdcli.cards import Card, CardIndex
     from hhdcli.http import HttpSettings
     from hhdcli.library import ResolvedLibrary
     from hhdcli.registry import Syncer, SyncResult
@@ -433,7 +433,7 @@ def card(env: Env, name: str, as_json: bool) -> None:
         click.echo(describe_card(found))
 
 
-def _find_cards(env: Env, names: list[str], index: Any, strict: bool = False) -> list[Card]:
+def _find_cards(env: Env, names: list[str], index: CardIndex, strict: bool = False) -> list[Card]:
     """Each name's card. An unknown name, with "did you mean", is an error when `strict` or when no name
     is known; otherwise a warning, and the known ones are used."""
     from hhdcli.cards import normalize_name
