@@ -8,7 +8,7 @@ from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text
 from hhdcli.render.layout import MM
 from hhdcli.render.pdf import make_pdf
-from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
+from hhdcli.render.symbols import cost_symbols, draw_symbols, inline_markup, symbols_width
 from hhdcli.render.texts import EXAMPLE_INTRO, EXAMPLES, RULES, labels
 
 PAGE = (210 * MM, 297 * MM)
@@ -36,7 +36,7 @@ def _examples(lang: str, table: SymbolTable, fonts: Fonts, size: float, style):
     from reportlab.platypus import Paragraph, Table, TableStyle
 
     rows = [[_cost_flowable(e.cost, table, fonts, size * 1.1),
-             Paragraph(f"<b>{escape(e.name)} → {escape(e.verdict)}</b> — {escape(safe_text(fonts, e.why))}", style)]
+             Paragraph(f"<b>{escape(e.name)} → {escape(e.verdict)}</b> — {inline_markup(e.why, table, fonts)}", style)]
             for e in EXAMPLES[lang]]
     table_flowable = Table(rows, colWidths=[42 * MM, None], hAlign="LEFT")
     table_flowable.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
@@ -66,7 +66,7 @@ def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float) -> list:
     story: list[Flowable] = [Paragraph(escape(labels(lang)["rules_title"]), title)]
     for section in RULES[lang]:
         story.append(Paragraph(escape(safe_text(fonts, section.heading, bold=True)), heading))
-        story.extend(Paragraph(escape(safe_text(fonts, p)), body) for p in section.paragraphs)
+        story.extend(Paragraph(inline_markup(p, table, fonts), body) for p in section.paragraphs)
         if section is RULES[lang][2]:  # the take rule: show it on real symbols
             story.append(Paragraph(escape(EXAMPLE_INTRO[lang]), body))
             story.append(_examples(lang, table, fonts, size, body))
