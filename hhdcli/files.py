@@ -11,8 +11,9 @@ from typing import Any
 from hhdcli.errors import CacheError, InputError
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temp file beside `path`, then rename: readers never see half a file."""
+def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
+    """Write to a temp file beside `path`, then rename: readers never see half a file. `durable` also
+    flushes it to the disk first (not worth it for a cache of downloads that can be fetched again)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -20,7 +21,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -50,10 +52,10 @@ def write_output(path: Path, data: bytes | str) -> None:
                          "choose another output path (-o) in a folder you can write to") from exc
 
 
-def write_cache_file(path: Path, data: bytes) -> None:
+def write_cache_file(path: Path, data: bytes, durable: bool = True) -> None:
     """A file in the cache folder: a failure points at --cache-dir."""
     try:
-        write_atomic(Path(path), data)
+        write_atomic(Path(path), data, durable)
     except OSError as exc:
         raise CacheError(f"cannot write the cache file {path}: {_why(exc)}",
                          "make the cache folder writable, or choose another with --cache-dir or HHD_CACHE_DIR") from exc

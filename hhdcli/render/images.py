@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -80,27 +81,46 @@ class ImageStore:
         if target.is_file():
             return ImageResult(url, target)
         raw = self.raw_path(url)
-        if not raw.is_file():
-            if self.settings.offline:
-                return ImageResult(url, error="not in the image cache (--offline)")
-            error = self._download(client, url, raw)
-            if error:
-                return ImageResult(url, error=error)
+        if raw.is_file():
+            data = raw.read_bytes()
+        elif self.settings.offline:
+            return ImageResult(url, error="not in the image cache (--offline)")
+        else:
+            downloaded = self._download(client, url, raw)
+            if isinstance(downloaded, str):
+                return ImageResult(url, error=downloaded)
+            data = downloaded
         try:
-            write_cache_file(target, prepare(raw.read_bytes(), self.settings))
+            prepared = prepare(data, self.settings)
         except ImageError as exc:
             return ImageResult(url, error=str(exc))
+        if prepared is data and _link(raw, target):  # already print-ready: the download itself, not a copy
+            return ImageResult(url, target)
+        write_cache_file(target, prepared, durable=False)  # a cache: lost files are made again
         return ImageResult(url, target)
 
-    def _download(self, client: Client, url: str, raw: Path) -> str | None:
+    def _download(self, client: Client, url: str, raw: Path) -> bytes | str:
+        """The image's bytes, kept in the cache; or why there are none."""
         if urlparse(url).scheme not in ("http", "https"):
             return f"not an http(s) URL: {url[:60]}"
         try:
             download = client.get(url, limit=MAX_IMAGE_BYTES)
         except NetworkError as exc:
             return exc.message.removeprefix(f"could not download {url}: ")
-        write_cache_file(raw, download.data)
-        return None
+        write_cache_file(raw, download.data, durable=False)
+        return download.data
+
+
+def _link(source: Path, target: Path) -> bool:
+    """A second name for a cached file (no bytes written twice); False where links are not possible."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.link(source, target)
+    except FileExistsError:
+        return True
+    except OSError:
+        return False
+    return True
 
 
 class ImageError(Exception):
