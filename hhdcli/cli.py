@@ -899,7 +899,8 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None) 
               help="A player by the colors their lands make, without a deck file (repeatable): Anna=RG.")
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
               help="Where to listen: 0.0.0.0 lets phones on your network join (with a join code).")
-@click.option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True, metavar="PORT",
+              help="The port to listen on.")
 @click.option("--state", "state_file", type=FILE, metavar="FILE",
               help="The session's SQLite file (default: beside the library, LIBRARY.table.sqlite).")
 @offline_option
