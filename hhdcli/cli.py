@@ -653,10 +653,10 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
         _write(env, output, check_document(report, table, report_format))
 
 
-def _scryfall(env: Env, url: str) -> Any:
-    from hhdcli.scryfall import ScryfallLands
+def _scryfall(env: Env, url: str | None = None) -> Any:
+    from hhdcli.scryfall import DEFAULT_SCRYFALL_URL, ScryfallLands
 
-    return ScryfallLands(env.cache_dir, url, env.http(), warn=env.warn, notice=env.notice)
+    return ScryfallLands(env.cache_dir, url or DEFAULT_SCRYFALL_URL, env.http(), warn=env.warn, notice=env.notice)
 
 
 # --- exports ----------------------------------------------------------------------------------------------
@@ -943,7 +943,7 @@ def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...],
             deck = read_deck(Path(value))
             for problem in deck.problems:
                 env.warn(problem)
-            lookup = None if env.offline else _scryfall(env, "https://api.scryfall.com")
+            lookup = None if env.offline else _scryfall(env)
             colors[name.strip()] = deck_colors(deck, cache.cards, None, lookup).colors
         else:
             colors[name.strip()] = parse_colors_option(value)

@@ -236,7 +236,10 @@ def detect_format(text: str, source: str = "") -> str:
     """The exporter that wrote a text deck list, from what its lines look like."""
     lowered = text.lower()
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    has = lambda pattern: any(re.search(pattern, line, re.IGNORECASE) for line in lines)  # noqa: E731
+
+    def has(pattern: str) -> bool:
+        return any(re.search(pattern, line, re.IGNORECASE) for line in lines)
+
     if "deck file for magic workstation" in lowered or source.lower().endswith(".mwdeck"):
         return "Magic Workstation"
     if has(r"^\[(metadata|main|sideboard|commander)\]$"):

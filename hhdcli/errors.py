@@ -35,6 +35,14 @@ class NetworkError(HhdError):
     exit_code = 4
 
 
+class DownloadError(NetworkError):
+    """A request that failed, with `reason` alone (no URL) for summaries that group failures."""
+
+    def __init__(self, url: str, reason: str, hint: str | None = None) -> None:
+        super().__init__(f"could not download {url}: {reason}", hint)
+        self.url, self.reason = url, reason
+
+
 class CacheError(HhdError):
     """The local card cache is missing or damaged."""
 

@@ -29,13 +29,22 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
         raise
 
 
+def _read_umask() -> int:
+    """The process's umask, read once at import: reading it means setting it, which is not safe while
+    download threads create files."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+_UMASK = _read_umask()
+
+
 def _file_mode(path: Path) -> int:
     try:
         return path.stat().st_mode & 0o777
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return 0o666 & ~_UMASK
 
 
 def _why(exc: OSError) -> str:

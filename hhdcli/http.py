@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from hhdcli import __version__
-from hhdcli.errors import NetworkError
+from hhdcli.errors import DownloadError
 
 if TYPE_CHECKING:
     import requests
@@ -201,8 +201,7 @@ class Client:
         host = urlparse(url).netloc
         earlier = self._failed_hosts.get(host)
         if earlier is not None:
-            raise NetworkError(f"could not download {url}: {earlier.reason}",  # as it failed before, in this run
-                               TIMEOUT_HINT if earlier.timed_out else hint)
+            raise DownloadError(url, earlier.reason, TIMEOUT_HINT if earlier.timed_out else hint)  # as before
         try:
             # connecting and each read of the headers have their timeouts; the body then gets one deadline
             with self.session.request(method, url, headers=headers, json=json, timeout=self.settings.timeout,
@@ -218,18 +217,17 @@ class Client:
             if found.host_down or found.timed_out:
                 with self._lock:
                     self._failed_hosts.setdefault(host, found)
-            raise NetworkError(f"could not download {url}: {found.reason}",
-                               TIMEOUT_HINT if found.timed_out else hint) from exc
+            raise DownloadError(url, found.reason, TIMEOUT_HINT if found.timed_out else hint) from exc
 
 
-def _refused(url: str, response: requests.Response, hint: str) -> NetworkError:
+def _refused(url: str, response: requests.Response, hint: str) -> DownloadError:
     """An HTTP error answer, with when to come back if the server said so."""
     asked = response.headers.get("Retry-After", "")
     if asked.strip().isdigit():
         back = (datetime.now() + timedelta(seconds=int(asked))).strftime("%H:%M")
-        return NetworkError(f"could not download {url}: HTTP {response.status_code}; the server asks to wait "
-                            f"{int(asked)} s (Retry-After)", f"nothing was changed; try again after {back}")
-    return NetworkError(f"could not download {url}: HTTP {response.status_code} {response.reason}", hint)
+        return DownloadError(url, f"HTTP {response.status_code}; the server asks to wait {int(asked)} s (Retry-After)",
+                             f"nothing was changed; try again after {back}")
+    return DownloadError(url, f"HTTP {response.status_code} {response.reason}", hint)
 
 
 # --- reading ----------------------------------------------------------------------------------------
@@ -242,7 +240,7 @@ def read_capped(response: requests.Response, url: str, limit: int, progress: Pro
     total = int(response.headers.get("Content-Length") or 0) or None
     encoded = bool(response.headers.get("Content-Encoding"))
     if total and not encoded and total > limit:
-        raise NetworkError(f"could not download {url}: larger than {limit // 2**20} MB", "check the URL")
+        raise DownloadError(url, f"larger than {limit // 2**20} MB", "check the URL")
     chunks: list[bytes] = []
     done = 0
     raw = response.raw
@@ -254,13 +252,13 @@ def read_capped(response: requests.Response, url: str, limit: int, progress: Pro
         chunks.append(chunk)
         done += len(chunk)
         if done > limit:
-            raise NetworkError(f"could not download {url}: larger than {limit // 2**20} MB", "check the URL")
+            raise DownloadError(url, f"larger than {limit // 2**20} MB", "check the URL")
         if progress:
             progress(raw.tell() if encoded else done, total)
         if deadline is not None and time.monotonic() > deadline:
-            raise NetworkError(f"could not download {url}: timed out (still arriving after the deadline, "
-                               f"{done // 1024} KB so far)", TIMEOUT_HINT)
+            raise DownloadError(url, f"timed out (still arriving after the deadline, {done // 1024} KB so far)",
+                                TIMEOUT_HINT)
     # urllib3 already refuses short bodies; this catches servers that close early without a length error
     if total and not encoded and done < total:
-        raise NetworkError(f"could not download {url}: truncated ({done} of {total} bytes)", RETRY_HINT)
+        raise DownloadError(url, f"truncated ({done} of {total} bytes)", RETRY_HINT)
     return b"".join(chunks)

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
+from hhdcli.render.templates import render
 
 if TYPE_CHECKING:
     from markupsafe import Markup
@@ -62,16 +63,10 @@ def _frame_css() -> dict[str, str]:
     return {key: css_color(rgb) for key, rgb in FRAME.items()}
 
 
-def _render(name: str, **context: Any) -> str:
-    from hhdcli.render.templates import render
-
-    return render(name, **context)
-
-
 def check_document(report: CheckReport, table: SymbolTable, fmt: DocFormat) -> str:
     """The deck check as HTML or Markdown."""
     colors = "".join(report.deck_colors) or "none"
-    return _render(f"check.{fmt}.j2", report=report, s=report.summary, verdicts=report.sorted_verdicts,
+    return render(f"check.{fmt}.j2", report=report, s=report.summary, verdicts=report.sorted_verdicts,
                    colors=colors, gains=[w for w in report.what_if if w.gain > 0], cost=_cost_markup(table),
                    odds=report.odds)
 
@@ -86,7 +81,7 @@ def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat,
 
         return checklist_pdf(checklist, table, font, checklist.lang if with_rules else None)
     rules = rules_context(checklist.lang) if with_rules else None
-    return _render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(table),
+    return render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(table),
                    frame_css=_frame_css())
 
 
@@ -96,4 +91,4 @@ def rules_document(lang: str, table: SymbolTable, fmt: DocFormat, font: str | No
 
     if fmt is DocFormat.PDF:
         return rules_pdf(lang, table, font)
-    return _render(f"rules.{fmt}.j2", cost=_cost_markup(table), **rules_context(lang))
+    return render(f"rules.{fmt}.j2", cost=_cost_markup(table), **rules_context(lang))

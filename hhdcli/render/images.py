@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from hhdcli.errors import NetworkError
+from hhdcli.errors import DownloadError
 from hhdcli.files import write_cache_file
 from hhdcli.http import Client, HttpSettings, Notice
 
@@ -105,8 +105,8 @@ class ImageStore:
             return f"not an http(s) URL: {url[:60]}"
         try:
             download = client.get(url, limit=MAX_IMAGE_BYTES)
-        except NetworkError as exc:
-            return exc.message.removeprefix(f"could not download {url}: ")
+        except DownloadError as exc:
+            return exc.reason
         write_cache_file(raw, download.data, durable=False)
         return download.data
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from html import escape as html_escape
 from typing import TYPE_CHECKING
 
 from hhdcli.colors import COLORS
-from hhdcli.costs import is_number, parse_cost
+from hhdcli.costs import SYMBOL, is_number, parse_cost
 from hhdcli.mana import SymbolTable
+from hhdcli.render.fonts import safe_text
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -157,8 +159,6 @@ def css_color(rgb: tuple[float, float, float]) -> str:
 
 def cost_html(cost: str, table: SymbolTable) -> str:
     """A cost as small coloured circles in HTML (escaped); hybrids as split circles via a gradient."""
-    from html import escape
-
     out: list[str] = []
     for face_cost in cost.split(" // "):
         if out:
@@ -169,7 +169,7 @@ def cost_html(cost: str, table: SymbolTable) -> str:
         for symbol in parsed.symbols:
             g = glyph(symbol, table)
             if g.unknown:
-                out.append(f'<span class="ms ms-unknown">{{{escape(g.text)}}}</span>')
+                out.append(f'<span class="ms ms-unknown">{{{html_escape(g.text)}}}</span>')
                 continue
             if len(g.fills) == 1:
                 background = css_color(g.fills[0])
@@ -178,8 +178,8 @@ def cost_html(cost: str, table: SymbolTable) -> str:
                 stops = ", ".join(f"{css_color(f)} {i * step:.0f}% {(i + 1) * step:.0f}%" for i, f in enumerate(g.fills))
                 background = f"linear-gradient(135deg, {stops})"
             label = "".join(g.labels) if len(g.labels) == 1 else "/".join(g.labels)
-            out.append(f'<span class="ms" style="background: {background}" title="{{{escape(symbol, quote=True)}}}">'
-                       f"{escape(label)}</span>")
+            out.append(f'<span class="ms" style="background: {background}" title="{{{html_escape(symbol, quote=True)}}}">'
+                       f"{html_escape(label)}</span>")
     return "".join(out)
 
 
@@ -187,7 +187,6 @@ def inline_markup(text: str, table: SymbolTable, fonts: Fonts) -> str:
     """Rules text as Paragraph markup: every `{…}` a small coloured chip with its letters (hybrids `W/U`,
     Phyrexian `Φ`, tap `↷`), never braces; the rest escaped; line breaks kept."""
 
-    from hhdcli.costs import SYMBOL
 
     lines = []
     for line in text.splitlines():
@@ -204,18 +203,10 @@ def inline_markup(text: str, table: SymbolTable, fonts: Fonts) -> str:
 def _plain(text: str, fonts: Fonts) -> str:
     """Text between symbols; a brace left over from a symbol typed without its mate (registry dirt such as
     "({H/B can be paid…") is dropped: braces only ever delimit symbols."""
-    from xml.sax.saxutils import escape
-
-    from hhdcli.render.fonts import safe_text
-
-    return escape(safe_text(fonts, text.replace("{", "").replace("}", "")))
+    return html_escape(safe_text(fonts, text.replace("{", "").replace("}", "")))
 
 
 def _chip(symbol: str, table: SymbolTable, fonts: Fonts) -> str:
-    from xml.sax.saxutils import escape
-
-    from hhdcli.render.fonts import safe_text
-
     if symbol in table.not_mana or symbol.upper() in NOT_MANA_LABELS:
         arrow = NOT_MANA_LABELS.get(symbol.upper(), symbol)
         label, fill = (arrow if fonts.can_show(arrow, bold=True) else symbol), FILL["C"]
@@ -223,5 +214,5 @@ def _chip(symbol: str, table: SymbolTable, fonts: Fonts) -> str:
         g = glyph(symbol, table)
         label = g.text if g.unknown else "/".join(g.labels) if len(g.labels) > 1 else g.labels[0]
         fill = g.fills[0] if g.fills else (1.0, 1.0, 1.0)
-    label = escape(safe_text(fonts, label, bold=True))
+    label = html_escape(safe_text(fonts, label, bold=True))
     return f'<font name="{fonts.bold}" backColor="{css_color(fill)}">\u00a0{label}\u00a0</font>'
