@@ -53,7 +53,6 @@ class Requirement:
         return min((option - colors for option in self.options), key=len)
 
 
-ALWAYS = Requirement((GENERIC,))
 
 
 @dataclass

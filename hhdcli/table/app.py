@@ -10,8 +10,6 @@ from werkzeug.exceptions import HTTPException
 
 from hhdcli.table.state import Session, TableError
 
-ACTIONS = ("draw", "take", "decline", "opening-hand", "play-sideboard")
-
 
 def create_app(session: Session, code: str | None = None) -> Flask:
     """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code)."""
