@@ -237,7 +237,7 @@ def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: f
         draw_symbols(canvas, right - cost_w, base + 2.2, symbols, size, table, fonts)
     label = line.name + (f" ×{line.boxes}" if line.boxes > 1 else "")
     room = right - cost_w - 4 - x
-    name = shorten(safe_text(fonts, label), fonts.regular, FONT_SIZE, room * 0.7)
+    name = shorten(safe_text(fonts, label), fonts.regular, FONT_SIZE, room)  # the name first; the type line gets the rest
     canvas.setFillColorRGB(0, 0, 0)
     canvas.setFont(fonts.regular, FONT_SIZE)
     canvas.drawString(x, base, name)
