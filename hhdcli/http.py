@@ -113,8 +113,9 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
             continue
         seen.add(id(current))
         yield current
-        nested = [a for a in current.args if isinstance(a, BaseException)]
-        stack.extend([getattr(current, "reason", None), current.__cause__, current.__context__, *nested])
+        reason = getattr(current, "reason", None)  # urllib3's wrapped cause (our DownloadError's is text)
+        nested = [a for a in (*current.args, reason) if isinstance(a, BaseException)]
+        stack.extend([current.__cause__, current.__context__, *nested])
 
 
 def problem(exc: BaseException, url: str) -> Problem:

@@ -86,6 +86,19 @@ def test_a_silent_registry_ends_within_three_timeouts(server, tmp_path):
     assert elapsed < 3 * 1 + 2
 
 
+def test_two_unreachable_hosts_in_a_row_are_one_line(tmp_path):
+    """Offline, the catalog's host and the repository's both fail: the second failure happens while the
+    first is being handled, and must still be said in one line."""
+    from hhdcli.errors import NetworkError
+    from hhdcli.registry import RegistryUrls, Syncer
+
+    urls = RegistryUrls(manifest="http://127.0.0.1:9/m.json", catalog="http://127.0.0.1:9/c.json",
+                        database="http://127.0.0.2:9/db.json", symbols="http://127.0.0.2:9/pips.json")
+    with pytest.raises(NetworkError) as failed:
+        Syncer(tmp_path / "cache", urls=urls).run()
+    assert "127.0.0.2 refused the connection" in failed.value.message
+
+
 def test_a_trickling_body_ends_at_the_deadline(server, tmp_path):
     server.routes["/db.json"] = Reply(LEGACY.read_bytes(), trickle=(1024, 0.5))
     run = Hhd(tmp_path / "cache", server.url)
