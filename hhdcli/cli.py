@@ -743,8 +743,7 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
         pdf, report = render_proxies(cards, SymbolTable.from_records(cache.symbols), options, store, progress)
     finally:
         finish()
-    _write(env, output, pdf, f"{report.pages} pages, {report.proxies} proxies "
-           f"({report.proxies - report.text} from {report.images} images, {report.text} drawn from card data), "
+    _write(env, output, pdf, f"{report.pages} pages, {report.proxies} proxies ({report.sources()}), "
            f"{report.size_bytes / 1024:.0f} KB")
     for line in fallback_lines(report):
         env.info(line)

@@ -57,6 +57,12 @@ class ProxyReport:
     missing_glyphs: dict[str, str] = field(default_factory=dict)  # card name → characters printed as "?"
     landscape: bool = False  # turned pages: for duplex backs, flip on the short edge
 
+    def sources(self) -> str:
+        """Where the faces came from, without a "0 from 0 images" when nothing was fetched."""
+        if self.text == self.proxies:
+            return f"all {self.text} drawn from card data"
+        return f"{self.proxies - self.text} from {self.images} images, {self.text} drawn from card data"
+
 
 def plan(cards: Sequence[Card], options: ProxyOptions) -> list[Proxy]:
     """Every face with its own image becomes its own proxy; basics are drawn unless skipped."""
