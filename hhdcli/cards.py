@@ -134,12 +134,16 @@ class Card:
         return " // ".join(f.mana_cost for f in self.faces if is_cost(f.mana_cost))
 
     @property
+    def is_double_faced(self) -> bool:
+        """Its faces are printed on its two sides: each face has an image of its own."""
+        return sum(1 for f in self.faces if f.image) > 1
+
+    @property
     def print_images(self) -> tuple[str, ...]:
         """One image per physical proxy: each face's own image (double-faced), else the card's."""
-        face_images = tuple(f.image for f in self.faces if f.image)
-        if len(face_images) > 1:
-            return face_images
-        return (self.image,) if self.image else face_images
+        if self.is_double_faced:
+            return tuple(f.image for f in self.faces if f.image)
+        return (self.image,) if self.image else tuple(f.image for f in self.faces if f.image)
 
     def to_json(self) -> dict[str, Any]:
         # vars() rather than dataclasses.asdict: the same dict for these flat records, ten times faster

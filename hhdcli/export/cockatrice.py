@@ -20,14 +20,9 @@ _LAYOUTS = {"modal": "modal_dfc", "inset": "adventure", "multi": "split", "token
 _TABLE_ROWS = {"land": 0, "creature": 2, "instant": 3, "sorcery": 3}  # Cockatrice's rows on the table
 
 
-def double_faced(card: Card) -> bool:
-    """A card whose faces are printed on its two sides (each face has an image of its own)."""
-    return len([f for f in card.faces if f.image]) > 1
-
-
 def deck_name(card: Card) -> str:
     """The name a deck file uses for a card: a double-faced card by its front face, as Cockatrice does."""
-    return card.faces[0].name if double_faced(card) else card.name
+    return card.faces[0].name if card.is_double_faced else card.name
 
 
 def set_file(cards: Sequence[Card], title: str, made: date) -> bytes:
@@ -39,7 +34,7 @@ def set_file(cards: Sequence[Card], title: str, made: date) -> bytes:
     listed = ET.SubElement(database, "cards")
     distinct = {c.id: c for c in cards if not c.is_basic}.values()
     for card in sorted(distinct, key=lambda c: c.name.lower()):
-        if double_faced(card):
+        if card.is_double_faced:
             front, back = card.faces[0], card.faces[1]
             _card(listed, card, front.name, front.oracle_text, front, "front", front.image, back.name)
             _card(listed, card, back.name, back.oracle_text, back, "back", back.image, front.name)
@@ -62,7 +57,7 @@ def _card(parent: ET.Element, card: Card, name: str, text: str, face: Face, side
     values = {
         "layout": _LAYOUTS.get(card.layout, card.layout), "side": side, "type": face.type_line or card.type_line,
         "maintype": main_type,
-        "manacost": face.mana_cost if side == "back" or double_faced(card) else card.mana_cost,
+        "manacost": face.mana_cost if side == "back" or card.is_double_faced else card.mana_cost,
         "cmc": _number(card.mana_value), "colors": "".join(face.colors or card.colors),
         "coloridentity": "".join(card.color_identity) if side == "front" else "",
         "pt": f"{face.power}/{face.toughness}" if face.power and face.toughness else "",

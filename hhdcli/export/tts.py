@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hhdcli.cards import Card, card_text
-from hhdcli.export.cockatrice import double_faced
 
 FACE_DOWN = {"posX": 0, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180, "rotZ": 180,
              "scaleX": 1, "scaleY": 1, "scaleZ": 1}
@@ -57,7 +56,7 @@ def tts_save(cards: Sequence[Card], title: str, face_url: Callable[[Card, int], 
                     [(card, _custom(face_url(card, 0), back_url)) for card in cards], 0)
     states = [library]
     dfcs = [(card, _custom(face_url(card, 0), face_url(card, 1), unique_back=True))
-            for card in dict.fromkeys(c for c in cards if double_faced(c))]
+            for card in dict.fromkeys(c for c in cards if c.is_double_faced)]
     if dfcs:
         states.append(_deck("Double-faced cards", "Both sides of the library's double-faced cards, to swap in "
                             "when one is drawn.", dfcs, 2.5, face_down=False))
