@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/run.py            # all
     .venv/bin/python benchmarks/run.py sync check # some
 
-Needs ../shared/hellfall beside the checkout and `pip install -e '.[bench]'` (img2pdf, the proxy floor).
+Reads the registry files in tests/data; needs `pip install -e '.[bench]'` (img2pdf, the proxy floor).
 """
 
 from __future__ import annotations
@@ -24,11 +24,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "hellfall"
-LEGACY = SHARED / "Hellscube-Database.legacy-2024-04-22.json"
-SAMPLE = SHARED / "Hellscube-Database.current-sample.json"
-PIPS = SHARED / "pips.json"
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from support import CURRENT_SAMPLE as SAMPLE  # noqa: E402  the registry files the tests use (tests/data)
+from support import LEGACY, PIPS  # noqa: E402
 
 
 @dataclass
@@ -104,7 +103,7 @@ def warm_env(work: Path) -> dict[str, str]:
 def bench_cli(rows: list[Row], work: Path) -> None:
     env = warm_env(work)
     python = best(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 5)
-    rows.append(Row("cli", "hhd --help", best(lambda: run_cli("--help", env=env)), "s", "python -c pass", python, "< 0.25 s"))
+    rows.append(Row("cli", "hhd --help", best(lambda: run_cli("--help", env=env)), "s", "python -c pass", python, "< 3x"))
     rows.append(Row("cli", "hhd cards (warm cache)", best(lambda: run_cli("cards", env=env)), "s", "python -c pass",
                     python, "< 0.4 s"))
     out = str(work / "lib.json")

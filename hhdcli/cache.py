@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +19,8 @@ CARDS_FILE = "cards.json"
 SYMBOLS_FILE = "pips.json"
 BUILTIN_FILE = "data/hellscube-v1.2.json.gz"  # inside the package; built by scripts/build_builtin_data.py
 BUILTIN_PREFIX = "built-in:"
+FAILED_SYNC_FILE = ".sync-failed"  # when an automatic sync last failed: the next hour's commands go offline
+FAILED_SYNC_QUIET_SECONDS = 3600
 
 
 def default_cache_dir() -> Path:
@@ -159,6 +162,7 @@ def write_cache(cache_dir: Path, meta: CacheMeta, cards: list[Card], symbols_raw
     # compact: the cache is read by hhd, not people (`hhd card NAME --json` shows a card readably)
     data = json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     write_cache_file(cache_dir / CARDS_FILE, data)
+    forget_failed_sync(cache_dir)
 
 
 # --- the built-in Hellscube v1.2 data --------------------------------------------------------------------
@@ -198,3 +202,24 @@ def load_cache_or_builtin(cache_dir: Path) -> CardCache:
 def symbols_or_builtin(cache_dir: Path) -> list[dict[str, Any]]:
     """The cached symbol table, else the built-in one."""
     return load_symbols(cache_dir) or builtin_symbols()
+
+
+def note_failed_sync(cache_dir: Path) -> None:
+    """Remember that an automatic sync failed (best effort: a read-only cache folder just means asking again)."""
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        (cache_dir / FAILED_SYNC_FILE).touch()
+    except OSError:
+        pass
+
+
+def recent_failed_sync(cache_dir: Path, now: float | None = None) -> bool:
+    try:
+        failed_at = (cache_dir / FAILED_SYNC_FILE).stat().st_mtime
+    except OSError:
+        return False
+    return 0 <= (now if now is not None else time.time()) - failed_at < FAILED_SYNC_QUIET_SECONDS
+
+
+def forget_failed_sync(cache_dir: Path) -> None:
+    (cache_dir / FAILED_SYNC_FILE).unlink(missing_ok=True)

@@ -8,106 +8,21 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from hhdcli import __version__
+from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import HhdError, InputError
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
     from hhdcli.cards import Card, CardIndex
-    from hhdcli.http import HttpSettings
-    from hhdcli.library import ResolvedLibrary
-    from hhdcli.registry import Syncer, SyncResult
     from hhdcli.render.proxies import ProxyOptions
 
 JSON_SCHEMA = 1
-DEFAULT_LIBRARY = "hell-library.json"  # the library file every command reads unless told otherwise
-
-
-@dataclass
-class Env:
-    """What every command shares: where the cache is, how to reach the network, how loud to be."""
-
-    cache_dir: Path
-    registry_url: str | None
-    timeout: float
-    quiet: bool
-    debug: bool
-    offline: bool = False
-    _cache: CardCache | None = field(default=None, repr=False)
-
-    def info(self, message: str) -> None:
-        if not self.quiet:
-            click.echo(message, err=True)
-
-    def warn(self, message: str) -> None:
-        if not self.quiet:
-            click.secho(f"warning: {message}", err=True, fg="yellow")
-
-    def notice(self, message: str) -> None:
-        """A wait long enough to wonder about (a server's Retry-After, Scryfall's back-off): say what it is."""
-        self.info(f"… {message}")
-
-    def http(self, **kwargs: float) -> HttpSettings:
-        from hhdcli.http import HttpSettings
-
-        return HttpSettings.for_timeout(self.timeout, **kwargs)
-
-    def syncer(self, progress: Callable[[int, int | None], None] | None = None) -> Syncer:
-        from hhdcli.registry import DEFAULT_URLS, RegistryUrls, Syncer
-
-        urls = RegistryUrls.from_base(self.registry_url) if self.registry_url else DEFAULT_URLS
-        return Syncer(self.cache_dir, urls=urls, settings=self.http(), progress=progress, notice=self.notice)
-
-    def cards(self) -> CardCache:
-        if self._cache is None:
-            self._cache = self._load_cards()
-        return self._cache
-
-    def _load_cards(self) -> CardCache:
-        """The card cache; with none yet, one sync (unless offline), else the built-in data."""
-        from hhdcli.cache import cache_exists, load_builtin, load_cache
-        from hhdcli.errors import DataError, NetworkError
-
-        if cache_exists(self.cache_dir):
-            return load_cache(self.cache_dir)
-        if not self.offline:
-            self.info("no card cache yet: syncing from the registry once…")
-            try:
-                self.report_sync(self.syncer().run())
-                return load_cache(self.cache_dir)
-            except (NetworkError, DataError) as exc:  # a cache that cannot be written is still an error
-                self.warn(f"could not sync: {exc.message}")
-        builtin = load_builtin()
-        self.info(f"using the built-in Hellscube v1.2 data of {builtin.meta.fetched_at[:10]}; "
-                  "`hhd sync` fetches the live registry")
-        return builtin
-
-    def report_sync(self, result: SyncResult) -> None:
-        for warning in result.warnings:
-            self.warn(warning)
-        meta = result.meta
-        if result.updated:
-            self.info(f"synced {meta.card_count} Hellscube v1.2 cards from {meta.source} into {self.cache_dir}")
-        else:
-            version = meta.registry_version or meta.etag or meta.sha256[:12]
-            self.info(f"up to date (version {version}, {meta.card_count} cards)")
-
-    def open_library(self, path: Path) -> ResolvedLibrary:
-        from hhdcli.library import open_library
-
-        cache = self.cards()
-        resolved = open_library(path, cache.cards, cache.meta.sha256)
-        for warning in resolved.warnings:
-            self.warn(warning)
-        for entry, card in resolved.renamed:
-            self.info(f"{path}: card {entry.position} {entry.name!r} is called {card.name!r} now")
-        return resolved
 
 
 class HhdGroup(click.Group):
@@ -517,6 +432,7 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
         build_pool,
         check_seed,
         default_size,
+        draws_the_same,
         memorable_seed,
         read_name_list,
         resolve,
@@ -545,7 +461,8 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
         env.info(f"seed: {seed}   (pass --seed {seed} to draw this library again)")
     library = draw(pool, size if size is not None else default_size(len(pool.cards)), seed, cache.fingerprint)
     data = dump_json(library.to_json())
-    refuse_to_replace(output, data, "library", force)
+    if not draws_the_same(output, library):
+        refuse_to_replace(output, data, "library", force)
     _write(env, output, data, f"{library.size} cards, seed {seed!r}")
     cards = resolve(library, pool.cards).cards
     _print_library(library, cards, pool.cards, fmt, as_json)
@@ -733,7 +650,7 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
                   dpi: int = 300, quality: int = 85, workers: int = 8) -> None:
     from hhdcli.mana import SymbolTable
     from hhdcli.render.images import ImageSettings, ImageStore
-    from hhdcli.render.proxies import fallback_lines, render_proxies
+    from hhdcli.render.proxies import fallback_lines, plural, render_proxies
 
     settings = ImageSettings(dpi, quality, options.bleed_mm, workers, env.offline)
     store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3), env.notice)
@@ -743,7 +660,7 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
         pdf, report = render_proxies(cards, SymbolTable.from_records(cache.symbols), options, store, progress)
     finally:
         finish()
-    _write(env, output, pdf, f"{report.pages} pages, {report.proxies} proxies ({report.sources()}), "
+    _write(env, output, pdf, f"{plural(report.pages, 'page')}, {report.proxies} proxies: {report.sources()}; "
            f"{report.size_bytes / 1024:.0f} KB")
     for line in fallback_lines(report):
         env.info(line)

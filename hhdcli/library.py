@@ -172,6 +172,17 @@ def generate(pool: Pool, size: int, seed: str, card_data: dict[str, Any]) -> Lib
     return Library(seed, pool.description, card_data, entries)
 
 
+def draws_the_same(path: Path, library: Library) -> bool:
+    """The file holds this draw (seed, pool, cards, card data by hash), perhaps with the data named otherwise:
+    writing it again loses nothing, so it needs no --force."""
+    try:
+        old = json.loads(Path(path).read_bytes())
+        return (old["seed"], old["pool"], old["card_data"]["sha256"], [e["id"] for e in old["cards"]]) == \
+            (library.seed, library.pool, library.card_data["sha256"], [e.id for e in library.cards])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
 def load_library(path: Path) -> Library:
     """Read a library file back, refusing one of another format or edited into inconsistency."""
     try:

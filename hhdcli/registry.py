@@ -90,11 +90,30 @@ def is_url(source: str) -> bool:
 
 
 def _read_local(path_text: str) -> bytes:
+    """A registry file as it is, or gzipped (the registry serves its catalog gzipped; tests/data keeps it so)."""
     path = Path(path_text).expanduser()
     try:
-        return path.read_bytes()
+        with path.open("rb") as file:
+            raw = file.read(MAX_DOWNLOAD + 1)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}", "check the path given to --source/--symbols") from exc
+    if raw.startswith(b"\x1f\x8b"):
+        raw = _gunzip(raw, path)
+    if len(raw) > MAX_DOWNLOAD:
+        raise InputError(f"{path} is over {MAX_DOWNLOAD // 2**20} MB: not a registry file",
+                         "check the path given to --source/--symbols")
+    return raw
+
+
+def _gunzip(raw: bytes, path: Path) -> bytes:
+    import zlib
+
+    unpack = zlib.decompressobj(wbits=31)
+    try:
+        data = unpack.decompress(raw, MAX_DOWNLOAD + 1)  # a bound: a small file must not unpack into gigabytes
+    except zlib.error as exc:
+        raise DataError(f"{path} is a damaged gzip file ({exc})", "download the registry file again") from exc
+    return data
 
 
 @dataclass

@@ -1,8 +1,8 @@
 """Build hhd's built-in Hellscube v1.2 data (hhdcli/data/hellscube-v1.2.json.gz) from a registry file.
 
 Usage (from the repository root, re-runnable; the output is byte-identical for the same inputs):
-    python scripts/build_builtin_data.py ../shared/hellfall/Hellscube-Database.legacy-2024-04-22.json \\
-        --symbols ../shared/hellfall/pips.json
+    python scripts/build_builtin_data.py tests/data/Hellscube-Database.legacy-2024-04-22.json.gz \\
+        --symbols tests/data/pips.json
 
 The source may be either registry format (the legacy sheet export or the current catalog); the date of
 the data is taken from the file name (YYYY-MM-DD) unless --date says otherwise. Commit the result.
@@ -28,6 +28,8 @@ SYMBOL_FIELDS = ("symbol", "represents_mana", "colors", "hybrid", "phyrexian", "
 
 def build(source: Path, symbols: Path, date: str) -> bytes:
     raw = source.read_bytes()
+    if source.suffix == ".gz":  # the test data's compressed copy: the same file, the same output
+        raw, source = gzip.decompress(raw), source.with_suffix("")
     parsed = parse_registry(raw)
     if len(parsed.cards) != EXPECTED_CARDS:
         raise SystemExit(f"{source}: {len(parsed.cards)} Hellscube v1.2 cards, expected {EXPECTED_CARDS}")

@@ -1,9 +1,11 @@
-"""Test helpers: the real registry data in ../shared, a loopback HTTP server, the CLI run in-process."""
+"""Test helpers: the real registry data in tests/data, a loopback HTTP server, the CLI run in-process."""
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import os
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -15,11 +17,26 @@ from click.testing import CliRunner
 
 from hhdcli.cli import cli
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "hellfall"
-LEGACY = SHARED / "Hellscube-Database.legacy-2024-04-22.json"
-CURRENT_SAMPLE = SHARED / "Hellscube-Database.current-sample.json"
-EXCERPT = SHARED / "Hellscube-Database.current-excerpt.json"
-PIPS = SHARED / "pips.json"
+DATA = Path(__file__).resolve().parent / "data"  # copies of the public-domain registry files (see its README)
+
+
+def _unpacked(name: str) -> Path:
+    """A gzipped data file unpacked once into the temporary folder (by content, so a new copy is a new file)."""
+    packed = DATA / f"{name}.gz"
+    raw = gzip.decompress(packed.read_bytes())
+    target = Path(tempfile.gettempdir()) / f"hhd-tests-{hashlib.sha256(raw).hexdigest()[:16]}" / name
+    if not target.exists():
+        target.parent.mkdir(exist_ok=True)
+        partial = target.with_name(f".{name}.{os.getpid()}")
+        partial.write_bytes(raw)
+        partial.replace(target)
+    return target
+
+
+LEGACY = _unpacked("Hellscube-Database.legacy-2024-04-22.json")
+CURRENT_SAMPLE = DATA / "Hellscube-Database.current-sample.json"
+EXCERPT = DATA / "Hellscube-Database.current-excerpt.json"
+PIPS = DATA / "pips.json"
 
 
 @dataclass
@@ -149,3 +166,20 @@ class Hhd:
             base += ["--registry-url", self.registry_url]
         result = CliRunner().invoke(cli, base + list(args), input=input, catch_exceptions=False)
         return result
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bare_copy(target: Path) -> Path:
+    """The checkout's tracked and new files in an empty folder: what a user who clones the project has."""
+    import shutil
+    import subprocess
+
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout.splitlines()
+    for name in listed:
+        if (ROOT / name).is_file() and (not name.startswith("cache/") or name == "cache/.gitkeep"):
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, target / name)
+    return target

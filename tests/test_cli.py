@@ -247,15 +247,3 @@ def test_cache_files_written_while_working_fail_in_one_line(tmp_path, server):
     deck.write_text("4 Steam Vents\n", encoding="utf-8")
     line = one_line_error(run("check", str(deck), "--all", "--scryfall-url", server.url))
     assert "scryfall-lands.json" in line
-
-
-def test_the_readme_library_example_runs(legacy_cache, tmp_path):
-    """The README's "As a library" code, pasted into a folder with a cache and a deck."""
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    code = readme.split("## As a library", 1)[1].split("```python\n", 1)[1].split("\n```", 1)[0]
-    shutil.copytree(legacy_cache, tmp_path / "cache")
-    (tmp_path / "deck.txt").write_text("20 Mountain\n20 Forest\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().startswith("Take.") or done.stdout.strip() in ("land", "take", "choice")
-    assert (tmp_path / "check.html").exists() and (tmp_path / "checklist.pdf").read_bytes().startswith(b"%PDF")

@@ -272,7 +272,7 @@ def test_warm_image_cache_needs_no_network(image_registry, server, tmp_path):
     assert image_registry(*args, "-o", str(tmp_path / "a.pdf")).exit_code == 0
     hits = len(server.hits)
     offline = image_registry(*args, "-o", str(tmp_path / "b.pdf"), "--offline")
-    assert offline.exit_code == 0 and "2 proxies (2 from 2 images" in offline.output
+    assert offline.exit_code == 0 and "2 proxies: 2 from 2 images" in offline.output
     assert len(server.hits) == hits
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
 

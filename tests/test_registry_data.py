@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -69,30 +68,6 @@ def test_online_a_first_run_still_syncs_the_live_registry(registry, hhd):
     result = hhd("cards", "--json")
     assert result.exit_code == 0 and "built-in" not in result.output
     assert load_cache(hhd.cache_dir).meta.source.endswith("/catalog.json")
-
-
-def test_the_readme_first_command_runs_in_a_bare_copy_with_no_network(tmp_path):
-    """What a newcomer pastes, in a copy of the checkout with no ../shared and no card cache."""
-    project = tmp_path / "somewhere" / "hhd"
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.splitlines()
-    for name in files:
-        if (ROOT / name).is_file() and not name.startswith("cache/") or name == "cache/.gitkeep":
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, project / name)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = readme.split("```sh\n", 1)[1].split("\n```", 1)[0].strip()
-    assert "shared" not in command
-    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path / "home"), "LANG": "C.UTF-8",
-           "HHD_REGISTRY_URL": "http://127.0.0.1:9",  # nothing listens there: the registry is unreachable
-           **{k: v for k, v in os.environ.items() if k.startswith("PIP_")}}
-    done = subprocess.run(["bash", "-c", command], cwd=project, env=env, capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "using the built-in Hellscube v1.2 data" in done.stderr
-    assert len(json.loads((project / "hell-library.json").read_text())["cards"]) == 97
-    assert len(PdfReader(project / "hell-proxies.pdf").pages) == 11
-    assert "97" in PdfReader(project / "hell-checklist.pdf").pages[0].extract_text()
 
 
 # --- the current format, read as the registry reads it --------------------------------------------------

@@ -38,6 +38,9 @@ class ProxyOptions:
     cut_lines: str = "corners"  # or "full": lines across the whole sheet
 
 
+NO_REGISTRY_IMAGE = "no image in the registry"
+
+
 @dataclass(frozen=True)
 class Proxy:
     """One physical proxy: a card, and the image to print for it (None: drawn from the card data)."""
@@ -51,17 +54,27 @@ class ProxyReport:
     pages: int = 0
     proxies: int = 0
     images: int = 0
-    text: int = 0
+    text: int = 0  # drawn from card data, basics included
+    basics: int = 0
     fallbacks: dict[str, str] = field(default_factory=dict)  # card name → why no image
     size_bytes: int = 0
     missing_glyphs: dict[str, str] = field(default_factory=dict)  # card name → characters printed as "?"
     landscape: bool = False  # turned pages: for duplex backs, flip on the short edge
 
     def sources(self) -> str:
-        """Where the faces came from, without a "0 from 0 images" when nothing was fetched."""
-        if self.text == self.proxies:
-            return f"all {self.text} drawn from card data"
-        return f"{self.proxies - self.text} from {self.images} images, {self.text} drawn from card data"
+        """Where the faces came from: "23 basics, 74 from card data (images unreachable)", no "0 from 0 images"."""
+        parts = [f"{self.basics} basics"] if self.basics else []
+        if self.proxies > self.text:
+            parts.append(f"{self.proxies - self.text} from {plural(self.images, 'image')}")
+        drawn = self.text - self.basics
+        if drawn:
+            unreachable = self.images == 0 and self.fallbacks and NO_REGISTRY_IMAGE not in self.fallbacks.values()
+            parts.append(f"{drawn} from card data" + (" (images unreachable)" if unreachable else ""))
+        return ", ".join(parts)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def plan(cards: Sequence[Card], options: ProxyOptions) -> list[Proxy]:
@@ -105,7 +118,7 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
     if not options.text_only:
         for proxy in proxies:
             if proxy.image_url is None and not proxy.card.is_basic and proxy.card.name not in report.fallbacks:
-                report.fallbacks[proxy.card.name] = "no image in the registry"
+                report.fallbacks[proxy.card.name] = NO_REGISTRY_IMAGE
     images = {p.image_url: str(results[p.image_url].path) for p in proxies if p.image_url}
     sheet = make_sheet(options.paper_mm, options.gap_mm, options.bleed_mm, options.margin_mm)
     painter_missing: dict[str, set[str]] = {}
@@ -116,6 +129,7 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
     report.proxies = len(proxies)
     report.images = len(set(images.values()))
     report.text = sum(1 for p in proxies if p.image_url is None)
+    report.basics = sum(1 for p in proxies if p.card.is_basic)
     report.size_bytes = len(pdf)
     return pdf, report
 

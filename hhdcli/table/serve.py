@@ -13,7 +13,7 @@ from hhdcli.table.state import Session, TableError
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
-    from hhdcli.cli import Env
+    from hhdcli.env import Env
     from hhdcli.library import ResolvedLibrary
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")

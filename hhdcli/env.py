@@ -1,0 +1,100 @@
+"""The run's environment, shared by the command line and the Hell table: output, warnings, cache, HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from hhdcli.cache import CardCache
+    from hhdcli.http import HttpSettings
+    from hhdcli.library import ResolvedLibrary
+    from hhdcli.registry import Syncer, SyncResult
+
+DEFAULT_LIBRARY = "hell-library.json"  # the library file every command reads unless told otherwise
+
+
+@dataclass
+class Env:
+    """What every command shares: where the cache is, how to reach the network, how loud to be."""
+
+    cache_dir: Path
+    registry_url: str | None
+    timeout: float
+    quiet: bool
+    debug: bool
+    offline: bool = False
+    _cache: CardCache | None = field(default=None, repr=False)
+
+    def info(self, message: str) -> None:
+        if not self.quiet:
+            click.echo(message, err=True)
+
+    def warn(self, message: str) -> None:
+        if not self.quiet:
+            click.secho(f"warning: {message}", err=True, fg="yellow")
+
+    def notice(self, message: str) -> None:
+        """A wait long enough to wonder about (a server's Retry-After, Scryfall's back-off): say what it is."""
+        self.info(f"… {message}")
+
+    def http(self, **kwargs: float) -> HttpSettings:
+        from hhdcli.http import HttpSettings
+
+        return HttpSettings.for_timeout(self.timeout, **kwargs)
+
+    def syncer(self, progress: Callable[[int, int | None], None] | None = None) -> Syncer:
+        from hhdcli.registry import DEFAULT_URLS, RegistryUrls, Syncer
+
+        urls = RegistryUrls.from_base(self.registry_url) if self.registry_url else DEFAULT_URLS
+        return Syncer(self.cache_dir, urls=urls, settings=self.http(), progress=progress, notice=self.notice)
+
+    def cards(self) -> CardCache:
+        if self._cache is None:
+            self._cache = self._load_cards()
+        return self._cache
+
+    def _load_cards(self) -> CardCache:
+        """The card cache; with none yet, one sync (unless offline or one failed within the hour), else built-in."""
+        from hhdcli.cache import cache_exists, load_builtin, load_cache, note_failed_sync, recent_failed_sync
+        from hhdcli.errors import DataError, NetworkError
+
+        if cache_exists(self.cache_dir):
+            return load_cache(self.cache_dir)
+        if not self.offline and not recent_failed_sync(self.cache_dir):
+            self.info("no card cache yet: syncing from the registry once…")
+            try:
+                self.report_sync(self.syncer().run())
+                return load_cache(self.cache_dir)
+            except (NetworkError, DataError) as exc:  # a cache that cannot be written is still an error
+                self.warn(f"could not sync: {exc.message}")
+                note_failed_sync(self.cache_dir)  # say it once: the next hour's commands do not try again
+        builtin = load_builtin()
+        self.info(f"offline: using the built-in Hellscube v1.2 data of {builtin.meta.fetched_at[:10]}; "
+                  "`hhd sync` fetches the live registry")
+        return builtin
+
+    def report_sync(self, result: SyncResult) -> None:
+        for warning in result.warnings:
+            self.warn(warning)
+        meta = result.meta
+        if result.updated:
+            self.info(f"synced {meta.card_count} Hellscube v1.2 cards from {meta.source} into {self.cache_dir}")
+        else:
+            version = meta.registry_version or meta.etag or meta.sha256[:12]
+            self.info(f"up to date (version {version}, {meta.card_count} cards)")
+
+    def open_library(self, path: Path) -> ResolvedLibrary:
+        from hhdcli.library import open_library
+
+        cache = self.cards()
+        resolved = open_library(path, cache.cards, cache.meta.sha256)
+        for warning in resolved.warnings:
+            self.warn(warning)
+        for entry, card in resolved.renamed:
+            self.info(f"{path}: card {entry.position} {entry.name!r} is called {card.name!r} now")
+        return resolved

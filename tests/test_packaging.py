@@ -1,0 +1,54 @@
+"""What leaves the checkout: the wheel (built from the sdist) holds every package and data file of the source tree."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import hhdcli
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "hhdcli"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> zipfile.ZipFile:
+    out = tmp_path_factory.mktemp("dist")
+    # --sdist --wheel builds the wheel from the sdist: what a user's pip builds from a source download
+    subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", str(out),
+                    str(ROOT)], check=True, capture_output=True)
+    return zipfile.ZipFile(next(out.glob("*.whl")))
+
+
+def source_files() -> set[str]:
+    """Every file under hhdcli/ that a run can need: modules, templates, fonts, built-in data."""
+    return {str(p.relative_to(ROOT)).replace("\\", "/") for p in PACKAGE.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
+
+
+def test_the_wheel_holds_every_package_and_data_file_of_the_source_tree(wheel):
+    missing = source_files() - set(wheel.namelist())
+    assert not missing, f"left out of the wheel: {sorted(missing)}"
+    assert {"hhdcli/export/__init__.py", "hhdcli/table/__init__.py", "hhdcli/data/hellscube-v1.2.json.gz"} <= \
+        set(wheel.namelist())
+
+
+def test_the_wheel_carries_the_one_version_written_in_the_package(wheel):
+    assert hhdcli.__version__ == "0.3.0"
+    metadata = next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))
+    assert f"Version: {hhdcli.__version__}\n" in wheel.read(metadata).decode()
+    assert Path(wheel.filename).name.startswith(f"hhd-{hhdcli.__version__}-")
+
+
+def test_hhd_version_is_read_without_importlib_metadata():
+    """importlib.metadata costs ~20 ms at every start; the version is a constant of the package."""
+    probe = "import sys, hhdcli.cli; print('importlib.metadata' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "False"
+    version = subprocess.run([sys.executable, "-m", "hhdcli", "--version"], check=True, capture_output=True,
+                             text=True).stdout
+    assert version.strip() == f"hhd, version {hhdcli.__version__}"
