@@ -86,7 +86,7 @@ def bench_sync(rows: list[Row], work: Path) -> None:
         floor = best(lambda raw=raw: json.loads(raw), 3)
 
         def process(raw: bytes = raw) -> None:
-            fmt, cards, _ = parse_registry(raw)
+            fmt, cards, *_ = parse_registry(raw)
             meta = CacheMeta("bench", fmt, None, "2026-01-01T00:00:00+00:00", "0", len(cards))
             write_cache(work / "sync-cache", meta, cards, None)
 
@@ -242,7 +242,7 @@ def bench_proxies(rows: list[Row], work: Path) -> None:
         records.append({"object": "card", "kind": "card", "id": str(uuid.UUID(int=i)), "name": f"Card {i}",
                         "set": "HLC.0", "layout": "normal", "image": f"{base}/{i}.jpg", "mana_cost": "{R}",
                         "type_line": "Instant", "colors": ["R"]})
-    _, image_cards, _ = parse_registry(json.dumps({"data": records}).encode())
+    _, image_cards, *_ = parse_registry(json.dumps({"data": records}).encode())
     options = ProxyOptions()
 
     def cold() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from hhdcli.cards import Card
 from hhdcli.errors import CacheError
 from hhdcli.files import write_cache_file
+from hhdcli.jsonio import load_json
 
 SCHEMA_VERSION = 1
 CARDS_FILE = "cards.json"
@@ -94,7 +95,7 @@ def cache_exists(cache_dir: Path) -> bool:
 def read_meta(cache_dir: Path) -> CacheMeta | None:
     """The metadata of the cache, or None when there is no usable cache (no Card objects are built)."""
     try:
-        meta = json.loads((cache_dir / CARDS_FILE).read_bytes())["meta"]
+        meta = load_json((cache_dir / CARDS_FILE).read_bytes())["meta"]
         return CacheMeta(**meta) if meta.get("schema") == SCHEMA_VERSION else None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -106,17 +107,19 @@ def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
         raise CacheError(f"no card cache in {cache_dir}",
                          "run `hhd sync` (or `hhd sync --source FILE` offline)")
     try:
-        document = json.loads(path.read_bytes())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        document = load_json(path.read_bytes())
+    except (OSError, ValueError) as exc:
         raise _damaged(path, f"not readable JSON ({exc})") from exc
     if not isinstance(document, dict) or not isinstance(document.get("cards"), list):
         raise _damaged(path, "it has no card list")
-    if document.get("meta", {}).get("schema") != SCHEMA_VERSION:
-        raise _damaged(path, f"schema {document.get('meta', {}).get('schema')!r}, this hhd reads {SCHEMA_VERSION}")
+    if not isinstance(document.get("meta"), dict):
+        raise _damaged(path, "it has no metadata")
+    if document["meta"].get("schema") != SCHEMA_VERSION:
+        raise _damaged(path, f"schema {document['meta'].get('schema')!r}, this hhd reads {SCHEMA_VERSION}")
     try:
         meta = CacheMeta(**document["meta"])
         cards = [Card.from_json(c) for c in document["cards"]]
-    except (TypeError, KeyError, AttributeError) as exc:
+    except (TypeError, KeyError, AttributeError, ValueError) as exc:
         raise _damaged(path, f"a record has the wrong shape ({exc})") from exc
     if len(cards) != meta.card_count:
         raise _damaged(path, f"it lists {len(cards)} cards but its metadata says {meta.card_count}")
@@ -145,8 +148,8 @@ def has_symbols(cache_dir: Path) -> bool:
 def parse_symbols(raw: bytes) -> list[dict[str, Any]]:
     """Validate the registry's symbol table (`{"data": [{"symbol": ...}, ...]}`)."""
     try:
-        document = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        document = load_json(raw)
+    except ValueError as exc:
         raise ValueError(f"the symbol table is not valid JSON ({exc.__class__.__name__})") from exc
     records = document.get("data") if isinstance(document, dict) else document
     if not isinstance(records, list) or not records or not all(isinstance(r, dict) and "symbol" in r for r in records):
@@ -174,7 +177,7 @@ def _builtin_document() -> dict[str, Any]:
     from importlib.resources import files
 
     data = (files("hhdcli") / BUILTIN_FILE).read_bytes()
-    document: dict[str, Any] = json.loads(gzip.decompress(data))
+    document: dict[str, Any] = load_json(gzip.decompress(data))
     return document
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from hhdcli import colors
 from hhdcli.colors import BASIC_LANDS, Group
 from hhdcli.costs import is_cost, parse_cost
 from hhdcli.errors import DataError
+from hhdcli.jsonio import JsonProblem, load_json
 
 # Hellscube v1.2 lives in set HLC and its children; the registry writes both HLC.0 and HLC_0.
 V12_SETS = {"HLC", "HLC.0", "HLC.1", "HLC.2"}
@@ -241,24 +241,113 @@ class Parsed(NamedTuple):
     format: str  # "legacy" or "current"
     cards: list[Card]  # the Hellscube v1.2 cards
     records: int  # every record of the download (all cubes), to check against the manifest's cardCount
+    skipped: list[str] = []  # one line per Hellscube v1.2 record that breaks the schema, naming it
 
 
 def parse_registry(raw: bytes) -> Parsed:
-    """Parse a registry download: its format, its Hellscube v1.2 cards, how many records it holds."""
+    """Parse a registry download: its format, its Hellscube v1.2 cards, how many records it holds. A record
+    that breaks the format's schema is skipped and named in `skipped`; only a bad file is a DataError."""
     try:
-        document = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        document = load_json(raw)
+    except ValueError as exc:
         snippet = raw[:40].decode("utf-8", "replace").strip()
-        raise DataError(f"the download is not valid JSON ({exc.__class__.__name__}: starts with {snippet!r})",
+        why = str(exc) if isinstance(exc, JsonProblem) else f"{exc.__class__.__name__}: starts with {snippet!r}"
+        raise DataError(f"the download is not valid JSON ({why})",
                         "the registry may have answered with an error page; try again later") from exc
     fmt = detect_format(document)
     records = document["data"] if isinstance(document, dict) else document
     records = [r for r in records if isinstance(r, dict)]
     parse = _legacy_card if fmt == "legacy" else _current_card
     selected = _legacy_is_v12 if fmt == "legacy" else _current_is_v12
+    schema = LEGACY_SCHEMA if fmt == "legacy" else CURRENT_SCHEMA
+    parsed, skipped = [], []
+    for number, record in enumerate(records, 1):
+        if not selected(record):
+            continue
+        problem = schema_problem(record, schema)
+        if problem is None:
+            try:
+                parsed.append(parse(record))
+                continue
+            except (TypeError, ValueError, AttributeError, KeyError) as exc:  # the schema's last line of defence
+                problem = f"cannot be read ({exc.__class__.__name__}: {exc})"
+        name = record.get("name", record.get("Name"))
+        skipped.append(f"skipped record {number} ({str(name)[:60]!r}): {problem}")
     # a record listed twice (same id) is one card: the first of them is kept
-    cards = list({card.id: card for card in reversed([parse(r) for r in records if selected(r)])}.values())[::-1]
-    return Parsed(fmt, cards, len(records))
+    cards = list({card.id: card for card in reversed(parsed)}.values())[::-1]
+    return Parsed(fmt, cards, len(records), skipped)
+
+
+# the legacy format's 4-slot columns, one slot per face
+_SLOT_KEYS = ("Cost", "Supertype(s)", "Card Type(s)", "Subtype(s)", "Text Box", "power", "toughness", "Loyalty")
+
+
+# --- the schema: what hhd reads of a record, and the JSON type each field may hold (null always may) -----
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _scalar(value: Any) -> bool:
+    """Power, toughness, loyalty, a legacy CMC: "3", 3, "*", "1+*"."""
+    return _text(value) or _number(value)
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _slot_column(value: Any) -> bool:
+    """A legacy 4-slot column: a list of text, numbers or nulls (or one text)."""
+    return _text(value) or isinstance(value, list) and all(v is None or _scalar(v) for v in value)
+
+
+def _mapping(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+def _faces(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(f, dict) and schema_problem(f, FACE_SCHEMA) is None
+                                           for f in value)
+
+
+_EXPECTED = {_text: "text", _number: "a number", _scalar: "text or a number", _texts: "a list of text",
+             _slot_column: "a list of face slots", _mapping: "an object", _faces: "a list of faces"}
+
+FACE_SCHEMA = {"name": _text, "mana_cost": _text, "type_line": _text, "oracle_text": _text, "power": _scalar,
+               "toughness": _scalar, "loyalty": _scalar, "colors": _texts, "image": _text, "print_image": _text,
+               "still_image": _text, "layout": _text}
+CURRENT_SCHEMA = {**FACE_SCHEMA, "id": _text, "set": _text, "kind": _text, "mana_value": _number,
+                  "color_identity": _texts, "tags": _texts, "creators": _texts, "legalities": _mapping,
+                  "card_faces": _faces}
+LEGACY_SCHEMA = {"Name": _text, "Set": _text, "Image": _text, "CMC": _scalar, "Color(s)": _text,
+                 "Constructed": _text, "Tags": _text, "Creator": _text,
+                 **dict.fromkeys(_SLOT_KEYS, _slot_column)}
+
+
+def schema_problem(record: dict[str, Any], schema: dict[str, Any]) -> str | None:
+    """What is wrong with a record, in a few words, or None."""
+    for key, valid in schema.items():
+        value = record.get(key)
+        if value is not None and not valid(value):
+            if key == "card_faces" and isinstance(value, list):
+                bad = next((f for f in value if not isinstance(f, dict) or schema_problem(f, FACE_SCHEMA)), None)
+                inner = schema_problem(bad, FACE_SCHEMA) if isinstance(bad, dict) else "a face is not an object"
+                return f'"card_faces": {inner}'
+            return f'"{key}" is {_shown(value)}, expected {_EXPECTED[valid]}'
+    return None
+
+
+def _shown(value: Any) -> str:
+    import json
+
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 30 else text[:27] + "…"
 
 
 # --- legacy sheet export -------------------------------------------------------------------
@@ -268,7 +357,6 @@ def _legacy_is_v12(record: dict[str, Any]) -> bool:
     return str(record.get("Set") or "").strip() == "HLC"
 
 
-_SLOT_KEYS = ("Cost", "Supertype(s)", "Card Type(s)", "Subtype(s)", "Text Box", "power", "toughness", "Loyalty")
 
 
 def _slots(record: dict[str, Any]) -> dict[str, list[str]]:
@@ -367,7 +455,7 @@ def _current_is_v12(record: dict[str, Any]) -> bool:
     return record.get("kind", "card") == "card" and set_code in V12_SETS
 
 
-def _text(value: Any) -> str | None:
+def _optional(value: Any) -> str | None:
     return None if value in (None, "") else str(value)
 
 
@@ -395,9 +483,9 @@ def _current_face(face: dict[str, Any], with_image: bool, counts: bool) -> Face:
         mana_cost=str(face.get("mana_cost") or ""),
         type_line=str(face.get("type_line") or ""),
         oracle_text=_rules_text(face.get("oracle_text")),
-        power=_text(face.get("power")),
-        toughness=_text(face.get("toughness")),
-        loyalty=_text(face.get("loyalty")),
+        power=_optional(face.get("power")),
+        toughness=_optional(face.get("toughness")),
+        loyalty=_optional(face.get("loyalty")),
         colors=_colors(face.get("colors")),
         image=_print_image(face) if with_image else None,
         counts=counts,

@@ -40,6 +40,56 @@ class HttpSettings:
         return cls(timeout=(min(5.0, seconds), seconds), **kwargs)  # type: ignore[arg-type]
 
 
+# --- one deadline per request ------------------------------------------------------------------------
+# A socket timeout bounds each read, so a server sending its status line or headers a byte a second never
+# trips it. Each request therefore gets a watchdog: the connections it reads answers on are recorded (per
+# thread) and shut down at the deadline, and retry waits that would pass the deadline are not waited.
+
+_current = threading.local()
+
+
+def _deadline() -> float | None:
+    return getattr(_current, "deadline", None)
+
+
+def _watched(base: type) -> type:
+    class Watched(base):
+        def getresponse(self, *args: Any, **kwargs: Any) -> Any:
+            sockets = getattr(_current, "sockets", None)
+            if sockets is not None and self.sock is not None:
+                sockets.append(self.sock)
+            return super().getresponse(*args, **kwargs)
+
+    return Watched
+
+
+class _Watchdog:
+    """Shuts the request's sockets at its deadline; `fired` says the failure that follows is a timeout."""
+
+    def __init__(self, seconds: float) -> None:
+        self.fired = False
+        self.sockets: list[socket.socket] = []
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+
+    def _fire(self) -> None:
+        self.fired = True
+        for sock in list(self.sockets):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def __enter__(self) -> _Watchdog:
+        _current.sockets, _current.deadline = self.sockets, time.monotonic() + self._timer.interval
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+        _current.sockets = _current.deadline = None
+
+
 def _retry_class(notice: Notice | None) -> type:
     from urllib3.exceptions import MaxRetryError
     from urllib3.util.retry import Retry
@@ -53,7 +103,12 @@ def _retry_class(notice: Notice | None) -> type:
             asked = self.get_retry_after(response) if response is not None else None
             if asked is not None and asked > MAX_RETRY_AFTER:
                 raise MaxRetryError(_pool, url or "", None)  # with raise_on_status off, the answer is returned
-            return super().increment(method, url, response, error, _pool, _stacktrace)
+            after = super().increment(method, url, response, error, _pool, _stacktrace)
+            deadline = _deadline()
+            wait = asked if asked is not None else after.get_backoff_time()
+            if deadline is not None and time.monotonic() + wait >= deadline:
+                raise MaxRetryError(_pool, url or "", error)  # the wait would pass the deadline: the answer as it is
+            return after
 
         def sleep(self, response: Any = None) -> None:
             asked = self.get_retry_after(response) if response is not None else None
@@ -86,9 +141,22 @@ def make_session(settings: HttpSettings = HttpSettings(), accept: str = "applica
     session.headers["User-Agent"] = USER_AGENT
     session.headers["Accept"] = accept
     adapter = HTTPAdapter(max_retries=retry)
+    _watch_connections(adapter)
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session
+
+
+def _watch_connections(adapter: Any) -> None:
+    from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+    class Pool(HTTPConnectionPool):
+        ConnectionCls = _watched(HTTPConnectionPool.ConnectionCls)
+
+    class SecurePool(HTTPSConnectionPool):
+        ConnectionCls = _watched(HTTPSConnectionPool.ConnectionCls)
+
+    adapter.poolmanager.pool_classes_by_scheme = {"http": Pool, "https": SecurePool}
 
 
 # --- what went wrong ------------------------------------------------------------------------------
@@ -203,19 +271,22 @@ class Client:
         earlier = self._failed_hosts.get(host)
         if earlier is not None:
             raise DownloadError(url, earlier.reason, TIMEOUT_HINT if earlier.timed_out else hint)  # as before
+        watchdog = _Watchdog(self.settings.timeout[1])
         try:
-            # connecting and each read of the headers have their timeouts; the body then gets one deadline
-            with self.session.request(method, url, headers=headers, json=json, timeout=self.settings.timeout,
-                                      stream=True) as response:
-                deadline = time.monotonic() + self.settings.timeout[1]
+            # one deadline for the whole request: connecting, retries, status line, headers and body
+            with watchdog, self.session.request(method, url, headers=headers, json=json,
+                                                timeout=self.settings.timeout, stream=True) as response:
                 if response.status_code not in ok:
                     raise _refused(url, response, hint)
-                data = b"" if response.status_code == 304 else read_capped(response, url, limit, progress, deadline)
+                data = b"" if response.status_code == 304 else read_capped(response, url, limit, progress)
                 return Download(url, data, response.headers.get("ETag"), response.headers.get("Last-Modified"),
                                 status=response.status_code, headers=dict(response.headers))
-        except (requests.exceptions.RequestException, HTTPError) as exc:
+        except (requests.exceptions.RequestException, HTTPError, OSError) as exc:
             found = problem(exc, url)
-            if found.host_down or found.timed_out:
+            if watchdog.fired:  # whatever the socket said when it was shut, the cause was the deadline
+                found = Problem(f"timed out ({self.settings.timeout[1]:g} s for the whole answer from {host})",
+                                timed_out=True)
+            if found.host_down or found.timed_out:  # a trickling host is skipped like a silent one
                 with self._lock:
                     self._failed_hosts.setdefault(host, found)
             raise DownloadError(url, found.reason, TIMEOUT_HINT if found.timed_out else hint) from exc
@@ -223,21 +294,40 @@ class Client:
 
 def _refused(url: str, response: requests.Response, hint: str) -> DownloadError:
     """An HTTP error answer, with when to come back if the server said so."""
-    asked = response.headers.get("Retry-After", "")
-    if asked.strip().isdigit():
-        back = (datetime.now() + timedelta(seconds=int(asked))).strftime("%H:%M")
-        return DownloadError(url, f"HTTP {response.status_code}; the server asks to wait {int(asked)} s (Retry-After)",
-                             f"nothing was changed; try again after {back}")
+    back = retry_after_at(response.headers.get("Retry-After", ""))
+    if back is not None:
+        return DownloadError(url, f"HTTP {response.status_code}; the server asks to wait until {clock(back)} "
+                             "(Retry-After)", f"nothing was changed; try again after {clock(back)}")
     return DownloadError(url, f"HTTP {response.status_code} {response.reason}", hint)
+
+
+def clock(moment: datetime) -> str:
+    """A time to come back, as a person reads it: 14:05 today, else with its date."""
+    today = datetime.now(moment.tzinfo).date()
+    return f"{moment:%H:%M}" if moment.date() == today else f"{moment:%Y-%m-%d %H:%M}"
+
+
+def retry_after_at(value: str, now: datetime | None = None) -> datetime | None:
+    """When a Retry-After header (seconds, or an HTTP date) says to come back, in local time; None if unreadable."""
+    from email.utils import parsedate_to_datetime
+
+    now = now or datetime.now().astimezone()
+    value = value.strip()
+    if value.isdigit():
+        return now + timedelta(seconds=min(int(value), 10**8))
+    try:
+        return parsedate_to_datetime(value).astimezone(now.tzinfo)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
 
 
 # --- reading ----------------------------------------------------------------------------------------
 
 
-def read_capped(response: requests.Response, url: str, limit: int, progress: Progress | None = None,
-                deadline: float | None = None) -> bytes:
+def read_capped(response: requests.Response, url: str, limit: int, progress: Progress | None = None) -> bytes:
     """The whole body, refusing more than `limit` bytes, a body shorter than its Content-Length, and one
-    still arriving at the deadline (a server trickling bytes never times out a single read)."""
+    still arriving at the request's deadline (a server trickling bytes never times out a single read)."""
+    deadline = _deadline()
     total = int(response.headers.get("Content-Length") or 0) or None
     encoded = bool(response.headers.get("Content-Encoding"))
     if total and not encoded and total > limit:

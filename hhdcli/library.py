@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -14,6 +13,7 @@ from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name
 from hhdcli.colors import POOL_BASICS
 from hhdcli.errors import DataError, InputError
 from hhdcli.files import read_text_file
+from hhdcli.jsonio import load_json
 
 LIBRARY_FORMAT = "hhd-library"
 LIBRARY_VERSION = 2  # 2: each Hellscube entry carries the card itself, to print it when the data changes
@@ -176,7 +176,7 @@ def draws_the_same(path: Path, library: Library) -> bool:
     """The file holds this draw (seed, pool, cards, card data by hash), perhaps with the data named otherwise:
     writing it again loses nothing, so it needs no --force."""
     try:
-        old = json.loads(Path(path).read_bytes())
+        old = load_json(Path(path).read_bytes())
         return (old["seed"], old["pool"], old["card_data"]["sha256"], [e["id"] for e in old["cards"]]) == \
             (library.seed, library.pool, library.card_data["sha256"], [e.id for e in library.cards])
     except (OSError, ValueError, KeyError, TypeError):
@@ -186,10 +186,10 @@ def draws_the_same(path: Path, library: Library) -> bool:
 def load_library(path: Path) -> Library:
     """Read a library file back, refusing one of another format or edited into inconsistency."""
     try:
-        document = json.loads(Path(path).read_bytes())
+        document = load_json(Path(path).read_bytes())
     except OSError as exc:
         raise InputError(f"cannot read library file {path}: {exc.strerror}", "check the path") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except ValueError as exc:
         raise DataError(f"{path} is not a library file (not JSON: {exc.__class__.__name__})",
                         "make one with `hhd generate -o FILE`") from exc
     if not isinstance(document, dict) or document.get("format") != LIBRARY_FORMAT:

@@ -7,7 +7,6 @@ the previous cache exactly as it was.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,6 +27,7 @@ from hhdcli.cards import Parsed, parse_registry
 from hhdcli.errors import DataError, HhdError, InputError
 from hhdcli.files import write_cache_file
 from hhdcli.http import Client, Download, HttpSettings, Notice, Progress
+from hhdcli.jsonio import load_json
 
 EXPECTED_CARDS = 720
 SHRINK_LIMIT = 0.9  # a sync that would leave fewer than this share of the cached cards needs --force
@@ -186,7 +186,7 @@ class Syncer:
     def _manifest(self) -> Manifest:
         download = self._get(self.urls.manifest)
         try:
-            document = json.loads(download.data)
+            document = load_json(download.data)
             count = document.get("cardCount")
             return Manifest(str(document["version"]), count if isinstance(count, int) else None)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -205,6 +205,10 @@ class Syncer:
             parsed = parse_registry(download.data)
         except DataError as exc:
             raise DataError(f"{download.url}: {exc.message}", exc.hint or "nothing was changed") from exc
+        shown = 5  # a feed of broken records is a few lines and a count, not a screenful
+        self.warnings.extend(f"{download.url}: {line}" for line in parsed.skipped[:shown])
+        if len(parsed.skipped) > shown:
+            self.warnings.append(f"… and {len(parsed.skipped) - shown} more records skipped")
         if not parsed.cards:
             raise DataError(f"{download.url}: no Hellscube v1.2 cards (set HLC) in {parsed.format} data",
                             "nothing was changed; check that --source is the Hellscube database")

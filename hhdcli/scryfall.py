@@ -1,24 +1,25 @@
 """Other Magic lands' colours from Scryfall's /cards/collection, cached on disk, with Scryfall's etiquette.
 
 Scryfall's API documentation asks for a User-Agent and an Accept header, at most 75 identifiers a request,
-no more than about 2 requests a second to /cards/collection, and, after a 429, a pause (we wait 30 s, or
-longer if Retry-After says so) before one more try. Answers are matched back to the names asked through
+no more than about 2 requests a second to /cards/collection, and, after a 429, a pause (we wait 30 s; a
+longer Retry-After ends the command with the time to come back) before one more try. Answers are matched back to the names asked through
 Scryfall's own answer (`data` in the order asked, less those in `not_found`), so names with Æ, û or
 `//` faces come back to the name the deck wrote.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from hhdcli.errors import NetworkError
 from hhdcli.files import dump_json, write_cache_file
-from hhdcli.http import Client, HttpSettings, Notice
+from hhdcli.http import Client, HttpSettings, Notice, clock, retry_after_at
+from hhdcli.jsonio import load_json
 
 DEFAULT_SCRYFALL_URL = "https://api.scryfall.com"
 BATCH = 75
@@ -54,7 +55,7 @@ class ScryfallLands:
 
     def _load(self) -> dict[str, Any]:
         try:
-            known = json.loads(self.path.read_text(encoding="utf-8"))
+            known = load_json(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
         return known if isinstance(known, dict) else {}
@@ -103,14 +104,19 @@ class ScryfallLands:
             answer = client.request("POST", url, limit=LIMIT, json={"identifiers": identifiers}, ok=(200, 429))
             if answer.status != 429:
                 try:
-                    document = json.loads(answer.data)
+                    document = load_json(answer.data)
                     document["data"]  # noqa: B018 - the shape is checked here, used by the caller
                     return dict(document)
                 except (ValueError, KeyError, TypeError) as exc:
                     raise NetworkError(f"{url} answered something that is not a card list") from exc
             if attempt == 2:
                 raise NetworkError(f"{url} is still busy (HTTP 429 twice)", "try again in a few minutes")
-            wait = max(BACK_OFF, _retry_after(answer.headers))
+            back = retry_after_at(str(answer.headers.get("Retry-After", "")))
+            wait = max(BACK_OFF, (back - datetime.now().astimezone()).total_seconds() if back else 0.0)
+            if wait > BACK_OFF:  # longer than the back-off this command budgets for: not worth waiting
+                assert back is not None
+                raise NetworkError(f"{url} asks to wait until {clock(back)} (HTTP 429): try again after {clock(back)}",
+                                   "or pass --offline, naming lands with --land NAME=COLORS")
             if self.notice:
                 self.notice(f"waiting {wait:.0f} s: Scryfall asked to slow down (HTTP 429)")
             self.sleep(wait)
@@ -123,11 +129,6 @@ class ScryfallLands:
             if left > 0:
                 self.sleep(left)
         self.request_times.append(self.clock())
-
-
-def _retry_after(headers: dict[str, str]) -> float:
-    value = str(headers.get("Retry-After", "")).strip()
-    return float(value) if value.isdigit() else 0.0
 
 
 def match_answers(asked: list[str], document: dict[str, Any], now: float) -> dict[str, Any]:

@@ -52,6 +52,7 @@ class Reply:
     truncate_to: int | None = None  # announce the full length, send only this many bytes
     trickle: tuple[int, float] | None = None  # send the body this many bytes at a time, this many seconds apart
     headers: dict[str, str] = field(default_factory=dict)
+    slow_headers: float = 0.0  # send the status line and headers one byte per this many seconds
 
 
 Route = Callable[["Handler"], Reply]
@@ -124,6 +125,9 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         payload = gzip.compress(reply.body, mtime=0) if reply.gzip else reply.body
+        if reply.slow_headers:
+            self._send_slowly(reply, payload)
+            return
         self.send_response(reply.status)
         self.send_header("Content-Type", reply.content_type)
         self.send_header("Content-Length", str(len(payload)))
@@ -143,6 +147,18 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(payload[start:start + step])
                 self.wfile.flush()
                 time.sleep(pause)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def _send_slowly(self, reply: Reply, payload: bytes) -> None:
+        head = f"HTTP/1.1 {reply.status} OK\r\nContent-Type: {reply.content_type}\r\n" \
+               f"Content-Length: {len(payload)}\r\n\r\n".encode()
+        try:
+            for i in range(len(head)):
+                self.wfile.write(head[i:i + 1])
+                self.wfile.flush()
+                time.sleep(reply.slow_headers)
+            self.wfile.write(payload)
         except (BrokenPipeError, ConnectionResetError):
             pass
 

@@ -358,7 +358,7 @@ def test_double_faced_cards_print_one_proxy_per_face_and_split_art_stays_upright
               "layout": "transform", "image": "https://img.invalid/front.jpg",
               "card_faces": [{"name": "Day", "type_line": "Creature", "image": "https://img.invalid/day.jpg"},
                              {"name": "Night", "type_line": "Creature", "image": "https://img.invalid/night.jpg"}]}
-    _, cards, _ = parse_registry(json.dumps({"data": [record]}).encode())
+    _, cards, *_ = parse_registry(json.dumps({"data": [record]}).encode())
     assert [p.image_url for p in plan(cards, ProxyOptions())] == ["https://img.invalid/day.jpg",
                                                                   "https://img.invalid/night.jpg"]
     landscape = Image.open(io.BytesIO(prepare(_jpeg((200, 0, 0), size=(1040, 745)), ImageSettings())))

@@ -28,14 +28,14 @@ def cache_bytes(cache_dir: Path) -> dict[str, bytes]:
 
 
 def test_legacy_snapshot_gives_exactly_720_v12_cards():
-    fmt, cards, _ = parse_registry(LEGACY.read_bytes())
+    fmt, cards, *_ = parse_registry(LEGACY.read_bytes())
     assert fmt == "legacy"
     assert len(cards) == 720
     assert len({c.id for c in cards}) == 720
 
 
 def test_current_sample_keeps_the_16_hlc_cards_and_drops_hc2():
-    fmt, cards, _ = parse_registry(CURRENT_SAMPLE.read_bytes())
+    fmt, cards, *_ = parse_registry(CURRENT_SAMPLE.read_bytes())
     names = {c.name for c in cards}
     assert fmt == "current"
     assert len(cards) == 16
@@ -43,19 +43,19 @@ def test_current_sample_keeps_the_16_hlc_cards_and_drops_hc2():
 
 
 def test_split_and_aftermath_faces_keep_their_own_costs():
-    _, cards, _ = parse_registry(CURRENT_SAMPLE.read_bytes())
+    _, cards, *_ = parse_registry(CURRENT_SAMPLE.read_bytes())
     by_name = {c.name: c for c in cards}
     whip = by_name["whip // nae nae"]
     assert [(f.name, f.mana_cost) for f in whip.faces] == [("whip", "{1}{B}{B}"), ("nae nae", "{3}{G}{W}")]
     assert [f.mana_cost for f in by_name["Grizzly Bears // Grizzly Bears"].faces] == ["{1}{G}", "{1}{G}"]
-    _, legacy, _ = parse_registry(LEGACY.read_bytes())
+    _, legacy, *_ = parse_registry(LEGACY.read_bytes())
     bear_hate = next(c for c in legacy if c.name == "Bear // Hate")
     assert [(f.name, f.mana_cost, f.type_line.split()[0]) for f in bear_hate.faces] == [
         ("Bear", "{1}{G}", "Creature"), ("Hate", "{2}{W}{W}", "Sorcery")]
 
 
 def test_legacy_dirt_is_kept_readable():
-    _, cards, _ = parse_registry(LEGACY.read_bytes())
+    _, cards, *_ = parse_registry(LEGACY.read_bytes())
     by_name = {c.name: c for c in cards}
     assert by_name["Flurry of Thoughts"].faces[0].mana_cost == "U"
     assert by_name["Pickle K'rrik!"].mana_value == 7
@@ -67,7 +67,7 @@ def test_legacy_dirt_is_kept_readable():
 def test_print_image_is_preferred_over_image():
     record = json.loads(CURRENT_SAMPLE.read_text())["data"][0]
     record["print_image"] = "https://example.invalid/print.png"
-    _, cards, _ = parse_registry(json.dumps({"data": [record]}).encode())
+    _, cards, *_ = parse_registry(json.dumps({"data": [record]}).encode())
     assert cards[0].print_images == ("https://example.invalid/print.png",)
 
 
@@ -156,11 +156,13 @@ def test_cli_failure_is_one_line_and_non_zero(server, hhd):
     assert hhd("cards", "--json").exit_code == 0  # the old cache is still usable
 
 
-def test_retry_after_429_is_honoured(server, tmp_path):
+def test_retry_after_429_is_honoured_within_the_deadline(server, tmp_path):
     answers = iter([Reply(b"slow down", 429, "text/plain", headers={"Retry-After": "1"})])
     server.routes["/db.json"] = lambda h: next(answers, Reply(LEGACY.read_bytes()))
     server.serve_file("/pips.json", PIPS)
-    result = syncer(tmp_path, server).run(source=server.url + "/db.json")
+    settings = HttpSettings(timeout=(1.0, 3.0), retries=1, backoff=0.0)  # 1 s of waiting fits in 3 s
+    result = Syncer(tmp_path, urls=RegistryUrls.from_base(server.url), settings=settings).run(
+        source=server.url + "/db.json")
     assert result.meta.card_count == 720
     assert server.count("/db.json") == 2
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hhdcli.cards import Card
+from hhdcli.jsonio import load_json
 from hhdcli.mana import SymbolTable, Take, judge
 
 SCHEMA = """
@@ -278,9 +279,9 @@ class Session:
             last = db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
             if last is None:
                 raise TableError("nothing to undo")
-            snapshot = json.loads(last["undo"])
+            snapshot = load_json(last["undo"])
             db.execute("DELETE FROM cards")
             db.executemany("INSERT INTO cards VALUES (?, ?, ?, ?)", snapshot["cards"])
             db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (snapshot["game"],))
             db.execute("DELETE FROM log WHERE id = ?", (last["id"],))
-        return {"undone": last["action"], "detail": json.loads(last["detail"])}
+        return {"undone": last["action"], "detail": load_json(last["detail"])}

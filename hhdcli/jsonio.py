@@ -1,0 +1,28 @@
+"""The one JSON reader for everything hhd reads: registry answers, caches, library files, Scryfall.
+
+Every failure is a `ValueError` (what `json.loads` raises for bad syntax), so callers catch one type and turn
+it into their own one-line error: nesting deeper than Python's recursion limit (a `RecursionError` otherwise)
+and the non-standard constants NaN and Infinity, which no registry writes and which break sums and JSON out.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+class JsonProblem(ValueError):
+    """JSON that hhd will not read; the message says why in a few words."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JsonProblem(f"{name} is not a number JSON allows")
+
+
+def load_json(raw: bytes | str) -> Any:
+    try:
+        return json.loads(raw, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise JsonProblem("JSON nested too deeply to be card data") from None
+    except UnicodeDecodeError as exc:
+        raise JsonProblem(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
