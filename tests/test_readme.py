@@ -72,16 +72,21 @@ def run(command: str, project: Path, env: dict[str, str], timeout: float = 600) 
 
 def serve_then_stop(command: str, project: Path, env: dict[str, str]) -> str:
     """A server example: started as written, stopped with Ctrl-C once it says where it listens."""
+    # SIGINT as a terminal sends it, even when this run inherited it ignored (a background job, some CI)
     proc = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=project, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+                            stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = []
     assert proc.stdout is not None
-    for line in proc.stdout:
-        seen.append(line)
-        if "http://" in line:
-            break
-    proc.send_signal(signal.SIGINT)
-    seen.append(proc.communicate(timeout=30)[0])
+    try:
+        for line in proc.stdout:
+            seen.append(line)
+            if "http://" in line:
+                break
+        proc.send_signal(signal.SIGINT)
+        seen.append(proc.communicate(timeout=30)[0])
+    finally:
+        proc.kill()
     return "".join(seen)
 
 
