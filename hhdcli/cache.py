@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -123,18 +126,59 @@ def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
         raise _damaged(path, f"a record has the wrong shape ({exc})") from exc
     if len(cards) != meta.card_count:
         raise _damaged(path, f"it lists {len(cards)} cards but its metadata says {meta.card_count}")
-    return CardCache(meta=meta, cards=cards, symbols=load_symbols(cache_dir) if with_symbols else [])
+    return CardCache(meta=meta, cards=cards,
+                     symbols=load_symbols(cache_dir, meta.symbols_sha256) if with_symbols else [])
 
 
-def load_symbols(cache_dir: Path) -> list[dict[str, Any]]:
-    """The registry's symbol table, or [] when none was synced (symbols are then read by shape)."""
+def load_symbols(cache_dir: Path, expected_sha256: str | None = None) -> list[dict[str, Any]]:
+    """The registry's symbol table, or [] when none was synced (symbols are then read by shape). With
+    `expected_sha256` (what cards.json says it was synced with), a table of another sync is refused."""
     path = cache_dir / SYMBOLS_FILE
     if not path.is_file():
         return []
+    raw = path.read_bytes()
+    if expected_sha256 and hashlib.sha256(raw).hexdigest() != expected_sha256:
+        raise CacheError(f"{path} and {cache_dir / CARDS_FILE} are from different syncs (one was interrupted, "
+                         "or two ran at once)", "run `hhd sync --force` to fetch both again")
     try:
-        return parse_symbols(path.read_bytes())
+        return parse_symbols(raw)
     except ValueError as exc:
         raise _damaged(path, str(exc)) from exc
+
+
+@contextmanager
+def sync_lock(cache_dir: Path, notice: Callable[[str], None] | None = None,
+              patience: float = 300.0) -> Iterator[None]:
+    """One sync of a cache folder at a time: a second waits (and says so) for the first, at most `patience` s."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks; syncs there are not run in parallel by hhd itself
+        yield
+        return
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        handle = (cache_dir / ".sync.lock").open("a")
+    except OSError as exc:
+        raise CacheError(f"cannot use the cache folder {cache_dir}: {exc.strerror or exc}",
+                         "make it writable, or choose another with --cache-dir or HHD_CACHE_DIR") from exc
+    with handle:
+        start, said = time.monotonic(), False
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() - start > patience:
+                    raise CacheError(f"another hhd sync of {cache_dir} has run for {patience:.0f} s",
+                                     "wait for it to finish, or stop it and sync again") from None
+                if notice and not said:
+                    notice("waiting for another hhd sync of this cache to finish")
+                    said = True
+                time.sleep(0.1)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def has_symbols(cache_dir: Path) -> bool:

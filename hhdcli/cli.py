@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import sys
 import threading
@@ -40,6 +41,32 @@ class HhdGroup(click.Group):
             ctx.exit(exc.exit_code)
 
 
+class Finite(click.FloatRange):
+    """A float in a range that is a number: FloatRange lets nan through (every comparison with it is false)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a number of {self._describe_range()}", param, ctx)
+        return number
+
+
+def _check_url(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A URL option that urllib can take apart (http://[::1 cannot be), checked before any work."""
+    from urllib.parse import urlparse
+
+    if value is None:
+        return None
+    try:
+        parsed = urlparse(value)
+        parsed.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError as exc:
+        raise click.BadParameter(f"{value!r} is not a URL ({exc})", param=param) from None
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise click.BadParameter(f"{value!r} is not an http(s) URL", param=param)
+    return value
+
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100, "auto_envvar_prefix": "HHD"}
 
 
@@ -47,15 +74,18 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100, "aut
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None, show_envvar=True,
               metavar="DIR", help="Card cache folder (default: ./cache in a checkout, else the user cache folder).")
 @click.option("--registry-url", envvar="HHD_REGISTRY_URL", default=None, metavar="URL", show_envvar=True,
+              callback=_check_url,
               help="Base URL of a registry mirror serving catalog.json, catalog-manifest.json, pips.json.")
-@click.option("--timeout", type=click.FloatRange(0.1, 600), default=30.0, show_default=True, show_envvar=True,
+@click.option("--timeout", type=Finite(0.1, 600), default=30.0, show_default=True, show_envvar=True,
               metavar="SECONDS", help="Seconds to wait for the network.")
+@click.option("--cache-max", type=click.IntRange(50, 10**7), default=2048, show_default=True, show_envvar=True,
+              metavar="MB", help="Size cap of the image cache; the least recently used images go past it.")
 @click.option("-q", "--quiet", is_flag=True, help="Only print results and errors.")
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 @click.version_option(__version__, prog_name="hhd")
 @click.pass_context
 def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, timeout: float,
-        quiet: bool, debug: bool) -> None:
+        cache_max: int, quiet: bool, debug: bool) -> None:
     """hhd — tools for Hell's Half-Draft with Hellscube v1.2.
 
     \b
@@ -69,7 +99,7 @@ def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, ti
 
     if os.environ.get("NO_COLOR"):  # https://no-color.org: Click only strips colour when not on a terminal
         ctx.color = False
-    ctx.obj = Env(resolve_cache_dir(cache_dir), registry_url, timeout, quiet, debug)
+    ctx.obj = Env(resolve_cache_dir(cache_dir), registry_url, timeout, quiet, debug, cache_max_mb=cache_max)
 
 
 pass_env = click.make_pass_decorator(Env)
@@ -509,7 +539,7 @@ COLORS_HELP = "Use these land colors instead of a deck: letters W U B R G P, or 
 @click.option("--colors", metavar="LETTERS", help=COLORS_HELP)
 @click.option("--land", "lands", multiple=True, metavar="NAME=COLORS",
               help='Colors of a land hhd cannot look up: --land "Steam Vents=UR".')
-@click.option("--scryfall-url", envvar="HHD_SCRYFALL_URL", show_envvar=True, default="https://api.scryfall.com",
+@click.option("--scryfall-url", envvar="HHD_SCRYFALL_URL", show_envvar=True, callback=_check_url, default="https://api.scryfall.com",
               show_default=True, metavar="URL", help="Scryfall API base URL.")
 @click.option("--rules-text", is_flag=True, help="Also count mana symbols in rules text (not the format's rule).")
 @json_option
@@ -604,7 +634,7 @@ def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: st
 @format_option(EXPORT_FORMATS, "tts: Tabletop Simulator saved object; cockatrice: set + deck; mpc: MPC Autofill "
                "order; csv: a spreadsheet.", default="tts")
 @output_option(None, "The file to write (default: hell-library.tts.json, .cockatrice.xml, .mpc.xml or .csv).")
-@click.option("--back-url", metavar="URL", help="TTS: a hosted image of the red back, so every player sees it.")
+@click.option("--back-url", metavar="URL", callback=_check_url, help="TTS: a hosted image of the red back, so every player sees it.")
 @click.option("--cardback", metavar="DRIVE_ID", help="MPC: the Google Drive id of the card back to print.")
 @offline_option
 @pass_env
@@ -652,7 +682,7 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
     from hhdcli.render.images import ImageSettings, ImageStore
     from hhdcli.render.proxies import fallback_lines, plural, render_proxies
 
-    settings = ImageSettings(dpi, quality, options.bleed_mm, workers, env.offline)
+    settings = ImageSettings(dpi, quality, options.bleed_mm, workers, env.offline, env.cache_max_mb * 2**20)
     store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3), env.notice)
     wanted = 0 if options.text_only else len({u for c in cards for u in c.print_images})
     progress, finish = _counting_progress(env, wanted, "images")
@@ -677,9 +707,9 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
 @click.option("--cards", "names", multiple=True, metavar="NAME", help="Print these cards instead of a library (repeatable).")
 @click.option("--all", "all_cards", is_flag=True, help="Print every Hellscube v1.2 card (the whole set) instead.")
 @paper_option
-@click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Millimetres between cards.")
-@click.option("--bleed", type=click.FloatRange(0, 5), default=0.0, show_default=True, help="Millimetres of art beyond the cut.")
-@click.option("--margin", type=click.FloatRange(5, 40), default=5.0, show_default=True,
+@click.option("--gap", type=Finite(0, 20), default=0.0, show_default=True, help="Millimetres between cards.")
+@click.option("--bleed", type=Finite(0, 5), default=0.0, show_default=True, help="Millimetres of art beyond the cut.")
+@click.option("--margin", type=Finite(5, 40), default=5.0, show_default=True,
               help="Millimetres at the paper's edge left blank (raise it for printers that need more).")
 @click.option("--cut-lines", type=click.Choice(["corners", "full"]), default="corners", show_default=True,
               help="corners: crop marks in the margins; full: lines across the whole sheet.")
@@ -864,6 +894,32 @@ def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...],
         else:
             colors[name.strip()] = parse_colors_option(value)
     return colors
+
+
+@cli.group()
+def cache() -> None:
+    """The cache folder: card data, symbol table, Scryfall answers, card images. The image cache is kept
+    under the global --cache-max MB (least recently used images go first); `clean` empties it.
+
+    \b
+    Examples:
+      hhd cache clean
+      hhd cache clean --help
+    """
+
+
+@cache.command("clean")
+@pass_env
+def cache_clean(env: Env) -> None:
+    """Remove downloaded card images and files left half-written by a killed run (card data stays)."""
+    from hhdcli.files import sweep_leftovers
+    from hhdcli.render.images import evict
+
+    removed, freed = evict(env.cache_dir / "images", 0)
+    swept = sum(sweep_leftovers(folder) for folder in (env.cache_dir, env.cache_dir / "images" / "raw",
+                                                        env.cache_dir / "images" / "print"))
+    click.echo(f"removed {removed} images ({freed / 2**20:.1f} MB) and {swept} half-written files "
+               f"from {env.cache_dir}")
 
 
 def main() -> None:

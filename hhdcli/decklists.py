@@ -112,7 +112,7 @@ def heading_zone(line: str) -> Zone | None:
 
 # --- one card line ------------------------------------------------------------------------------------
 
-_COUNT = re.compile(r"^(?P<count>\d+)\s*[xX]?\s+(?P<rest>\S.*)$")
+_COUNT = re.compile(r"^(?P<count>[0-9]{1,4})\s*[xX]?\s+(?P<rest>\S.*)$")  # no deck holds 10,000 of a card
 _LEADING_SET = re.compile(r"^\[[A-Za-z0-9_]{2,6}(?::[\w★-]+)?\]\s*")  # [THS] Forest, [2ED:297] Mountain
 _TRAILERS = (
     re.compile(r"\s*\^[^^]*\^$"),  # Archidekt labels ^Have,#37d67a^
@@ -150,6 +150,11 @@ def parse_card_line(line: str) -> CardLine | None:
         for pattern in _TRAILERS:
             rest = pattern.sub("", rest).strip()
     return CardLine(int(match["count"]), split_name(rest), zone)
+
+
+def _is_count(text: str) -> bool:
+    """An XML deck's quantity: ASCII digits, at most four ("²" is a digit to str.isdigit, not to int)."""
+    return text.isascii() and text.isdigit() and len(text) <= 4
 
 
 def _marked_zone(rest: str) -> Zone | None:
@@ -281,7 +286,7 @@ def _parse_xml(text: str, source: str) -> Deck:
     deck = Deck(source, "MTGO .dek")
     for number, node in enumerate(root.iter("Cards"), start=1):
         name, quantity = node.get("Name"), node.get("Quantity", "1")
-        if not name or not quantity.isdigit():
+        if not name or not _is_count(quantity):
             deck.not_understood(number, ET.tostring(node, encoding="unicode").strip(), "card entry without a name")
             continue
         sideboard = node.get("Sideboard", "false").lower() == "true"
@@ -305,7 +310,7 @@ def _parse_cod(root: object, source: str) -> Deck:
         for card in zone_node.iter("card"):
             number += 1
             name, count = card.get("name"), card.get("number", "1")
-            if not name or not count.isdigit() or not normalize_name(name):
+            if not name or not _is_count(count) or not normalize_name(name):
                 deck.not_understood(number, f"<card number={count!r} name={name!r}>", "card without a name")
                 continue
             deck.entries.append(DeckEntry(int(count), split_name(name), number, zone))

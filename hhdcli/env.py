@@ -28,6 +28,7 @@ class Env:
     quiet: bool
     debug: bool
     offline: bool = False
+    cache_max_mb: int = 2048  # the image cache's cap
     _cache: CardCache | None = field(default=None, repr=False)
 
     def info(self, message: str) -> None:

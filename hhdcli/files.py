@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,11 @@ from hhdcli.errors import CacheError, InputError
 
 def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
     """Write to a temp file beside `path`, then rename: readers never see half a file. `durable` also
-    flushes it to the disk first (not worth it for a cache of downloads that can be fetched again)."""
+    flushes it to the disk first (not worth it for a cache of downloads that can be fetched again).
+    The temp file's name carries the writer's pid, so a run killed mid-write is swept up by the next."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    sweep_leftovers(path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{LEFTOVER_MARK}", suffix=".tmp", dir=path.parent)
     try:
         os.chmod(tmp, _file_mode(path))  # mkstemp makes 0600; a replaced file keeps the mode a new one would get
         with os.fdopen(fd, "wb") as handle:
@@ -27,6 +30,40 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+LEFTOVER_MARK = ".hhd-"  # .NAME.<pid>.hhd-XXXX.tmp: a temp file of ours, and whose
+
+
+def sweep_leftovers(folder: Path) -> int:
+    """Remove our temp files whose writer is no longer running (killed mid-write); how many went."""
+    removed = 0
+    try:
+        candidates = [p for p in folder.iterdir() if p.name.startswith(".") and p.name.endswith(".tmp")
+                      and LEFTOVER_MARK in p.name]
+    except OSError:
+        return 0
+    for leftover in candidates:
+        pid_text = leftover.name.split(LEFTOVER_MARK)[0].rsplit(".", 1)[-1]
+        if pid_text.isdigit() and not _running(int(pid_text)):
+            try:
+                leftover.unlink()
+                removed += 1
+            except OSError:
+                pass
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process, or no way to ask: leave its file alone
+        return True
+    return True
 
 
 def _read_umask() -> int:
@@ -52,8 +89,12 @@ def _why(exc: OSError) -> str:
 
 
 def write_output(path: Path, data: bytes | str) -> None:
-    """A file the user asked for (-o): a failure names the path and suggests another."""
+    """A file the user asked for (-o): a failure names the path and suggests another. Only a regular file
+    or a new path: renaming over a device or a pipe would replace it with a file."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    if Path(path).exists() and not Path(path).is_file():
+        raise InputError(f"cannot write {path}: it is not a regular file",
+                         "choose another output path (-o): a new file or one hhd wrote")
     try:
         write_atomic(Path(path), payload)
     except OSError as exc:
@@ -88,18 +129,30 @@ def decode_text(raw: bytes) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
+def read_input(path: Path, what: str, limit: int, hint: str = "check the path") -> bytes:
+    """The bytes of a file a person named: a regular file only (a FIFO would hang, /dev/zero never end),
+    read no further than `limit` + 1 bytes so that the caller can tell "too large"."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once, then is refused
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise InputError(f"{path} is not a regular file (a device, pipe or folder): cannot read it as "
+                                 f"{what}", hint)
+            with os.fdopen(fd, "rb", closefd=False) as handle:
+                return handle.read(limit + 1)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise InputError(f"cannot read {what} {path}: {_why(exc)}", hint) from exc
+
+
 def read_text_file(path: Path, what: str, hint: str) -> str:
     """A text file a person gave (deck, exclusions, names), read the same way everywhere."""
-    try:
-        size = Path(path).stat().st_size
-        with Path(path).open("rb") as handle:
-            raw = handle.read(MAX_TEXT_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read {what} {path}: {_why(exc)}", "check the path") from exc
+    raw = read_input(path, what, MAX_TEXT_BYTES)
     binary = b"\0" in raw[:8192]
-    if size > MAX_TEXT_BYTES or binary:
-        why = "a binary file" if binary else "too large"
-        raise InputError(f"{path} is not a {what} ({why}, {size:,} bytes)", hint)
+    if len(raw) > MAX_TEXT_BYTES or binary:
+        why = "a binary file" if binary else f"over {MAX_TEXT_BYTES // 2**20} MB"
+        raise InputError(f"{path} is not a {what} ({why})", hint)
     return decode_text(raw)
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name
 from hhdcli.colors import POOL_BASICS
-from hhdcli.errors import DataError, InputError
-from hhdcli.files import read_text_file
+from hhdcli.errors import DataError, HhdError, InputError
+from hhdcli.files import read_input, read_text_file
 from hhdcli.jsonio import load_json
 
 LIBRARY_FORMAT = "hhd-library"
@@ -113,6 +113,10 @@ def check_seed(seed: str) -> str:
     if not seed.strip() or len(seed) > MAX_SEED:
         raise InputError(f"the seed must be 1 to {MAX_SEED} characters (this one has {len(seed)})",
                          "choose a short seed such as ember-tide-42")
+    try:
+        seed.encode("utf-8")
+    except UnicodeEncodeError:  # a byte that is not UTF-8 in argv arrives as a lone surrogate
+        raise InputError("the seed has a byte that is not UTF-8 text", "choose a seed such as ember-tide-42") from None
     return seed
 
 
@@ -172,23 +176,28 @@ def generate(pool: Pool, size: int, seed: str, card_data: dict[str, Any]) -> Lib
     return Library(seed, pool.description, card_data, entries)
 
 
+MAX_LIBRARY_BYTES = 64 * 1024 * 1024  # 970 cards with their text are ~1 MB
+
+
 def draws_the_same(path: Path, library: Library) -> bool:
     """The file holds this draw (seed, pool, cards, card data by hash), perhaps with the data named otherwise:
     writing it again loses nothing, so it needs no --force."""
     try:
-        old = load_json(Path(path).read_bytes())
+        old = load_json(read_input(Path(path), "a library file", MAX_LIBRARY_BYTES))
         return (old["seed"], old["pool"], old["card_data"]["sha256"], [e["id"] for e in old["cards"]]) == \
             (library.seed, library.pool, library.card_data["sha256"], [e.id for e in library.cards])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (HhdError, ValueError, KeyError, TypeError):
         return False
 
 
 def load_library(path: Path) -> Library:
     """Read a library file back, refusing one of another format or edited into inconsistency."""
     try:
-        document = load_json(Path(path).read_bytes())
-    except OSError as exc:
-        raise InputError(f"cannot read library file {path}: {exc.strerror}", "check the path") from exc
+        raw = read_input(Path(path), "a library file", MAX_LIBRARY_BYTES)
+        if len(raw) > MAX_LIBRARY_BYTES:
+            raise DataError(f"{path} is over {MAX_LIBRARY_BYTES // 2**20} MB: not a library file",
+                            "make one with `hhd generate -o FILE`")
+        document = load_json(raw)
     except ValueError as exc:
         raise DataError(f"{path} is not a library file (not JSON: {exc.__class__.__name__})",
                         "make one with `hhd generate -o FILE`") from exc

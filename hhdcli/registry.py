@@ -21,11 +21,12 @@ from hhdcli.cache import (
     load_cache,
     parse_symbols,
     read_meta,
+    sync_lock,
     write_cache,
 )
 from hhdcli.cards import Parsed, parse_registry
 from hhdcli.errors import DataError, HhdError, InputError
-from hhdcli.files import write_cache_file
+from hhdcli.files import read_input, write_cache_file
 from hhdcli.http import Client, Download, HttpSettings, Notice, Progress
 from hhdcli.jsonio import load_json
 
@@ -92,11 +93,7 @@ def is_url(source: str) -> bool:
 def _read_local(path_text: str) -> bytes:
     """A registry file as it is, or gzipped (the registry serves its catalog gzipped; tests/data keeps it so)."""
     path = Path(path_text).expanduser()
-    try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_DOWNLOAD + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}", "check the path given to --source/--symbols") from exc
+    raw = read_input(path, "a registry file", MAX_DOWNLOAD, "check the path given to --source/--symbols")
     if raw.startswith(b"\x1f\x8b"):
         raw = _gunzip(raw, path)
     if len(raw) > MAX_DOWNLOAD:
@@ -132,6 +129,10 @@ class Syncer:
         self.client = Client(self.settings, notice=self.notice)
 
     def run(self, source: str | None = None, symbols: str | None = None, force: bool = False) -> SyncResult:
+        with sync_lock(self.cache_dir, self.notice):  # two syncs at once would mix their cards and symbols
+            return self._run(source, symbols, force)
+
+    def _run(self, source: str | None, symbols: str | None, force: bool) -> SyncResult:
         old = read_meta(self.cache_dir)
         manifest = Manifest()
         if source is None:
@@ -253,6 +254,10 @@ class Syncer:
 
     def run_symbols(self, symbols: str | None = None, force: bool = False) -> SymbolsResult:
         """Refresh the symbol table alone (--symbols-only): from --symbols, else the registry."""
+        with sync_lock(self.cache_dir, self.notice):
+            return self._run_symbols(symbols, force)
+
+    def _run_symbols(self, symbols: str | None, force: bool) -> SymbolsResult:
         old = read_meta(self.cache_dir)
         download = self._symbols(symbols, None, old, force)
         if download is None or download.not_modified:

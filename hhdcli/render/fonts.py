@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import io
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from hhdcli.errors import InputError
+from hhdcli.files import read_input
 
 # The font hhd ships (DejaVu Sans Condensed: Latin, Greek, Cyrillic and symbols; see scripts/build_fonts.py):
 # every machine prints the same pages, whatever fonts it has.
@@ -26,6 +29,9 @@ class Fonts:
         return not missing_glyphs(self.bold if bold else self.regular, text)
 
 
+MAX_FONT_BYTES = 64 * 1024 * 1024  # CJK fonts run to ~20 MB; more is not a font
+
+
 @lru_cache(maxsize=8)
 def load_fonts(font_path: str | None = None) -> Fonts:
     """Register the fonts with ReportLab: --font PATH for everything, else the DejaVu hhd ships."""
@@ -38,9 +44,12 @@ def load_fonts(font_path: str | None = None) -> Fonts:
         path = Path(font_path).expanduser()
         # one registered name per font file (a stable one: PDFs stay the same bytes from run to run)
         name = "hhd-custom-" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
+        data = read_input(path, "a font", MAX_FONT_BYTES, "give a .ttf file")
+        if len(data) > MAX_FONT_BYTES:
+            raise InputError(f"--font {path}: over {MAX_FONT_BYTES // 2**20} MB, not a font", "give a .ttf file")
         try:
-            pdfmetrics.registerFont(TTFont(name, str(path)))
-        except (OSError, TTFError) as exc:
+            pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))
+        except (OSError, TTFError, ValueError, struct.error) as exc:
             raise InputError(f"--font {path}: not a usable TrueType font ({exc})", "give a .ttf file") from exc
         return Fonts(name, name, name, True)
     names = ("hhd-regular", "hhd-bold", "hhd-italic")

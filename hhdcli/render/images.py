@@ -9,7 +9,7 @@ import hashlib
 import io
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +31,7 @@ class ImageSettings:
     bleed_mm: float = 0.0
     workers: int = 8
     offline: bool = False
+    max_bytes: int | None = None  # the image cache's cap: least recently used files go past it
 
 
 @dataclass
@@ -74,41 +75,107 @@ class ImageStore:
 
         with ThreadPoolExecutor(max_workers=max(1, self.settings.workers)) as pool:
             results = list(pool.map(work, unique))
+        if self.settings.max_bytes is not None:
+            used = {r.path for r in results if r.path} | {self.raw_path(r.url) for r in results}
+            evict(self.folder, self.settings.max_bytes, used)
         return {r.url: r for r in results}
 
     def _one(self, client: Client, url: str) -> ImageResult:
         target = self.print_path(url)
-        if target.is_file():
+        if usable_print_image(target):
+            _touch(target)  # recently used: the last to be evicted
             return ImageResult(url, target)
+        _remove(target)  # damaged or half-written: made again below
         raw = self.raw_path(url)
+        prepared = data = None
         if raw.is_file():
             data = raw.read_bytes()
-        elif self.settings.offline:
-            return ImageResult(url, error="not in the image cache (--offline)")
-        else:
-            downloaded = self._download(client, url, raw)
+            try:
+                prepared = prepare(data, self.settings)
+            except ImageError:
+                _remove(raw)  # a damaged download is fetched again, never kept
+        if prepared is None:
+            if self.settings.offline:
+                return ImageResult(url, error="not in the image cache (--offline)")
+            downloaded = self._download(client, url)
             if isinstance(downloaded, str):
                 return ImageResult(url, error=downloaded)
             data = downloaded
-        try:
-            prepared = prepare(data, self.settings)
-        except ImageError as exc:
-            return ImageResult(url, error=str(exc))
+            try:
+                prepared = prepare(data, self.settings)  # decoded before anything is kept
+            except ImageError as exc:
+                return ImageResult(url, error=str(exc))
+            write_cache_file(raw, data, durable=False)
         if prepared is data and _link(raw, target):  # already print-ready: the download itself, not a copy
             return ImageResult(url, target)
         write_cache_file(target, prepared, durable=False)  # a cache: lost files are made again
         return ImageResult(url, target)
 
-    def _download(self, client: Client, url: str, raw: Path) -> bytes | str:
-        """The image's bytes, kept in the cache; or why there are none."""
+    def _download(self, client: Client, url: str) -> bytes | str:
+        """The image's bytes; or why there are none."""
         if urlparse(url).scheme not in ("http", "https"):
             return f"not an http(s) URL: {url[:60]}"
         try:
-            download = client.get(url, limit=MAX_IMAGE_BYTES)
+            return client.get(url, limit=MAX_IMAGE_BYTES).data
         except DownloadError as exc:
             return exc.reason
-        write_cache_file(raw, download.data, durable=False)
-        return download.data
+
+
+def usable_print_image(path: Path) -> bool:
+    """A whole JPEG: its start and end markers where they belong (a truncated or emptied file has not)."""
+    try:
+        with path.open("rb") as handle:
+            start = handle.read(3)
+            handle.seek(-2, os.SEEK_END)
+            return start == b"\xff\xd8\xff" and handle.read(2) == b"\xff\xd9"
+    except OSError:
+        return False
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:  # not ours to remove, or the folder is not a folder: writing it will say so
+        pass
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def image_files(folder: Path) -> list[os.DirEntry[str]]:
+    """Every file of the image cache (downloads and print-ready images)."""
+    out = []
+    for part in ("raw", "print"):
+        try:
+            out += [e for e in os.scandir(folder / part) if e.is_file(follow_symlinks=False)]
+        except OSError:
+            pass
+    return out
+
+
+def evict(folder: Path, max_bytes: int, keep: Collection[Path] = ()) -> tuple[int, int]:
+    """Least recently used files out until the image cache holds at most `max_bytes` (files used by this
+    run are kept); how many files and bytes went."""
+    entries = sorted(image_files(folder), key=lambda e: e.stat().st_mtime)
+    total = sum(e.stat().st_size for e in entries)
+    removed = freed = 0
+    for entry in entries:
+        if total <= max_bytes:
+            break
+        if Path(entry.path) in keep:
+            continue
+        size = entry.stat().st_size
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        total -= size
+        removed, freed = removed + 1, freed + size
+    return removed, freed
 
 
 def _link(source: Path, target: Path) -> bool:
@@ -125,6 +192,10 @@ def _link(source: Path, target: Path) -> bool:
 
 class ImageError(Exception):
     pass
+
+
+NOT_AN_IMAGE = "not an image"  # (a captive portal's page, an error page): never kept in the cache
+BOMB = "refused: decompression bomb"
 
 
 def _quiet_bomb_warnings() -> None:
@@ -153,13 +224,13 @@ def prepare(data: bytes, settings: ImageSettings) -> bytes:
         with Image.open(io.BytesIO(data)) as opened:  # reads the header only
             # refuse at Pillow's warning limit, before decoding; above twice that Pillow raises itself
             if opened.width * opened.height > (Image.MAX_IMAGE_PIXELS or float("inf")):
-                raise ImageError("refused: decompression bomb")
+                raise ImageError(BOMB)
             opened.load()
             image = opened.convert("RGB")
     except Image.DecompressionBombError as exc:
-        raise ImageError("refused: decompression bomb") from exc
+        raise ImageError(BOMB) from exc
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise ImageError("not an image") from exc
+        raise ImageError(NOT_AN_IMAGE) from exc
     width_px = round(CARD_MM[0] / 25.4 * settings.dpi)
     height_px = round(CARD_MM[1] / 25.4 * settings.dpi)
     if image.width > image.height:  # split cards are stored sideways: keep their rotated art upright

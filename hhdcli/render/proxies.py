@@ -9,7 +9,7 @@ from hhdcli.cards import Card
 from hhdcli.mana import SymbolTable
 from hhdcli.render.cardface import INK, Painter, Slot
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
-from hhdcli.render.images import ImageResult, ImageStore
+from hhdcli.render.images import BOMB, NOT_AN_IMAGE, ImageResult, ImageStore
 from hhdcli.render.layout import (
     MM,
     Sheet,
@@ -68,7 +68,8 @@ class ProxyReport:
             parts.append(f"{self.proxies - self.text} from {plural(self.images, 'image')}")
         drawn = self.text - self.basics
         if drawn:
-            unreachable = self.images == 0 and self.fallbacks and NO_REGISTRY_IMAGE not in self.fallbacks.values()
+            reasons = set(self.fallbacks.values())
+            unreachable = self.images == 0 and reasons and not reasons & {NO_REGISTRY_IMAGE, NOT_AN_IMAGE, BOMB}
             parts.append(f"{drawn} from card data" + (" (images unreachable)" if unreachable else ""))
         return ", ".join(parts)
 
