@@ -27,18 +27,30 @@ JSON_SCHEMA = 1
 
 
 class HhdGroup(click.Group):
-    """Turns HhdError into `error: …` plus the next step and the error's exit code."""
+    """Turns HhdError into `error: …` plus the next step and the error's exit code. An OSError that no
+    module turned into one (a path the system refuses outright) gets the same one line, naming the file."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for arg in args:  # bytes that are not UTF-8 arrive as lone surrogates, which no file or JSON can hold
+            try:
+                arg.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = arg.encode("utf-8", "backslashreplace").decode()[:60]
+                raise click.UsageError(f"{shown!r} is not UTF-8 text; type it again", ctx) from None
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except HhdError as exc:
+        except (HhdError, OSError) as exc:
             if ctx.obj is not None and ctx.obj.debug:
                 raise
-            click.secho(f"error: {exc.message}", err=True, fg="red")
-            if exc.hint:
-                click.echo(f"  → {exc.hint}", err=True)
-            ctx.exit(exc.exit_code)
+            error = exc if isinstance(exc, HhdError) else InputError(
+                f"{exc.filename or 'a file'}: {exc.strerror or exc}"[:300], "check the paths given")
+            click.secho(f"error: {error.message}", err=True, fg="red")
+            if error.hint:
+                click.echo(f"  → {error.hint}", err=True)
+            ctx.exit(error.exit_code)
 
 
 class Finite(click.FloatRange):
@@ -407,6 +419,16 @@ VIEW_FORMATS = ["text", "csv", "md", "json", "summary"]
 EXPORT_FORMATS = ["tts", "cockatrice", "mpc", "csv"]
 
 
+def unknown_names(names: list[str], index: CardIndex, shown: int = 10) -> str:
+    """The first names with their nearest cards; the rest as a count (a long file is one warning)."""
+    parts = []
+    for name in names[:shown]:
+        near = index.suggest(name)
+        parts.append(repr(name) + (f" (did you mean {' or '.join(near)}?)" if near else ""))
+    more = f"; and {len(names) - shown} more" if len(names) > shown else ""
+    return "; ".join(parts) + more
+
+
 def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt: str, as_json: bool) -> None:
     """The library as chosen: the whole result as JSON, one of the views, or the summary alone."""
     from hhdcli.summary import format_summary, library_rows, render_view, summarize, summary_json
@@ -483,9 +505,9 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
     names = read_name_list(exclude_file) if exclude_file else ()
     pool, unknown = build_pool(cache.cards, Exclusions(exclude_banned, exclude_tag, names), basics_per_type)
     index = CardIndex(cache.cards)
-    for name in unknown:
-        near = index.suggest(name)
-        env.warn(f"{exclude_file}: no card named {name!r}" + (f" (did you mean: {', '.join(near)}?)" if near else ""))
+    if unknown:
+        env.warn(f"{exclude_file}: {len(unknown)} {'name matches' if len(unknown) == 1 else 'names match'} no card: "
+                 + unknown_names(unknown, index))
     if seed is None:
         seed = memorable_seed()
         env.info(f"seed: {seed}   (pass --seed {seed} to draw this library again)")

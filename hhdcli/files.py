@@ -182,10 +182,13 @@ def guard_outputs(outputs: dict[str, Path | None], inputs: dict[str, Path | None
 
 def refuse_to_replace(path: Path, data: bytes, what: str, force: bool) -> None:
     """An existing file with other contents is only replaced with --force; the same bytes are harmless."""
+    if not path.is_file():
+        return  # nothing there to lose (and a device or pipe is refused when written)
     try:
-        same = path.read_bytes() == data
+        with path.open("rb") as handle:
+            same = handle.read(len(data) + 1) == data
     except OSError:
-        return  # nothing there (or nothing readable) to lose
+        return  # nothing readable to lose
     if not same and not force:
         raise InputError(f"{path} exists and holds another {what}",
                          "pass --force to replace it, or choose another path with -o")

@@ -267,7 +267,14 @@ class Client:
         import requests
         from urllib3.exceptions import HTTPError
 
-        host = urlparse(url).netloc
+        try:
+            parsed = urlparse(url)
+            parsed.port  # noqa: B018 - raises on a port that is not a number
+        except ValueError as exc:
+            raise DownloadError(url, f"not a URL ({exc})", "check the URL") from None
+        if parsed.scheme not in ("http", "https") or not parsed.hostname:
+            raise DownloadError(url, "not an http(s) URL", "check the URL")
+        host = parsed.netloc
         earlier = self._failed_hosts.get(host)
         if earlier is not None:
             raise DownloadError(url, earlier.reason, TIMEOUT_HINT if earlier.timed_out else hint)  # as before

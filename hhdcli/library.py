@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -57,8 +58,10 @@ def build_pool(hellscube: Sequence[Card], exclusions: Exclusions = Exclusions(),
                basics_per_type: int = 50) -> tuple[Pool, list[str]]:
     """The v1.2 cards left after exclusions, then the basics; also the exclude-file names not found."""
     index = CardIndex(list(hellscube))
-    unknown = [n for n in exclusions.names if index.find(n) is None]
-    excluded_names = {normalize_name(c.name) for n in exclusions.names if (c := index.find(n))}
+    # an exclude file names cards exactly (any case or punctuation): one look-up a name, however long the file
+    found = {name: index.by_key.get(normalize_name(name)) for name in dict.fromkeys(exclusions.names)}
+    unknown = [name for name, card in found.items() if card is None]
+    excluded_names = {normalize_name(card.name) for card in found.values() if card is not None}
     kept = sorted((c for c in hellscube if not exclusions.excludes(c, excluded_names)),
                   key=lambda c: (normalize_name(c.name), c.id))
     basics = basic_cards(basics_per_type)
@@ -206,6 +209,9 @@ def load_library(path: Path) -> Library:
     if document.get("version") not in READABLE_VERSIONS:
         raise DataError(f"{path} is library format version {document.get('version')!r}; this hhd reads "
                         f"versions {', '.join(map(str, READABLE_VERSIONS))}", "update hhd, or generate it again")
+    problem = _field_problem(document)
+    if problem:
+        raise DataError(f"{path}: {problem}", "generate the library again (hhd generate --seed SEED --force)")
     try:
         entries = [LibraryEntry.from_json(e) for e in document["cards"]]
         library = Library(str(document["seed"]), dict(document["pool"]), dict(document["card_data"]), entries)
@@ -214,6 +220,42 @@ def load_library(path: Path) -> Library:
                         "generate the library again") from exc
     _check_consistent(path, library, document.get("size"))
     return library
+
+
+def _field_problem(document: dict[str, Any]) -> str | None:
+    """The first field of a library file that is missing or of the wrong type, named, or None."""
+    def bad(where: str, value: Any, ok: bool, expected: str) -> str | None:
+        return None if ok else f"{where} is {json.dumps(value)[:40]}, expected {expected}"
+
+    def is_int(value: Any, low: int, high: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+    pool, cards = document.get("pool"), document.get("cards")
+    checks = [bad("seed", document.get("seed"), isinstance(document.get("seed"), str), "text"),
+              bad("pool", pool, isinstance(pool, dict), "an object"),
+              bad("card_data", document.get("card_data"), isinstance(document.get("card_data"), dict), "an object"),
+              bad("cards", cards, isinstance(cards, list), "a list")]
+    if isinstance(pool, dict):
+        excluded = pool.get("excluded", {})
+        checks += [bad("pool.basics_per_type", pool.get("basics_per_type", 50),
+                       is_int(pool.get("basics_per_type", 50), 0, 1000), "a whole number from 0 to 1000"),
+                   bad("pool.excluded", excluded, isinstance(excluded, dict), "an object")]
+        if isinstance(excluded, dict):
+            checks += [bad(f"pool.excluded.{key}", excluded.get(key, []),
+                           isinstance(excluded.get(key, []), list) and all(isinstance(v, str) for v in excluded.get(key, [])),
+                           "a list of text") for key in ("tags", "names")]
+    for i, entry in enumerate(cards if isinstance(cards, list) else []):
+        where = f"cards[{i}]"
+        checks.append(bad(where, entry, isinstance(entry, dict), "an object"))
+        if isinstance(entry, dict):
+            checks += [bad(f"{where}.position", entry.get("position"), is_int(entry.get("position"), 1, 100_000),
+                           "a position from 1"),
+                       bad(f"{where}.id", entry.get("id"), isinstance(entry.get("id"), str) and bool(entry.get("id")),
+                           "a card id"),
+                       bad(f"{where}.name", entry.get("name"), isinstance(entry.get("name"), str), "text"),
+                       bad(f"{where}.kind", entry.get("kind"), entry.get("kind") in {k.value for k in Kind},
+                           " or ".join(k.value for k in Kind))]
+    return next((c for c in checks if c), None)
 
 
 def _check_consistent(path: Path, library: Library, size: Any) -> None:
