@@ -64,8 +64,9 @@ class ScryfallLands:
         if not isinstance(entry, dict):
             return False  # older caches wrote null for "not found": ask again
         if entry.get("not_found"):
-            return self.now() - float(entry.get("checked", 0)) < NOT_FOUND_DAYS * 86400
-        return "type_line" in entry
+            checked = entry.get("checked")
+            return isinstance(checked, (int, float)) and self.now() - checked < NOT_FOUND_DAYS * 86400
+        return _answer(entry) is not None  # a hand-edited or damaged entry is asked again
 
     def lookup(self, names: list[str]) -> dict[str, Answer | None]:
         """Each name's (type line, produced mana); None when Scryfall does not know it."""
@@ -80,11 +81,7 @@ class ScryfallLands:
                 write_cache_file(self.path, dump_json(known))
         result: dict[str, Answer | None] = {}
         for name in names:
-            entry = known.get(cache_key(name))
-            if isinstance(entry, dict) and "type_line" in entry:
-                result[name] = (entry["type_line"], tuple(entry["produced_mana"]))
-            else:
-                result[name] = None
+            result[name] = _answer(known.get(cache_key(name)))
         return result
 
     def _fetch(self, names: list[str]) -> dict[str, Any]:
@@ -131,17 +128,32 @@ class ScryfallLands:
         self.request_times.append(self.clock())
 
 
+def _answer(entry: Any) -> Answer | None:
+    """A cached land's (type line, produced mana), or None when the entry is not one (of any shape)."""
+    if not isinstance(entry, dict):
+        return None
+    type_line, mana = entry.get("type_line"), entry.get("produced_mana")
+    if isinstance(type_line, str) and isinstance(mana, list) and all(isinstance(m, str) for m in mana):
+        return type_line, tuple(mana)
+    return None
+
+
+def _records(value: Any) -> list[dict[str, Any]]:
+    return [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
+
+
 def match_answers(asked: list[str], document: dict[str, Any], now: float) -> dict[str, Any]:
     """Scryfall's answer keyed by the names asked: `data` holds the found cards in the order asked, less
-    the identifiers listed in `not_found`."""
-    missing = {cache_key(str(i.get("name", ""))) for i in document.get("not_found") or [] if isinstance(i, dict)}
+    the identifiers listed in `not_found`. Fields of the wrong type count as absent."""
+    missing = {cache_key(str(i.get("name", ""))) for i in _records(document.get("not_found"))}
     found_names = [n for n in asked if cache_key(n) not in missing]
-    cards = [c for c in document.get("data") or [] if isinstance(c, dict)]
+    cards = _records(document.get("data"))
     out: dict[str, Any] = {cache_key(n): {"not_found": True, "checked": now} for n in asked}
     for name, card in zip(found_names, cards, strict=False):
-        faces = [f for f in card.get("card_faces") or [] if isinstance(f, dict)]
+        faces = _records(card.get("card_faces"))
         type_line = card.get("type_line") or " // ".join(str(f.get("type_line", "")) for f in faces)
-        entry = {"name": card.get("name", name), "type_line": type_line,
-                 "produced_mana": list(card.get("produced_mana") or [])}
+        mana = card.get("produced_mana")
+        entry = {"name": str(card.get("name", name)), "type_line": str(type_line),
+                 "produced_mana": [str(m) for m in mana] if isinstance(mana, list) else []}
         out[cache_key(name)] = entry
     return out

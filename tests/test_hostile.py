@@ -411,3 +411,19 @@ def test_a_sweep_of_hostile_values_over_every_option_finds_no_traceback(legacy_c
             assert "Traceback" not in result.output, args
             ran += 1
     assert ran > 300
+
+
+@pytest.mark.parametrize("answer", [b'{"data": 5, "not_found": "x"}', b'{"data": [{"type_line": 7, "produced_mana": 3}]}',
+                                    b'[1, 2]', b'{"data": [], "not_found": [{"name": 5}]}'])
+def test_wrong_types_in_scryfalls_answer_or_its_cache_are_no_traceback(answer, server, tmp_path, legacy_cache):
+    server.routes["/cards/collection"] = Reply(answer)
+    deck = tmp_path / "deck.txt"
+    deck.write_text("4 Steam Vents\n20 Mountain\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    import shutil
+
+    shutil.copytree(legacy_cache, cache)
+    (cache / "scryfall-lands.json").write_text('{"steam vents": {"type_line": 5, "produced_mana": "UR"}, '
+                                                '"x": {"not_found": true, "checked": "yesterday"}}')
+    result = Hhd(cache)("check", str(deck), "--all", "--scryfall-url", server.url)
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
