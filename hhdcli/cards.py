@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -181,7 +182,18 @@ def is_land_type(type_line: str) -> bool:
 
 
 def normalize_name(name: str) -> str:
-    """The key names are matched by: case, punctuation and spacing do not matter."""
+    """The key names are matched by: case, accents, punctuation and spacing do not matter; letters and
+    digits of every script count (`Lim-Dûl` is `limdul`, `日本語のカード` is itself)."""
+    folded = unicodedata.normalize("NFKD", name).casefold().replace("æ", "ae").replace("œ", "oe")
+    return _NOT_WORD.sub("", folded)
+
+
+_NOT_WORD = re.compile(r"[\W_]+")  # after NFKD, accents are combining marks, which \w does not match
+
+
+def pool_order_key(name: str) -> str:
+    """The order the pool is sorted in before the seeded draw. Frozen as it was first written (Latin and
+    Cyrillic letters, digits): a new key would draw other libraries from the same seeds."""
     return re.sub(r"[^0-9a-zа-яё]+", "", name.lower())
 
 

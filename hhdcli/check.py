@@ -162,7 +162,7 @@ def check_deck(cards: Sequence[Card], scope: str, table: SymbolTable, *, deck: D
         raise InputError("give a deck file or --colors", "for example: hhd check deck.txt, or hhd check --colors WU")
     found = deck_colors(deck, hellscube, lands, lookup)
     report = run_check(cards, scope, found.colors, found.lands, table, with_rules_text)
-    report.unresolved, report.problems, report.deck = found.unresolved, list(deck.problems), deck
+    report.unresolved, report.problems, report.deck = found.unresolved, list(deck.warnings), deck
     report.whole_set = whole_set
     return report
 

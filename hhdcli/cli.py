@@ -605,7 +605,7 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
         cards, scope = cache.cards, f"all {len(cache.cards)} Hellscube v1.2 cards"
     table = SymbolTable.from_records(cache.symbols)
     parsed = read_deck(deck) if deck is not None and colors is None else None
-    for problem in parsed.problems if parsed else ():
+    for problem in parsed.warnings if parsed else ():
         env.warn(problem)
     report = check_deck(cards, scope, table, deck=parsed,
                         colors=parse_colors_option(colors) if colors is not None else None,
@@ -909,7 +909,7 @@ def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...],
             raise InputError(f"{option!r} is not NAME=VALUE", "for example --deck Anna=anna.txt or --player Anna=RG")
         if from_deck:
             deck = read_deck(Path(value))
-            for problem in deck.problems:
+            for problem in deck.warnings:
                 env.warn(problem)
             lookup = None if env.offline else _scryfall(env)
             colors[name.strip()] = deck_colors(deck, cache.cards, None, lookup).colors

@@ -24,7 +24,11 @@ _BASIC_BY_KEY = {normalize_name(name): color for name, color in BASIC_LANDS.item
 def read_deck(path: Path) -> Deck:
     """Read a deck file in any export players use (see hhdcli.decklists), refusing what is not a deck."""
     text = read_text_file(path, "deck list", "export the deck as text (Arena, MTGO, Moxfield…), .dek or .cod")
-    return parse_deck(text, str(path))
+    deck = parse_deck(text, str(path))
+    if not deck.main and not deck.sideboard:
+        raise InputError(f"{path}: no cards read (looks like {deck.format}; {len(deck.ignored)} lines not understood)",
+                         "export the deck as text, one card a line (4 Forest), or as .dek or .cod")
+    return deck
 
 
 # --- which colours the lands make -------------------------------------------------------------

@@ -11,7 +11,7 @@ maybeboards, tokens and "considering" do not count at all; every line not unders
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from hhdcli.cards import normalize_name
@@ -35,6 +35,10 @@ class DeckEntry:
     name: str
     line: int
     zone: Zone = Zone.MAIN
+
+
+MAX_PROBLEMS = 10
+MAX_LINE = 300  # a longer line is no card line (and no regular expression gets to scan it)
 
 
 @dataclass
@@ -63,8 +67,19 @@ class Deck:
         return list(dict.fromkeys(e.name for e in self.main))
 
     def not_understood(self, number: int, text: str, why: str = "not a deck line") -> None:
-        self.ignored.append((number, text))
-        self.problems.append(f"{self.source}:{number}: {why}: {text[:60]!r}")
+        self.ignored.append((number, text[:200]))
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(f"{self.source}:{number}: {why}: {text[:60]!r}")
+        elif len(self.problems) == MAX_PROBLEMS:
+            self.problems.append("")  # the "… and N more" line, filled in by `warnings`
+
+    @property
+    def warnings(self) -> list[str]:
+        """The problems to show: the first ten lines, then how many more (a huge file is not a screenful)."""
+        if len(self.problems) <= MAX_PROBLEMS:
+            return list(self.problems)
+        return [*self.problems[:MAX_PROBLEMS], f"{self.source}: … and {len(self.ignored) - MAX_PROBLEMS} more "
+                                              "lines not understood"]
 
     def summary(self) -> dict[str, object]:
         return {"format": self.format, "main": sum(e.count for e in self.main),
@@ -93,13 +108,19 @@ _GROUP_WORDS = {"creature", "creatures", "land", "lands", "instant", "instants",
                 "battle", "battles", "spells", "other", "others", "nonland", "nonlands"}
 _HEADING = re.compile(r"^(?://+\s*|#+\s*)?(?P<word>[A-Za-z][A-Za-z &'/-]{0,40}?)\s*(?:\(\d+\))?\s*:?$")
 _FORGE_SECTION = re.compile(r"^\[(?P<word>[A-Za-z ]+)\]$")
-_METADATA = re.compile(r"^(?:name|description|format|creator|author|deck|layout\b.*|[a-z]+\s*[:=].*)$",
+# Forge's sections (DeckSerializer, DeckFileHeader): the deck's own, and those of the game modes, whose
+# `Key=Value` lines and cards are not part of the deck.
+_FORGE_SECTIONS = {"main": Zone.MAIN, "sideboard": Zone.SIDEBOARD, "commander": Zone.COMMANDER}
+_METADATA = re.compile(r"^(?:name|description|format|creator|author|deck|layout\b.*|[a-z][a-z ]{0,30}\s*[:=].*)$",
                        re.IGNORECASE)
 
 
 def heading_zone(line: str) -> Zone | None:
     """The zone a heading line opens (`Sideboard`, `Lands (12)`, `// Creatures`, `[main]`), or None."""
-    match = _FORGE_SECTION.match(line) or _HEADING.match(line)
+    section = _FORGE_SECTION.match(line)
+    if section:  # [metadata], [duel], [shop], [Avatar], [Dungeon]…: Forge's own, not the deck
+        return _FORGE_SECTIONS.get(section["word"].strip().lower(), Zone.IGNORED)
+    match = _HEADING.match(line)
     if not match:
         return None
     word = match["word"].strip().lower()
@@ -113,7 +134,8 @@ def heading_zone(line: str) -> Zone | None:
 # --- one card line ------------------------------------------------------------------------------------
 
 _COUNT = re.compile(r"^(?P<count>[0-9]{1,4})\s*[xX]?\s+(?P<rest>\S.*)$")  # no deck holds 10,000 of a card
-_LEADING_SET = re.compile(r"^\[[A-Za-z0-9_]{2,6}(?::[\w★-]+)?\]\s*")  # [THS] Forest, [2ED:297] Mountain
+# [THS] Forest, [2ED:297] Mountain, XMage's [WAR:2*] and [M20:191+], Magic Workstation's empty []
+_LEADING_SET = re.compile(r"^\[(?:[A-Za-z0-9_]{2,6}(?::[\w★*+-]+)?)?\]\s*")
 _TRAILERS = (
     re.compile(r"\s*\^[^^]*\^$"),  # Archidekt labels ^Have,#37d67a^
     re.compile(r"\s+#.*$"),  # Deckstats comments and markers: "# !Commander"
@@ -121,6 +143,8 @@ _TRAILERS = (
     re.compile(r"\s*\[[^\]]*\]$"),  # Archidekt categories [Ramp], [Commander{top}]; TCGplayer [C21]
     re.compile(r"\s+[\(\[][A-Za-z0-9_]{2,6}[\)\]]\s+[\w★-]+$"),  # (M20) 191, (SLD) 820★, [SLD] 84
     re.compile(r"\s+\(\d+\)$"),  # Magic Workstation art variant: Forest (1)
+    re.compile(r"\s+\([A-Za-z0-9]{3,5}\)$"),  # a set code with no number: Healer's Hawk (FDN)
+    re.compile(r"(?<=\S)\+$"),  # Forge's foil mark: Ivorytusk Fortress+
     re.compile(r"\|[^|]*(?:\|[^|]*)?$"),  # Forge: Name|SET|2
 )
 _CATEGORY = re.compile(r"\[(?P<category>[^\]]*)\]")
@@ -133,23 +157,34 @@ class CardLine:
     zone: Zone | None  # a zone the line itself names (SB:, *CMDR*, [Commander{top}]), else None
 
 
-def parse_card_line(line: str) -> CardLine | None:
+def parse_card_line(line: str, countless: bool = False) -> CardLine | None:
     """`4 Forest`, `1x Sol Ring (C21) 263 [Ramp]`, `SB: 2 [M20:191] Duress`, `1 Kenrith *CMDR*` → one
-    entry; None when the line is not a card line."""
+    entry; None when the line is not a card line. With `countless`, a line with no count is one card
+    (`Forest`), as Forge, XMage and Cockatrice read it."""
     zone = None
     if line[:3].upper() == "SB:":
         zone, line = Zone.SIDEBOARD, line[3:].strip()
-    match = _COUNT.match(line)
-    if not match:
+    if len(line) > MAX_LINE:
         return None
-    rest = _LEADING_SET.sub("", match["rest"].strip())
+    match = _COUNT.match(line)
+    if match:
+        count, rest = int(match["count"]), match["rest"]
+    elif countless and _COUNTLESS.match(line):
+        count, rest = 1, line
+    else:
+        return None
+    rest = _LEADING_SET.sub("", rest.strip())
     zone = zone or _marked_zone(rest)
     before = None
     while before != rest:  # strip decorations from the end until none is left
         before = rest
         for pattern in _TRAILERS:
             rest = pattern.sub("", rest).strip()
-    return CardLine(int(match["count"]), split_name(rest), zone)
+    return CardLine(count, split_name(rest), zone)
+
+
+# a card name alone: a letter first, no sentence punctuation at the end
+_COUNTLESS = re.compile(r"^(?:\[[^\]]*\]\s*)?[^\W\d_][^\n]*[^.!?:=]$")
 
 
 def _is_count(text: str) -> bool:
@@ -165,14 +200,15 @@ def _marked_zone(rest: str) -> Zone | None:
         return Zone.COMMANDER
     for match in _CATEGORY.finditer(rest):
         category = match["category"].lower()
-        if "{nodeck}" in category or category.startswith(("maybeboard", "considering", "tokens")):
-            return Zone.IGNORED
         if category.startswith("commander"):
             return Zone.COMMANDER
         if category.startswith("sideboard"):
             return Zone.SIDEBOARD
         if category.startswith("companion"):
             return Zone.COMPANION
+        # a category is the user's own (Tokens may hold Doubling Season): only Archidekt's marks leave the deck
+        if "{nodeck}" in category or "{maybeboard}" in category:
+            return Zone.IGNORED
     return None
 
 
@@ -194,28 +230,51 @@ def parse_deck(text: str, source: str = "deck") -> Deck:
     # Blank lines separate main deck and sideboard only in lists without headings or SB: markers
     structured = any(heading_zone(s.strip()) is not None or s.strip()[:3].upper() == "SB:" for s in lines)
     zone = Zone.MAIN
-    seen_cards = False
+    countless = deck.format in ("Forge .dck", "XMage .dck", "MTGO / plain list")
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
-            if not structured and seen_cards:
-                zone = Zone.SIDEBOARD
             continue
         opened = heading_zone(line)
         if opened is not None:
             zone = opened
             continue
+        if zone is Zone.IGNORED:
+            continue
         card = parse_card_line(line) or _labelled_card(line)
         if card is None:
-            if not _is_comment_or_metadata(line, zone):
-                deck.not_understood(number, line)
+            if _is_comment_or_metadata(line):
+                continue
+            card = parse_card_line(line, countless=countless)
+        if card is None:
+            deck.not_understood(number, line)
             continue
         if not normalize_name(card.name):
             deck.not_understood(number, line, "the name has no letters or digits")
             continue
-        seen_cards = True
         deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
+    if not structured:
+        # Arena writes its sideboard after one blank line; elsewhere the main deck must look like one
+        _last_group_is_the_sideboard(deck, lines, 0 if deck.format.startswith("Arena") else MIN_MAIN)
     return deck
+
+
+MIN_MAIN = 40  # the smallest main deck (limited); a list of fewer cards has no sideboard group
+
+
+def _last_group_is_the_sideboard(deck: Deck, lines: list[str], min_main: int) -> None:
+    """A list without headings is one main deck (as Cockatrice and MTGO read it), except that a last group
+    after a single blank line, of at most 15 cards behind a main deck of `min_main` or more, is its sideboard."""
+    if not deck.entries:
+        return
+    first_of_last = deck.entries[-1].line
+    while first_of_last > 1 and lines[first_of_last - 2].strip():
+        first_of_last -= 1
+    single_blank = first_of_last > 2 and not lines[first_of_last - 2].strip() and lines[first_of_last - 3].strip()
+    last = [e for e in deck.entries if e.line >= first_of_last]
+    rest = [e for e in deck.entries if e.line < first_of_last and e.zone in IN_MAIN]
+    if single_blank and rest and sum(e.count for e in last) <= 15 and sum(e.count for e in rest) >= min_main:
+        deck.entries = [e if e.line < first_of_last else replace(e, zone=Zone.SIDEBOARD) for e in deck.entries]
 
 
 _LABELLED = re.compile(r"^(?P<label>commander|companion)\s*:\s*(?P<name>\S.*)$", re.IGNORECASE)
@@ -231,16 +290,16 @@ def _labelled_card(line: str) -> CardLine | None:
     return CardLine(1, card.name, zone) if card else None
 
 
-def _is_comment_or_metadata(line: str, zone: Zone) -> bool:
+def _is_comment_or_metadata(line: str) -> bool:
     """Lines every exporter writes that are not cards: comments, Forge's `Name=`, XMage's `NAME:` and
     `LAYOUT`, Arena's `About` block."""
-    return line.startswith(("//", "#", ";")) or zone is Zone.IGNORED or bool(_METADATA.match(line))
+    return line.startswith(("//", "#", ";")) or (len(line) <= MAX_LINE and bool(_METADATA.match(line)))
 
 
 def detect_format(text: str, source: str = "") -> str:
     """The exporter that wrote a text deck list, from what its lines look like."""
     lowered = text.lower()
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in text.splitlines() if line.strip() and len(line) <= MAX_LINE]
 
     def has(pattern: str) -> bool:
         return any(re.search(pattern, line, re.IGNORECASE) for line in lines)
@@ -292,6 +351,9 @@ def _parse_xml(text: str, source: str) -> Deck:
         sideboard = node.get("Sideboard", "false").lower() == "true"
         deck.entries.append(DeckEntry(int(quantity), split_name(name), number,
                                       Zone.SIDEBOARD if sideboard else Zone.MAIN))
+    if not deck.entries and any(node.get("CatID") or node.get("CatId") for node in root.iter("Cards")):
+        raise InputError(f"{source}: this .dek lists cards by MTGO catalogue number only, without names",
+                         "export the deck again with card names (MTGO: Save as .txt or .dek with names)")
     if not deck.entries and root.tag != "Deck":
         raise InputError(f"{source}: XML, but not a deck this hhd reads (<{root.tag}>)",
                          "export as MTGO .dek, Cockatrice .cod or text")

