@@ -632,19 +632,20 @@ def _scryfall(env: Env, url: str | None = None) -> Any:
 
 def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: str, output: Path | None,
             back_url: str | None = None, cardback: str | None = None) -> None:
-    from hhdcli.export import DEFAULT_NAMES, ExportFormat, export_library
+    from hhdcli.export import DEFAULT_NAMES, ExportFormat, export_library, format_for
     from hhdcli.files import write_output
     from hhdcli.mana import SymbolTable
     from hhdcli.render.documents import today
+    from hhdcli.words import plural
 
-    chosen = ExportFormat(fmt)
+    chosen = ExportFormat(fmt) if fmt else format_for(output)
     target = output or Path(DEFAULT_NAMES[chosen])
     done = export_library(cards, f"Hell library {library.seed}", chosen, target,
                           SymbolTable.from_records(cache.symbols), back_url, cardback, today())
     for path, data in done.files.items():
         write_output(path, data)
-    env.info(f"wrote {target}" + (f" and {len(done.files) - 1} more files" if len(done.files) > 1 else "")
-             + f": {len(cards)} cards for {chosen.value}")
+    env.info(f"wrote {target}" + (f" and {plural(len(done.files) - 1, 'more file')}" if len(done.files) > 1 else "")
+             + f": {plural(done.count, 'card')} for {chosen.value}")
     for note in done.notes:
         env.info(f"  → {note}")
     for warning in done.warnings:
@@ -654,7 +655,7 @@ def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: st
 @cli.command()
 @library_option()
 @format_option(EXPORT_FORMATS, "tts: Tabletop Simulator saved object; cockatrice: set + deck; mpc: MPC Autofill "
-               "order; csv: a spreadsheet.", default="tts")
+               "order; csv: a spreadsheet (default: from -o's extension, else tts).")
 @output_option(None, "The file to write (default: hell-library.tts.json, .cockatrice.xml, .mpc.xml or .csv).")
 @click.option("--back-url", metavar="URL", callback=_check_url, help="TTS: a hosted image of the red back, so every player sees it.")
 @click.option("--cardback", metavar="DRIVE_ID", help="MPC: the Google Drive id of the card back to print.")
@@ -702,7 +703,8 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
                   dpi: int = 300, quality: int = 85, workers: int = 8) -> None:
     from hhdcli.mana import SymbolTable
     from hhdcli.render.images import ImageSettings, ImageStore
-    from hhdcli.render.proxies import fallback_lines, plural, render_proxies
+    from hhdcli.render.proxies import fallback_lines, render_proxies
+    from hhdcli.words import plural
 
     settings = ImageSettings(dpi, quality, options.bleed_mm, workers, env.offline, env.cache_max_mb * 2**20)
     store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3), env.notice)

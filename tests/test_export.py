@@ -173,7 +173,7 @@ def test_mpc_order_prints_both_sides_of_double_faced_cards(every_excerpt_card, t
 def test_csv_for_spreadsheets(synced, library, tmp_path):
     out = tmp_path / "hell.csv"
     export(synced, library, "csv", out)
-    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8-sig"))))
     assert [r["name"] for r in rows] == library_names(library)
     assert [int(r["position"]) for r in rows] == list(range(1, 98))
     assert {r["kind"] for r in rows} <= {"spell", "land", "basic"}
@@ -235,3 +235,58 @@ def test_check_reports_the_odds_everywhere(synced, library, tmp_path):
     assert whole["cards"] == 720 + 250  # a random tenth: the top cards are a random pair of the pool
     purple = json.loads(synced("check", "--colors", "P", "--all", "--json").stdout)["odds"]
     assert purple["at_least_one_usable"] < whole["at_least_one_usable"]  # colour choices compare
+
+
+# --- exports the programs take as meant ----------------------------------------------------------------------
+
+
+def test_the_format_follows_the_outputs_extension(synced, library, tmp_path):
+    out = tmp_path / "hell.csv"
+    result = synced("export", "-l", str(library), "-o", str(out))
+    assert result.exit_code == 0 and "97 cards for csv" in result.output
+    assert out.read_bytes().startswith("\ufeffposition,name".encode())
+    assert synced("export", "-l", str(library), "-o", str(tmp_path / "x.xml")).exit_code == 2  # which XML?
+
+
+def test_csv_is_safe_in_a_spreadsheet():
+    from hhdcli.cards import Card, Face
+    from hhdcli.export.spreadsheet import library_csv
+
+    hostile = [Card(id=f"c{i}", name=name, set_code="HLC", faces=(Face(name=name, type_line="Instant"),))
+               for i, name in enumerate(["-1 Llanowar Elf", "=HYPERLINK(\"http://x\")", "+1", "@SUM(A1)", "Fine — Name"])]
+    rows = list(csv.reader(io.StringIO(library_csv(hostile).decode("utf-8-sig"))))[1:]
+    assert [r[1] for r in rows] == ["'-1 Llanowar Elf", "'=HYPERLINK(\"http://x\")", "'+1", "'@SUM(A1)", "Fine — Name"]
+
+
+def test_tts_image_files_stay_in_the_export_folder_whatever_the_ids(tmp_path):
+    from hhdcli.cards import Card, Face
+    from hhdcli.export import ExportFormat, export_library
+    from hhdcli.mana import SymbolTable
+
+    hostile = [Card(id=card_id, name="Evil", set_code="HLC", faces=(Face(name="Evil", type_line="Instant"),))
+               for card_id in ("../../x", "/etc/passwd", "a\\..\\b", "")]
+    out = tmp_path / "deep" / "hell.tts.json"
+    done = export_library(hostile, "t", ExportFormat.TTS, out, SymbolTable.from_records([]))
+    folder = (tmp_path / "deep" / "hell.tts-images").resolve()
+    images = [p for p in done.files if p.suffix == ".png"]
+    assert images and all(p.resolve().parent == folder for p in images)
+
+
+def test_mpc_takes_a_drive_share_link_and_refuses_an_empty_order(synced, library, tmp_path):
+    link = "https://drive.google.com/file/d/1q2w3e4r5t6y7u8i9o0pAbCdEfGhIjK/view?usp=sharing"
+    out = tmp_path / "order.mpc.xml"
+    export(synced, library, "mpc", out, "--cardback", link)
+    assert ET.parse(out).getroot().findtext("cardback") == "1q2w3e4r5t6y7u8i9o0pAbCdEfGhIjK"
+    from hhdcli.errors import InputError
+    from hhdcli.export import ExportFormat, export_library
+    from hhdcli.library import basic_card
+    from hhdcli.mana import SymbolTable
+
+    with pytest.raises(InputError, match="empty"):
+        export_library([basic_card("Forest", 1)], "t", ExportFormat.MPC, out, SymbolTable.from_records([]))
+
+
+def test_the_mpc_summary_counts_the_cards_in_the_order(synced, library, tmp_path):
+    result = export(synced, library, "mpc", tmp_path / "o.mpc.xml")
+    quantity = int(ET.parse(tmp_path / "o.mpc.xml").getroot().findtext("details/quantity"))
+    assert f"{quantity} cards for mpc" in result.output and quantity < 97

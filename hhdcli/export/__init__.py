@@ -6,12 +6,15 @@ them and says what it wrote.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from hhdcli.errors import InputError
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
@@ -25,6 +28,21 @@ class ExportFormat(StrEnum):
     CSV = "csv"
 
 
+def format_for(output: Path | None) -> ExportFormat:
+    """The format an output's name asks for (hell.csv is CSV, x.cockatrice.xml Cockatrice); tts otherwise."""
+    name = output.name.lower() if output else ""
+    if name.endswith(".csv"):
+        return ExportFormat.CSV
+    if name.endswith((".cod", ".cockatrice.xml")):
+        return ExportFormat.COCKATRICE
+    if name.endswith(".mpc.xml"):
+        return ExportFormat.MPC
+    if name.endswith(".xml"):
+        raise InputError(f"{output}: an .xml file could be a Cockatrice set or an MPC Autofill order",
+                         "pass --format cockatrice or --format mpc")
+    return ExportFormat.TTS
+
+
 DEFAULT_NAMES = {ExportFormat.TTS: "hell-library.tts.json", ExportFormat.COCKATRICE: "hell-library.cockatrice.xml",
                  ExportFormat.MPC: "hell-library.mpc.xml", ExportFormat.CSV: "hell-library.csv"}
 
@@ -36,6 +54,7 @@ class Exported:
     files: dict[Path, bytes] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    count: int = 0  # the cards in the export (an MPC order leaves out those without a Drive image)
 
 
 RULES_NOTE = (
@@ -54,7 +73,7 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
                    made: date | None = None) -> Exported:
     """The files one export writes (nothing is written here), with notes and warnings for the player."""
     fmt = ExportFormat(fmt)
-    done = Exported()
+    done = Exported(count=len(cards))
     if fmt is ExportFormat.CSV:
         from hhdcli.export.spreadsheet import library_csv
 
@@ -62,8 +81,13 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
     elif fmt is ExportFormat.MPC:
         from hhdcli.export.mpc import HELLFALL_CARDBACK, mpc_order
 
-        order, missing = mpc_order(cards, cardback or HELLFALL_CARDBACK)
+        order, missing = mpc_order(cards, drive_id_of(cardback) if cardback else HELLFALL_CARDBACK)
+        if len(missing) == len(cards):
+            raise InputError("no card of this library has a Google Drive image: the MPC order would be empty",
+                             "print it with hhd proxies instead")
         done.files[output] = order
+        left_out = set(missing)
+        done.count = sum(1 for c in cards if c.name not in left_out)
         if missing:
             done.warnings.append(f"{len(missing)} cards have no Google Drive image and are not in the order "
                                  f"(print them with hhd proxies): {', '.join(missing)}")
@@ -80,6 +104,25 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
     return done
 
 
+def safe_file_name(text: str) -> str:
+    """A file name made from data (a card id, a name): letters, digits, - and _ only, never a path."""
+    cleaned = re.sub(r"[^\w-]+", "-", text, flags=re.ASCII).strip("-")[:80]
+    return cleaned or "card"
+
+
+def drive_id_of(text: str) -> str:
+    """A Google Drive id, given as the id or as a share link (…/file/d/ID/view, …?id=ID)."""
+    from hhdcli.cards import drive_id
+
+    found = drive_id(text.strip())
+    if found:
+        return found
+    if re.fullmatch(r"[\w-]{10,}", text.strip()):
+        return text.strip()
+    raise InputError(f"--cardback {text!r} is neither a Google Drive id nor a share link",
+                     "paste the id (the part after /d/ in the share link) or the link itself")
+
+
 def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table: SymbolTable,
          back_url: str | None) -> None:
     """The saved object, and PNGs of what has no image (basics, imageless cards, the red back) beside it."""
@@ -91,7 +134,7 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
 
     def local(key: str, card: Card | None) -> str:
         if key not in rendered:
-            path = (folder / f"{key}.png").resolve()
+            path = (folder / f"{safe_file_name(key)}.png").resolve()  # ids are data: never a path
             done.files[path] = face_png(card, table)
             rendered[key] = path.as_uri()
         return rendered[key]

@@ -21,6 +21,7 @@ from hhdcli.render.layout import (
     printable,
 )
 from hhdcli.render.pdf import make_pdf
+from hhdcli.words import plural
 
 
 @dataclass(frozen=True)
@@ -72,10 +73,6 @@ class ProxyReport:
             unreachable = self.images == 0 and reasons and not reasons & {NO_REGISTRY_IMAGE, NOT_AN_IMAGE, BOMB}
             parts.append(f"{drawn} from card data" + (" (images unreachable)" if unreachable else ""))
         return ", ".join(parts)
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def plan(cards: Sequence[Card], options: ProxyOptions) -> list[Proxy]:
