@@ -224,3 +224,33 @@ def test_an_offset_printed_on_the_calibration_sheet_reads_back(tmp_path):
     assert "--back-offset -X,-Y" in text and "arrow B" in text
     front = PdfReader(pdf).pages[0].extract_text()
     assert "F" in front and "100 mm" in front
+
+
+def test_with_bleed_every_inner_card_keeps_its_whole_frame(synced, library, tmp_path):
+    """Letter with 3 mm of bleed: the cards share cut lines, and no card's bleed covers its neighbour's frame:
+    2.1 mm inside each card's right and bottom cut lines is its own frame colour, as inside its left and top."""
+    out = tmp_path / "bleed.pdf"
+    assert synced("proxies", "-l", str(library), "-o", str(out), "--paper", "letter", "--bleed", "3",
+                  "--text-only").exit_code == 0
+    dpi = 150
+    image = render(out, 1, dpi).convert("RGB")
+    sheet = make_sheet((215.9, 279.4), 0, 3, 5)
+    assert sheet.gap == 0 and sheet.cols == 3  # shared cut lines: the case that painted over neighbours
+    scale, inset = dpi / 72, 2.1 * MM * dpi / 72  # past the black border (1.2 mm), inside the frame
+
+    def colour(px: float, py: float) -> tuple[int, ...]:
+        return image.getpixel((round(px), round(py)))
+
+    def near(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+        return all(abs(p - q) <= 24 for p, q in zip(a, b, strict=True))
+
+    for index in range(sheet.per_page):
+        row, col = divmod(index, sheet.cols)
+        x, y = sheet.slot(index)
+        left, right = x * scale, (x + sheet.card_w) * scale
+        top, bottom = image.height - (y + sheet.card_h) * scale, image.height - y * scale
+        mid_y = top + (bottom - top) * 0.6
+        if col < sheet.cols - 1:  # a neighbour on the right, drawn after it
+            assert near(colour(left + inset, mid_y), colour(right - inset, mid_y)), f"card {index + 1}: right"
+        if row < sheet.rows - 1:  # a neighbour below: its bleed once covered this card's bottom strip
+            assert near(colour(right - inset, mid_y), colour(right - inset, bottom - inset)), f"card {index + 1}: bottom"

@@ -73,6 +73,21 @@ class Sheet:
         y = self.top - (row + 1) * self.card_h - row * self.gap
         return x, y
 
+    def cell(self, index: int, mirrored: bool = False) -> tuple[float, float, float, float]:
+        """What slot `index` may paint, x0, y0, x1, y1: its card, its full bleed on the sheet's outer sides,
+        and between cards at most half the gap, so that no bleed ever covers a neighbour's card."""
+        x, y = self.slot(index, mirrored)
+        row, col = divmod(index, self.cols)
+        if mirrored:
+            col = self.cols - 1 - col
+        inner = min(self.bleed, self.gap / 2)
+
+        def reach(outer: bool) -> float:
+            return self.bleed if outer else inner
+
+        return (x - reach(col == 0), y - reach(row == self.rows - 1),
+                x + self.card_w + reach(col == self.cols - 1), y + self.card_h + reach(row == 0))
+
     @property
     def grid(self) -> tuple[float, float, float, float]:
         """The trim box of all slots: x0, y0, x1, y1."""

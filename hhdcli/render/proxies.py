@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from hhdcli.cards import Card
@@ -149,12 +150,13 @@ def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: She
         for index, proxy in enumerate(page):
             x, y = sheet.slot(index)
             slot = Slot(x, y, sheet.card_w, sheet.card_h, sheet.bleed)
-            if proxy.image_url:
-                painter.image(slot, images[proxy.image_url])
-            elif proxy.card.is_basic:
-                painter.basic(slot, proxy.card)
-            else:
-                painter.text_card(slot, proxy.card)
+            with _clipped(canvas, sheet.cell(index)):  # a card's bleed stays out of its neighbours
+                if proxy.image_url:
+                    painter.image(slot, images[proxy.image_url])
+                elif proxy.card.is_basic:
+                    painter.basic(slot, proxy.card)
+                else:
+                    painter.text_card(slot, proxy.card)
         _draw_marks(canvas, sheet, options.cut_lines)
         slots = "  ".join(f"{i + 1} {p.card.name}" for i, p in enumerate(page))
         _page_furniture(canvas, sheet, fonts, f"{options.title} · page {number}/{len(pages)} · {slots}")
@@ -162,6 +164,19 @@ def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: She
         canvas.showPage()
         if options.backs:
             _back_page(canvas, painter, sheet, len(page), options.back_offset_mm)
+
+
+@contextmanager
+def _clipped(canvas, box: tuple[float, float, float, float]) -> Iterator[None]:
+    x0, y0, x1, y1 = box
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(x0, y0, x1 - x0, y1 - y0)
+    canvas.clipPath(path, stroke=0, fill=0)
+    try:
+        yield
+    finally:
+        canvas.restoreState()
 
 
 def _clip_to_printable(canvas, sheet: Sheet) -> None:
@@ -184,9 +199,12 @@ def _back_page(canvas, painter: Painter, sheet: Sheet, count: int, offset_mm: tu
     """Red backs at mirrored positions: after a long-edge flip each back lies behind its front."""
     _set_boxes(canvas, sheet)
     _clip_to_printable(canvas, sheet)
+    dx, dy = offset_mm[0] * MM, offset_mm[1] * MM
     for index in range(count):
         x, y = sheet.slot(index, mirrored=True)
-        painter.back(Slot(x + offset_mm[0] * MM, y + offset_mm[1] * MM, sheet.card_w, sheet.card_h, sheet.bleed))
+        x0, y0, x1, y1 = sheet.cell(index, mirrored=True)
+        with _clipped(canvas, (x0 + dx, y0 + dy, x1 + dx, y1 + dy)):
+            painter.back(Slot(x + dx, y + dy, sheet.card_w, sheet.card_h, sheet.bleed))
     canvas.restoreState()
     canvas.showPage()
 
