@@ -254,3 +254,14 @@ def test_with_bleed_every_inner_card_keeps_its_whole_frame(synced, library, tmp_
             assert near(colour(left + inset, mid_y), colour(right - inset, mid_y)), f"card {index + 1}: right"
         if row < sheet.rows - 1:  # a neighbour below: its bleed once covered this card's bottom strip
             assert near(colour(right - inset, mid_y), colour(right - inset, bottom - inset)), f"card {index + 1}: bottom"
+
+
+def test_every_pdf_embeds_every_font_it_names(synced, library, tmp_path):
+    """Print-shop preflight flags a font a PDF names without embedding it (ReportLab's default Helvetica)."""
+    made = {"proxies.pdf": ["proxies", "-l", str(library), "--text-only"], "checklist.pdf": ["checklist", "-l", str(library)],
+            "rules.pdf": ["rules"], "rules-ru.pdf": ["rules", "--lang", "ru"], "cal.pdf": ["proxies", "--calibration"]}
+    for name, args in made.items():
+        assert synced(*args, "-o", str(tmp_path / name)).exit_code == 0
+        listing = subprocess.run(["pdffonts", str(tmp_path / name)], capture_output=True, text=True, check=True).stdout
+        fonts = listing.splitlines()[2:]
+        assert fonts and all(line.split()[-5] == "yes" for line in fonts), (name, listing)

@@ -35,9 +35,13 @@ def make_pdf(pagesize: tuple[float, float], title: str, draw: Callable[[Canvas],
     """Run `draw` on a fresh canvas and return the finished PDF's bytes (reproducible: invariant mode)."""
     from reportlab.pdfgen.canvas import Canvas
 
+    from hhdcli.render.fonts import load_fonts
+
     buffer = io.BytesIO()
     with _binary_streams():
-        canvas = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1)
+        # the canvas's first font is the one hhd ships, not Helvetica: a PDF names no font it does not embed
+        canvas = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
+                        initialFontName=load_fonts().regular)
         canvas.setTitle(title)
         canvas.setCreator("hhd")
         if print_at_actual_size:

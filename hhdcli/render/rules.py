@@ -39,7 +39,9 @@ def _examples(lang: str, table: SymbolTable, fonts: Fonts, size: float, style):
              Paragraph(f"<b>{escape(e.name)} → {escape(e.verdict)}</b> — {inline_markup(e.why, table, fonts)}", style)]
             for e in EXAMPLES[lang]]
     table_flowable = Table(rows, colWidths=[42 * MM, None], hAlign="LEFT")
-    table_flowable.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+    # a table's own font is Helvetica unless told: a font the PDF would name without embedding it
+    table_flowable.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.regular),
+                                        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                         ("BOTTOMPADDING", (0, 0), (-1, -1), 2), ("TOPPADDING", (0, 0), (-1, -1), 2)]))
     return table_flowable
 
