@@ -631,7 +631,7 @@ def _scryfall(env: Env, url: str | None = None) -> Any:
 # --- exports ----------------------------------------------------------------------------------------------
 
 def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: str, output: Path | None,
-            back_url: str | None = None, cardback: str | None = None) -> None:
+            back_url: str | None = None, cardback: str | None = None, image_base_url: str | None = None) -> None:
     from hhdcli.export import DEFAULT_NAMES, ExportFormat, export_library, format_for
     from hhdcli.files import write_output
     from hhdcli.mana import SymbolTable
@@ -641,7 +641,7 @@ def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: st
     chosen = ExportFormat(fmt) if fmt else format_for(output)
     target = output or Path(DEFAULT_NAMES[chosen])
     done = export_library(cards, f"Hell library {library.seed}", chosen, target,
-                          SymbolTable.from_records(cache.symbols), back_url, cardback, today())
+                          SymbolTable.from_records(cache.symbols), back_url, cardback, today(), image_base_url)
     for path, data in done.files.items():
         write_output(path, data)
     env.info(f"wrote {target}" + (f" and {plural(len(done.files) - 1, 'more file')}" if len(done.files) > 1 else "")
@@ -657,12 +657,14 @@ def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: st
 @format_option(EXPORT_FORMATS, "tts: Tabletop Simulator saved object; cockatrice: set + deck; mpc: MPC Autofill "
                "order; csv: a spreadsheet (default: from -o's extension, else tts).")
 @output_option(None, "The file to write (default: hell-library.tts.json, .cockatrice.xml, .mpc.xml or .csv).")
+@click.option("--image-base-url", metavar="URL", callback=_check_url,
+              help="TTS: where you will upload the -images folder; the deck names its images URL/file.")
 @click.option("--back-url", metavar="URL", callback=_check_url, help="TTS: a hosted image of the red back, so every player sees it.")
 @click.option("--cardback", metavar="DRIVE_ID", help="MPC: the Google Drive id of the card back to print.")
 @offline_option
 @pass_env
-def export(env: Env, library: Path, fmt: str, output: Path | None, back_url: str | None,
-           cardback: str | None) -> None:
+def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_url: str | None,
+           back_url: str | None, cardback: str | None) -> None:
     """Export a Hell library to play it online or order it from a print shop.
 
     \b
@@ -683,7 +685,7 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, back_url: str
 
     guard_outputs({"the export (-o)": output}, {"the library": library})
     resolved = env.open_library(library)
-    _export(env, resolved.library, resolved.cards, env.cards(), fmt, output, back_url, cardback)
+    _export(env, resolved.library, resolved.cards, env.cards(), fmt, output, back_url, cardback, image_base_url)
 
 
 # --- printing ----------------------------------------------------------------------------------------------

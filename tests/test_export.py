@@ -62,7 +62,7 @@ def test_tts_holds_the_library_face_down_in_order(synced, library, tmp_path):
         assert custom["FaceURL"].startswith(("https://", "file://"))
     notecard = save["ObjectStates"][-1]
     assert notecard["Name"] == "Notecard" and "{2} less" in notecard["Description"]
-    assert "show on this computer only" in result.output
+    assert "only this computer shows them" in result.output
 
 
 def test_tts_draws_what_has_no_image_and_the_red_back(synced, library, tmp_path):
@@ -290,3 +290,36 @@ def test_the_mpc_summary_counts_the_cards_in_the_order(synced, library, tmp_path
     result = export(synced, library, "mpc", tmp_path / "o.mpc.xml")
     quantity = int(ET.parse(tmp_path / "o.mpc.xml").getroot().findtext("details/quantity"))
     assert f"{quantity} cards for mpc" in result.output and quantity < 97
+
+
+def all_card_ids(save: dict) -> list[int]:
+    ids = []
+    for state in save["ObjectStates"]:
+        ids += [c["CardID"] for c in state.get("ContainedObjects", [])] + ([state["CardID"]] if "CardID" in state else [])
+    return ids
+
+
+def test_tts_card_ids_are_unique_across_the_save_and_images_can_be_hosted(synced, library, tmp_path):
+    out = tmp_path / "hell.tts.json"
+    result = export(synced, library, "tts", out, "--image-base-url", "https://example.org/hell")
+    save = json.loads(out.read_text())
+    ids = all_card_ids(save)
+    assert len(ids) == len(set(ids))
+    urls = [c["CustomDeck"][str(c["CardID"] // 100)]["FaceURL"] for c in save["ObjectStates"][0]["ContainedObjects"]]
+    assert not any(u.startswith("file:") for u in urls)
+    assert any(u.startswith("https://example.org/hell/") and u.endswith(".png") for u in urls)
+    assert "upload the" in result.output
+
+
+def test_one_double_faced_card_is_a_card_not_a_deck_of_one(tmp_path):
+    from hhdcli.cards import Card, Face
+    from hhdcli.export.tts import tts_save
+
+    single = Card(id="d", name="Day // Night", set_code="HLC", layout="transform",
+                  faces=(Face(name="Day", type_line="Creature", image="https://x/1.png"),
+                         Face(name="Night", type_line="Creature", image="https://x/2.png")))
+    plain = Card(id="p", name="Plain", set_code="HLC", faces=(Face(name="Plain", type_line="Instant"),))
+    save = json.loads(tts_save([plain, single], "t", lambda c, s: f"https://x/{c.id}{s}.png", "https://x/b.png", "r"))
+    kinds = [s["Name"] for s in save["ObjectStates"]]
+    assert kinds in (["DeckCustom", "Card", "Notecard"], ["DeckCustom", "Notecard"])
+    assert len(set(all_card_ids(save))) == len(all_card_ids(save))

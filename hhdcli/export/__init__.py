@@ -70,7 +70,7 @@ RULES_NOTE = (
 
 def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, table: SymbolTable,
                    back_url: str | None = None, cardback: str | None = None,
-                   made: date | None = None) -> Exported:
+                   made: date | None = None, image_base_url: str | None = None) -> Exported:
     """The files one export writes (nothing is written here), with notes and warnings for the player."""
     fmt = ExportFormat(fmt)
     done = Exported(count=len(cards))
@@ -100,7 +100,7 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
         done.notes.append(f"copy {output.name} into Cockatrice's customsets folder (Card Database → Open custom "
                           f"sets folder), restart Cockatrice, then load {deck.name} in the deck editor")
     else:
-        _tts(done, cards, title, output, table, back_url)
+        _tts(done, cards, title, output, table, back_url, image_base_url)
     return done
 
 
@@ -124,7 +124,7 @@ def drive_id_of(text: str) -> str:
 
 
 def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table: SymbolTable,
-         back_url: str | None) -> None:
+         back_url: str | None, image_base_url: str | None = None) -> None:
     """The saved object, and PNGs of what has no image (basics, imageless cards, the red back) beside it."""
     from hhdcli.export.tts import tts_save
     from hhdcli.render.faces import face_png
@@ -136,7 +136,8 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
         if key not in rendered:
             path = (folder / f"{safe_file_name(key)}.png").resolve()  # ids are data: never a path
             done.files[path] = face_png(card, table)
-            rendered[key] = path.as_uri()
+            # hosted: URL/file, which every player's Tabletop Simulator loads; else this computer's file
+            rendered[key] = f"{image_base_url.rstrip('/')}/{path.name}" if image_base_url else path.as_uri()
         return rendered[key]
 
     def face_url(card: Card, side: int) -> str:
@@ -148,6 +149,8 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
 
     back = back_url or local("hell-back", None)
     done.files[output] = tts_save(cards, title, face_url, back, RULES_NOTE)
-    if rendered:
-        done.notes.append(f"{len(rendered)} images are files in {folder}: they show on this computer only; for "
-                          "online play host them and pass their URL (--back-url for the red back)")
+    if rendered and image_base_url:
+        done.notes.append(f"upload the {len(rendered)} images of {folder} to {image_base_url} before you load the deck")
+    elif rendered:
+        done.notes.append(f"{len(rendered)} images are files in {folder}: only this computer shows them; for "
+                          "online play upload the folder and export again with --image-base-url URL")

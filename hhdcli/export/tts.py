@@ -41,12 +41,13 @@ def _card(key: int, card: Card, custom: dict[str, Any], x: float) -> dict[str, A
 
 
 def _deck(nickname: str, description: str, entries: list[tuple[Card, dict[str, Any]]], x: float,
-          face_down: bool = True) -> dict[str, Any]:
-    cards = [_card(key, card, custom, x) for key, (card, custom) in enumerate(entries, start=1)]
+          face_down: bool = True, first_key: int = 1) -> dict[str, Any]:
+    """A deck whose CustomDeck keys start at `first_key`: keys (and so CardIDs) are unique across the save."""
+    keyed = list(enumerate(entries, start=first_key))
+    cards = [_card(key, card, custom, x) for key, (card, custom) in keyed]
     return {"Name": "DeckCustom", "Nickname": nickname, "Description": description,
             "Transform": _transform(x, face_down), "DeckIDs": [c["CardID"] for c in cards],
-            "CustomDeck": {str(key): custom for key, (_, custom) in enumerate(entries, start=1)},
-            "ContainedObjects": cards}
+            "CustomDeck": {str(key): custom for key, (_, custom) in keyed}, "ContainedObjects": cards}
 
 
 def tts_save(cards: Sequence[Card], title: str, face_url: Callable[[Card, int], str], back_url: str,
@@ -57,9 +58,12 @@ def tts_save(cards: Sequence[Card], title: str, face_url: Callable[[Card, int], 
     states = [library]
     dfcs = [(card, _custom(face_url(card, 0), face_url(card, 1), unique_back=True))
             for card in dict.fromkeys(c for c in cards if c.is_double_faced)]
-    if dfcs:
+    if len(dfcs) >= 2:  # a deck of one card is no deck to Tabletop Simulator: one card is a card
         states.append(_deck("Double-faced cards", "Both sides of the library's double-faced cards, to swap in "
-                            "when one is drawn.", dfcs, 2.5, face_down=False))
+                            "when one is drawn.", dfcs, 2.5, face_down=False, first_key=len(cards) + 1))
+    elif dfcs:
+        card, custom = dfcs[0]
+        states.append({**_card(len(cards) + 1, card, custom, 2.5), "Transform": _transform(2.5, face_down=False)})
     states.append({"Name": "Notecard", "Nickname": "Hell's Half-Draft: taking a Hell card", "Description": rules,
                    "Transform": _transform(-2.5, face_down=False)})
     return (json.dumps({"SaveName": title, "ObjectStates": states}, indent=2, ensure_ascii=False) + "\n").encode()

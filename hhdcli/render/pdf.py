@@ -41,7 +41,7 @@ def make_pdf(pagesize: tuple[float, float], title: str, draw: Callable[[Canvas],
     with _binary_streams():
         # the canvas's first font is the one hhd ships, not Helvetica: a PDF names no font it does not embed
         canvas = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
-                        initialFontName=load_fonts().regular)
+                        initialFontName=load_fonts().regular)  # type: ignore[arg-type]  # the stubs say float; it is a name
         canvas.setTitle(title)
         canvas.setCreator("hhd")
         if print_at_actual_size:
