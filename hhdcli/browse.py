@@ -11,6 +11,7 @@ from typing import Any
 from hhdcli.cache import CardCache
 from hhdcli.cards import Card, normalize_name
 from hhdcli.colors import COLOR_GROUPS, Group
+from hhdcli.rulings import card_rulings
 
 
 @dataclass(frozen=True)
@@ -19,8 +20,11 @@ class CardFilter:
     color: str | None = None
     type: str | None = None
     land: bool | None = None
+    ruling: str | None = None  # a ruling id: only the cards whose text calls for it
 
     def matches(self, card: Card) -> bool:
+        if self.ruling and self.ruling not in {r.id for r in card_rulings(card)}:
+            return False
         if self.query and normalize_name(self.query) not in normalize_name(card.name) \
                 and self.query.lower() not in card.type_line.lower():
             return False
@@ -86,6 +90,10 @@ def describe_card(card: Card) -> str:
             lines.append(f"  Loyalty {face.loyalty}")
     lines.append(f"colours: {''.join(card.colors) or 'colourless'}   mana value: {_number(card.mana_value)}"
                  f"   land: {'yes' if card.is_land else 'no'}")
+    rulings = card_rulings(card)
+    if rulings:
+        lines.append("In Hell's Half-Draft:")
+        lines.extend(f"  [{r.id}] {r.en}" for r in rulings)
     if card.tags:
         lines.append("tags: " + ", ".join(card.tags))
     if card.print_images:

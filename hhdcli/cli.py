@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from hhdcli.render.proxies import ProxyOptions
 
 JSON_SCHEMA = 1
+# the ids of hhdcli.rulings, written here so that `--help` does not import the table
+RULING_IDS = ["draft", "game-start", "ante", "companion", "freeze", "sideboard", "owner", "zones", "numbers",
+              "token-card", "token-copy", "colors"]
 
 
 class HhdGroup(click.Group):
@@ -330,18 +333,20 @@ COLOR_FILTER = click.Choice(list("WUBRGPCM"), case_sensitive=False)
 @click.option("--color", type=COLOR_FILTER, help="Only cards of this color (C colorless, M multicolor).")
 @click.option("--type", "type_", metavar="TYPE", help="Only cards whose type line contains TYPE.")
 @click.option("--land/--no-land", default=None, help="Only lands, or only non-lands.")
+@click.option("--ruling", type=click.Choice(RULING_IDS), help="Only cards with this Hell's Half-Draft ruling.")
 @json_option
 @offline_option
 @hidden_alias("--colour", "color", type=COLOR_FILTER)
 @pass_env
 def cards(env: Env, query: str | None, color: str | None, type_: str | None, land: bool | None,
-          as_json: bool) -> None:
+          ruling: str | None, as_json: bool) -> None:
     """List the cached cards, optionally filtered.
 
     \b
     Examples:
       hhd cards bear --color G --type creature
       hhd cards --land --json
+      hhd cards --ruling draft
     """
     from hhdcli.browse import CardFilter, card_row, filter_cards, format_table
     from hhdcli.cards import normalize_name
@@ -350,7 +355,7 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
         if value is not None and not normalize_name(value):
             raise InputError(f"{label} {value!r} has no letters or digits, so it matches nothing",
                              "give part of a name or type, or leave it out to list every card")
-    found = filter_cards(env.cards().cards, CardFilter(query, color, type_, land))
+    found = filter_cards(env.cards().cards, CardFilter(query, color, type_, land, ruling))
     rows = [card_row(c) for c in found]
     if as_json:
         _print_json({"cards": rows})
@@ -385,7 +390,9 @@ def card(env: Env, name: str, as_json: bool) -> None:
 
     found = _find_cards(env, [name], CardIndex(env.cards().cards), strict=True)[0]
     if as_json:
-        _print_json({"card": found.to_json()})
+        from hhdcli.rulings import rulings_json
+
+        _print_json({"card": {**found.to_json(), "hell_rulings": rulings_json(found)}})
     else:
         click.echo(describe_card(found))
 
