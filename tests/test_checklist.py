@@ -141,26 +141,47 @@ def test_russian_pdf_draws_only_characters_the_font_has(synced, library, tmp_pat
     assert fonts_used
 
 
-@pytest.mark.parametrize("lang, heading", [("en", "The take rule"), ("ru", "правило взятия")])
-def test_rules_sheet_is_one_page_in_each_language(synced, tmp_path, lang, heading):
+SECTIONS = {"en": ["The take rule", "shared sideboard", "End of a game", "own text in this format",
+                   "Hellscube v1.2 specifics", "When you draft this card", "owner", "Ante", "Freezing", "Nebula",
+                   "number words", "Token cards", "companion"],
+            "ru": ["правило взятия", "Общий сайдборд", "Поправки на формат", "Общие особенности Hellscube v1.2",
+                   "Когда вы драфтите эту карту", "Владельцем Адской карты", "Ставки (ante)", "Заморозка",
+                   "Туманность", "численные слова", "Карты-фишки", "компаньон"]}
+
+
+def font_sizes(reader: PdfReader) -> list[float]:
+    """The size of every font selection in the pages' content, in order."""
+    from pypdf.generic import ContentStream
+
+    return [float(operands[1]) for page in reader.pages
+            for operands, operator in ContentStream(page.get_contents(), reader).operations if operator == b"Tf"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_rules_sheet_has_every_section_on_one_sheet_at_a_readable_size(synced, tmp_path, lang):
     out = tmp_path / "rules.pdf"
     assert synced("rules", "--lang", lang, "-o", str(out)).exit_code == 0
     reader = PdfReader(out)
-    assert len(reader.pages) == 1
-    text = reader.pages[0].extract_text()
-    assert heading.lower() in text.lower()
+    assert 1 <= len(reader.pages) <= 2  # one A4 sheet, both sides at most
+    text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+    missing = [s for s in SECTIONS[lang] if s.lower() not in text.lower()]
+    assert not missing
     assert "Pyrohyperspasm" in text and "Murder of Storm Crows" in text
+    sizes = font_sizes(reader)
+    body = max(set(sizes), key=sizes.count)  # the size most text is set in
+    assert body >= 7 and min(sizes) >= 6  # 6 pt: the floor of the letters inside mana symbols
     for form in ("html", "md"):
         other = tmp_path / f"rules.{form}"
         assert synced("rules", "--lang", lang, "-o", str(other)).exit_code == 0
-        assert "Pyrohyperspasm" in other.read_text()
+        assert "Pyrohyperspasm" in other.read_text() and SECTIONS[lang][4] in other.read_text()
 
 
-def test_with_rules_appends_the_rules_page(synced, library, tmp_path):
-    plain, with_rules = tmp_path / "a.pdf", tmp_path / "b.pdf"
+def test_with_rules_appends_the_rules_sheet(synced, library, tmp_path):
+    plain, with_rules, rules = tmp_path / "a.pdf", tmp_path / "b.pdf", tmp_path / "r.pdf"
     synced("checklist", str(library), "-o", str(plain))
     synced("checklist", str(library), "-o", str(with_rules), "--with-rules")
-    assert len(PdfReader(with_rules).pages) == len(PdfReader(plain).pages) + 1
+    synced("rules", "-o", str(rules))
+    assert len(PdfReader(with_rules).pages) == len(PdfReader(plain).pages) + len(PdfReader(rules).pages)
 
 
 def test_bad_output_names_are_refused(synced, library, tmp_path):

@@ -157,9 +157,9 @@ def _draw_checklist(canvas, checklist: Checklist, table: SymbolTable, fonts: Fon
     _page_footer(canvas, fonts, checklist, cursor.page)
     canvas.showPage()
     if rules_lang:
-        from hhdcli.render.rules import draw_rules_page
+        from hhdcli.render.rules import draw_rules_pages
 
-        draw_rules_page(canvas, rules_lang, table, fonts)
+        draw_rules_pages(canvas, rules_lang, table, fonts)
 
 
 def _x(cursor: _Cursor, column_w: float) -> float:

@@ -62,7 +62,7 @@ def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float) -> list:
 
     title = ParagraphStyle("t", fontName=fonts.bold, fontSize=size * 1.8, leading=size * 2.2, spaceAfter=size * 0.6)
     heading = ParagraphStyle("h", fontName=fonts.bold, fontSize=size * 1.2, leading=size * 1.5,
-                             spaceBefore=size * 0.8, spaceAfter=size * 0.2)
+                             spaceBefore=size * 0.8, spaceAfter=size * 0.2, keepWithNext=1)
     body = ParagraphStyle("b", fontName=fonts.regular, fontSize=size, leading=size * 1.3, spaceAfter=size * 0.35)
     _bold_family(fonts)
     story: list[Flowable] = [Paragraph(escape(labels(lang)["rules_title"]), title)]
@@ -76,19 +76,41 @@ def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float) -> list:
     return story
 
 
-def draw_rules_page(canvas, lang: str, table: SymbolTable, fonts: Fonts) -> None:
-    """One A4 page; the text shrinks as a whole if a language runs long, never past the page."""
-    from reportlab.platypus import Frame, KeepInFrame
+MAX_PAGES = 2  # one sheet, printed on both sides
+MIN_SIZE = 7.5  # points: the smallest body text a player reads at the table (the footnotes of a rulebook)
+
+
+def _story_height(story: list, width: float) -> float:
+    total = 0.0
+    for flowable in story:
+        _, height = flowable.wrap(width, 10_000)
+        total += height + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+    return total
+
+
+def draw_rules_pages(canvas, lang: str, table: SymbolTable, fonts: Fonts) -> None:
+    """The rules on at most two A4 pages (one sheet, both sides), in the largest text that fits: the story
+    flows from the first page's frame into the second's."""
+    from reportlab.platypus import Frame
 
     width, height = PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * MARGIN
-    frame = Frame(MARGIN, MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-    frame.addFromList([KeepInFrame(width, height, _story(lang, table, fonts, 11.5), mode="shrink")], canvas)
-    canvas.showPage()
+    size = 11.0
+    story = _story(lang, table, fonts, size)
+    # a page break wastes up to a paragraph: leave a tenth of the last page for it
+    while size > MIN_SIZE and _story_height(story, width) > (MAX_PAGES - 0.1) * height:
+        size -= 0.25
+        story = _story(lang, table, fonts, size)
+    for _ in range(MAX_PAGES):
+        frame = Frame(MARGIN, MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        frame.addFromList(story, canvas)
+        canvas.showPage()
+        if not story:
+            break
 
 
 def rules_pdf(lang: str, table: SymbolTable, font: str | None = None) -> bytes:
     fonts = load_fonts(font)
-    return make_pdf(PAGE, labels(lang)["rules_title"], lambda canvas: draw_rules_page(canvas, lang, table, fonts))
+    return make_pdf(PAGE, labels(lang)["rules_title"], lambda canvas: draw_rules_pages(canvas, lang, table, fonts))
 
 
 def rules_context(lang: str) -> dict:

@@ -86,6 +86,36 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "Between games of one session nothing is reshuffled or reset: the Hell library and the sideboard stay "
             "as they are. At the end of the session, count the red sleeves back with hhd checklist --mode return.",
         )),
+        RulesSection("Hell cards' own text in this format", (
+            "\"At the beginning of the game, if this card is in your library\" (and a conspiracy) happens when you "
+            "take the card. \"When you draft this card\" happens when you take it or decline it to the sideboard. "
+            "\"When a pack with this card reaches you\" and \"before the draft\" happen when you look at it. "
+            "\"Until the end of the pack\" lasts until the end of the game.",
+            "You may declare any companion in the sideboard your chosen companion at any time its condition holds. "
+            "An effect on a random card of the sideboard shuffles it first.",
+            "Draft pool: cards added to it go to the sideboard; a check of it checks the sideboard; removing a card "
+            "from it exiles the card; any other draft-pool effect acts on the Hell library.",
+            "Owner: a Hell card's owner is the first player who moved it to a zone other than the sideboard or the "
+            "Hell library. With no owner, \"its owner's library\" is the Hell library and any other zone of its "
+            "owner is the sideboard.",
+        )),
+        RulesSection("Hellscube v1.2 specifics", (
+            "Ante is on, but nobody antes at the start: only card effects ante, and a Hell card that would be "
+            "anted goes to the sideboard. Companions follow the old rule: once a game you may cast your chosen "
+            "companion from outside the game.",
+            "Freezing: a frozen stack or a frozen spell does not resolve; if the stack or every spell on it is "
+            "frozen, the turn goes on as if the stack were empty; an effect that makes a frozen spell resolve "
+            "does; a tapped spell on the stack is frozen.",
+            "Purple is the sixth colour (White, Blue, Black, Red, Green, Purple); Nebula is a basic land that adds "
+            "{P}. A colour, or a zone, that a card names comes into being for the rest of the game when the card "
+            "appears.",
+            "Numbers (1, 3, 5) and number words (\"one\", \"three\") differ; both are numerical values; the "
+            "article \"a\" is neither.",
+            "Token cards (a token made outside the battlefield, or a card with the supertype Token) move between "
+            "zones and are cards, not tokens, off the battlefield; one made in a personal zone is owned by that "
+            "zone's owner. A token of one half of a double card has only that half; a token of \"A // B\" is a "
+            "double card.",
+        )),
     ),
     "ru": (
         RulesSection("Адская библиотека", (
@@ -118,6 +148,40 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "порядке.",
             "Между играми одной сессии ничего не перемешивается и не сбрасывается: Адская библиотека и сайдборд "
             "остаются как есть. В конце сессии пересчитайте красные протекторы: hhd checklist --mode return.",
+        )),
+        RulesSection("Поправки на формат", (
+            "Эффекты «В начале игры, если эта карта у вас в библиотеке» срабатывают, когда игрок берёт эту карту, "
+            "в том числе выкладывание заговоров. Эффекты «Когда вы драфтите эту карту» срабатывают, когда игрок "
+            "берёт эту карту или отказывается её брать и кладёт её в сайдборд. Эффекты «Когда пак с этой картой "
+            "оказывается у вас» или «Перед началом драфта» срабатывают, когда игрок осматривает эту карту. "
+            "Эффекты, действующие до конца пака, вместо этого действуют до конца игры.",
+            "Игрок может объявить любого из компаньонов в сайдборде своим выбранным в любой момент, если условия "
+            "соблюдены. Эффекты, влияющие на случайную карту из сайдборда, также перемешивают сайдборд перед этим.",
+            "Эффекты, которые добавляют карты в драфт-пул, вместо этого добавляют их в сайдборд; которые проверяют "
+            "присутствие карты в драфт-пуле — проверяют её присутствие в сайдборде; которые убирают карту из "
+            "драфт-пула — убирают её из игры; другие эффекты, взаимодействующие с драфт-пулом, взаимодействуют с "
+            "Адской библиотекой.",
+            "Владельцем Адской карты считается первый игрок, переместивший её в зону, отличную от сайдборда или "
+            "Адской библиотеки. Если такого игрока не было, эффекты, требующие поместить карту в библиотеку "
+            "владельца, помещают её в Адскую библиотеку, а в другую зону владельца — в сайдборд.",
+        )),
+        RulesSection("Общие особенности Hellscube v1.2", (
+            "Ставки (ante) включены, но в начале игры карта не ставится: только если эффект карты заставит; "
+            "Адские карты при попытке поставить их попадают в сайдборд. Компаньоны работают по старым правилам: "
+            "один раз за игру можно скастовать своего выбранного компаньона извне игры.",
+            "Заморозка: пока стек или заклинание заморожены, заклинания не разрешаются; если стек или все "
+            "заклинания на стеке заморожены, ход продолжается, как если бы на стеке ничего не было; если эффект "
+            "заставляет разрешить замороженное заклинание, оно разрешается; повёрнутое заклинание на стеке "
+            "заморожено.",
+            "Пурпурный — шестой базовый цвет (Белый, Синий, Чёрный, Красный, Зелёный, Пурпурный); Туманность "
+            "(Nebula) — базовая земля, добавляющая фиолетовую ману {P}. Цвет или зона, упомянутые картой, "
+            "появляются, когда карта появляется в игре, и существуют до конца игры.",
+            "Числа (1, 3, 5) и численные слова («один», «три») — разные вещи; и те и другие — численные значения; "
+            "артикль «a» — ни то, ни другое.",
+            "Карты-фишки (фишка, созданная не на поле боя, или карта с супертипом «Фишка») перемещаются между "
+            "зонами и вне поля боя считаются картами, а не фишками; созданная в личной зоне принадлежит владельцу "
+            "зоны. Фишка половины двойной карты не имеет характеристик других частей; фишка «[карта1] // "
+            "[карта2]» считается двойной.",
         )),
     ),
 }
