@@ -13,6 +13,7 @@ from hhdcli.cards import Card
 from hhdcli.deck import Deck, LandColors, LandLookup, deck_colors
 from hhdcli.errors import InputError
 from hhdcli.mana import VERDICT_ORDER, SymbolTable, Take, Verdict, WhatIf, judge_all, what_if
+from hhdcli.rulings import card_rulings
 
 JSON_SCHEMA = 1
 OPENING_HAND = 2  # Hell cards in every opening hand
@@ -132,7 +133,7 @@ class CheckReport:
             "lands": [{"name": land.name, "colors": list(land.colors), "source": land.how} for land in self.lands],
             "unresolved": self.unresolved,
             "summary": self.summary,
-            "cards": [v.to_json() for v in self.verdicts],
+            "cards": [{**v.to_json(), "hell_rulings": [r.id for r in card_rulings(v.card)]} for v in self.verdicts],
             "what_if": [{"color": w.color, "gain": w.gain} for w in self.what_if],
             "odds": self.odds.to_json(),
             "warnings": self.warnings,

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from hhdcli.cards import Card, Face, is_land_type
+from hhdcli.rulings import hell_lines
 
 SET_CODE = "HELL"
 _LAYOUTS = {"modal": "modal_dfc", "inset": "adventure", "multi": "split", "token_in_inset": "normal"}
@@ -50,7 +51,7 @@ def _card(parent: ET.Element, card: Card, name: str, text: str, face: Face, side
           other_side: str | None) -> None:
     node = ET.SubElement(parent, "card")
     ET.SubElement(node, "name").text = name
-    ET.SubElement(node, "text").text = text
+    ET.SubElement(node, "text").text = "\n".join([text, *hell_lines(card)]) if side == "front" else text
     ET.SubElement(node, "set", picurl=image or "", uuid=f"{card.id}{'-back' if side == 'back' else ''}").text = SET_CODE
     prop = ET.SubElement(node, "prop")
     main_type = _main_type(face.type_line)

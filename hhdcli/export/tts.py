@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hhdcli.cards import Card, card_text
+from hhdcli.rulings import hell_lines
 
 FACE_DOWN = {"posX": 0, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180, "rotZ": 180,
              "scaleX": 1, "scaleY": 1, "scaleZ": 1}
@@ -33,7 +34,8 @@ def _custom(face: str, back: str, unique_back: bool = False) -> dict[str, Any]:
 
 
 def _card(key: int, card: Card, custom: dict[str, Any], x: float) -> dict[str, Any]:
-    entry: dict[str, Any] = {"Name": "Card", "Nickname": card.name, "Description": card_text(card),
+    description = "\n".join([card_text(card), *hell_lines(card)])  # the format's rulings on the card, as "Hell: …"
+    entry: dict[str, Any] = {"Name": "Card", "Nickname": card.name, "Description": description,
                              "CardID": key * 100, "CustomDeck": {str(key): custom}, "Transform": _transform(x)}
     if card.layout in SIDEWAYS_LAYOUTS:
         entry["SidewaysCard"] = True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import CMYKColor
@@ -12,6 +12,7 @@ from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
 from hhdcli.render.layout import MM
 from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, inline_markup, symbols_width
+from hhdcli.rulings import card_rulings, hell_lines
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -98,12 +99,22 @@ class Painter:
         # a slot holding only stray text (Gristly Bear's flavour in a cost slot) is not a face to print
         faces = [f for f in card.faces if f.type_line or f.oracle_text] or list(card.faces[:1])
         compact = len(faces) > 2
+        rulings = card_rulings(card)
+        if rulings:  # the format's rulings end the text box when they fit at full size; the footer marks them
+            hell = "\n".join(hell_lines(card))
+            with_hell = [*faces[:-1], replace(faces[-1], oracle_text=f"{faces[-1].oracle_text}\n{hell}".strip())]
+            if self._fits(with_hell, top - bottom, w, compact):
+                faces = with_hell
         y = top
         for face, height in zip(faces, self._face_heights(faces, top - bottom, w, compact), strict=True):
             self._face(face, x, y - height, w, height, compact)
             y -= height
-        self._footer_line(slot, card, color)
+        self._footer_line(slot, card, color, [r.id for r in rulings])
         c.restoreState()
+
+    def _fits(self, faces: list[Face], total: float, width: float, compact: bool, size: float = 7.5) -> bool:
+        fixed = sum(self._fixed_height(face, compact) for face in faces)
+        return fixed + sum(self._text_height(f.oracle_text, width - 3.2 * MM, size) for f in faces) <= total
 
     def _face_heights(self, faces: list[Face], total: float, width: float, compact: bool) -> list[float]:
         """Each face's share of the card: its bars, and a rules box as tall as its text needs (what is left
@@ -243,7 +254,7 @@ class Painter:
         self.canvas.drawCentredString(right - width / 2, y + 1.0 * MM, text)
         return width
 
-    def _footer_line(self, slot: Slot, card: Card, color: RGB) -> None:
+    def _footer_line(self, slot: Slot, card: Card, color: RGB, rulings: list[str] | None = None) -> None:
         c = self.canvas
         light = sum(color) / 3 < 0.55
         if light:
@@ -251,8 +262,12 @@ class Painter:
         else:
             c.setFillColor(INK)
         c.setFont(self.fonts.regular, MIN_PT)
-        c.drawString(slot.x + 3.4 * MM, slot.y + BORDER + 0.6 * MM,
-                     safe_text(self.fonts, f"{card.set_code} · Hell's Half-Draft proxy"))
+        line = f"{card.set_code} · Hell's Half-Draft proxy"
+        if rulings:  # the ids when they fit in the footer, else how many rulings the card has
+            marked = f"{line} · Hell: {', '.join(rulings)}"
+            fits = c.stringWidth(marked, self.fonts.regular, MIN_PT) <= slot.w - 6.8 * MM
+            line = marked if fits else f"{line} · {len(rulings)} Hell rulings"
+        c.drawString(slot.x + 3.4 * MM, slot.y + BORDER + 0.6 * MM, safe_text(self.fonts, line))
 
     def basic(self, slot: Slot, card: Card) -> None:
         """A basic land: its colour, its name and one large mana symbol."""

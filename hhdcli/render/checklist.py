@@ -18,6 +18,7 @@ from hhdcli.render.layout import MM
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
 from hhdcli.render.texts import labels
+from hhdcli.rulings import card_rulings
 
 
 class Sort(StrEnum):
@@ -48,6 +49,7 @@ class Line:
     frame: Group  # the frame colour, for the little colour mark
     boxes: int  # physical cards on this line (basics are aggregated)
     position: int  # first library position
+    hell: bool = False  # a ruling of the format applies to the card (marked ⚑, with a legend)
 
 
 @dataclass
@@ -69,6 +71,7 @@ class Checklist:
     total: int
     labels: dict[str, str]
     lang: str
+    has_rulings: bool = False  # some card is marked ⚑: the legend is printed
 
 
 def lines_for(cards: Sequence[Card]) -> list[Line]:
@@ -84,7 +87,8 @@ def lines_for(cards: Sequence[Card]) -> list[Line]:
         else:
             boxes = 1
         kind = Kind.BASIC if card.is_basic else card.primary_type
-        lines.append(Line(card.name, card.mana_cost, card.type_line, card.group, kind, card.frame, boxes, position))
+        lines.append(Line(card.name, card.mana_cost, card.type_line, card.group, kind, card.frame, boxes, position,
+                          bool(card_rulings(card))))
     return lines
 
 
@@ -97,7 +101,7 @@ def build_checklist(library: Library, cards: Sequence[Card], card_version: str, 
     header = [(text["seed"], library.seed), (text["date"], (today or date.today()).isoformat()),
               (text["data"], card_version), (text["sleeves"], text["red"])]
     return Checklist(text[f"title_{mode}"], text[f"subtitle_{mode}"], header, groups, sum(g.count for g in groups),
-                     text, lang)
+                     text, lang, any(line.hell for line in lines))
 
 
 def _grouped(lines: list[Line], sort: Sort, text: dict[str, str]) -> list[Section]:
@@ -154,6 +158,11 @@ def _draw_checklist(canvas, checklist: Checklist, table: SymbolTable, fonts: Fon
     canvas.setFont(fonts.bold, 10)
     canvas.drawString(_x(cursor, column_w), cursor.y - LINE, safe_text(
         fonts, f"{checklist.labels['total']}: {checklist.total} {checklist.labels['cards']}", bold=True))
+    if checklist.has_rulings:
+        cursor.y -= LINE
+        _advance(canvas, checklist, fonts, cursor, need=LINE * 2)
+        canvas.setFont(fonts.regular, 8)
+        canvas.drawString(_x(cursor, column_w), cursor.y - LINE, safe_text(fonts, checklist.labels["hell_legend"]))
     _page_footer(canvas, fonts, checklist, cursor.page)
     canvas.showPage()
     if rules_lang:
@@ -216,6 +225,25 @@ def _heading(canvas, fonts: Fonts, cursor: _Cursor, column_w: float, text: str) 
     cursor.y -= 1
 
 
+def _cost(canvas, fonts: Fonts, table: SymbolTable, cost: str, right: float, y: float, size: float) -> float:
+    """A card's cost ending at `right`, each face's symbols apart with "//" between (split cards); its width."""
+    faces = [cost_symbols(part) for part in cost.split(" // ")] if cost else []
+    widths = [symbols_width(symbols, size, table, canvas, fonts) if symbols else 0.0 for symbols in faces]
+    slash = canvas.stringWidth(" // ", fonts.regular, size)
+    total = sum(widths) + slash * (len(faces) - 1)
+    x = right - total
+    for i, (symbols, width) in enumerate(zip(faces, widths, strict=True)):
+        if i:
+            canvas.setFillColorRGB(0, 0, 0)
+            canvas.setFont(fonts.regular, size)
+            canvas.drawString(x, y - size * 0.35, " // ")
+            x += slash
+        if symbols:
+            draw_symbols(canvas, x, y, symbols, size, table, fonts)
+        x += width
+    return total
+
+
 def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: float, line: Line) -> None:
     x = _x(cursor, column_w)
     cursor.y -= LINE
@@ -229,13 +257,10 @@ def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: f
     canvas.setFillColorRGB(*FRAME[line.frame])
     canvas.circle(x + 2.5, base + 2.2, 2.3, stroke=1, fill=1)  # the colour group at a glance
     x += 8
-    symbols = [s for face_cost in line.cost.split(" // ") for s in cost_symbols(face_cost)] if line.cost else []
     size = 8.5  # hybrid letters stay at 6 pt or more
-    cost_w = symbols_width(symbols, size, table, canvas, fonts) if symbols else 0
     right = _x(cursor, column_w) + column_w
-    if symbols:
-        draw_symbols(canvas, right - cost_w, base + 2.2, symbols, size, table, fonts)
-    label = line.name + (f" ×{line.boxes}" if line.boxes > 1 else "")
+    cost_w = _cost(canvas, fonts, table, line.cost, right, base + 2.2, size)
+    label = line.name + (f" ×{line.boxes}" if line.boxes > 1 else "") + (" ⚑" if line.hell else "")
     room = right - cost_w - 4 - x
     name = shorten(safe_text(fonts, label), fonts.regular, FONT_SIZE, room)  # the name first; the type line gets the rest
     canvas.setFillColorRGB(0, 0, 0)

@@ -66,9 +66,11 @@ def _frame_css() -> dict[str, str]:
 def check_document(report: CheckReport, table: SymbolTable, fmt: DocFormat) -> str:
     """The deck check as HTML or Markdown."""
     colors = "".join(report.deck_colors) or "none"
+    from hhdcli.rulings import card_rulings
+
     return render(f"check.{fmt}.j2", report=report, s=report.summary, verdicts=report.sorted_verdicts,
                    colors=colors, gains=[w for w in report.what_if if w.gain > 0], cost=_cost_markup(table),
-                   odds=report.odds)
+                   odds=report.odds, hell=lambda card: [r.id for r in card_rulings(card)])
 
 
 def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat, font: str | None = None,

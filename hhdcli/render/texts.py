@@ -19,6 +19,8 @@ _LABELS: dict[str, tuple[str, str]] = {
                         "Отмечайте каждую вернувшуюся карту; недостающие ищите во всех колодах и коробках."),
     "seed": ("Seed", "Сид"), "date": ("Date", "Дата"), "data": ("Card data", "Данные карт"),
     "sleeves": ("Sleeves", "Протекторы"), "red": ("red", "красные"), "total": ("Total", "Итого"),
+    "hell_legend": ("⚑ a Hell's Half-Draft ruling changes how the card works (hhd card NAME)",
+                    "⚑ правило Адского полудрафта меняет работу карты (hhd card НАЗВАНИЕ)"),
     "cards": ("cards", "карт"), "page": ("page", "стр."), "order": ("Library order", "Порядок в библиотеке"),
     # colour groups (the English names are the colour vocabulary's own)
     "W": (COLOR_NAMES["W"], "Белые"), "U": (COLOR_NAMES["U"], "Синие"), "B": (COLOR_NAMES["B"], "Чёрные"),
