@@ -74,3 +74,59 @@ def test_the_cli_knows_every_ruling_id():
     from hhdcli.cli import RULING_IDS
 
     assert RULING_IDS == [r.id for r in RULINGS]
+
+
+# --- shown where players look ------------------------------------------------------------------------------
+
+HELL_CARDS = ["Lump of Coal", "Castle Zizzerlot", "Pyrohyperspasm"]
+
+
+def test_text_proxies_end_with_the_rulings_and_mark_them(synced, tmp_path):
+    import subprocess
+
+    out = tmp_path / "p.pdf"
+    assert synced("proxies", *[a for n in HELL_CARDS for a in ("--cards", n)], "--text-only", "-o", str(out)).exit_code == 0
+    text = " ".join(subprocess.run(["pdftotext", "-layout", str(out), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    assert "Hell (draft): drafting it = taking it" in text and "Hell: sideboard, owner" in text
+    assert text.count("Hell (") == 3  # Lump of Coal 1, Castle Zizzerlot 2, Pyrohyperspasm none
+
+
+def test_the_check_report_marks_cards_with_rulings(synced, tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("20 Mountain\n20 Forest\n", encoding="utf-8")
+    for form in ("html", "md"):
+        out = tmp_path / f"check.{form}"
+        assert synced("check", str(deck), "--all", "--offline", "-o", str(out)).exit_code == 0
+        report = out.read_text(encoding="utf-8")
+        assert "⚑draft" in report and "Hell's Half-Draft changes how the card works" in report
+    rows = json.loads(synced("check", str(deck), "--all", "--offline", "--json").stdout)["cards"]
+    lump = next(r for r in rows if r["name"] == "Lump of Coal")
+    assert lump["hell_rulings"] == ["draft"]
+
+
+def test_exports_carry_hell_lines(synced, tmp_path):
+    from hhdcli.export import ExportFormat, export_library
+    from hhdcli.mana import SymbolTable
+
+    index = CardIndex(load_builtin().cards)
+    cards = [index.find(n) for n in HELL_CARDS]
+    table = SymbolTable.from_records([])
+    tts = export_library(cards, "t", ExportFormat.TTS, tmp_path / "t.tts.json", table)
+    save = json.loads(tts.files[tmp_path / "t.tts.json"])
+    descriptions = {c["Nickname"]: c["Description"] for c in save["ObjectStates"][0]["ContainedObjects"]}
+    assert "Hell (draft):" in descriptions["Lump of Coal"] and "Hell (" not in descriptions["Pyrohyperspasm"]
+    cockatrice = export_library(cards, "t", ExportFormat.COCKATRICE, tmp_path / "t.cockatrice.xml", table)
+    xml = cockatrice.files[tmp_path / "t.cockatrice.xml"].decode()
+    assert "Hell (owner):" in xml and "Hell (sideboard):" in xml
+
+
+def test_the_table_shows_the_rulings_of_the_drawn_card(tmp_path):
+    from hhdcli.mana import SymbolTable
+    from hhdcli.table.state import Session
+
+    lump = next(c for c in load_builtin().cards if c.name == "Lump of Coal")
+    session = Session(tmp_path / "s.sqlite", {1: lump}, SymbolTable.from_records([]), "seed")
+    session.start({"Anna": tuple("R")})
+    status = session.draw("Anna")
+    assert status["hell_rulings"][0]["id"] == "draft"

@@ -21,6 +21,7 @@ from typing import Any
 from hhdcli.cards import Card
 from hhdcli.jsonio import load_json
 from hhdcli.mana import SymbolTable, Take, judge
+from hhdcli.rulings import rulings_json
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -129,7 +130,8 @@ class Session:
         card = self.cards[position]
         images = card.print_images
         return {"position": position, "name": card.name, "cost": card.mana_cost, "type_line": card.type_line,
-                "image": images[0] if images else None, "face": f"/cards/{position}.png"}
+                "image": images[0] if images else None, "face": f"/cards/{position}.png",
+                "hell_rulings": rulings_json(card)}
 
     def verdict(self, position: int, colors: str) -> dict[str, Any]:
         result = judge(self.cards[position], colors, self.table)
