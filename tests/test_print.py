@@ -131,7 +131,9 @@ def test_all_720_cards_print_with_every_full_name_and_type_line(whole_set):
     pdf, cards = whole_set
     text = squeeze(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout)
     printed = [(c, f) for c in cards for f in c.faces if f.type_line or f.oracle_text]  # not a stray cost slot
-    missing = [c.name for c, face in printed if face.name and squeeze(face.name) not in text]
+    # a face of the legacy sheet with no name of its own ("Name (face 2)") gets no name line
+    named = [(c, f) for c, f in printed if f.name and not f.name.startswith(f"{c.name} (face ")]
+    missing = [c.name for c, face in named if squeeze(face.name) not in text]
     assert missing == []
     missing_types = [c.name for c, face in printed if face.type_line and squeeze(face.type_line) not in text]
     assert missing_types == []
@@ -265,3 +267,65 @@ def test_every_pdf_embeds_every_font_it_names(synced, library, tmp_path):
         listing = subprocess.run(["pdffonts", str(tmp_path / name)], capture_output=True, text=True, check=True).stdout
         fonts = listing.splitlines()[2:]
         assert fonts and all(line.split()[-5] == "yes" for line in fonts), (name, listing)
+
+
+def words(text: str) -> list[str]:
+    """The words of rules text as the PDF's text layer holds them: mana symbols are drawn, not written."""
+    return re.findall(r"[^\W_]+", re.sub(r"\{[^}]*\}", " ", text))
+
+
+@pytest.fixture(scope="module")
+def excerpt_set(tmp_path_factory) -> tuple[Path, list]:
+    from support import EXCERPT, PIPS, Hhd
+
+    folder = tmp_path_factory.mktemp("excerpt")
+    run = Hhd(folder / "cache")
+    assert run("sync", "--source", str(EXCERPT), "--symbols", str(PIPS)).exit_code == 0
+    out = folder / "all.pdf"
+    assert run("proxies", "--all", "--text-only", "-o", str(out)).exit_code == 0
+    return out, load_cache(folder / "cache").cards
+
+
+@pytest.mark.parametrize("which", ["whole_set", "excerpt_set"])
+def test_every_word_of_every_face_is_printed(which, request):
+    """The 720 built-in cards and the current-format records: a card too long for one proxy continues on a
+    second (1/2, 2/2) rather than losing words; nothing is smaller than 6 pt."""
+    pdf, cards = request.getfixturevalue(which)
+    text = squeeze(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout)
+    lost = {c.name: w for c in cards for f in c.faces if f.type_line or f.oracle_text
+            for w in words(f.oracle_text) if w not in text}
+    assert lost == {}
+    assert "…" not in text  # no text box ends cut short
+    from pypdf import PdfReader
+    from pypdf.generic import ContentStream
+
+    reader = PdfReader(pdf)
+    sizes = {float(ops[1]) for page in reader.pages[:40]
+             for ops, op in ContentStream(page.get_contents(), reader).operations if op == b"Tf"}
+    assert min(sizes) >= 6
+
+
+def test_hells_cube_prints_whole_over_two_proxies(excerpt_set):
+    pdf, _ = excerpt_set
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "proxy · 1/2" in text and "proxy · 2/2" in text
+
+
+@pytest.mark.parametrize("paper, slots", [("a4", 9), ("a3", 18), ("letter", 9)])
+def test_the_footer_names_every_slot_and_cut_lines_stop_short_of_it(synced, tmp_path, paper, slots):
+    from hhdcli.render.layout import FOOTER_MM, full_cut_lines, furniture_on_sides, parse_paper, printable
+
+    out = tmp_path / "p.pdf"
+    assert synced("proxies", "--all", "--text-only", "--paper", paper, "--cut-lines", "full", "-o", str(out)).exit_code == 0
+    from pypdf import PdfReader
+
+    first = " ".join(PdfReader(out).pages[0].extract_text().split())
+    assert re.search(rf"\b{slots}\b", first) and "…" not in first  # the last slot's number, nothing cut
+    sheet = make_sheet(parse_paper(paper), 0, 0, 5)
+    x0, y0, x1, y1 = printable(sheet)
+    band = FOOTER_MM * MM
+    for ax, ay, bx, by in full_cut_lines(sheet):
+        if furniture_on_sides(sheet):
+            assert max(ax, bx) <= x1 - band + 0.01
+        else:
+            assert min(ay, by) >= y0 + band - 0.01

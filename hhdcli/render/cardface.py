@@ -87,39 +87,88 @@ class Painter:
         c.setFillColorRGB(*color)
         c.roundRect(slot.x + BORDER, slot.y + BORDER, slot.w - 2 * BORDER, slot.h - 2 * BORDER, 1.5 * MM, stroke=0, fill=1)
 
-    def text_card(self, slot: Slot, card: Card) -> None:
+    def text_card(self, slot: Slot, card: Card, faces: tuple[Face, ...] | None = None,
+                  part: tuple[int, int] = (1, 1)) -> None:
+        """A card drawn from its data; `faces` and `part` when it continues over several proxies (2/2)."""
         self.note_missing(card)
         c = self.canvas
         c.saveState()
         color = FRAME[card.frame]
         self.background(slot, color)
-        inner = BORDER + 1.8 * MM
-        x, w = slot.x + inner, slot.w - 2 * inner
-        top, bottom = slot.y + slot.h - inner, slot.y + 5 * MM
-        # a slot holding only stray text (Gristly Bear's flavour in a cost slot) is not a face to print
-        faces = [f for f in card.faces if f.type_line or f.oracle_text] or list(card.faces[:1])
-        compact = len(faces) > 2
-        rulings = card_rulings(card)
+        top, bottom, x, w = self._text_area(slot)
+        shown = list(faces) if faces is not None else self.printed_faces(card)
+        compact = len(shown) > 2
+        rulings = card_rulings(card) if part[0] == part[1] else ()
         if rulings:  # the format's rulings end the text box when they fit at full size; the footer marks them
             hell = "\n".join(hell_lines(card))
-            with_hell = [*faces[:-1], replace(faces[-1], oracle_text=f"{faces[-1].oracle_text}\n{hell}".strip())]
-            if self._fits(with_hell, top - bottom, w, compact):
-                faces = with_hell
+            with_hell = [*shown[:-1], replace(shown[-1], oracle_text=f"{shown[-1].oracle_text}\n{hell}".strip())]
+            if self._fits(with_hell, top - bottom, w, compact, card=card):
+                shown = with_hell
         y = top
-        for face, height in zip(faces, self._face_heights(faces, top - bottom, w, compact), strict=True):
-            self._face(face, x, y - height, w, height, compact)
+        for face, height in zip(shown, self._face_heights(shown, top - bottom, w, compact, card), strict=True):
+            self._face(face, x, y - height, w, height, compact, named=self._named(card, face))
             y -= height
-        self._footer_line(slot, card, color, [r.id for r in rulings])
+        self._footer_line(slot, card, color, [r.id for r in rulings], part)
         c.restoreState()
 
-    def _fits(self, faces: list[Face], total: float, width: float, compact: bool, size: float = 7.5) -> bool:
-        fixed = sum(self._fixed_height(face, compact) for face in faces)
+    @staticmethod
+    def _text_area(slot: Slot) -> tuple[float, float, float, float]:
+        inner = BORDER + 1.8 * MM
+        return slot.y + slot.h - inner, slot.y + 5 * MM, slot.x + inner, slot.w - 2 * inner
+
+    @staticmethod
+    def printed_faces(card: Card) -> list[Face]:
+        """The faces a text proxy prints: a slot holding only stray text (Gristly Bear's flavour in a cost slot)
+        is not a face."""
+        return [f for f in card.faces if f.type_line or f.oracle_text] or list(card.faces[:1])
+
+    @staticmethod
+    def _named(card: Card, face: Face) -> bool:
+        """A face with a name of its own gets a name bar; Hell's Cube's unnamed sides and the numbered
+        faces of the legacy sheet ("Name (face 3)") do not."""
+        return bool(face.name) and not (face.name.startswith(card.name) and face.name.endswith(")")
+                                        and " (face " in face.name)
+
+    def parts(self, card: Card, slot: Slot) -> list[tuple[Face, ...]]:
+        """The card's faces over as many proxies as every word needs at 6 pt: whole faces while they fit,
+        and a face too long for one card split between words."""
+        top, bottom, _, w = self._text_area(slot)
+        total, width = top - bottom, w - 3.2 * MM
+        parts: list[list[Face]] = [[]]
+        for face in self.printed_faces(card):
+            for piece in self._pieces(card, face, total, width):
+                if parts[-1] and not self._fits([*parts[-1], piece], total, w, len(parts[-1]) + 1 > 2, MIN_PT,
+                                                 card):
+                    parts.append([])
+                parts[-1].append(piece)
+        return [tuple(p) for p in parts]
+
+    def _pieces(self, card: Card, face: Face, total: float, width: float) -> list[Face]:
+        """A face, or its text cut between words into pieces that each fit one card at 6 pt."""
+        room = total - self._fixed_height(face, False, self._named(card, face))
+        words, pieces = face.oracle_text.split(" "), []
+        while words:
+            low, high = 1, len(words)  # the most words that fit: a binary search over the count
+            while low < high:
+                mid = (low + high + 1) // 2
+                if self._text_height(" ".join(words[:mid]), width, MIN_PT) <= room:
+                    low = mid
+                else:
+                    high = mid - 1
+            pieces.append(replace(face, oracle_text=" ".join(words[:low])))
+            words = words[low:]
+        return pieces or [face]
+
+    def _fits(self, faces: list[Face], total: float, width: float, compact: bool, size: float = 7.5,
+              card: Card | None = None) -> bool:
+        fixed = sum(self._fixed_height(face, compact, card is None or self._named(card, face)) for face in faces)
         return fixed + sum(self._text_height(f.oracle_text, width - 3.2 * MM, size) for f in faces) <= total
 
-    def _face_heights(self, faces: list[Face], total: float, width: float, compact: bool) -> list[float]:
+    def _face_heights(self, faces: list[Face], total: float, width: float, compact: bool,
+                      card: Card | None = None) -> list[float]:
         """Each face's share of the card: its bars, and a rules box as tall as its text needs (what is left
         goes to the faces with the most text; a face without text gets no empty box)."""
-        fixed = [self._fixed_height(face, compact) for face in faces]
+        fixed = [self._fixed_height(face, compact, card is None or self._named(card, face)) for face in faces]
         needs = [self._text_height(face.oracle_text, width - 3.2 * MM, MIN_PT) for face in faces]
         spare = total - sum(fixed)
         if sum(needs) <= 0:
@@ -130,9 +179,10 @@ class Painter:
         rest = spare - sum(needs)
         return [f + need + rest * need / sum(needs) for f, need in zip(fixed, needs, strict=True)]
 
-    def _fixed_height(self, face: Face, compact: bool) -> float:
+    def _fixed_height(self, face: Face, compact: bool, named: bool = True) -> float:
         bar = (5.2 if compact else 6.4) * MM
-        return bar + 1.0 * MM + bar * 0.8 + 1.0 * MM + (4.6 * MM if self._stats(face) else 0.6 * MM) + 2.0 * MM
+        name = bar + 1.0 * MM if named else 0.0
+        return name + bar * 0.8 + 1.0 * MM + (4.6 * MM if self._stats(face) else 0.6 * MM) + 2.0 * MM
 
     def _text_height(self, text: str, width: float, size: float) -> float:
         if not text.strip():
@@ -140,11 +190,12 @@ class Painter:
         paragraph = self._paragraph(text, size)
         return float(paragraph.wrap(width, 10_000)[1])
 
-    def _face(self, face: Face, x: float, y: float, w: float, h: float, compact: bool) -> None:
+    def _face(self, face: Face, x: float, y: float, w: float, h: float, compact: bool, named: bool = True) -> None:
         bar = (5.2 if compact else 6.4) * MM
         gap = 1.0 * MM
-        name_y = y + h - bar
-        self._name_bar(face, x, name_y, w, bar)
+        name_y = y + h - bar if named else y + h + gap  # an unnamed face starts with its type line
+        if named:
+            self._name_bar(face, x, name_y, w, bar)
         type_y = name_y - gap - bar * 0.8
         self._panel(x, type_y, w, bar * 0.8)
         self._title(safe_text(self.fonts, face.type_line or "—"), x + 1.5 * MM, type_y, w - 3 * MM, bar * 0.8,
@@ -254,7 +305,8 @@ class Painter:
         self.canvas.drawCentredString(right - width / 2, y + 1.0 * MM, text)
         return width
 
-    def _footer_line(self, slot: Slot, card: Card, color: RGB, rulings: list[str] | None = None) -> None:
+    def _footer_line(self, slot: Slot, card: Card, color: RGB, rulings: list[str] | None = None,
+                     part: tuple[int, int] = (1, 1)) -> None:
         c = self.canvas
         light = sum(color) / 3 < 0.55
         if light:
@@ -262,7 +314,7 @@ class Painter:
         else:
             c.setFillColor(INK)
         c.setFont(self.fonts.regular, MIN_PT)
-        line = f"{card.set_code} · Hell's Half-Draft proxy"
+        line = f"{card.set_code} · Hell's Half-Draft proxy" + (f" · {part[0]}/{part[1]}" if part[1] > 1 else "")
         if rulings:  # the ids when they fit in the footer, else how many rulings the card has
             marked = f"{line} · Hell: {', '.join(rulings)}"
             fits = c.stringWidth(marked, self.fonts.regular, MIN_PT) <= slot.w - 6.8 * MM

@@ -156,7 +156,8 @@ def printable(sheet: Sheet) -> tuple[float, float, float, float]:
     return m, m, sheet.page_w - m, sheet.page_h - m
 
 
-FURNITURE_MM = 4.0  # the height the scale bar (or one line of footer) needs
+FURNITURE_MM = 4.0  # the band the scale bar needs (top, or left when turned)
+FOOTER_MM = 5.0  # the band the footer's two lines at 6 pt need (bottom, or right when turned)
 
 
 def furniture_on_sides(sheet: Sheet) -> bool:
@@ -164,7 +165,7 @@ def furniture_on_sides(sheet: Sheet) -> bool:
     x0, y0, x1, y1 = sheet.grid
     vertical = min(y0, sheet.page_h - y1) - sheet.bleed - CLEARANCE_MM * MM - sheet.margin
     side = min(x0, sheet.page_w - x1) - sheet.bleed - CLEARANCE_MM * MM - sheet.margin
-    return vertical < FURNITURE_MM * MM and side > vertical
+    return vertical < FOOTER_MM * MM and side > vertical
 
 
 def crop_marks(sheet: Sheet, length: float = 5 * MM) -> list[tuple[float, float, float, float]]:
@@ -173,13 +174,8 @@ def crop_marks(sheet: Sheet, length: float = 5 * MM) -> list[tuple[float, float,
     lines across the bleed (`bleed_cut_lines`) show the cut there."""
     x0, y0, x1, y1 = sheet.grid
     pad = sheet.bleed + CLEARANCE_MM * MM
-    left_edge, bottom_edge, right_edge, top_edge = printable(sheet)
     # the margins that hold the scale bar and the footer keep that band free of marks
-    band = FURNITURE_MM * MM
-    if furniture_on_sides(sheet):
-        left_edge, right_edge = left_edge + band, right_edge - band
-    else:
-        bottom_edge, top_edge = bottom_edge + band, top_edge - band
+    left_edge, bottom_edge, right_edge, top_edge = _furniture_free(sheet)
     xs, ys = sheet.cut_lines()
     lines = []
 
@@ -210,7 +206,17 @@ def bleed_cut_lines(sheet: Sheet) -> list[tuple[float, float, float, float]]:
 
 
 def full_cut_lines(sheet: Sheet) -> list[tuple[float, float, float, float]]:
-    """`--cut-lines full`: every cut line across the whole printable area, for a guillotine."""
-    left_edge, bottom_edge, right_edge, top_edge = printable(sheet)
+    """`--cut-lines full`: every cut line across the printable area, stopping short of the bands that hold the
+    scale bar and the footer."""
+    left_edge, bottom_edge, right_edge, top_edge = _furniture_free(sheet)
     xs, ys = sheet.cut_lines()
     return [(x, bottom_edge, x, top_edge) for x in xs] + [(left_edge, y, right_edge, y) for y in ys]
+
+
+def _furniture_free(sheet: Sheet) -> tuple[float, float, float, float]:
+    """The printable area less the two bands of the scale bar and the footer."""
+    left_edge, bottom_edge, right_edge, top_edge = printable(sheet)
+    scale, footer = FURNITURE_MM * MM, FOOTER_MM * MM
+    if furniture_on_sides(sheet):  # turned a quarter: the scale bar by the left edge, the footer by the right
+        return left_edge + scale, bottom_edge, right_edge - footer, top_edge
+    return left_edge, bottom_edge + footer, right_edge, top_edge - scale

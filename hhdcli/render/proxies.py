@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any, cast
 
-from hhdcli.cards import Card
+from hhdcli.cards import Card, Face
 from hhdcli.mana import SymbolTable
 from hhdcli.render.cardface import INK, Painter, Slot
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
@@ -45,10 +46,13 @@ NO_REGISTRY_IMAGE = "no image in the registry"
 
 @dataclass(frozen=True)
 class Proxy:
-    """One physical proxy: a card, and the image to print for it (None: drawn from the card data)."""
+    """One physical proxy: a card, and the image to print for it (None: drawn from the card data). A card
+    whose every word does not fit one card continues on more: `faces` holds this proxy's, `part` (2, 2)."""
 
     card: Card
     image_url: str | None = None
+    faces: tuple[Face, ...] | None = None
+    part: tuple[int, int] = (1, 1)
 
 
 @dataclass
@@ -120,8 +124,11 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
                 report.fallbacks[proxy.card.name] = NO_REGISTRY_IMAGE
     images = {p.image_url: str(results[p.image_url].path) for p in proxies if p.image_url}
     sheet = make_sheet(options.paper_mm, options.gap_mm, options.bleed_mm, options.margin_mm)
+    fonts = load_fonts(options.font)
+    measure = Painter(cast(Any, None), fonts, table)  # measuring text needs no canvas
+    proxies = continued(proxies, measure, Slot(0, 0, sheet.card_w, sheet.card_h))
     painter_missing: dict[str, set[str]] = {}
-    pdf = _draw(proxies, images, sheet, table, load_fonts(options.font), options, painter_missing)
+    pdf = _draw(proxies, images, sheet, table, fonts, options, painter_missing)
     report.missing_glyphs = {name: "".join(sorted(chars)) for name, chars in painter_missing.items()}
     report.pages = -(-len(proxies) // sheet.per_page) * (2 if options.backs else 1)
     report.landscape = sheet.page_w > sheet.page_h
@@ -131,6 +138,19 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
     report.basics = sum(1 for p in proxies if p.card.is_basic)
     report.size_bytes = len(pdf)
     return pdf, report
+
+
+def continued(proxies: list[Proxy], measure: Painter, slot: Slot) -> list[Proxy]:
+    """Text proxies whose words do not all fit one card at 6 pt become two or more (1/2, 2/2), sleeved
+    together; nothing is cut."""
+    out: list[Proxy] = []
+    for proxy in proxies:
+        if proxy.image_url is not None or proxy.card.is_basic:
+            out.append(proxy)
+            continue
+        parts = measure.parts(proxy.card, slot)
+        out.extend(Proxy(proxy.card, None, faces, (i, len(parts))) for i, faces in enumerate(parts, start=1))
+    return out
 
 
 def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable, fonts: Fonts,
@@ -156,7 +176,7 @@ def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: She
                 elif proxy.card.is_basic:
                     painter.basic(slot, proxy.card)
                 else:
-                    painter.text_card(slot, proxy.card)
+                    painter.text_card(slot, proxy.card, proxy.faces, proxy.part)
         _draw_marks(canvas, sheet, options.cut_lines)
         slots = "  ".join(f"{i + 1} {p.card.name}" for i, p in enumerate(page))
         _page_furniture(canvas, sheet, fonts, f"{options.title} · page {number}/{len(pages)} · {slots}")
@@ -258,11 +278,29 @@ def _scale_bar(canvas, fonts: Fonts, start: float, y: float) -> None:
 
 
 def _footer(canvas, fonts: Fonts, footer: str, at: tuple[float, float], width: float) -> None:
-    """One line at 6 pt (the smallest size hhd prints), shortened with an ellipsis to its width."""
+    """The footer at 6 pt (the smallest size hhd prints), wrapped onto a second line rather than cut: which
+    card sits in which slot must be readable whole."""
     size = 6.0
-    text = shorten(safe_text(fonts, footer), fonts.regular, size, width)
+    lines = wrap_words(canvas, safe_text(fonts, footer), fonts.regular, size, width)
+    if len(lines) > FOOTER_LINES:  # never more than the band holds: the rest shortened on the last line
+        lines = [*lines[:FOOTER_LINES - 1], shorten(" ".join(lines[FOOTER_LINES - 1:]), fonts.regular, size, width)]
     canvas.setFont(fonts.regular, size)
-    canvas.drawCentredString(at[0], at[1], text)
+    for i, line in enumerate(reversed(lines)):
+        canvas.drawCentredString(at[0], at[1] + i * size * 1.1, line)
+
+
+FOOTER_LINES = 2
+
+
+def wrap_words(canvas, text: str, font: str, size: float, width: float) -> list[str]:
+    lines: list[str] = []
+    for word in text.split(" "):
+        candidate = f"{lines[-1]} {word}" if lines else word
+        if lines and canvas.stringWidth(candidate, font, size) <= width:
+            lines[-1] = candidate
+        else:
+            lines.append(word)
+    return lines
 
 
 CALIBRATION_POINTS = ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))  # of the page's width, height
