@@ -117,9 +117,9 @@ def test_cockatrice_set_and_deck_round_trip(every_excerpt_card, tmp_path):
     assert whale.findtext("prop/manacost") == "{2}{U}" and whale.findtext("prop/maintype") == "Sorcery"
     assert whale.findtext("prop/colors") == "U" and whale.find("set").get("picurl").startswith("https://")
     assert "Scry 2" in whale.findtext("text")
-    down, count = cards["Down"], cards["The Count"]
+    down, count = cards["Down (HC)"], cards["The Count"]  # "Down" is a real card's name too
     assert down.findtext("prop/side") == "front" and count.findtext("prop/side") == "back"
-    assert down.findtext("reverse-related") == "The Count" and count.findtext("reverse-related") == "Down"
+    assert down.findtext("reverse-related") == "The Count" and count.findtext("reverse-related") == "Down (HC)"
     assert down.findtext("prop/layout") == "transform"
     deck = read_deck(out.with_name("hell.cod"))  # our own reader, as Cockatrice's deck format
     assert deck.format == "Cockatrice .cod" and sum(e.count for e in deck.main) == 105
@@ -323,3 +323,57 @@ def test_one_double_faced_card_is_a_card_not_a_deck_of_one(tmp_path):
     kinds = [s["Name"] for s in save["ObjectStates"]]
     assert kinds in (["DeckCustom", "Card", "Notecard"], ["DeckCustom", "Notecard"])
     assert len(set(all_card_ids(save))) == len(all_card_ids(save))
+
+
+CARDS_XSD = Path(__file__).parent / "vendor" / "cockatrice" / "cards.xsd"
+
+
+def test_the_cockatrice_set_is_valid_against_cockatrices_own_schema(every_excerpt_card, synced, library, tmp_path):
+    from lxml import etree
+
+    schema = etree.XMLSchema(etree.parse(str(CARDS_XSD)))
+    run, excerpt_library = every_excerpt_card
+    for runner, lib in ((run, excerpt_library), (synced, library)):
+        out = tmp_path / "set.cockatrice.xml"
+        export(runner, lib, "cockatrice", out)
+        document = etree.parse(str(out))
+        assert schema.validate(document), schema.error_log
+
+
+def test_hell_cards_named_like_real_cards_are_not_merged_into_them(synced, tmp_path):
+    from hhdcli.export.cockatrice import cockatrice_name
+
+    library = tmp_path / "lib.json"
+    assert synced("generate", "--seed", "wolf", "-o", str(library)).exit_code == 0
+    document = json.loads(library.read_text())
+    wolf = next(c for c in json.loads((synced.cache_dir / "cards.json").read_text())["cards"] if c["name"] == "Watch Wolf")
+    document["cards"][0] = {"position": 1, "id": wolf["id"], "name": "Watch Wolf", "kind": "spell", "card": wolf}
+    library.write_text(json.dumps(document))
+    export(synced, library, "cockatrice", tmp_path / "hell.cockatrice.xml")
+    names = {c.findtext("name") for c in ET.parse(tmp_path / "hell.cockatrice.xml").getroot().iter("card")}
+    assert "Watch Wolf (HC)" in names and "Watch Wolf" not in names
+    assert "Watch Wolf (HC)" in {e.name for e in read_deck(tmp_path / "hell.cod").main}
+    assert cockatrice_name("Pyrohyperspasm") == "Pyrohyperspasm"
+
+
+def test_control_characters_and_lone_surrogates_never_reach_a_file(tmp_path):
+    from lxml import etree
+
+    from hhdcli.cards import Card, Face
+    from hhdcli.export import ExportFormat, export_library
+    from hhdcli.mana import SymbolTable
+
+    nasty = "Bad\x00 Card\x07 \ud800 end"
+    card = Card(id="x", name=nasty, set_code="HLC", faces=(Face(name=nasty, type_line="Instant", oracle_text=nasty),))
+    for fmt, name in ((ExportFormat.COCKATRICE, "n.cockatrice.xml"), (ExportFormat.TTS, "n.tts.json"),
+                      (ExportFormat.CSV, "n.csv")):
+        done = export_library([card], "t", fmt, tmp_path / name, SymbolTable.from_records([]))
+        for path, data in done.files.items():
+            if path.suffix == ".png":
+                continue
+            text = data.decode("utf-8")
+            assert "\x00" not in text and "\x07" not in text
+            if path.suffix == ".xml":
+                etree.fromstring(data)  # well-formed
+            if path.suffix == ".json":
+                json.loads(text)

@@ -73,6 +73,7 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
                    made: date | None = None, image_base_url: str | None = None) -> Exported:
     """The files one export writes (nothing is written here), with notes and warnings for the player."""
     fmt = ExportFormat(fmt)
+    cards = [sanitized(card) for card in cards]  # one text sanitiser in front of every writer
     done = Exported(count=len(cards))
     if fmt is ExportFormat.CSV:
         from hhdcli.export.spreadsheet import library_csv
@@ -102,6 +103,24 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
     else:
         _tts(done, cards, title, output, table, back_url, image_base_url)
     return done
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # what XML 1.0 cannot hold
+
+
+def clean_text(text: str) -> str:
+    """Text every format can hold: control characters (NUL included) dropped, lone surrogates replaced."""
+    text = text.encode("utf-8", "replace").decode("utf-8") if any("\ud800" <= ch <= "\udfff" for ch in text) else text
+    return _NOT_XML.sub("", text)
+
+
+def sanitized(card: Card) -> Card:
+    from dataclasses import replace
+
+    faces = tuple(replace(f, name=clean_text(f.name), mana_cost=clean_text(f.mana_cost),
+                          type_line=clean_text(f.type_line), oracle_text=clean_text(f.oracle_text))
+                  for f in card.faces)
+    return replace(card, name=clean_text(card.name), faces=faces)
 
 
 def safe_file_name(text: str) -> str:
