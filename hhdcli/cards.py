@@ -78,6 +78,7 @@ class Card:
     tags: tuple[str, ...] = ()
     creators: tuple[str, ...] = ()
     color_identity: tuple[str, ...] = ()  # cost and rules-text colours (the registry's; Commander's sense)
+    rotated_image: str | None = None  # a split card's picture turned to lie sideways, as a table shows it
 
     @property
     def counted_faces(self) -> tuple[Face, ...]:
@@ -336,7 +337,7 @@ FACE_SCHEMA = {"name": _text, "mana_cost": _text, "type_line": _text, "oracle_te
                "still_image": _text, "layout": _text}
 CURRENT_SCHEMA = {**FACE_SCHEMA, "id": _text, "set": _text, "kind": _text, "mana_value": _number,
                   "color_identity": _texts, "tags": _texts, "creators": _texts, "legalities": _mapping,
-                  "card_faces": _faces}
+                  "card_faces": _faces, "rotated_image": _text}
 LEGACY_SCHEMA = {"Name": _text, "Set": _text, "Image": _text, "CMC": _scalar, "Color(s)": _text,
                  "Constructed": _text, "Tags": _text, "Creator": _text,
                  **dict.fromkeys(_SLOT_KEYS, _slot_column)}
@@ -533,6 +534,7 @@ def _current_card(record: dict[str, Any]) -> Card:
         tags=tuple(str(t) for t in record.get("tags") or ()),
         creators=tuple(str(c) for c in record.get("creators") or ()),
         color_identity=_colors(record.get("color_identity")),
+        rotated_image=_optional(record.get("rotated_image")),
     )
 
 

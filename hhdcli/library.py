@@ -20,7 +20,7 @@ LIBRARY_FORMAT = "hhd-library"
 LIBRARY_VERSION = 2  # 2: each Hellscube entry carries the card itself, to print it when the data changes
 READABLE_VERSIONS = (1, 2)
 # What a library file keeps of a card: enough to print it, not the registry's bookkeeping.
-_SNAPSHOT_DROPS = ("banned", "tags", "creators")
+_SNAPSHOT_DROPS = ("banned", "tags", "creators", "rotated_image")
 
 
 # --- the pool ---------------------------------------------------------------------------------

@@ -377,3 +377,17 @@ def test_control_characters_and_lone_surrogates_never_reach_a_file(tmp_path):
                 etree.fromstring(data)  # well-formed
             if path.suffix == ".json":
                 json.loads(text)
+
+
+def test_split_cards_lie_sideways_with_the_registrys_rotated_picture(every_excerpt_card, tmp_path):
+    run, library = every_excerpt_card
+    out = tmp_path / "hell.tts.json"
+    export(run, library, "tts", out)
+    records = {r["name"]: r for r in json.loads(EXCERPT.read_text())["data"]}
+    save = json.loads(out.read_text())
+    sideways = [c for c in save["ObjectStates"][0]["ContainedObjects"] if c.get("SidewaysCard")]
+    rotated = [c for c in sideways if records.get(c["Nickname"], {}).get("rotated_image")]
+    assert rotated
+    for card in rotated:
+        face = card["CustomDeck"][str(card["CardID"] // 100)]["FaceURL"]
+        assert face == records[card["Nickname"]]["rotated_image"]

@@ -145,7 +145,7 @@ def drive_id_of(text: str) -> str:
 def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table: SymbolTable,
          back_url: str | None, image_base_url: str | None = None) -> None:
     """The saved object, and PNGs of what has no image (basics, imageless cards, the red back) beside it."""
-    from hhdcli.export.tts import tts_save
+    from hhdcli.export.tts import SIDEWAYS_LAYOUTS, tts_save
     from hhdcli.render.faces import face_png
 
     folder = output.with_name(output.name.removesuffix(".json") + "-images")
@@ -160,6 +160,8 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
         return rendered[key]
 
     def face_url(card: Card, side: int) -> str:
+        if side == 0 and card.layout in SIDEWAYS_LAYOUTS and card.rotated_image:
+            return card.rotated_image  # lies sideways as the card does on the table
         images = card.print_images
         if side < len(images) and images[side]:
             return images[side]
