@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from datetime import date
@@ -226,3 +227,24 @@ sys.stdout.write(f"{{len(alone)}} {{len(after)}} {{alone == after}}")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     alone, after, same = out.split()
     assert same == "True", (alone, after)
+
+
+def test_hybrid_pips_on_the_checklist_are_legible_symbols_at_print_size():
+    """At 8.5 pt a hybrid's two letters no longer fit a circle: it is a pill with "U/BB" across it at 6 pt,
+    at least 2.5 mm tall and as wide as its letters."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render.fonts import load_fonts
+    from hhdcli.render.layout import MM
+    from hhdcli.render.symbols import MIN_LETTER, glyph, glyph_width
+    from support import PIPS
+
+    table = SymbolTable.from_records(json.loads(PIPS.read_text())["data"])
+    fonts, canvas = load_fonts(), Canvas(io.BytesIO())
+    size = 8.5
+    assert size >= 2.5 * MM
+    for symbol in ("U/B", "U/BB", "2/R", "W/U/R"):
+        g = glyph(symbol, table)
+        letters = canvas.stringWidth("/".join(g.labels), fonts.bold, MIN_LETTER)
+        assert glyph_width(g, size, canvas, fonts) >= letters  # the letters fit inside the symbol

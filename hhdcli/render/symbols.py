@@ -75,9 +75,20 @@ def cost_symbols(cost: str) -> list[str]:
     return list(parsed.symbols)
 
 
-def glyph_width(g: Glyph, size: float, canvas: Canvas, fonts: Fonts) -> float:
+def _as_pill(g: Glyph, size: float) -> bool:
+    """A hybrid too small for its letters inside a circle (at print size on a card or a checklist) is drawn
+    as a pill with its options side by side, "U/B", each letter at 6 pt: legible, never overlapping."""
+    return len(g.labels) > 1 and size * 0.42 < MIN_LETTER
+
+
+def glyph_width(g: Glyph, size: float, canvas: Canvas | None, fonts: Fonts) -> float:
+    """How wide a symbol is drawn (measured by the font alone: a flowable asks before it has a canvas)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     if g.unknown:
-        return canvas.stringWidth(g.text, fonts.regular, max(MIN_LETTER, size * 0.75)) + size * 0.5
+        return stringWidth(g.text, fonts.regular, max(MIN_LETTER, size * 0.75)) + size * 0.5
+    if _as_pill(g, size):
+        return max(size, stringWidth("/".join(g.labels), fonts.bold, MIN_LETTER) + size * 0.5)
     return size
 
 
@@ -112,6 +123,10 @@ def _draw_glyph(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width
         return
     r = size / 2
     cx = x + r
+    if _as_pill(g, size):
+        _draw_pill(canvas, g, x, y, size, width, fonts)
+        canvas.restoreState()
+        return
     if len(g.fills) == 1:
         canvas.setFillColorRGB(*g.fills[0])
         canvas.circle(cx, y, r, stroke=1, fill=1)
@@ -134,6 +149,23 @@ def _draw_glyph(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width
         canvas.setFont(fonts.bold, max(MIN_LETTER, size * 0.4))
         canvas.drawCentredString(cx + r * 0.75, y + r * 0.55, "Φ")
     canvas.restoreState()
+
+
+def _draw_pill(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width: float, fonts: Fonts) -> None:
+    """A rounded box split into one band per option's colour, the options written across it."""
+    path = canvas.beginPath()
+    path.roundRect(x, y - size / 2, width, size, size / 2)
+    canvas.saveState()
+    canvas.clipPath(path, stroke=0, fill=0)
+    band = width / len(g.fills)
+    for i, fill in enumerate(g.fills):
+        canvas.setFillColorRGB(*fill)
+        canvas.rect(x + i * band, y - size / 2, band + 0.1, size, stroke=0, fill=1)
+    canvas.restoreState()
+    canvas.roundRect(x, y - size / 2, width, size, size / 2, stroke=1, fill=0)
+    canvas.setFillColorRGB(0.08, 0.08, 0.08)
+    canvas.setFont(fonts.bold, MIN_LETTER)
+    canvas.drawCentredString(x + width / 2, y - MIN_LETTER * 0.36, "/".join(g.labels))
 
 
 def _draw_wedges(canvas: Canvas, cx: float, cy: float, r: float, fills) -> None:
