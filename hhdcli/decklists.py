@@ -293,7 +293,7 @@ def _labelled_card(line: str) -> CardLine | None:
 def _is_comment_or_metadata(line: str) -> bool:
     """Lines every exporter writes that are not cards: comments, Forge's `Name=`, XMage's `NAME:` and
     `LAYOUT`, Arena's `About` block."""
-    return line.startswith(("//", "#", ";")) or (len(line) <= MAX_LINE and bool(_METADATA.match(line)))
+    return line.startswith(("//", "#", ";", "LAYOUT ")) or (len(line) <= MAX_LINE and bool(_METADATA.match(line)))
 
 
 def detect_format(text: str, source: str = "") -> str:

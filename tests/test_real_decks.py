@@ -20,6 +20,13 @@ FORGE = {"LEB Challenge Balance.dck": (100, 0), "Druid 1.dck": (62, 0), "LEB 3 S
          "ARN Challenge The Ogres.dck": (60, 0), "Arzakon's home plane.dck": (132, 0)}
 
 
+# main, sideboard: what XMage's DckDeckImporter reads ("N [SET:NUM] Name" lines, "SB:" for the sideboard;
+# NAME:, AUTHOR:, LAYOUT lines and comments are no cards)
+XMAGE = {"Jund.dck": (60, 0), "1998 Draw Go World Championship Deck Randy Buehler.dck": (60, 0),
+         "[M12] Blood and Fire.dck": (60, 0), "2004 Affinity World Championship Deck Aeo Paquette.dck": (60, 15),
+         "GR - Corbett Gray's Wolf Run Robots.dck": (60, 15)}
+
+
 def count(entries) -> int:
     return sum(e.count for e in entries)
 
@@ -29,6 +36,13 @@ def test_real_forge_decks_read_as_forge_reads_them(name):
     deck = read_deck(REAL / "forge" / name)
     assert (count(deck.main), count(deck.sideboard)) == FORGE[name]
     assert deck.format == "Forge .dck" and deck.problems == []  # no section or key reported as not understood
+
+
+@pytest.mark.parametrize("name", sorted(XMAGE))
+def test_real_xmage_decks_read_as_xmage_reads_them(name):
+    deck = read_deck(REAL / "xmage" / name)
+    assert (count(deck.main), count(deck.sideboard)) == XMAGE[name]
+    assert deck.problems == []
 
 
 def test_blank_line_groups_of_a_plain_list_are_one_main_deck():
