@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from support import CURRENT_SAMPLE, LEGACY, PIPS, Hhd, LoopbackServer, Reply
+from support import CURRENT_SAMPLE, EXCERPT, LEGACY, PIPS, Hhd, LoopbackServer, Reply
 
 
 @pytest.fixture
@@ -31,13 +31,23 @@ def hhd(tmp_path: Path) -> Hhd:
     return Hhd(tmp_path / "cache")
 
 
+def _synced_cache(tmp_path_factory, name: str, source: Path) -> Path:
+    cache_dir = tmp_path_factory.mktemp(name)
+    result = Hhd(cache_dir)("sync", "--source", str(source), "--symbols", str(PIPS))
+    assert result.exit_code == 0, result.output
+    return cache_dir
+
+
 @pytest.fixture(scope="session")
 def legacy_cache(tmp_path_factory) -> Path:
     """A cache synced once from the legacy snapshot, shared read-only by tests that only read cards."""
-    cache_dir = tmp_path_factory.mktemp("legacy-cache")
-    result = Hhd(cache_dir)("sync", "--source", str(LEGACY), "--symbols", str(PIPS))
-    assert result.exit_code == 0, result.output
-    return cache_dir
+    return _synced_cache(tmp_path_factory, "legacy-cache", LEGACY)
+
+
+@pytest.fixture(scope="session")
+def excerpt_cache(tmp_path_factory) -> Path:
+    """A cache synced once from the 105 real current-format records, shared read-only."""
+    return _synced_cache(tmp_path_factory, "excerpt-cache", EXCERPT)
 
 
 @pytest.fixture

@@ -199,3 +199,20 @@ def bare_copy(target: Path) -> Path:
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, target / name)
     return target
+
+
+def cards_with_served_images(server: LoopbackServer, cache_dir: Path, count: int, reply: Reply) -> tuple[Hhd, list[str]]:
+    """A cache of `count` Hellscube cards of the excerpt whose images the loopback server answers with `reply`;
+    the runner and the `--cards` arguments that name them all."""
+    import json
+
+    records = [r for r in json.loads(EXCERPT.read_text())["data"] if r["set"].startswith("HLC")][:count]
+    for i, record in enumerate(records):
+        record.pop("card_faces", None)
+        record["image"] = f"{server.url}/img/{i}.jpg"
+        server.routes[f"/img/{i}.jpg"] = reply
+    source = cache_dir.parent / "catalog.json"
+    source.write_text(json.dumps({"data": records}))
+    run = Hhd(cache_dir)
+    assert run("sync", "--source", str(source), "--symbols", str(PIPS)).exit_code == 0
+    return run, [arg for r in records for arg in ("--cards", r["name"])]

@@ -15,17 +15,16 @@ import pytest
 from hhdcli.cards import drive_id
 from hhdcli.check import Odds
 from hhdcli.deck import read_deck
-from support import EXCERPT, PIPS, Hhd
+from support import EXCERPT, Hhd
 
 BASICS = {"Plains", "Island", "Swamp", "Mountain", "Forest"}
 
 
 @pytest.fixture(scope="module")
-def every_excerpt_card(tmp_path_factory) -> tuple[Hhd, Path]:
+def every_excerpt_card(excerpt_cache, tmp_path_factory) -> tuple[Hhd, Path]:
     """A library of all 105 real current-format cards (double-faced, split and imageless ones included)."""
     folder = tmp_path_factory.mktemp("excerpt-library")
-    run = Hhd(folder / "cache")
-    assert run("sync", "--source", str(EXCERPT), "--symbols", str(PIPS)).exit_code == 0
+    run = Hhd(excerpt_cache)
     library = folder / "all.json"
     made = run("generate", "--seed", "all", "--size", "105", "--basics-per-type", "0", "-o", str(library))
     assert made.exit_code == 0, made.output

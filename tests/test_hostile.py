@@ -11,7 +11,7 @@ import pytest
 
 from hhdcli.cards import parse_registry
 from hhdcli.jsonio import load_json
-from support import EXCERPT, LEGACY, PIPS, Hhd, Reply
+from support import EXCERPT, LEGACY, PIPS, Hhd, Reply, cards_with_served_images
 
 DEEP = b"[" * 100_000 + b"]" * 100_000
 
@@ -132,16 +132,8 @@ def test_a_retry_after_date_far_ahead_says_when_to_try_again(server, tmp_path):
 
 
 def test_a_trickling_image_host_is_skipped_like_a_silent_one(server, tmp_path):
-    records = [r for r in json.loads(EXCERPT.read_text())["data"] if r["set"].startswith("HLC")][:12]
-    for i, record in enumerate(records):
-        record.pop("card_faces", None)
-        record["image"] = f"{server.url}/img/{i}.jpg"
-        server.routes[f"/img/{i}.jpg"] = Reply(b"x" * 10_000, content_type="image/jpeg", trickle=(10, 0.5))
-    source = tmp_path / "catalog.json"
-    source.write_text(json.dumps({"data": records}))
-    run = Hhd(tmp_path / "cache")
-    assert run("sync", "--source", str(source), "--symbols", str(PIPS)).exit_code == 0
-    names = [arg for r in records for arg in ("--cards", r["name"])]
+    trickle = Reply(b"x" * 10_000, content_type="image/jpeg", trickle=(10, 0.5))
+    run, names = cards_with_served_images(server, tmp_path / "cache", 12, trickle)
     start = time.monotonic()
     result = run("--timeout", "2", "proxies", *names, "--workers", "2", "-o", str(tmp_path / "p.pdf"))
     assert result.exit_code == 0 and "from card data" in result.output

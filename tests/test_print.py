@@ -275,15 +275,12 @@ def words(text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def excerpt_set(tmp_path_factory) -> tuple[Path, list]:
-    from support import EXCERPT, PIPS, Hhd
+def excerpt_set(excerpt_cache, tmp_path_factory) -> tuple[Path, list]:
+    from support import Hhd
 
-    folder = tmp_path_factory.mktemp("excerpt")
-    run = Hhd(folder / "cache")
-    assert run("sync", "--source", str(EXCERPT), "--symbols", str(PIPS)).exit_code == 0
-    out = folder / "all.pdf"
-    assert run("proxies", "--all", "--text-only", "-o", str(out)).exit_code == 0
-    return out, load_cache(folder / "cache").cards
+    out = tmp_path_factory.mktemp("excerpt") / "all.pdf"
+    assert Hhd(excerpt_cache)("proxies", "--all", "--text-only", "-o", str(out)).exit_code == 0
+    return out, load_cache(excerpt_cache).cards
 
 
 @pytest.mark.parametrize("which", ["whole_set", "excerpt_set"])

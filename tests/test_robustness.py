@@ -14,7 +14,7 @@ import pytest
 from hhdcli.cards import parse_registry
 from hhdcli.deck import read_deck
 from hhdcli.render.fonts import shorten
-from support import EXCERPT, LEGACY, PIPS, Hhd, Reply
+from support import EXCERPT, LEGACY, PIPS, Hhd, Reply, cards_with_served_images
 
 # --- outputs never clobber inputs ------------------------------------------------------------------------
 
@@ -125,16 +125,7 @@ def test_a_short_retry_after_is_waited_and_said(server, tmp_path):
 
 
 def test_a_silent_image_host_costs_one_timeout_not_one_per_image(server, tmp_path):
-    records = [r for r in json.loads(EXCERPT.read_text())["data"] if r["set"].startswith("HLC")][:74]
-    for i, record in enumerate(records):
-        record.pop("card_faces", None)
-        record["image"] = f"{server.url}/img/{i}.jpg"
-        server.routes[f"/img/{i}.jpg"] = Reply(b"", delay=60)
-    source = tmp_path / "catalog.json"
-    source.write_text(json.dumps({"data": records}))
-    run = Hhd(tmp_path / "cache")
-    assert run("sync", "--source", str(source), "--symbols", str(PIPS)).exit_code == 0
-    names = [arg for r in records for arg in ("--cards", r["name"])]
+    run, names = cards_with_served_images(server, tmp_path / "cache", 74, Reply(b"", delay=60))
     elapsed, result = timed(run, "--timeout", "2", "proxies", *names, "-o", str(tmp_path / "p.pdf"))
     # 74 cards; one too long for a card continues on a second proxy
     assert result.exit_code == 0 and re.search(r"(\d+) proxies: \1 from card data \(images unreachable\)", result.output)
