@@ -709,13 +709,13 @@ def _proxy_options(paper: str, gap: float, bleed: float, text_only: bool, skip_b
 
 
 def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, options: ProxyOptions,
-                  dpi: int = 300, quality: int = 85, workers: int = 8) -> None:
+                  dpi: int = 300, quality: int = 85, workers: int = 8, small: bool = False) -> None:
     from hhdcli.mana import SymbolTable
     from hhdcli.render.images import ImageSettings, ImageStore
     from hhdcli.render.proxies import fallback_lines, render_proxies
     from hhdcli.words import plural
 
-    settings = ImageSettings(dpi, quality, options.bleed_mm, workers, env.offline, env.cache_max_mb * 2**20)
+    settings = ImageSettings(dpi, quality, options.bleed_mm, workers, env.offline, env.cache_max_mb * 2**20, small)
     store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3), env.notice)
     wanted = 0 if options.text_only else len({u for c in cards for u in c.print_images})
     progress, finish = _counting_progress(env, wanted, "images")
@@ -748,6 +748,7 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
               help="corners: crop marks in the margins; full: lines across the whole sheet.")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help="Image resolution.")
 @click.option("--quality", type=click.IntRange(30, 100), default=85, show_default=True, help="JPEG quality of images.")
+@click.option("--small", is_flag=True, help="A smaller PDF for more CPU: optimised JPEG tables for every image.")
 @text_only_option
 @offline_option
 @click.option("--workers", type=click.IntRange(1, 32), default=8, show_default=True, help="Parallel image downloads.")
@@ -758,8 +759,8 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
 @font_option
 @pass_env
 def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_cards: bool, paper: str, gap: float,
-            bleed: float, margin: float, cut_lines: str, dpi: int, quality: int, text_only: bool, workers: int,
-            skip_basics: bool, backs: str, back_offset: str, calibration: bool, font: str | None) -> None:
+            bleed: float, margin: float, cut_lines: str, dpi: int, quality: int, small: bool, text_only: bool,
+            workers: int, skip_basics: bool, backs: str, back_offset: str, calibration: bool, font: str | None) -> None:
     """Print true-to-size proxy sheets (63 x 88 mm, 3 x 3 a page) for a library.
 
     Print at 100 % (actual size). Images are downloaded once into the cache; a card without one is drawn
@@ -793,7 +794,7 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
         cards, title = resolved.cards, f"Hell library {resolved.library.seed!r}"
     options = _proxy_options(paper, gap, bleed, text_only, skip_basics, backs, back_offset, font, title, margin,
                              cut_lines)
-    _make_proxies(env, cards, cache, output, options, dpi, quality, workers)
+    _make_proxies(env, cards, cache, output, options, dpi, quality, workers, small)
 
 
 def _make_checklist(env: Env, library: Any, cards: list[Card], cache: CardCache, output: Path,

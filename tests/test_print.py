@@ -110,6 +110,22 @@ def test_a_print_size_jpeg_is_embedded_as_it_is():
     assert prepare(small.getvalue(), ImageSettings(dpi=300)) != small.getvalue()  # resized to print size
 
 
+def test_a_scan_within_two_percent_of_print_size_is_not_resampled_and_jpeg_tables_are_optimised_on_request():
+    import random
+
+    rng = random.Random(1)
+    scan = Image.new("RGB", (745, 1040))
+    scan.putdata([(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(745 * 1040)])
+    png = io.BytesIO()
+    scan.save(png, "PNG")
+    plain = prepare(png.getvalue(), ImageSettings(dpi=300))
+    assert Image.open(io.BytesIO(plain)).size == (745, 1040)  # 0.1 % off 744 x 1039: the PDF scales it
+    small = prepare(png.getvalue(), ImageSettings(dpi=300, small=True))
+    assert len(small) < len(plain)  # --small: optimised Huffman tables
+    far = prepare(png.getvalue(), ImageSettings(dpi=600))
+    assert Image.open(io.BytesIO(far)).size == (1488, 2079)  # far from the print size: resampled
+
+
 # --- every card readable ----------------------------------------------------------------------------------
 
 

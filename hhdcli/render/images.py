@@ -32,6 +32,7 @@ class ImageSettings:
     workers: int = 8
     offline: bool = False
     max_bytes: int | None = None  # the image cache's cap: least recently used files go past it
+    small: bool = False  # --small: spend the CPU on JPEG's optimised tables for a smaller PDF
 
 
 @dataclass
@@ -59,7 +60,7 @@ class ImageStore:
 
     def print_path(self, url: str) -> Path:
         s = self.settings
-        return self.folder / "print" / f"{_key(url)}-{s.dpi}-{s.quality}-{s.bleed_mm:g}.jpg"
+        return self.folder / "print" / f"{_key(url)}-{s.dpi}-{s.quality}-{s.bleed_mm:g}{'-small' if s.small else ''}.jpg"
 
     def fetch_all(self, urls: list[str], progress: Callable[[], None] | None = None) -> dict[str, ImageResult]:
         """Every distinct URL once, with at most `workers` downloads at a time; a host that failed or timed
@@ -235,13 +236,23 @@ def prepare(data: bytes, settings: ImageSettings) -> bytes:
     height_px = round(CARD_MM[1] / 25.4 * settings.dpi)
     if image.width > image.height:  # split cards are stored sideways: keep their rotated art upright
         image = image.rotate(90, expand=True)
-    image = ImageOps.fit(image, (width_px, height_px), Image.Resampling.LANCZOS)
+    if not _near(image.size, (width_px, height_px), RESAMPLE_WITHIN):  # within 2 %: the PDF scales it
+        image = ImageOps.fit(image, (width_px, height_px), Image.Resampling.LANCZOS)
     if settings.bleed_mm > 0:
         image = fill_scan_corners(image, round(CORNER_MM / 25.4 * settings.dpi))
         image = extend_edges(image, round(settings.bleed_mm / 25.4 * settings.dpi))
     out = io.BytesIO()
-    image.save(out, "JPEG", quality=settings.quality, optimize=True, progressive=False, dpi=(settings.dpi,) * 2)
+    image.save(out, "JPEG", quality=settings.quality, optimize=settings.small, progressive=False,
+               dpi=(settings.dpi,) * 2)
     return out.getvalue()
+
+
+RESAMPLE_WITHIN = 0.02  # a scan this close to the print size is not resampled (745x1040 for 744x1039 was a third
+#                         of a cold run's CPU): the PDF draws it at the card's size
+
+
+def _near(size: tuple[int, int], wanted: tuple[int, int], within: float) -> bool:
+    return all(abs(got - want) <= want * within for got, want in zip(size, wanted, strict=True))
 
 
 CORNER_MM = 3.0  # a scanned card's rounded corner, which scans show as white outside the curve
@@ -294,5 +305,4 @@ def _print_ready(data: bytes, settings: ImageSettings) -> bool:
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
         return False
     want = (round(CARD_MM[0] / 25.4 * settings.dpi), round(CARD_MM[1] / 25.4 * settings.dpi))
-    close = all(abs(got - wanted) <= wanted * SAME_SIZE for got, wanted in zip(size, want, strict=True))
-    return close and mode in ("RGB", "L") and not progressive
+    return _near(size, want, SAME_SIZE) and mode in ("RGB", "L") and not progressive
