@@ -363,7 +363,9 @@ def test_double_faced_cards_print_one_proxy_per_face_and_split_art_stays_upright
     assert [p.image_url for p in plan(cards, ProxyOptions())] == ["https://img.invalid/day.jpg",
                                                                   "https://img.invalid/night.jpg"]
     landscape = Image.open(io.BytesIO(prepare(_jpeg((200, 0, 0), size=(1040, 745)), ImageSettings())))
-    assert landscape.size == (744, 1039)  # 63 x 88 mm at 300 dpi, turned upright
+    assert landscape.size == (745, 1040)  # turned upright; within 2 % of 63 x 88 mm at 300 dpi, not resampled
+    wide = Image.open(io.BytesIO(prepare(_jpeg((200, 0, 0), size=(2080, 1490)), ImageSettings())))
+    assert wide.size == (744, 1039)  # turned upright and fitted to 63 x 88 mm at 300 dpi
     with_bleed = Image.open(io.BytesIO(prepare(_jpeg((0, 0, 200)), ImageSettings(dpi=300, bleed_mm=2))))
-    assert with_bleed.size == (744 + 2 * 24, 1039 + 2 * 24)
+    assert with_bleed.size == (745 + 2 * 24, 1040 + 2 * 24)  # the scan as it is, 2 mm of bleed around it
     assert with_bleed.getpixel((2, 2))[2] > 150  # the art runs into the bleed, not white
