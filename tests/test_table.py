@@ -310,3 +310,38 @@ def test_the_page_on_a_phone(table, tmp_path):
         assert shot.stat().st_size > 10_000
     finally:
         browser.quit()
+
+
+# --- hardening ----------------------------------------------------------------------------------------------
+
+
+def raw_post(table: Table, path: str, data: bytes, headers: dict[str, str]) -> int:
+    request = urllib.request.Request(table.url + path, data=data, method="POST", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status
+    except urllib.error.HTTPError as refused:
+        json.loads(refused.read())  # every refusal is a JSON error
+        return refused.code
+
+
+@pytest.mark.parametrize("data, headers, status", [
+    (b'{"player": "Anna"}', {"Content-Type": "application/json", "Origin": "https://evil.example"}, 403),
+    (b'player=Anna', {"Content-Type": "application/x-www-form-urlencoded"}, 415),
+    (b'{"player": "Anna"}', {"Content-Type": "text/plain"}, 415),
+    (b'{"player": "' + b"x" * 70_000 + b'"}', {"Content-Type": "application/json"}, 413),
+    (b"[" * 5000 + b"]" * 5000, {"Content-Type": "application/json"}, 400),
+    (b'{"player": "\\ud800"}', {"Content-Type": "application/json"}, 400),
+    (b'{"position": 9223372036854775808}', {"Content-Type": "application/json"}, 400),
+    (b'{"player": NaN}', {"Content-Type": "application/json"}, 400),
+])
+def test_hostile_requests_are_a_4xx_json_error(table, data, headers, status):
+    path = "/api/to-sideboard" if b"position" in data else "/api/draw"
+    assert raw_post(table, path, data, headers) == status
+
+
+def test_a_loopback_table_answers_only_to_loopback_names(table):
+    request = urllib.request.Request(table.url + "/api/state", headers={"Host": "evil.example"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 403

@@ -4,18 +4,50 @@ from __future__ import annotations
 
 import hmac
 from typing import Any
+from urllib.parse import urlparse
 
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from hhdcli.jsonio import load_json
 from hhdcli.table.state import Session, TableError
+
+MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
+MAX_POSITION = 100_000
+LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
+
+
+def _text(value: str) -> bool:
+    """Text SQLite and JSON can hold (no lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def create_app(session: Session, code: str | None = None) -> Flask:
     """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code)."""
     app = Flask(__name__)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
     faces: dict[int, bytes] = {}
+
+    @app.before_request
+    def same_site() -> Any:
+        """A page on another site may not act on the table: a POST must come from this table's own page
+        (Origin, when sent, is this host) as JSON (which a cross-site form cannot send), and a table on
+        loopback answers only to loopback names (no DNS rebinding)."""
+        if code is None and (request.host.rsplit(":", 1)[0].strip("[]") not in LOOPBACK_NAMES):
+            return jsonify(error="this table answers on 127.0.0.1 or localhost only"), 403
+        if request.method != "POST":
+            return None
+        origin = request.headers.get("Origin")
+        if origin and urlparse(origin).netloc != request.host:
+            return jsonify(error="requests from another site are refused"), 403
+        if request.mimetype != "application/json":
+            return jsonify(error="send JSON (Content-Type: application/json)"), 415
+        return None
 
     @app.before_request
     def check_code() -> Any:
@@ -35,23 +67,31 @@ def create_app(session: Session, code: str | None = None) -> Flask:
         return jsonify(error=error.description or error.name), error.code
 
     def body() -> dict[str, Any]:
-        data = request.get_json(silent=True)
+        """The request's JSON object, read by hhd's own reader: too deep, NaN or not UTF-8 is a 400."""
+        raw = request.get_data(cache=True)
+        try:
+            data = load_json(raw) if raw else None
+        except ValueError:
+            data = None
         if not isinstance(data, dict):
             raise TableError('send a JSON object, for example {"player": "Anna"}', status=400)
         return data
 
     def player() -> str:
         name = body().get("player")
-        if not isinstance(name, str) or not name.strip():
+        if not isinstance(name, str) or not name.strip() or not _text(name):
             raise TableError('say who acts: {"player": NAME}', status=400)
         return name
+
+    def position_value(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_POSITION
 
     def positions(key: str) -> list[int] | None:
         value = body().get(key)
         if value is None:
             return None
-        if not isinstance(value, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in value):
-            raise TableError(f'"{key}" must be a list of library positions (numbers)', status=400)
+        if not isinstance(value, list) or not all(position_value(p) for p in value):
+            raise TableError(f'"{key}" must be a list of library positions (numbers from 1)', status=400)
         return value
 
     @app.get("/")
@@ -90,15 +130,14 @@ def create_app(session: Session, code: str | None = None) -> Flask:
 
     @app.post("/api/to-sideboard")
     def to_sideboard() -> Any:
-        position = body().get("position")
-        if not isinstance(position, int) or isinstance(position, bool):
+        position: Any = body().get("position")
+        if not position_value(position):
             raise TableError('say which card: {"position": N}', status=400)
         return jsonify(session.to_sideboard(position))
 
     @app.post("/api/end-game")
     def end_game() -> Any:
-        data = request.get_json(silent=True)
-        returned = positions("returned") if isinstance(data, dict) else None
+        returned = positions("returned") if request.get_data(cache=True) else None
         return jsonify(session.end_game(returned))
 
     @app.post("/api/undo")
