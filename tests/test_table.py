@@ -345,3 +345,22 @@ def test_a_loopback_table_answers_only_to_loopback_names(table):
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=10)
     assert refused.value.code == 403
+
+
+@pytest.mark.parametrize("content, said", [(b"", "empty"), (b"not a database at all, just text", "not SQLite")])
+def test_an_empty_or_foreign_state_file_is_a_one_line_error_naming_it(synced, library, tmp_path, content, said):
+    state = tmp_path / "state.sqlite"
+    state.write_bytes(content)
+    result = synced("table", "-l", str(library), "--player", "Anna=RG", "--state", str(state))
+    lines = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code == 2 and len(lines) == 1 and str(state) in lines[0] and said in lines[0]
+    assert state.read_bytes() == content  # nothing was written over it
+
+
+def test_a_library_drawn_again_with_other_options_is_not_resumed(synced, legacy_cache, library, tmp_path):
+    state = tmp_path / "state.sqlite"
+    Table(state, library, legacy_cache).stop()
+    assert synced("generate", "--seed", "ember-tide-42", "--basics-per-type", "40", "--force",
+                  "-o", str(library)).exit_code == 0
+    result = synced("table", "-l", str(library), "--player", "Anna=RG", "--state", str(state))
+    assert result.exit_code == 2 and "another library with the seed" in result.output

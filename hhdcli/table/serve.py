@@ -21,8 +21,13 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
                  state_file: Path) -> tuple[Session, bool]:
+    import hashlib
+
+    from hhdcli.files import dump_json
+
+    content = hashlib.sha256(dump_json(resolved.library.to_json())).hexdigest()
     session = Session(state_file, resolved.by_position, SymbolTable.from_records(cache.symbols),
-                      resolved.library.seed)
+                      resolved.library.seed, content)
     try:
         return session, session.start(players)
     except TableError as exc:

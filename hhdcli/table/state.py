@@ -50,6 +50,7 @@ class Session:
     cards: dict[int, Card]
     table: SymbolTable
     seed: str
+    library_hash: str = ""  # the library file's content: a library drawn again with other options is another
 
     # --- storage ---------------------------------------------------------------------------------
 
@@ -75,6 +76,26 @@ class Session:
     def start(self, players: dict[str, tuple[str, ...]]) -> bool:
         """Create the session (library in file order, empty sideboard) unless the file holds this library's
         session already; players are added or updated either way. True when an old session was resumed."""
+        self._check_file()
+        try:
+            return self._start(players)
+        except sqlite3.DatabaseError as exc:
+            raise TableError(f"{self.path} is damaged ({exc})", status=400) from exc
+
+    def _check_file(self) -> None:
+        """An existing state file must be an SQLite database: an empty or foreign file is not a session."""
+        try:
+            with self.path.open("rb") as handle:
+                header = handle.read(16)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise TableError(f"cannot read {self.path}: {exc.strerror}", status=400) from exc
+        if header != b"SQLite format 3\x00":
+            raise TableError(f"{self.path} is not an hhd table session ({'empty' if not header else 'not SQLite'})",
+                             status=400)
+
+    def _start(self, players: dict[str, tuple[str, ...]]) -> bool:
         db = self.connect()
         try:
             db.executescript(SCHEMA)
@@ -85,7 +106,13 @@ class Session:
             if found is not None and found["value"] != self.seed:
                 raise TableError(f"{self.path} holds the session of library {found['value']!r}, not {self.seed!r}",
                                  status=400)
+            drawn_from = db.execute("SELECT value FROM meta WHERE key = 'library'").fetchone()
+            if drawn_from is not None and self.library_hash and drawn_from["value"] != self.library_hash:
+                raise TableError(f"{self.path} holds the session of another library with the seed {self.seed!r} "
+                                 "(drawn again with other options or card data)", status=400)
             resumed = found is not None
+            if self.library_hash:
+                db.execute("INSERT INTO meta VALUES ('library', ?) ON CONFLICT(key) DO NOTHING", (self.library_hash,))
             if not resumed:
                 db.executemany("INSERT INTO meta VALUES (?, ?)", [("seed", self.seed), ("game", "1")])
                 db.executemany("INSERT INTO cards VALUES (?, 'library', ?, NULL)",
