@@ -883,10 +883,12 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None) 
               help="The port to listen on.")
 @click.option("--state", "state_file", type=FILE, metavar="FILE",
               help="The session's SQLite file (default: beside the library, LIBRARY.table.sqlite).")
+@click.option("--land", "lands", multiple=True, metavar="NAME=COLORS",
+              help="The colors of a land hhd cannot look up, as in hhd check (repeatable).")
 @offline_option
 @pass_env
 def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, ...], host: str, port: int,
-          state_file: Path | None) -> None:
+          state_file: Path | None, lands: tuple[str, ...]) -> None:
     """Run a Hell library on this computer for phones around the table.
 
     Every player opens the printed address, picks their name and draws from Hell: the page shows the
@@ -905,15 +907,17 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
                          "for example: hhd table --player Anna=RG --player Ben=WUB")
     resolved = env.open_library(library)
     cache = env.cards()
-    colors = _table_players(env, cache, decks, players)
+    colors = _table_players(env, cache, decks, players, lands)
     serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port)
 
 
-def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...],
-                   players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    """Each player's land colours: from a deck file, or given as letters."""
-    from hhdcli.deck import deck_colors, parse_colors_option, read_deck
+def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...], players: tuple[str, ...],
+                   lands: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
+    """Each player's land colours: from a deck file (lands hhd cannot tell are named, as hhd check names
+    them; --land tells them), or given as letters."""
+    from hhdcli.deck import deck_colors, parse_colors_option, parse_land_option, read_deck
 
+    overrides = dict(parse_land_option(o) for o in lands)
     colors: dict[str, tuple[str, ...]] = {}
     for option, from_deck in [(o, True) for o in decks] + [(o, False) for o in players]:
         name, sep, value = option.partition("=")
@@ -924,7 +928,11 @@ def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...],
             for problem in deck.warnings:
                 env.warn(problem)
             lookup = None if env.offline else _scryfall(env)
-            colors[name.strip()] = deck_colors(deck, cache.cards, None, lookup).colors
+            found = deck_colors(deck, cache.cards, overrides, lookup)
+            if found.unresolved:
+                env.warn(f"{value}: not known, so not counted: {', '.join(found.unresolved)} "
+                         "(name their colors with --land NAME=COLORS)")
+            colors[name.strip()] = found.colors
         else:
             colors[name.strip()] = parse_colors_option(value)
     return colors

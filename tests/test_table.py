@@ -364,3 +364,33 @@ def test_a_library_drawn_again_with_other_options_is_not_resumed(synced, legacy_
                   "-o", str(library)).exit_code == 0
     result = synced("table", "-l", str(library), "--player", "Anna=RG", "--state", str(state))
     assert result.exit_code == 2 and "another library with the seed" in result.output
+
+
+def test_table_decks_take_land_colors_and_name_the_lands_not_known(legacy_cache, library, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    deck = tmp_path / "anna.txt"
+    deck.write_text("20 Mountain\n4 Steam Vents\n4 Mystery Land Of Doom\n", encoding="utf-8")
+    import socket
+
+    with socket.socket() as probe:  # a free port for the table
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "HHD_CACHE_DIR": str(legacy_cache)}
+    args = [sys.executable, "-m", "hhdcli", "table", "-l", str(library), "--deck", f"Anna={deck}", "--offline",
+            "--land", "Steam Vents=UR", "--port", str(port), "--state", str(tmp_path / "s.sqlite")]
+    process = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().startswith("open http://")  # type: ignore[union-attr]
+    finally:
+        process.terminate()
+        said = process.communicate(timeout=10)[1]
+    assert "not known, so not counted: Mystery Land Of Doom" in said and "Steam Vents" not in said
+    db = sqlite3.connect(tmp_path / "s.sqlite")
+    try:
+        colors = db.execute("SELECT colors FROM players WHERE name = 'Anna'").fetchone()[0]
+    finally:
+        db.close()
+    assert set(colors) == {"U", "R"}  # Mountain's R, and Steam Vents' U from --land
