@@ -885,10 +885,11 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None) 
               help="The session's SQLite file (default: beside the library, LIBRARY.table.sqlite).")
 @click.option("--land", "lands", multiple=True, metavar="NAME=COLORS",
               help="The colors of a land hhd cannot look up, as in hhd check (repeatable).")
+@click.option("--new-code", is_flag=True, help="A new join code (phones that joined must scan again).")
 @offline_option
 @pass_env
 def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, ...], host: str, port: int,
-          state_file: Path | None, lands: tuple[str, ...]) -> None:
+          state_file: Path | None, lands: tuple[str, ...], new_code: bool) -> None:
     """Run a Hell library on this computer for phones around the table.
 
     Every player opens the printed address, picks their name and draws from Hell: the page shows the
@@ -908,7 +909,7 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
     resolved = env.open_library(library)
     cache = env.cards()
     colors = _table_players(env, cache, decks, players, lands)
-    serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port)
+    serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port, new_code)
 
 
 def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...], players: tuple[str, ...],

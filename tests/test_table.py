@@ -394,3 +394,25 @@ def test_table_decks_take_land_colors_and_name_the_lands_not_known(legacy_cache,
     finally:
         db.close()
     assert set(colors) == {"U", "R"}  # Mountain's R, and Steam Vents' U from --land
+
+
+def test_phones_get_this_computers_interface_addresses_likeliest_first():
+    from hhdcli.table.serve import addresses
+
+    assert addresses("::1", 8071, None) == ["http://[::1]:8071/"]
+    every = addresses("0.0.0.0", 8040, "c0de")
+    assert every and all(u.endswith(":8040/?code=c0de") for u in every)
+    assert not any("127." in u or "127.0.1.1" in u for u in every) or every == ["http://127.0.0.1:8040/?code=c0de"]
+    both = addresses("::", 8040, None)
+    assert all("[" in u for u in both if u.count(":") > 2)  # IPv6 addresses in brackets
+
+
+def test_the_join_code_is_kept_across_restarts_until_rotated(tmp_path, legacy_cache, library):
+    table = Table(tmp_path / "s.sqlite", library, legacy_cache)
+    table.stop()
+    codes = iter(["first", "second"])
+    assert table.session.join_code(lambda: next(codes)) == "first"
+    again = Table(tmp_path / "s.sqlite", library, legacy_cache)  # a restart
+    again.stop()
+    assert again.session.join_code(lambda: "never asked") == "first"
+    assert again.session.join_code(lambda: next(codes), new=True) == "second"

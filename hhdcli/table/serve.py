@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,21 +33,44 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
         raise InputError(exc.message, "pass another --state FILE for this library") from exc
 
 
+VIRTUAL = ("docker", "br-", "virbr", "veth", "vboxnet", "vmnet", "tun", "tap", "wg", "zt", "tailscale", "utun",
+           "lxc", "cni", "flannel")  # bridges and tunnels: phones at the table are not on them
+
+
 def addresses(host: str, port: int, code: str | None) -> list[str]:
-    """The addresses players open: this computer's own names when listening on every interface."""
+    """The addresses players open, likeliest first: when listening on every interface, each address of this
+    computer's interfaces (not host-name look-ups, which give 127.0.1.1 on many laptops): private LAN ranges
+    first, virtual bridges and tunnels last; IPv6 in brackets."""
     query = f"/?code={code}" if code else "/"
     if host not in ("0.0.0.0", "::"):
-        return [f"http://{host}:{port}{query}"]
-    names = {socket.gethostname()}
-    try:
-        names |= {a for a in socket.gethostbyname_ex(socket.gethostname())[2] if not a.startswith("127.")}
-    except OSError:
-        pass
-    return [f"http://{name}:{port}{query}" for name in sorted(names)]
+        return [f"http://{_bracketed(host)}:{port}{query}"]
+    return [f"http://{_bracketed(ip)}:{port}{query}" for ip in interface_addresses(ipv6=host == "::")]
+
+
+def interface_addresses(ipv6: bool = False) -> list[str]:
+    import ipaddress
+
+    import ifaddr
+
+    found: list[tuple[int, str]] = []
+    for adapter in ifaddr.get_adapters():
+        virtual = str(adapter.nice_name).lower().startswith(VIRTUAL)
+        for ip in adapter.ips:
+            text = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+            address = ipaddress.ip_address(text)
+            if address.is_loopback or address.is_link_local or (address.version == 6 and not ipv6):
+                continue
+            rank = 3 if virtual else 0 if address.is_private and address.version == 4 else 1 if address.is_private else 2
+            found.append((rank, text))
+    return [text for _, text in sorted(found, key=lambda item: item[0])] or ["127.0.0.1"]
+
+
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
 def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
-          state_file: Path, host: str, port: int) -> None:
+          state_file: Path, host: str, port: int, new_code: bool = False) -> None:
     import logging
 
     from werkzeug.serving import make_server
@@ -58,7 +80,8 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request: the page polls every second
 
     session, resumed = open_session(resolved, cache, players, state_file)
-    code = None if host in LOOPBACK else secrets.token_urlsafe(6)
+    # the join code is the session's: phones keep it across restarts until --new-code rotates it
+    code = None if host in LOOPBACK else session.join_code(lambda: secrets.token_urlsafe(6), new_code)
     if code:
         env.warn(f"listening on {host}: anyone on this network can reach the table; the join code keeps them out")
     try:

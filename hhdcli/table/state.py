@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,6 +121,17 @@ class Session:
                 db.execute("INSERT INTO players VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET colors = excluded.colors",
                            (name, "".join(colors)))
         return resumed
+
+    def join_code(self, make: Callable[[], str], new: bool = False) -> str:
+        """The session's join code, kept in the state file; a new one when there is none or `new` asks."""
+        with self.transaction() as db:
+            found = db.execute("SELECT value FROM meta WHERE key = 'code'").fetchone()
+            if found is not None and not new:
+                return str(found["value"])
+            code = make()
+            db.execute("INSERT INTO meta VALUES ('code', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                       (code,))
+            return code
 
     # --- reading ---------------------------------------------------------------------------------------
 
