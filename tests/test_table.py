@@ -82,8 +82,9 @@ def settle(table: Table, player: str) -> None:
 
 def test_a_draw_reveals_the_top_card_with_the_players_verdict(table, library):
     names = [e["name"] for e in json.loads(library.read_text())["cards"]]
+    top = positions_in(table.session.path, "library")[0]  # the top of the table's own secret order
     status, card = table.call("/api/draw", {"player": "Anna"})
-    assert status == 200 and card["position"] == 1 and card["name"] == names[0]
+    assert status == 200 and card["position"] == top and card["name"] == names[top - 1]
     assert card["verdict"] in ("land", "take", "choice") and card["reminder"]
     if card["verdict"] == "take":
         assert "{2} less" in card["reminder"]
@@ -113,38 +114,52 @@ def test_a_choice_waits_for_take_or_decline_and_decline_tops_the_sideboard(table
 
 
 def test_opening_hand_and_mulligan_to_the_bottom_unshuffled(table):
+    order = positions_in(table.session.path, "library")
     status, hand = table.call("/api/opening-hand", {"player": "Cleo"})
-    assert status == 200 and [c["position"] for c in hand["cards"]] == [1, 2]
+    assert status == 200 and [c["position"] for c in hand["cards"]] == order[:2]
     status, back = table.call("/api/mulligan", {"player": "Cleo"})
-    assert status == 200 and back["to_bottom"] == [1, 2]
-    assert positions_in(table.session.path, "library")[-2:] == [1, 2]  # the bottom, in the order drawn
-    assert [c["position"] for c in table.call("/api/opening-hand", {"player": "Cleo"})[1]["cards"]] == [3, 4]
+    assert status == 200 and back["to_bottom"] == order[:2]
+    assert positions_in(table.session.path, "library")[-2:] == order[:2]  # the bottom, in the order drawn
+    assert [c["position"] for c in table.call("/api/opening-hand", {"player": "Cleo"})[1]["cards"]] == order[2:4]
 
 
 def test_cards_leaving_the_game_go_to_the_sideboard(table):
-    table.call("/api/opening-hand", {"player": "Anna"})
-    status, moved = table.call("/api/to-sideboard", {"position": 2})
-    assert status == 200 and table.call("/api/state")[1]["sideboard"][0]["position"] == 2
-    assert table.call("/api/to-sideboard", {"position": 50})[0] == 409  # still in the library
+    hand = table.call("/api/opening-hand", {"player": "Anna"})[1]["cards"]
+    leaving = hand[1]["position"]
+    status, moved = table.call("/api/to-sideboard", {"position": leaving})
+    assert status == 200 and table.call("/api/state")[1]["sideboard"][0]["position"] == leaving
+    still = positions_in(table.session.path, "library")[10]
+    assert table.call("/api/to-sideboard", {"position": still})[0] == 409  # still in the library
     assert table.call("/api/to-sideboard", {"position": 999})[0] == 404
 
 
-def test_end_of_game_puts_the_hell_cards_to_the_bottom_in_seeded_random_order(table, legacy_cache, library,
-                                                                              tmp_path):
+def test_end_of_game_puts_the_hell_cards_to_the_bottom_in_random_order(table):
+    dealt = positions_in(table.session.path, "library")[:4]
     for player in ("Anna", "Ben"):
         table.call("/api/opening-hand", {"player": player})
     status, ended = table.call("/api/end-game", {})
-    assert status == 200 and ended["game"] == 2 and sorted(ended["to_bottom"]) == [1, 2, 3, 4]
+    assert status == 200 and ended["game"] == 2 and sorted(ended["to_bottom"]) == sorted(dealt)
     assert positions_in(table.session.path, "library")[-4:] == ended["to_bottom"]
     state = table.call("/api/state")[1]
     assert state["game"] == 2 and state["log"][0]["action"] == "end of game"
-    other = Table(tmp_path / "again.sqlite", library, legacy_cache)  # the same session seed, the same order
+
+
+def test_the_tables_order_is_secret_not_the_library_files_nor_the_seeds(table, legacy_cache, library, tmp_path):
+    """The printed library keeps its order; the table shuffles with a secret of its own, so neither the file
+    nor `hhd generate --seed SEED` tells the next Hell card, and another session of the same library differs."""
+    order = positions_in(table.session.path, "library")
+    assert sorted(order) == list(range(1, 98)) and order != list(range(1, 98))
+    other = Table(tmp_path / "again.sqlite", library, legacy_cache)
+    other.stop()
+    assert positions_in(other.session.path, "library") != order
+    text = json.dumps(table.call("/api/state")[1])
+    db = sqlite3.connect(table.session.path)
     try:
-        for player in ("Anna", "Ben"):
-            other.call("/api/opening-hand", {"player": player})
-        assert other.call("/api/end-game", {})[1]["to_bottom"] == ended["to_bottom"]
+        secret = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()[0]
     finally:
-        other.stop()
+        db.close()
+    page = urllib.request.urlopen(table.url + "/", timeout=10).read().decode()
+    assert len(secret) == 32 and secret not in text and secret not in page
 
 
 def test_undo_takes_back_the_last_action(table):
@@ -206,7 +221,8 @@ def test_draws_at_the_same_instant_never_share_or_lose_a_card(legacy_cache, libr
                 thread.join()
             for name in players:
                 settle(table, name)
-        assert len(drawn) == 48 and len(set(drawn)) == 48 and sorted(drawn) == list(range(1, 49))
+        assert len(drawn) == 48 and len(set(drawn)) == 48  # no card twice
+        assert set(drawn).isdisjoint(positions_in(table.session.path, "library"))  # none still in the library
         assert table.call("/api/state")[1]["library_count"] == 97 - 48
     finally:
         table.stop()
@@ -416,3 +432,12 @@ def test_the_join_code_is_kept_across_restarts_until_rotated(tmp_path, legacy_ca
     again.stop()
     assert again.session.join_code(lambda: "never asked") == "first"
     assert again.session.join_code(lambda: next(codes), new=True) == "second"
+
+
+def test_a_card_still_in_the_hell_library_cannot_be_looked_at(table):
+    hidden = positions_in(table.session.path, "library")[5]
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{table.url}/cards/{hidden}.png", timeout=10)
+    assert refused.value.code == 404
+    drawn = table.call("/api/draw", {"player": "Cleo"})[1]["position"]
+    assert urllib.request.urlopen(f"{table.url}/cards/{drawn}.png", timeout=10).read().startswith(b"\x89PNG")

@@ -148,8 +148,8 @@ def create_app(session: Session, code: str | None = None) -> Flask:
     def face(position: int) -> Any:
         from hhdcli.render.faces import face_png
 
-        if position not in session.cards:
-            raise TableError(f"no card at library position {position}", status=404)
+        if position not in session.cards or session.in_library(position):  # a face-down card has no face
+            raise TableError(f"no card to show at position {position}", status=404)
         if position not in faces:
             faces[position] = face_png(session.cards[position], session.table, dpi=150)
         return Response(faces[position], mimetype="image/png", headers={"Cache-Control": "max-age=86400"})

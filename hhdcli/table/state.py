@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -114,13 +115,28 @@ class Session:
             if self.library_hash:
                 db.execute("INSERT INTO meta VALUES ('library', ?) ON CONFLICT(key) DO NOTHING", (self.library_hash,))
             if not resumed:
-                db.executemany("INSERT INTO meta VALUES (?, ?)", [("seed", self.seed), ("game", "1")])
+                # the table's order is secret: shuffled from a secret kept in the state file and never shown, so
+                # neither the printed library nor its public seed tells the next Hell card
+                secret = secrets.token_hex(16)
+                order = sorted(self.cards)
+                random.Random(f"hhd-table-order:{secret}").shuffle(order)
+                db.executemany("INSERT INTO meta VALUES (?, ?)", [("seed", self.seed), ("game", "1"),
+                                                                  ("secret", secret)])
                 db.executemany("INSERT INTO cards VALUES (?, 'library', ?, NULL)",
-                               [(p, p) for p in sorted(self.cards)])
+                               [(p, i) for i, p in enumerate(order, start=1)])
             for name, colors in players.items():
                 db.execute("INSERT INTO players VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET colors = excluded.colors",
                            (name, "".join(colors)))
         return resumed
+
+    def in_library(self, position: int) -> bool:
+        """Still face down in the Hell library: nobody may see it yet."""
+        db = self.connect()
+        try:
+            row = db.execute("SELECT zone FROM cards WHERE position = ?", (position,)).fetchone()
+        finally:
+            db.close()
+        return row is not None and row["zone"] == "library"
 
     def join_code(self, make: Callable[[], str], new: bool = False) -> str:
         """The session's join code, kept in the state file; a new one when there is none or `new` asks."""
@@ -297,7 +313,7 @@ class Session:
 
     def end_game(self, returned: list[int] | None = None) -> dict[str, Any]:
         """The Hell cards outside the library and the sideboard (or those named) go to the bottom of the Hell
-        library in random order, seeded by the session and the game, and logged; the next game begins."""
+        library in random order, seeded by the session's secret and the game, and logged; the next game begins."""
         with self.transaction() as db:
             game = int(db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"])
             out = [int(r["position"]) for r in db.execute("SELECT position FROM cards WHERE zone = 'out' ORDER BY ord")]
@@ -306,7 +322,8 @@ class Session:
             if strays:
                 raise TableError(f"cards {strays} are not outside the library and the sideboard", status=400)
             order = sorted(chosen)
-            random.Random(f"hhd-table:{self.seed}:{game}").shuffle(order)
+            secret = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
+            random.Random(f"hhd-table:{secret['value'] if secret else self.seed}:{game}").shuffle(order)
             self._act(db, None, "end of game", {"game": game, "to_bottom": order})
             for position in order:
                 self._move(db, position, "library", "bottom")
