@@ -441,3 +441,27 @@ def test_a_card_still_in_the_hell_library_cannot_be_looked_at(table):
     assert refused.value.code == 404
     drawn = table.call("/api/draw", {"player": "Cleo"})[1]["position"]
     assert urllib.request.urlopen(f"{table.url}/cards/{drawn}.png", timeout=10).read().startswith(b"\x89PNG")
+
+
+def test_an_opening_hand_is_dealt_once_a_game_and_again_only_after_a_mulligan(table):
+    assert table.call("/api/opening-hand", {"player": "Anna"})[0] == 200
+    status, refused = table.call("/api/opening-hand", {"player": "Anna"})
+    assert status == 409 and "mulligan" in refused["error"]
+    assert table.call("/api/mulligan", {"player": "Anna"})[0] == 200
+    assert table.call("/api/opening-hand", {"player": "Anna"})[0] == 200
+    table.call("/api/end-game", {})
+    assert table.call("/api/opening-hand", {"player": "Anna"})[0] == 200  # a new game, a new hand
+
+
+def test_the_end_of_a_game_returns_a_card_still_waiting_for_take_or_decline(table):
+    while True:  # Ben's lands make W U B: draw until a card waits for his choice
+        status, card = table.call("/api/draw", {"player": "Ben"})
+        assert status == 200
+        if card["verdict"] == "choice":
+            break
+        if table.call("/api/state")[1]["library_count"] < 3:
+            pytest.skip("no choice card in this library for Ben")
+    status, ended = table.call("/api/end-game", {})
+    assert status == 200 and card["position"] in ended["to_bottom"]
+    ben = next(p for p in table.call("/api/state")[1]["players"] if p["name"] == "Ben")
+    assert ben["pending"] is None

@@ -265,6 +265,11 @@ class Session:
         """The 2 Hell cards of a player's opening hand, from the top."""
         with self.transaction() as db:
             self._colors(db, player)
+            game = db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"]
+            dealt = {r["action"]: r["n"] for r in db.execute(
+                "SELECT action, COUNT(*) AS n FROM log WHERE game = ? AND player = ? GROUP BY action", (game, player))}
+            if dealt.get("opening hand", 0) > dealt.get("mulligan", 0):  # once a game, and again after a mulligan
+                raise TableError(f"{player} has an opening hand this game; a mulligan deals a new one")
             positions = [int(r["position"]) for r in db.execute(
                 "SELECT position FROM cards WHERE zone = 'library' ORDER BY ord LIMIT ?", (OPENING_HAND,))]
             if len(positions) < OPENING_HAND:
@@ -316,7 +321,9 @@ class Session:
         library in random order, seeded by the session's secret and the game, and logged; the next game begins."""
         with self.transaction() as db:
             game = int(db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"])
-            out = [int(r["position"]) for r in db.execute("SELECT position FROM cards WHERE zone = 'out' ORDER BY ord")]
+            # a card waiting for take or decline is outside the library too: it goes back with the rest
+            out = [int(r["position"]) for r in db.execute(
+                "SELECT position FROM cards WHERE zone IN ('out', 'pending') ORDER BY ord")]
             chosen = out if returned is None else list(dict.fromkeys(returned))
             strays = [p for p in chosen if p not in out]
             if strays:
