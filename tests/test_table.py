@@ -465,3 +465,12 @@ def test_the_end_of_a_game_returns_a_card_still_waiting_for_take_or_decline(tabl
     assert status == 200 and card["position"] in ended["to_bottom"]
     ben = next(p for p in table.call("/api/state")[1]["players"] if p["name"] == "Ben")
     assert ben["pending"] is None
+
+
+def test_undo_takes_back_a_players_own_action_and_anothers_only_when_confirmed(table):
+    table.call("/api/opening-hand", {"player": "Anna"})
+    status, refused = table.call("/api/undo", {"player": "Ben"})
+    assert status == 409 and "Anna's" in refused["error"]
+    assert table.call("/api/undo", {"player": "Ben", "anyone": True})[1]["undone"] == "opening hand"
+    table.call("/api/opening-hand", {"player": "Anna"})
+    assert table.call("/api/undo", {"player": "Anna"})[1]["undone"] == "opening hand"

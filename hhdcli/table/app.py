@@ -142,7 +142,11 @@ def create_app(session: Session, code: str | None = None) -> Flask:
 
     @app.post("/api/undo")
     def undo() -> Any:
-        return jsonify(session.undo())
+        data = body() if request.get_data(cache=True) else {}
+        who = data.get("player")
+        if who is not None and (not isinstance(who, str) or not _text(who)):
+            raise TableError('say who undoes: {"player": NAME}', status=400)
+        return jsonify(session.undo(who, data.get("anyone") is True))
 
     @app.get("/cards/<int:position>.png")
     def face(position: int) -> Any:

@@ -337,12 +337,16 @@ class Session:
             db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (str(game + 1),))
         return {"game": game + 1, "to_bottom": order}
 
-    def undo(self) -> dict[str, Any]:
-        """Take back the last action: every card back where it was, the game number too."""
+    def undo(self, player: str | None = None, anyone: bool = False) -> dict[str, Any]:
+        """Take back the last action: every card back where it was, the game number too. A player undoes their
+        own last action; another player's only when `anyone` confirms it."""
         with self.transaction() as db:
             last = db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
             if last is None:
                 raise TableError("nothing to undo")
+            if player is not None and last["player"] not in (None, player) and not anyone:
+                raise TableError(f"the last action is {last['player']}'s ({last['action']}): confirm to undo it",
+                                 status=409)
             snapshot = load_json(last["undo"])
             db.execute("DELETE FROM cards")
             db.executemany("INSERT INTO cards VALUES (?, ?, ?, ?)", snapshot["cards"])
