@@ -474,3 +474,17 @@ def test_undo_takes_back_a_players_own_action_and_anothers_only_when_confirmed(t
     assert table.call("/api/undo", {"player": "Ben", "anyone": True})[1]["undone"] == "opening hand"
     table.call("/api/opening-hand", {"player": "Anna"})
     assert table.call("/api/undo", {"player": "Anna"})[1]["undone"] == "opening hand"
+
+
+def test_a_hell_cards_owner_is_the_first_player_to_take_it_out_of_hell(table):
+    hand = table.call("/api/opening-hand", {"player": "Anna"})[1]["cards"]
+    leaving = hand[0]["position"]
+    table.call("/api/to-sideboard", {"position": leaving})
+    state = table.call("/api/state")[1]
+    assert state["sideboard"][0]["position"] == leaving and state["sideboard"][0]["owner"] == "Anna"
+    played = table.call("/api/play-sideboard", {"player": "Ben"})[1]
+    assert played["position"] == leaving
+    ben = next(p for p in table.call("/api/state")[1]["players"] if p["name"] == "Ben")
+    assert next(c for c in ben["cards"] if c["position"] == leaving)["owner"] == "Anna"  # the first stays owner
+    table.call("/api/undo", {"player": "Ben"})
+    assert table.call("/api/state")[1]["sideboard"][0]["owner"] == "Anna"

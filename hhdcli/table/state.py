@@ -27,7 +27,7 @@ from hhdcli.rulings import rulings_json
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS cards (position INTEGER PRIMARY KEY, zone TEXT NOT NULL, ord INTEGER NOT NULL,
-                                  player TEXT);
+                                  player TEXT, owner TEXT);
 CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, colors TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY AUTOINCREMENT, game INTEGER NOT NULL, player TEXT,
                                 action TEXT NOT NULL, detail TEXT NOT NULL, undo TEXT NOT NULL);
@@ -100,6 +100,8 @@ class Session:
         db = self.connect()
         try:
             db.executescript(SCHEMA)
+            if "owner" not in {row["name"] for row in db.execute("PRAGMA table_info(cards)")}:
+                db.execute("ALTER TABLE cards ADD COLUMN owner TEXT")  # a session from before owners were kept
         finally:
             db.close()
         with self.transaction() as db:
@@ -122,7 +124,7 @@ class Session:
                 random.Random(f"hhd-table-order:{secret}").shuffle(order)
                 db.executemany("INSERT INTO meta VALUES (?, ?)", [("seed", self.seed), ("game", "1"),
                                                                   ("secret", secret)])
-                db.executemany("INSERT INTO cards VALUES (?, 'library', ?, NULL)",
+                db.executemany("INSERT INTO cards (position, zone, ord) VALUES (?, 'library', ?)",
                                [(p, i) for i, p in enumerate(order, start=1)])
             for name, colors in players.items():
                 db.execute("INSERT INTO players VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET colors = excluded.colors",
@@ -168,7 +170,7 @@ class Session:
         return {
             "seed": self.seed, "game": game, "version": f"{version['v']}-{version['n']}",
             "library_count": len(by_zone.get("library", [])),
-            "sideboard": [self.describe(r["position"]) for r in by_zone.get("sideboard", [])],
+            "sideboard": [self._shown(r) for r in by_zone.get("sideboard", [])],
             "players": [self._player(p, rows) for p in players],
             "log": [dict(entry) for entry in log],
         }
@@ -177,8 +179,13 @@ class Session:
         mine = [r for r in rows if r["player"] == player["name"]]
         pending = next((r["position"] for r in mine if r["zone"] == "pending"), None)
         return {"name": player["name"], "colors": player["colors"],
-                "cards": [self.describe(r["position"]) for r in mine if r["zone"] == "out"],
+                "cards": [self._shown(r) for r in mine if r["zone"] == "out"],
                 "pending": self.verdict(pending, player["colors"]) if pending is not None else None}
+
+    def _shown(self, row: sqlite3.Row) -> dict[str, Any]:
+        """A visible card with its owner (None: nobody has moved it out of Hell; its owner's library is the
+        Hell library, its owner's other zones the sideboard)."""
+        return {**self.describe(row["position"]), "owner": row["owner"]}
 
     def describe(self, position: int) -> dict[str, Any]:
         card = self.cards[position]
@@ -223,6 +230,8 @@ class Session:
                           (zone,)).fetchone()["o"]
         ord_ = 0 if edge is None else edge - 1 if end == "top" else edge + 1
         db.execute("UPDATE cards SET zone = ?, ord = ?, player = ? WHERE position = ?", (zone, ord_, player, position))
+        if zone == "out" and player:  # the rules' owner: the first player to move it out of Hell and the sideboard
+            db.execute("UPDATE cards SET owner = COALESCE(owner, ?) WHERE position = ?", (player, position))
 
     def draw(self, player: str) -> dict[str, Any]:
         """The top card for a player: a land or a take goes to them; a choice waits for take or decline."""
@@ -349,7 +358,10 @@ class Session:
                                  status=409)
             snapshot = load_json(last["undo"])
             db.execute("DELETE FROM cards")
-            db.executemany("INSERT INTO cards VALUES (?, ?, ?, ?)", snapshot["cards"])
+            columns = ("position", "zone", "ord", "player", "owner")
+            for row in snapshot["cards"]:  # a snapshot from before owners were kept has four columns
+                names = ", ".join(columns[:len(row)])
+                db.execute(f"INSERT INTO cards ({names}) VALUES ({', '.join('?' * len(row))})", row)
             db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (snapshot["game"],))
             db.execute("DELETE FROM log WHERE id = ?", (last["id"],))
         return {"undone": last["action"], "detail": load_json(last["detail"])}
