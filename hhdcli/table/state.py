@@ -161,14 +161,15 @@ class Session:
             game = int(db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"])
             log = db.execute("SELECT id, game, player, action, detail FROM log ORDER BY id DESC LIMIT ?",
                              (log_size,)).fetchall()
-            version = db.execute("SELECT COALESCE(MAX(id), 0) AS v, COUNT(*) AS n FROM log").fetchone()
+            # the newest log entry and the one before it name the state: constant cost, however long the log
+            newest = db.execute("SELECT id FROM log ORDER BY id DESC LIMIT 2").fetchall()
         finally:
             db.close()
         by_zone: dict[str, list[sqlite3.Row]] = {}
         for row in rows:
             by_zone.setdefault(row["zone"], []).append(row)
         return {
-            "seed": self.seed, "game": game, "version": f"{version['v']}-{version['n']}",
+            "seed": self.seed, "game": game, "version": "-".join(str(r["id"]) for r in newest) or "0",
             "library_count": len(by_zone.get("library", [])),
             "sideboard": [self._shown(r) for r in by_zone.get("sideboard", [])],
             "players": [self._player(p, rows) for p in players],
