@@ -67,18 +67,14 @@ class Finite(click.FloatRange):
 
 
 def _check_url(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A URL option that urllib can take apart (http://[::1 cannot be), checked before any work."""
-    from urllib.parse import urlparse
-
+    """A URL option that can be fetched, checked before any work."""
     if value is None:
         return None
-    try:
-        parsed = urlparse(value)
-        parsed.port  # noqa: B018 - raises on a port that is not a number
-    except ValueError as exc:
-        raise click.BadParameter(f"{value!r} is not a URL ({exc})", param=param) from None
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise click.BadParameter(f"{value!r} is not an http(s) URL", param=param)
+    from hhdcli.http import url_problem
+
+    wrong = url_problem(value)
+    if wrong:
+        raise click.BadParameter(f"{value!r}: {wrong}", param=param)
     return value
 
 

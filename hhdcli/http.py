@@ -267,14 +267,10 @@ class Client:
         import requests
         from urllib3.exceptions import HTTPError
 
-        try:
-            parsed = urlparse(url)
-            parsed.port  # noqa: B018 - raises on a port that is not a number
-        except ValueError as exc:
-            raise DownloadError(url, f"not a URL ({exc})", "check the URL") from None
-        if parsed.scheme not in ("http", "https") or not parsed.hostname:
-            raise DownloadError(url, "not an http(s) URL", "check the URL")
-        host = parsed.netloc
+        wrong = url_problem(url)
+        if wrong:
+            raise DownloadError(url, wrong, "check the URL")
+        host = urlparse(url).netloc
         earlier = self._failed_hosts.get(host)
         if earlier is not None:
             raise DownloadError(url, earlier.reason, TIMEOUT_HINT if earlier.timed_out else hint)  # as before
@@ -297,6 +293,18 @@ class Client:
                 with self._lock:
                     self._failed_hosts.setdefault(host, found)
             raise DownloadError(url, found.reason, TIMEOUT_HINT if found.timed_out else hint) from exc
+
+
+def url_problem(url: str) -> str | None:
+    """What keeps `url` from being fetched (http://[::1 cannot be taken apart, ftp:// is not HTTP), or None."""
+    try:
+        parsed = urlparse(url)
+        parsed.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError as exc:
+        return f"not a URL ({exc})"
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        return "not an http(s) URL"
+    return None
 
 
 def _refused(url: str, response: requests.Response, hint: str) -> DownloadError:
