@@ -319,6 +319,14 @@ def test_the_page_on_a_phone(table, tmp_path):
         assert time.monotonic() - start < 10
         button = browser.find_element(By.CSS_SELECTOR, "button[data-action=draw]")
         assert button.size["width"] >= 300 and button.size["height"] >= 48  # big enough for a thumb
+        # the London mulligan on the page: Anna ticks one of her two Hell cards; only it goes to the bottom
+        Select(browser.find_element(By.ID, "player")).select_by_visible_text("Anna")
+        wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#mine li")) == 2)
+        anna = next(p for p in table.call("/api/state")[1]["players"] if p["name"] == "Anna")
+        browser.find_elements(By.CSS_SELECTOR, "#mine li input[type=checkbox]")[1].click()
+        browser.find_element(By.CSS_SELECTOR, "button[data-action=mulligan]").click()
+        wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#mine li")) == 1)
+        assert positions_in(table.session.path, "library")[-1] == anna["cards"][1]["position"]
         shot = tmp_path / "phone.png"
         browser.save_screenshot(str(shot))
         if os.environ.get("HHD_KEEP_SCREENSHOT"):
