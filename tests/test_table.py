@@ -496,3 +496,35 @@ def test_a_hell_cards_owner_is_the_first_player_to_take_it_out_of_hell(table):
     assert next(c for c in ben["cards"] if c["position"] == leaving)["owner"] == "Anna"  # the first stays owner
     table.call("/api/undo", {"player": "Ben"})
     assert table.call("/api/state")[1]["sideboard"][0]["owner"] == "Anna"
+
+
+def page_text(url: str, headers: dict[str, str] | None = None) -> str:
+    request = urllib.request.Request(url, headers=headers or {})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return answer.read().decode()
+
+
+def test_the_page_speaks_russian_from_the_browsers_language_and_remembers_a_switch(table):
+    russian = page_text(table.url + "/", {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"})
+    assert '<html lang="ru">' in russian and "Адская библиотека" in russian and "Взять из Адской библиотеки" in russian
+    assert "сайдборд" in russian and "Муллиган" in russian
+    english = page_text(table.url + "/", {"Accept-Language": "en-GB"})
+    assert '<html lang="en">' in english and "Draw from Hell" in english
+    request = urllib.request.Request(table.url + "/?lang=ru", headers={"Accept-Language": "en"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert "hhd_lang=ru" in answer.headers.get("Set-Cookie", "")
+    remembered = page_text(table.url + "/", {"Accept-Language": "en", "Cookie": "hhd_lang=ru"})
+    assert '<html lang="ru">' in remembered
+
+
+def test_every_message_of_the_page_has_its_russian():
+    import re
+
+    from hhdcli.table.app import PAGE_SCRIPT_MESSAGES
+    from hhdcli.table.i18n import translations
+
+    template = (Path(__file__).parents[1] / "hhdcli" / "templates" / "table.html.j2").read_text(encoding="utf-8")
+    used = set(re.findall(r"""_\(["']([^"']+)["']\)""", template)) | set(PAGE_SCRIPT_MESSAGES)
+    russian = translations("ru")
+    untranslated = sorted(m for m in used if russian.gettext(m) == m)
+    assert len(used) > 20 and untranslated == []

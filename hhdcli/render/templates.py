@@ -10,8 +10,9 @@ from typing import Any
 def environment():
     import jinja2
 
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("hhdcli", "templates"),
+        extensions=["jinja2.ext.i18n"],  # _() in templates; a page passes its language's gettext as `_`
         # HTML is escaped everywhere: card names hold <, & and quotes; Markdown is escaped by a filter
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False),
         trim_blocks=True,
@@ -19,6 +20,8 @@ def environment():
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
+    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # English unless told
+    return env
 
 
 def md_escape(text: Any) -> str:

@@ -17,6 +17,14 @@ MAX_POSITION = 100_000
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 
 
+# what the page's script writes, translated on the server with the rest of the page
+PAGE_SCRIPT_MESSAGES = ("land", "take", "choice", "needs", "→ sideboard", "In Hell's Half-Draft:",
+                        "Your deck's lands make:", "no colour",
+                        "a land: into your hand; in your draw step you may play it at once",
+                        "take it; in your draw step you may cast it for {2} less",
+                        "take it, or decline: it goes on top of the sideboard")
+
+
 def _text(value: str) -> bool:
     """Text SQLite and JSON can hold (no lone surrogate)."""
     try:
@@ -97,8 +105,16 @@ def create_app(session: Session, code: str | None = None) -> Flask:
     @app.get("/")
     def page() -> Any:
         from hhdcli.render.templates import render
+        from hhdcli.table.i18n import choose_language, translations
 
-        return Response(render("table.html.j2", seed=session.seed), mimetype="text/html")
+        asked = request.args.get("lang")
+        lang = choose_language(asked, request.cookies.get("hhd_lang"), request.accept_languages)
+        _ = translations(lang).gettext
+        page = Response(render("table.html.j2", seed=session.seed, lang=lang, _=_,
+                               messages={m: _(m) for m in PAGE_SCRIPT_MESSAGES}), mimetype="text/html")
+        if asked in ("en", "ru"):  # a switch the page remembers
+            page.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax")
+        return page
 
     @app.get("/api/state")
     def state() -> Any:
