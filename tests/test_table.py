@@ -30,6 +30,7 @@ class Table:
                  players: dict[str, tuple[str, ...]] | None = None) -> None:
         from werkzeug.serving import make_server
 
+        self.library, self.cache_dir = library, cache_dir
         cache = load_cache(cache_dir)
         resolved = resolve(load_library(library), cache.cards)
         self.session, self.resumed = open_session(resolved, cache, players or PLAYERS, state)
@@ -314,19 +315,21 @@ def test_the_page_on_a_phone(table, tmp_path):
         wait.until(lambda b: b.find_element(By.ID, "library").text == "96")
         verdict = browser.find_element(By.ID, "drawn-verdict").text.lower()
         assert verdict.split()[0] in ("land", "take", "choice")
-        table.call("/api/opening-hand", {"player": "Anna"})  # another phone acts
+        dealt = table.call("/api/opening-hand", {"player": "Cleo"})[1]["cards"]  # another phone (a script) acts
         wait.until(lambda b: b.find_element(By.ID, "library").text == "94")  # shown within the polling second
         assert time.monotonic() - start < 10
         button = browser.find_element(By.CSS_SELECTOR, "button[data-action=draw]")
         assert button.size["width"] >= 300 and button.size["height"] >= 48  # big enough for a thumb
-        # the London mulligan on the page: Anna ticks one of her two Hell cards; only it goes to the bottom
-        Select(browser.find_element(By.ID, "player")).select_by_visible_text("Anna")
+        # the London mulligan on the page: Cleo ticks one of her two Hell cards; only it goes to the bottom
+        Select(browser.find_element(By.ID, "player")).select_by_visible_text("Cleo")
         wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#mine li")) == 2)
-        anna = next(p for p in table.call("/api/state")[1]["players"] if p["name"] == "Anna")
         browser.find_elements(By.CSS_SELECTOR, "#mine li input[type=checkbox]")[1].click()
         browser.find_element(By.CSS_SELECTOR, "button[data-action=mulligan]").click()
         wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#mine li")) == 1)
-        assert positions_in(table.session.path, "library")[-1] == anna["cards"][1]["position"]
+        assert positions_in(table.session.path, "library")[-1] == dealt[1]["position"]
+        # this browser joined as Anna (the first name), Ben and Cleo: their hands are private to anyone else now
+        others = table.call("/api/state")[1]["players"]
+        assert all(p["cards"] == [] and p["joined"] for p in others)
         shot = tmp_path / "phone.png"
         browser.save_screenshot(str(shot))
         if os.environ.get("HHD_KEEP_SCREENSHOT"):
@@ -447,8 +450,13 @@ def test_a_card_still_in_the_hell_library_cannot_be_looked_at(table):
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(f"{table.url}/cards/{hidden}.png", timeout=10)
     assert refused.value.code == 404
-    drawn = table.call("/api/draw", {"player": "Cleo"})[1]["position"]
-    assert urllib.request.urlopen(f"{table.url}/cards/{drawn}.png", timeout=10).read().startswith(b"\x89PNG")
+    token = table.call("/api/join", {"player": "Cleo"})[1]["token"]
+    mine = {"X-Player-Token": token}
+    drawn = table.call("/api/draw", {"player": "Cleo"}, mine)[1]["position"]
+    request = urllib.request.Request(f"{table.url}/cards/{drawn}.png", headers=mine)
+    assert urllib.request.urlopen(request, timeout=10).read().startswith(b"\x89PNG")  # Cleo sees her card
+    with pytest.raises(urllib.error.HTTPError):  # nobody else does
+        urllib.request.urlopen(f"{table.url}/cards/{drawn}.png", timeout=10)
 
 
 def test_an_opening_hand_is_dealt_once_a_game_and_again_only_after_a_mulligan(table):
@@ -528,3 +536,25 @@ def test_every_message_of_the_page_has_its_russian():
     russian = translations("ru")
     untranslated = sorted(m for m in used if russian.gettext(m) == m)
     assert len(used) > 20 and untranslated == []
+
+
+
+def test_hands_are_private_once_players_join_and_a_name_is_one_phones(table):
+    anna = {"X-Player-Token": table.call("/api/join", {"player": "Anna"})[1]["token"]}
+    ben = {"X-Player-Token": table.call("/api/join", {"player": "Ben"})[1]["token"]}
+    hand = table.call("/api/opening-hand", {"player": "Anna"}, anna)[1]["cards"]
+    seen_by_ben = table.call("/api/state", None, ben)[1]
+    anna_for_ben = next(p for p in seen_by_ben["players"] if p["name"] == "Anna")
+    assert anna_for_ben["cards"] == [] and anna_for_ben["card_count"] == 2
+    assert all(h["name"] not in json.dumps(seen_by_ben) for h in hand)  # not in the log either
+    anna_for_anna = next(p for p in table.call("/api/state", None, anna)[1]["players"] if p["name"] == "Anna")
+    assert [c["position"] for c in anna_for_anna["cards"]] == [c["position"] for c in hand]
+    assert table.call("/api/draw", {"player": "Anna"}, ben)[0] == 403  # Ben's phone cannot act for Anna
+    assert table.call("/api/join", {"player": "Anna"})[0] == 403  # nor can a new phone take her name
+    restarted = Table(table.session.path, Path(table.library), table.cache_dir)  # her token survives a restart
+    try:
+        assert restarted.call("/api/state", None, anna)[0] == 200
+        me = next(p for p in restarted.call("/api/state", None, anna)[1]["players"] if p["name"] == "Anna")
+        assert me["card_count"] == 2 and len(me["cards"]) == 2
+    finally:
+        restarted.stop()

@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from hhdcli.jsonio import load_json
 from hhdcli.table.state import Session, TableError
 
+TOKEN_COOKIE = "hhd_player"
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
 MAX_POSITION = 100_000
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
@@ -85,10 +86,21 @@ def create_app(session: Session, code: str | None = None) -> Flask:
             raise TableError('send a JSON object, for example {"player": "Anna"}', status=400)
         return data
 
-    def player() -> str:
+    def viewer() -> str | None:
+        """Who is asking: the player whose token the request carries (cookie, or X-Player-Token)."""
+        return session.viewer(request.headers.get("X-Player-Token") or request.cookies.get(TOKEN_COOKIE))
+
+    def named() -> str:
         name = body().get("player")
         if not isinstance(name, str) or not name.strip() or not _text(name):
             raise TableError('say who acts: {"player": NAME}', status=400)
+        return name
+
+    def player() -> str:
+        """The player acting, who must be the one asking once they have joined."""
+        name = named()
+        if not session.may_act(name, viewer()):
+            raise TableError(f"only {name}'s own phone acts for {name}: pick your name on it", status=403)
         return name
 
     def position_value(value: Any) -> bool:
@@ -116,9 +128,21 @@ def create_app(session: Session, code: str | None = None) -> Flask:
             page.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax")
         return page
 
+    @app.post("/api/join")
+    def join() -> Any:
+        """A player picks their name: their token, as a cookie the page keeps (and in the answer, for scripts).
+        A name taken on another phone is not given to a second one."""
+        name = named()
+        if not session.may_act(name, viewer()):
+            raise TableError(f"{name} has joined on another phone already", status=403)
+        token = session.join(name)
+        answer = jsonify(player=name, token=token)
+        answer.set_cookie(TOKEN_COOKIE, token, max_age=30 * 86400, httponly=True, samesite="Strict")
+        return answer
+
     @app.get("/api/state")
     def state() -> Any:
-        return jsonify(session.state())
+        return jsonify(session.state(viewer=viewer()))
 
     @app.post("/api/draw")
     def draw() -> Any:
@@ -168,7 +192,7 @@ def create_app(session: Session, code: str | None = None) -> Flask:
     def face(position: int) -> Any:
         from hhdcli.render.faces import face_png
 
-        if position not in session.cards or session.in_library(position):  # a face-down card has no face
+        if position not in session.cards or not session.may_see(position, viewer()):  # face down, or another's
             raise TableError(f"no card to show at position {position}", status=404)
         if position not in faces:
             faces[position] = face_png(session.cards[position], session.table, dpi=150)

@@ -28,7 +28,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS cards (position INTEGER PRIMARY KEY, zone TEXT NOT NULL, ord INTEGER NOT NULL,
                                   player TEXT, owner TEXT);
-CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, colors TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, colors TEXT NOT NULL, token TEXT);
 CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY AUTOINCREMENT, game INTEGER NOT NULL, player TEXT,
                                 action TEXT NOT NULL, detail TEXT NOT NULL, undo TEXT NOT NULL);
 """
@@ -102,6 +102,8 @@ class Session:
             db.executescript(SCHEMA)
             if "owner" not in {row["name"] for row in db.execute("PRAGMA table_info(cards)")}:
                 db.execute("ALTER TABLE cards ADD COLUMN owner TEXT")  # a session from before owners were kept
+            if "token" not in {row["name"] for row in db.execute("PRAGMA table_info(players)")}:
+                db.execute("ALTER TABLE players ADD COLUMN token TEXT")  # a session from before private hands
         finally:
             db.close()
         with self.transaction() as db:
@@ -127,8 +129,8 @@ class Session:
                 db.executemany("INSERT INTO cards (position, zone, ord) VALUES (?, 'library', ?)",
                                [(p, i) for i, p in enumerate(order, start=1)])
             for name, colors in players.items():
-                db.execute("INSERT INTO players VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET colors = excluded.colors",
-                           (name, "".join(colors)))
+                db.execute("INSERT INTO players (name, colors) VALUES (?, ?) "
+                           "ON CONFLICT(name) DO UPDATE SET colors = excluded.colors", (name, "".join(colors)))
         return resumed
 
     def in_library(self, position: int) -> bool:
@@ -153,7 +155,51 @@ class Session:
 
     # --- reading ---------------------------------------------------------------------------------------
 
-    def state(self, log_size: int = 30) -> dict[str, Any]:
+    # --- who is asking -------------------------------------------------------------------------------
+
+    def join(self, player: str) -> str:
+        """The player's own token (made the first time, kept in the state file: it survives restarts). Once a
+        player has one, only requests carrying it act for them or see their Hell cards."""
+        with self.transaction() as db:
+            self._colors(db, player)
+            token = db.execute("SELECT token FROM players WHERE name = ?", (player,)).fetchone()["token"]
+            if token is None:
+                token = secrets.token_urlsafe(18)
+                db.execute("UPDATE players SET token = ? WHERE name = ?", (token, player))
+            return str(token)
+
+    def viewer(self, token: str | None) -> str | None:
+        """The player a token belongs to, or None."""
+        if not token:
+            return None
+        db = self.connect()
+        try:
+            row = db.execute("SELECT name FROM players WHERE token = ?", (token,)).fetchone()
+        finally:
+            db.close()
+        return str(row["name"]) if row else None
+
+    def may_act(self, player: str, viewer: str | None) -> bool:
+        """A player who joined with a token acts only through it; one who never joined (a script) freely."""
+        db = self.connect()
+        try:
+            row = db.execute("SELECT token FROM players WHERE name = ?", (player,)).fetchone()
+        finally:
+            db.close()
+        return row is None or row["token"] is None or viewer == player
+
+    def may_see(self, position: int, viewer: str | None) -> bool:
+        """A card's face: the open sideboard's for everyone, a player's Hell cards for that player alone."""
+        db = self.connect()
+        try:
+            row = db.execute("SELECT zone, player FROM cards WHERE position = ?", (position,)).fetchone()
+        finally:
+            db.close()
+        return row is not None and (row["zone"] == "sideboard" or (viewer is not None and row["player"] == viewer))
+
+    def state(self, log_size: int = 30, viewer: str | None = None) -> dict[str, Any]:
+        """What `viewer` may see: their own Hell cards and waiting card, the others' counts, the open
+        sideboard, the library count and the log with the others' private cards left out."""
         db = self.connect()
         try:
             rows = db.execute("SELECT * FROM cards ORDER BY ord").fetchall()
@@ -172,15 +218,19 @@ class Session:
             "seed": self.seed, "game": game, "version": "-".join(str(r["id"]) for r in newest) or "0",
             "library_count": len(by_zone.get("library", [])),
             "sideboard": [self._shown(r) for r in by_zone.get("sideboard", [])],
-            "players": [self._player(p, rows) for p in players],
-            "log": [dict(entry) for entry in log],
+            "players": [self._player(p, rows, viewer) for p in players],
+            "log": [_public(dict(entry), viewer) for entry in log],
         }
 
-    def _player(self, player: sqlite3.Row, rows: list[sqlite3.Row]) -> dict[str, Any]:
+    def _player(self, player: sqlite3.Row, rows: list[sqlite3.Row], viewer: str | None) -> dict[str, Any]:
         mine = [r for r in rows if r["player"] == player["name"]]
         pending = next((r["position"] for r in mine if r["zone"] == "pending"), None)
-        return {"name": player["name"], "colors": player["colors"],
-                "cards": [self._shown(r) for r in mine if r["zone"] == "out"],
+        held = [r for r in mine if r["zone"] == "out"]
+        seen = {"name": player["name"], "colors": player["colors"], "card_count": len(held),
+                "waiting": pending is not None, "joined": player["token"] is not None}
+        if viewer != player["name"] and player["token"] is not None:  # another's hand is private
+            return {**seen, "cards": [], "pending": None}
+        return {**seen, "cards": [self._shown(r) for r in held],
                 "pending": self.verdict(pending, player["colors"]) if pending is not None else None}
 
     def _shown(self, row: sqlite3.Row) -> dict[str, Any]:
@@ -366,3 +416,13 @@ class Session:
             db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (snapshot["game"],))
             db.execute("DELETE FROM log WHERE id = ?", (last["id"],))
         return {"undone": last["action"], "detail": load_json(last["detail"])}
+
+
+PRIVATE_ACTIONS = ("draw", "take", "opening hand", "mulligan")  # what a player drew or holds is theirs to see
+
+
+def _public(entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """A log entry as `viewer` may read it: another player's draws and hands without the cards."""
+    if entry["action"] in PRIVATE_ACTIONS and entry["player"] not in (None, viewer):
+        return {**entry, "detail": "{}"}
+    return entry
