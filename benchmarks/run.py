@@ -45,14 +45,19 @@ class Row:
         return f"{self.value / self.base_value:.2f}x" if self.base_value else ""
 
 
-def best(fn: Callable[[], object], repeat: int = 5) -> float:
-    """Best wall time of `repeat` runs, in seconds (the least disturbed by the machine)."""
+def timings(fn: Callable[[], object], repeat: int) -> list[float]:
+    """The wall times of `repeat` runs, in seconds, sorted."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return min(times)
+    return sorted(times)
+
+
+def best(fn: Callable[[], object], repeat: int = 5) -> float:
+    """Best wall time of `repeat` runs, in seconds (the least disturbed by the machine)."""
+    return timings(fn, repeat)[0]
 
 
 def run_cli(*args: str, env: dict[str, str]) -> None:
@@ -339,14 +344,6 @@ def bench_table(rows: list[Row], work: Path) -> None:
             urllib.request.urlopen(request).read()
         except urllib.error.HTTPError:  # the library ran out; the draw answered all the same
             pass
-
-    def timings(fn: Callable[[], object], count: int) -> list[float]:
-        out = []
-        for _ in range(count):
-            start = time.perf_counter()
-            fn()
-            out.append(time.perf_counter() - start)
-        return sorted(out)
 
     def percentile(sorted_times: list[float], share: float) -> float:
         return sorted_times[min(len(sorted_times) - 1, int(share * len(sorted_times)))]

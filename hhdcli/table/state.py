@@ -133,15 +133,6 @@ class Session:
                            "ON CONFLICT(name) DO UPDATE SET colors = excluded.colors", (name, "".join(colors)))
         return resumed
 
-    def in_library(self, position: int) -> bool:
-        """Still face down in the Hell library: nobody may see it yet."""
-        db = self.connect()
-        try:
-            row = db.execute("SELECT zone FROM cards WHERE position = ?", (position,)).fetchone()
-        finally:
-            db.close()
-        return row is not None and row["zone"] == "library"
-
     def join_code(self, make: Callable[[], str], new: bool = False) -> str:
         """The session's join code, kept in the state file; a new one when there is none or `new` asks."""
         with self.transaction() as db:
@@ -168,33 +159,27 @@ class Session:
                 db.execute("UPDATE players SET token = ? WHERE name = ?", (token, player))
             return str(token)
 
-    def viewer(self, token: str | None) -> str | None:
-        """The player a token belongs to, or None."""
-        if not token:
-            return None
+    def _one(self, sql: str, *args: object) -> sqlite3.Row | None:
+        """One row of a read outside any action."""
         db = self.connect()
         try:
-            row = db.execute("SELECT name FROM players WHERE token = ?", (token,)).fetchone()
+            return db.execute(sql, args).fetchone()
         finally:
             db.close()
+
+    def viewer(self, token: str | None) -> str | None:
+        """The player a token belongs to, or None."""
+        row = self._one("SELECT name FROM players WHERE token = ?", token) if token else None
         return str(row["name"]) if row else None
 
     def may_act(self, player: str, viewer: str | None) -> bool:
         """A player who joined with a token acts only through it; one who never joined (a script) freely."""
-        db = self.connect()
-        try:
-            row = db.execute("SELECT token FROM players WHERE name = ?", (player,)).fetchone()
-        finally:
-            db.close()
+        row = self._one("SELECT token FROM players WHERE name = ?", player)
         return row is None or row["token"] is None or viewer == player
 
     def may_see(self, position: int, viewer: str | None) -> bool:
         """A card's face: the open sideboard's for everyone, a player's Hell cards for that player alone."""
-        db = self.connect()
-        try:
-            row = db.execute("SELECT zone, player FROM cards WHERE position = ?", (position,)).fetchone()
-        finally:
-            db.close()
+        row = self._one("SELECT zone, player FROM cards WHERE position = ?", position)
         return row is not None and (row["zone"] == "sideboard" or (viewer is not None and row["player"] == viewer))
 
     def state(self, log_size: int = 30, viewer: str | None = None) -> dict[str, Any]:
