@@ -346,6 +346,7 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
     """
     from hhdcli.browse import CardFilter, card_row, filter_cards, format_table
     from hhdcli.cards import normalize_name
+    from hhdcli.words import plural
 
     for label, value in (("the query", query), ("--type", type_)):
         if value is not None and not normalize_name(value):
@@ -358,7 +359,7 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
         return
     table = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
     click.echo(format_table(table, ["name", "cost", "type", "color"], _terminal_width()))
-    env.info(f"{len(rows)} card{'s' if len(rows) != 1 else ''}")
+    env.info(plural(len(rows), "card"))
 
 
 def _terminal_width() -> int:

@@ -17,7 +17,9 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
     flushes it to the disk first (not worth it for a cache of downloads that can be fetched again).
     The temp file's name carries the writer's pid, so a run killed mid-write is swept up by the next."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    sweep_leftovers(path.parent)
+    if path.parent not in _SWEPT:  # once a folder and run: a folder of 1,500 images is not listed per write
+        _SWEPT.add(path.parent)
+        sweep_leftovers(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{LEFTOVER_MARK}", suffix=".tmp", dir=path.parent)
     try:
         os.chmod(tmp, _file_mode(path))  # mkstemp makes 0600; a replaced file keeps the mode a new one would get
@@ -32,6 +34,7 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
         raise
 
 
+_SWEPT: set[Path] = set()
 LEFTOVER_MARK = ".hhd-"  # .NAME.<pid>.hhd-XXXX.tmp: a temp file of ours, and whose
 
 
