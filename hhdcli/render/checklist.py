@@ -158,11 +158,15 @@ def _draw_checklist(canvas, checklist: Checklist, table: SymbolTable, fonts: Fon
     canvas.setFont(fonts.bold, 10)
     canvas.drawString(_x(cursor, column_w), cursor.y - LINE, safe_text(
         fonts, f"{checklist.labels['total']}: {checklist.total} {checklist.labels['cards']}", bold=True))
-    if checklist.has_rulings:
+    if checklist.has_rulings:  # the legend, wrapped to the column rather than running past it
+        from hhdcli.render.proxies import wrap_words
+
         cursor.y -= LINE
-        _advance(canvas, checklist, fonts, cursor, need=LINE * 2)
         canvas.setFont(fonts.regular, 8)
-        canvas.drawString(_x(cursor, column_w), cursor.y - LINE, safe_text(fonts, checklist.labels["hell_legend"]))
+        for text in wrap_words(canvas, safe_text(fonts, checklist.labels["hell_legend"]), fonts.regular, 8, column_w):
+            _advance(canvas, checklist, fonts, cursor, need=LINE * 2)
+            canvas.drawString(_x(cursor, column_w), cursor.y - LINE, text)
+            cursor.y -= LINE * 0.9
     _page_footer(canvas, fonts, checklist, cursor.page)
     canvas.showPage()
     if rules_lang:
