@@ -106,7 +106,9 @@ _HEADING_ZONES = {
 _GROUP_WORDS = {"creature", "creatures", "land", "lands", "instant", "instants", "sorcery", "sorceries",
                 "artifact", "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers",
                 "battle", "battles", "spells", "other", "others", "nonland", "nonlands"}
-_HEADING = re.compile(r"^(?://+\s*|#+\s*)?(?P<word>[A-Za-z][A-Za-z &'/-]{0,40}?)\s*(?:\(\d+\))?\s*:?$")
+# "Sideboard", "Lands (12)", "// Sideboard (11 cards)", "MainBoard: 3 cards"
+_HEADING = re.compile(r"^(?://+\s*|#+\s*)?(?P<word>[A-Za-z][A-Za-z &'/-]{0,40}?)\s*(?:\(\d+(?: cards?)?\))?\s*:?"
+                      r"\s*(?:\d+ cards?)?$", re.IGNORECASE)
 _FORGE_SECTION = re.compile(r"^\[(?P<word>[A-Za-z ]+)\]$")
 # Forge's sections (DeckSerializer, DeckFileHeader): the deck's own, and those of the game modes, whose
 # `Key=Value` lines and cards are not part of the deck.
@@ -134,8 +136,8 @@ def heading_zone(line: str) -> Zone | None:
 # --- one card line ------------------------------------------------------------------------------------
 
 _COUNT = re.compile(r"^(?P<count>[0-9]{1,4})\s*[xX]?\s+(?P<rest>\S.*)$")  # no deck holds 10,000 of a card
-# [THS] Forest, [2ED:297] Mountain, XMage's [WAR:2*] and [M20:191+], Magic Workstation's empty []
-_LEADING_SET = re.compile(r"^\[(?:[A-Za-z0-9_]{2,6}(?::[\w★*+-]+)?)?\]\s*")
+# [THS] Forest, [2ED:297] Mountain, Cockatrice's [B] Forest, XMage's [WAR:2*] and [M20:191+], Magic Workstation's empty []
+_LEADING_SET = re.compile(r"^\[(?:[A-Za-z0-9_]{1,6}(?::[\w★*+-]+)?)?\]\s*")
 _TRAILERS = (
     re.compile(r"\s*\^[^^]*\^$"),  # Archidekt labels ^Have,#37d67a^
     re.compile(r"\s+#.*$"),  # Deckstats comments and markers: "# !Commander"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -120,3 +121,124 @@ def test_a_hundred_thousand_unknown_exclude_names_are_one_warning_in_under_two_s
     assert result.exit_code == 0 and time.monotonic() - start < 2
     warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1 and "100000 names match no card" in warnings[0] and "and 99990 more" in warnings[0]
+
+
+# XMage's importer test data, one file per format, with the cards its importer tests
+# (Mage.Tests/.../decks/importer/*ImportTest.java) expect: name -> count, main then sideboard.
+XMAGE_IMPORTER = {
+    "testdeck.cod": ({"Forest": 12, "Razorverge Thicket": 5, "Avacyn's Pilgrim": 1}, {"War Priest of Thune": 3}),
+    "testdeck.dek": ({"Nezumi Shortfang": 2, "Kessig Prowler": 1, "Murderous Rider": 1, "Refuse // Cooperate": 1},
+                     {"Riverglide Pathway": 2, "Dead // Gone": 1}),
+    "testdeck.mwDeck": ({"Mutavault": 4, "Plains": 18, "Daring Skyjek": 2, "Azorius Arrester": 4, "Banisher Priest": 4,
+                         "Boros Elite": 4, "Dryad Militant": 4, "Imposing Sovereign": 4, "Precinct Captain": 4,
+                         "Soldier of the Pantheon": 4, "Spear of Heliod": 3, "Rootborn Defenses": 1,
+                         "Brave the Elements": 4},
+                        {"Wear // Tear": 1, "Glare of Heresy": 2, "Fiendslayer Paladin": 3, "Riot Control": 3,
+                         "Ajani, Caller of the Pride": 3, "Rootborn Defenses": 3}),
+    "testdeck.dec": ({"Masticore": 4, "Metalworker": 4, "Phyrexian Colossus": 1, "Crumbling Sanctuary": 1,
+                      "Grim Monolith": 4, "Mishra's Helix": 1, "Phyrexian Processor": 4, "Tangle Wire": 4,
+                      "Thran Dynamo": 4, "Voltaic Key": 4, "Tinker": 4, "Brainstorm": 4, "Crystal Vein": 4,
+                      "Island": 9, "Rishadan Port": 4, "Saprazzan Skerry": 4},
+                     {"Annul": 4, "Chill": 4, "Miscalculation": 4, "Mishra's Helix": 1, "Rising Waters": 2}),
+    "testdeck.mtga": ({"Niv-Mizzet Reborn": 2, "Teferi, Time Raveler": 1, "Dovin's Veto": 1, "Knight of Autumn": 1,
+                       "Expansion // Explosion": 1, "Forest": 1, "Teferi, Hero of Dominaria": 1, "Benalish Marshal": 3},
+                      {"Unmoored Ego": 3, "Beacon Bolt": 1}),
+    "testdeck.dck": ({"Ugin, the Ineffable": 1, "Cephalid Looter": 1, "Adventure Awaits": 1, "Acquisitions Expert": 1},
+                     {"Archon of Emeria": 3, "Akoum Hellhound": 1}),
+}
+# XMage drops names its card lookup does not know while importing; hhd keeps them for `check` to report.
+XMAGE_UNKNOWN = {"testdeck.cod": {"@#$NOT A REAL CARD NAME@#$": 1}}
+
+
+def tally(entries) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for entry in entries:
+        counts[normalize_name(entry.name)] = counts.get(normalize_name(entry.name), 0) + entry.count
+    return counts
+
+
+def keyed(cards: dict[str, int]) -> dict[str, int]:
+    return {normalize_name(name): n for name, n in cards.items()}
+
+
+@pytest.mark.parametrize("name", sorted(XMAGE_IMPORTER))
+def test_xmage_importer_test_files_read_as_xmage_reads_them(name):
+    deck = read_deck(REAL / "xmage-importer" / name)
+    main, side = XMAGE_IMPORTER[name]
+    assert tally(deck.main) == keyed(main) | keyed(XMAGE_UNKNOWN.get(name, {}))
+    assert tally(deck.sideboard) == keyed(side) and deck.problems == []
+
+
+# Cockatrice's own tests of its plain-text loader (DeckList::loadFromStream_Plain), read from the C++ source:
+# each TEST's clipboard text and the main deck and sideboard its Result expects.
+COCKATRICE_TESTS = Path(__file__).parent / "vendor" / "cockatrice" / "loading_from_clipboard_test.cpp"
+# Where hhd reads differently on purpose: Cockatrice takes a single blank line as the sideboard's start in any
+# list; hhd only when what comes before it is a main deck (40 cards or more), so that a short list grouped by a
+# blank line stays one deck (issue 20, point 1).
+SHORT_LISTS_STAY_WHOLE = {"UseFirstBlankIfOnlyOneBlankToSplitSideboard", "deckAsCard"}
+
+
+CPP_TOKEN = re.compile(r'\s*(?:R"\((?P<raw>.*?)\)"|"(?P<text>(?:[^"\\]|\\.)*)"|(?P<number>\d+)|(?P<mark>[{},]))', re.S)
+
+
+def cpp_values(source: str) -> list:
+    """C++ initialiser values as Python ones: adjacent string literals joined, {…} as lists, numbers as ints."""
+    stack: list[list] = [[]]
+    last_was_text = False
+    for match in CPP_TOKEN.finditer(source):
+        raw, text, number, mark = match.group("raw", "text", "number", "mark")
+        if raw is not None or text is not None:
+            value = raw if raw is not None else text.encode().decode("unicode_escape").encode("latin-1").decode()
+            if last_was_text:
+                stack[-1][-1] += value
+            else:
+                stack[-1].append(value)
+            last_was_text = True
+            continue
+        last_was_text = False
+        if number:
+            stack[-1].append(int(number))
+        elif mark == "{":
+            stack.append([])
+        elif mark == "}":
+            done = stack.pop()
+            stack[-1].append(done)
+    return stack[0]
+
+
+def cockatrice_cases() -> list[tuple[str, str, dict[str, int] | None, dict[str, int] | None]]:
+    cases = []
+    tests = re.findall(r"TEST\(LoadingFromClipboardTest, (\w+)\)\n\{\n(.*?)\n\}", COCKATRICE_TESTS.read_text(), re.S)
+    for name, body in tests:
+        if "testHash" in body:
+            continue  # Cockatrice's own deck hash, not a reading
+        text = re.search(r"QString clipboard\((.*?)\);$", body, re.S | re.M) or re.search(r"testEmpty\((.*)\);", body)
+        assert text, name
+        clipboard = "".join(cpp_values(text.group(1)))
+        if "testEmpty" in body:
+            cases.append((name, clipboard, None, None))
+            continue
+        result = re.search(r"Result result\((.*?)\);$", body, re.S | re.M)
+        assert result, name
+        _name, _comments, main, side = cpp_values(result.group(1))
+        cases.append((name, clipboard, {n: c for n, c in main}, {n: c for n, c in side}))
+    return cases
+
+
+def test_cockatrices_own_loader_tests_are_all_read():
+    assert len(cockatrice_cases()) >= 15  # every reading test of the file, none lost by the extraction
+
+
+@pytest.mark.parametrize("name, text, main, side", cockatrice_cases(), ids=lambda v: v if isinstance(v, str) and
+                         v.isidentifier() else "")
+def test_plain_text_decks_read_as_cockatrice_reads_them(name, text, main, side, tmp_path):
+    path = tmp_path / "clipboard.txt"
+    path.write_text(text, encoding="utf-8")
+    if main is None:
+        with pytest.raises(InputError, match="no cards read"):
+            read_deck(path)  # Cockatrice loads an empty deck; hhd says there is nothing to check
+        return
+    deck = read_deck(path)
+    if name in SHORT_LISTS_STAY_WHOLE:
+        main, side = main | side, {}
+    assert tally(deck.main) == keyed(main) and tally(deck.sideboard) == keyed(side)
