@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hmac
+import threading
+import time
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlparse
 
@@ -10,12 +13,63 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from hhdcli.jsonio import load_json
-from hhdcli.table.state import Session, TableError
+from hhdcli.table.state import OWN_CARDS, Session, TableError
 
 TOKEN_COOKIE = "hhd_player"
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
 MAX_POSITION = 100_000
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
+MAX_NAME = 200  # a card's name, as a player types it
+LOG_PAGE = 30
+
+
+class Changes:
+    """The table's change counter, which event streams wait on: each action wakes every open page at once."""
+
+    def __init__(self, max_streams: int = 64) -> None:
+        self.count = 0
+        self.streams = 0
+        self.max_streams = max_streams  # each open page holds a server thread
+        self.closed = False
+        self._changed = threading.Condition()
+
+    def bump(self) -> None:
+        with self._changed:
+            self.count += 1
+            self._changed.notify_all()
+
+    def close(self) -> None:
+        """The server stops: every stream ends now, not at its next keep-alive."""
+        with self._changed:
+            self.closed = True
+            self._changed.notify_all()
+
+    def wait(self, seen: int, timeout: float) -> int:
+        with self._changed:
+            self._changed.wait_for(lambda: self.count != seen or self.closed, timeout)
+            return self.count
+
+    def stream(self, keepalive: float = 15.0, lifetime: float = 600.0) -> Iterator[str]:
+        """Server-sent events: `change` at once and after every action; a comment line every `keepalive`
+        seconds (which also finds pages that went away); the page's EventSource reconnects after `lifetime`."""
+        with self._changed:
+            if self.streams >= self.max_streams:
+                raise TableError("too many pages are listening; this one will ask every second instead",
+                                 status=503)
+            self.streams += 1
+        try:
+            seen, ends = self.count, time.monotonic() + lifetime
+            yield f"retry: 1000\nevent: change\ndata: {seen}\n\n"
+            while not self.closed and time.monotonic() < ends:
+                now = self.wait(seen, keepalive)
+                if now == seen:
+                    yield ": still here\n\n"
+                    continue
+                seen = now
+                yield f"event: change\ndata: {seen}\n\n"
+        finally:
+            with self._changed:
+                self.streams -= 1
 
 
 # what the page's script writes, translated on the server with the rest of the page
@@ -23,7 +77,12 @@ PAGE_SCRIPT_MESSAGES = ("land", "take", "choice", "needs", "→ sideboard", "In 
                         "Your deck's lands make:", "no colour",
                         "a land: into your hand; in your draw step you may play it at once",
                         "take it; in your draw step you may cast it for {2} less",
-                        "take it, or decline: it goes on top of the sideboard")
+                        "take it, or decline: it goes on top of the sideboard", "Undo it anyway?", "owner",
+                        "no owner: its owner's library is the Hell library", "Hell library: top",
+                        "Hell library: bottom", "to the bottom:", "game", "table", "cards to the bottom",
+                        # the log's actions
+                        "draw", "decline", "opening hand", "mulligan", "play from sideboard", "to sideboard",
+                        "own card to sideboard", "to the Hell library", "end of game")
 
 
 def _text(value: str) -> bool:
@@ -35,9 +94,11 @@ def _text(value: str) -> bool:
     return True
 
 
-def create_app(session: Session, code: str | None = None) -> Flask:
+def create_app(session: Session, code: str | None = None, changes: Changes | None = None) -> Flask:
     """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code)."""
     app = Flask(__name__)
+    changes = changes or Changes()
+    app.extensions["hhd_changes"] = changes
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
     faces: dict[int, bytes] = {}
@@ -66,6 +127,13 @@ def create_app(session: Session, code: str | None = None) -> Flask:
         if not hmac.compare_digest(given, code):
             return jsonify(error="this table needs its join code: open the address hhd table printed"), 403
         return None
+
+    @app.after_request
+    def announce(response: Response) -> Response:
+        """Every action that went through wakes the pages listening for changes."""
+        if request.method == "POST" and response.status_code < 400 and request.path != "/api/join":
+            changes.bump()
+        return response
 
     @app.errorhandler(TableError)
     def refused(error: TableError) -> Any:
@@ -142,7 +210,23 @@ def create_app(session: Session, code: str | None = None) -> Flask:
 
     @app.get("/api/state")
     def state() -> Any:
-        return jsonify(session.state(viewer=viewer()))
+        return jsonify(session.state(LOG_PAGE, viewer=viewer()))
+
+    @app.get("/api/log")
+    def log() -> Any:
+        """Older log entries, a page at a time: ?before=ID (the oldest entry shown)."""
+        before = request.args.get("before", "")
+        if before and not (before.isdigit() and len(before) < 19):
+            raise TableError("?before= takes a log entry's id", status=400)
+        return jsonify(session.log(int(before) if before else None, LOG_PAGE, viewer()))
+
+    @app.get("/api/events")
+    def events() -> Any:
+        """A stream of server-sent events: one each time the table changes (pages fall back to polling)."""
+        stream = changes.stream()
+        first = next(stream)  # refused now (too many listeners) rather than inside the stream
+        return Response(_chain(first, stream), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     @app.post("/api/draw")
     def draw() -> Any:
@@ -171,9 +255,26 @@ def create_app(session: Session, code: str | None = None) -> Flask:
     @app.post("/api/to-sideboard")
     def to_sideboard() -> Any:
         position: Any = body().get("position")
-        if not position_value(position):
+        if not (position_value(position) or isinstance(position, int) and OWN_CARDS < position < 2 * OWN_CARDS):
             raise TableError('say which card: {"position": N}', status=400)
         return jsonify(session.to_sideboard(position))
+
+    @app.post("/api/own-card")
+    def own_card() -> Any:
+        """A card of the player's own deck leaves the game: onto the sideboard's top, by name."""
+        name = body().get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME or not _text(name):
+            raise TableError(f'name the card: {{"player": NAME, "name": CARD}} (at most {MAX_NAME} characters)',
+                             status=400)
+        return jsonify(session.own_card_to_sideboard(player(), " ".join(name.split())))
+
+    @app.post("/api/to-hell-library")
+    def to_hell_library() -> Any:
+        position: Any = body().get("position")
+        end = body().get("end", "top")
+        if not position_value(position) or end not in ("top", "bottom"):
+            raise TableError('say which card and where: {"position": N, "end": "top" or "bottom"}', status=400)
+        return jsonify(session.to_hell_library(position, end))
 
     @app.post("/api/end-game")
     def end_game() -> Any:
@@ -199,3 +300,8 @@ def create_app(session: Session, code: str | None = None) -> Flask:
         return Response(faces[position], mimetype="image/png", headers={"Cache-Control": "max-age=86400"})
 
     return app
+
+
+def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
+    yield first
+    yield from rest

@@ -75,9 +75,9 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
 
     from werkzeug.serving import make_server
 
-    from hhdcli.table.app import create_app
+    from hhdcli.table.app import Changes, create_app
 
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request: the page polls every second
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request: pages ask often
 
     session, resumed = open_session(resolved, cache, players, state_file)
     # the join code is the session's: phones keep it across restarts until --new-code rotates it
@@ -85,7 +85,8 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
     if code:
         env.warn(f"listening on {host}: anyone on this network can reach the table; the join code keeps them out")
     try:
-        server = make_server(host, port, create_app(session, code), threaded=True)
+        changes = Changes()
+        server = make_server(host, port, create_app(session, code, changes), threaded=True)
     except OSError as exc:
         raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}", "choose another --port") from exc
     urls = addresses(host, port, code)
@@ -98,6 +99,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
     except KeyboardInterrupt:
         env.info("stopped; start hhd table again to go on where you were")
     finally:
+        changes.close()  # open pages' event streams end now
         server.server_close()
 
 

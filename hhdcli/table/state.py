@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hhdcli.cards import Card
+from hhdcli.cards import Card, card_text
 from hhdcli.jsonio import load_json
 from hhdcli.mana import SymbolTable, Take, judge
 from hhdcli.rulings import rulings_json
@@ -27,12 +27,16 @@ from hhdcli.rulings import rulings_json
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS cards (position INTEGER PRIMARY KEY, zone TEXT NOT NULL, ord INTEGER NOT NULL,
-                                  player TEXT, owner TEXT);
+                                  player TEXT, owner TEXT, name TEXT);
 CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, colors TEXT NOT NULL, token TEXT);
 CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY AUTOINCREMENT, game INTEGER NOT NULL, player TEXT,
                                 action TEXT NOT NULL, detail TEXT NOT NULL, undo TEXT NOT NULL);
 """
 OPENING_HAND = 2
+# Cards of the players' own decks that left the game (by name, onto the sideboard) are numbered from here, above
+# every library position; `name` holds their name, Hell cards have none (their card data says it).
+OWN_CARDS = 1_000_000
+COLUMNS = ("position", "zone", "ord", "player", "owner", "name")
 
 
 class TableError(Exception):
@@ -104,6 +108,8 @@ class Session:
                 db.execute("ALTER TABLE cards ADD COLUMN owner TEXT")  # a session from before owners were kept
             if "token" not in {row["name"] for row in db.execute("PRAGMA table_info(players)")}:
                 db.execute("ALTER TABLE players ADD COLUMN token TEXT")  # a session from before private hands
+            if "name" not in {row["name"] for row in db.execute("PRAGMA table_info(cards)")}:
+                db.execute("ALTER TABLE cards ADD COLUMN name TEXT")  # a session from before players' own cards
         finally:
             db.close()
         with self.transaction() as db:
@@ -187,25 +193,41 @@ class Session:
         sideboard, the library count and the log with the others' private cards left out."""
         db = self.connect()
         try:
+            db.execute("BEGIN")  # every read below sees the same moment, whatever the phones do meanwhile
             rows = db.execute("SELECT * FROM cards ORDER BY ord").fetchall()
             players = db.execute("SELECT * FROM players ORDER BY name").fetchall()
-            game = int(db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"])
-            log = db.execute("SELECT id, game, player, action, detail FROM log ORDER BY id DESC LIMIT ?",
-                             (log_size,)).fetchall()
-            # the newest log entry and the one before it name the state: constant cost, however long the log
-            newest = db.execute("SELECT id FROM log ORDER BY id DESC LIMIT 2").fetchall()
+            meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('game', 'version')").fetchall())
+            log = self._log_page(db, None, log_size)
+            db.execute("COMMIT")
         finally:
             db.close()
         by_zone: dict[str, list[sqlite3.Row]] = {}
         for row in rows:
             by_zone.setdefault(row["zone"], []).append(row)
         return {
-            "seed": self.seed, "game": game, "version": "-".join(str(r["id"]) for r in newest) or "0",
+            "seed": self.seed, "game": int(meta["game"]), "version": int(meta.get("version", 0)),
             "library_count": len(by_zone.get("library", [])),
             "sideboard": [self._shown(r) for r in by_zone.get("sideboard", [])],
             "players": [self._player(p, rows, viewer) for p in players],
-            "log": [_public(dict(entry), viewer) for entry in log],
+            "log": [_public(dict(entry), viewer) for entry in log["entries"]], "log_more": log["more"],
         }
+
+    def log(self, before: int | None, size: int, viewer: str | None) -> dict[str, Any]:
+        """A page of the log, newest first, of the entries older than `before` (a log id)."""
+        db = self.connect()
+        try:
+            page = self._log_page(db, before, size)
+        finally:
+            db.close()
+        return {"log": [_public(dict(entry), viewer) for entry in page["entries"]], "log_more": page["more"]}
+
+    @staticmethod
+    def _log_page(db: sqlite3.Connection, before: int | None, size: int) -> dict[str, Any]:
+        """Up to `size` entries older than `before` and whether there are more: an index range, whatever the
+        log's length."""
+        entries = db.execute("SELECT id, game, player, action, detail FROM log WHERE id < ? ORDER BY id DESC "
+                             "LIMIT ?", (before if before is not None else 2**62, size + 1)).fetchall()
+        return {"entries": entries[:size], "more": len(entries) > size}
 
     def _player(self, player: sqlite3.Row, rows: list[sqlite3.Row], viewer: str | None) -> dict[str, Any]:
         mine = [r for r in rows if r["player"] == player["name"]]
@@ -221,14 +243,19 @@ class Session:
     def _shown(self, row: sqlite3.Row) -> dict[str, Any]:
         """A visible card with its owner (None: nobody has moved it out of Hell; its owner's library is the
         Hell library, its owner's other zones the sideboard)."""
-        return {**self.describe(row["position"]), "owner": row["owner"]}
+        return {**self.describe(row["position"], row["name"]), "owner": row["owner"]}
 
-    def describe(self, position: int) -> dict[str, Any]:
-        card = self.cards[position]
+    def describe(self, position: int, name: str | None = None) -> dict[str, Any]:
+        """A card as the page shows it: a Hell card with its image, text and rulings; a player's own card
+        (which left the game onto the sideboard) by its name alone."""
+        card = self.cards.get(position)
+        if card is None:
+            return {"position": position, "name": name or "?", "hell": False, "cost": "", "type_line": "",
+                    "image": None, "face": None, "text": "", "hell_rulings": []}
         images = card.print_images
-        return {"position": position, "name": card.name, "cost": card.mana_cost, "type_line": card.type_line,
-                "image": images[0] if images else None, "face": f"/cards/{position}.png",
-                "hell_rulings": rulings_json(card)}
+        return {"position": position, "name": card.name, "hell": True, "cost": card.mana_cost,
+                "type_line": card.type_line, "image": images[0] if images else None, "face": f"/cards/{position}.png",
+                "text": card_text(card), "hell_rulings": rulings_json(card)}
 
     def verdict(self, position: int, colors: str) -> dict[str, Any]:
         result = judge(self.cards[position], colors, self.table)
@@ -240,13 +267,23 @@ class Session:
 
     # --- actions -------------------------------------------------------------------------------------
 
-    def _act(self, db: sqlite3.Connection, player: str | None, action: str, detail: dict[str, Any]) -> None:
-        """Log an action with what undo needs: every card's place and the game number before it."""
-        snapshot = {"cards": [tuple(r) for r in db.execute("SELECT * FROM cards").fetchall()],
-                    "game": db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"]}
-        game = int(snapshot["game"])
+    def _act(self, db: sqlite3.Connection, player: str | None, action: str, detail: dict[str, Any],
+             moving: list[int], created: tuple[int, ...] = ()) -> None:
+        """Log an action with its inverse: the rows of the cards it moves as they were, the cards it creates
+        (to delete) and the game number: a few dozen bytes, not the whole table."""
+        marks = ", ".join("?" * len(moving))
+        before = db.execute(f"SELECT {', '.join(COLUMNS)} FROM cards WHERE position IN ({marks})", moving).fetchall()
+        game = db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"]
+        inverse = {"cards": [tuple(r) for r in before], "created": list(created), "game": game}
         db.execute("INSERT INTO log (game, player, action, detail, undo) VALUES (?, ?, ?, ?, ?)",
-                   (game, player, action, json.dumps(detail, ensure_ascii=False), json.dumps(snapshot)))
+                   (int(game), player, action, json.dumps(detail, ensure_ascii=False), json.dumps(inverse)))
+        self._changed(db)
+
+    @staticmethod
+    def _changed(db: sqlite3.Connection) -> None:
+        """One more change: the version pages compare to know theirs is stale."""
+        db.execute("INSERT INTO meta VALUES ('version', '1') "
+                   "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
 
     def _colors(self, db: sqlite3.Connection, player: str) -> str:
         row = db.execute("SELECT colors FROM players WHERE name = ?", (player,)).fetchone()
@@ -279,7 +316,8 @@ class Session:
             if position is None:
                 raise TableError("the Hell library is empty: the rules forbid drawing from it")
             answer = self.verdict(position, colors)
-            self._act(db, player, "draw", {"position": position, "name": answer["name"], "verdict": answer["verdict"]})
+            self._act(db, player, "draw", {"position": position, "name": answer["name"], "verdict": answer["verdict"]},
+                      [position])
             zone = "pending" if answer["verdict"] == Take.CHOICE else "out"
             self._move(db, position, zone, "bottom", player)
         return answer
@@ -294,7 +332,7 @@ class Session:
     def take(self, player: str) -> dict[str, Any]:
         with self.transaction() as db:
             position = self._pending(db, player)
-            self._act(db, player, "take", {"position": position, "name": self.cards[position].name})
+            self._act(db, player, "take", {"position": position, "name": self.cards[position].name}, [position])
             self._move(db, position, "out", "bottom", player)
         return self.describe(position)
 
@@ -302,7 +340,7 @@ class Session:
         """The drawn card goes on top of the shared sideboard."""
         with self.transaction() as db:
             position = self._pending(db, player)
-            self._act(db, player, "decline", {"position": position, "name": self.cards[position].name})
+            self._act(db, player, "decline", {"position": position, "name": self.cards[position].name}, [position])
             self._move(db, position, "sideboard", "top")
         return self.describe(position)
 
@@ -319,7 +357,7 @@ class Session:
                 "SELECT position FROM cards WHERE zone = 'library' ORDER BY ord LIMIT ?", (OPENING_HAND,))]
             if len(positions) < OPENING_HAND:
                 raise TableError("the Hell library has fewer than 2 cards left for an opening hand")
-            self._act(db, player, "opening hand", {"positions": positions})
+            self._act(db, player, "opening hand", {"positions": positions}, positions)
             for position in positions:
                 self._move(db, position, "out", "bottom", player)
         return [self.describe(p) for p in positions]
@@ -329,12 +367,13 @@ class Session:
         order they were drawn, not shuffled."""
         with self.transaction() as db:
             self._colors(db, player)
-            held = [int(r["position"]) for r in db.execute(
-                "SELECT position FROM cards WHERE zone = 'out' AND player = ? ORDER BY ord", (player,))]
+            held = [int(r["position"]) for r in db.execute(  # Hell cards only: a deck's own card is no Hell card
+                "SELECT position FROM cards WHERE zone = 'out' AND player = ? AND position < ? ORDER BY ord",
+                (player, OWN_CARDS))]
             chosen = held if positions is None else [p for p in positions if p in held]
             if positions is not None and len(chosen) != len(positions):
                 raise TableError(f"{player} does not hold every card named", status=400)
-            self._act(db, player, "mulligan", {"positions": chosen})
+            self._act(db, player, "mulligan", {"positions": chosen}, chosen)
             for position in chosen:
                 self._move(db, position, "library", "bottom")
         return chosen
@@ -345,8 +384,45 @@ class Session:
             position = self._top(db, "sideboard")
             if position is None:
                 raise TableError("the sideboard is empty")
-            self._act(db, player, "play from sideboard", {"position": position, "name": self.cards[position].name})
+            name = self._name(db, position)
+            self._act(db, player, "play from sideboard", {"position": position, "name": name}, [position])
             self._move(db, position, "out", "bottom", player)
+        return self.describe(position, name)
+
+    def _name(self, db: sqlite3.Connection, position: int) -> str:
+        card = self.cards.get(position)
+        if card is not None:
+            return card.name
+        row = db.execute("SELECT name FROM cards WHERE position = ?", (position,)).fetchone()
+        return str(row["name"]) if row and row["name"] else "?"
+
+    def own_card_to_sideboard(self, player: str, name: str) -> dict[str, Any]:
+        """A card of a player's own deck leaves the game: by the rules it goes on top of the sideboard too, where
+        anyone may play it. It is known by its name and stays its player's."""
+        with self.transaction() as db:
+            self._colors(db, player)
+            last = db.execute("SELECT MAX(position) AS p FROM cards WHERE position >= ?", (OWN_CARDS,)).fetchone()["p"]
+            position = (last or OWN_CARDS) + 1
+            self._act(db, player, "own card to sideboard", {"position": position, "name": name}, [], (position,))
+            db.execute("INSERT INTO cards (position, zone, ord, player, owner, name) VALUES (?, 'out', 0, ?, ?, ?)",
+                       (position, player, player, name))
+            self._move(db, position, "sideboard", "top")
+        return {**self.describe(position, name), "owner": player}
+
+    def to_hell_library(self, position: int, end: str) -> dict[str, Any]:
+        """An ownerless Hell card on the sideboard put into "its owner's library": the Hell library (top or
+        bottom, as the effect says)."""
+        with self.transaction() as db:
+            row = db.execute("SELECT zone, owner FROM cards WHERE position = ?", (position,)).fetchone()
+            if row is None or position >= OWN_CARDS:
+                raise TableError(f"no Hell card at position {position}", status=404)
+            if row["zone"] != "sideboard":
+                raise TableError(f"card {position} is in the {row['zone']}, not on the sideboard")
+            if row["owner"] is not None:
+                raise TableError(f"{row['owner']} owns {self.cards[position].name}: its owner's library is theirs")
+            self._act(db, None, "to the Hell library", {"position": position, "name": self.cards[position].name,
+                                                        "end": end}, [position])
+            self._move(db, position, "library", end)
         return self.describe(position)
 
     def to_sideboard(self, position: int) -> dict[str, Any]:
@@ -357,9 +433,10 @@ class Session:
                 raise TableError(f"no card at library position {position}", status=404)
             if row["zone"] != "out":
                 raise TableError(f"card {position} is in the {row['zone']}, not in play", status=409)
-            self._act(db, None, "to sideboard", {"position": position, "name": self.cards[position].name})
+            name = self._name(db, position)
+            self._act(db, None, "to sideboard", {"position": position, "name": name}, [position])
             self._move(db, position, "sideboard", "top")
-        return self.describe(position)
+        return self.describe(position, name)
 
     def end_game(self, returned: list[int] | None = None) -> dict[str, Any]:
         """The Hell cards outside the library and the sideboard (or those named) go to the bottom of the Hell
@@ -373,12 +450,15 @@ class Session:
             strays = [p for p in chosen if p not in out]
             if strays:
                 raise TableError(f"cards {strays} are not outside the library and the sideboard", status=400)
-            order = sorted(chosen)
+            # players' own cards in play go back to their decks; only Hell cards go to the Hell library
+            home = [p for p in out if p >= OWN_CARDS]
+            order = sorted(p for p in chosen if p < OWN_CARDS)
             secret = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
             random.Random(f"hhd-table:{secret['value'] if secret else self.seed}:{game}").shuffle(order)
-            self._act(db, None, "end of game", {"game": game, "to_bottom": order})
+            self._act(db, None, "end of game", {"game": game, "to_bottom": order}, order + home)
             for position in order:
                 self._move(db, position, "library", "bottom")
+            db.executemany("DELETE FROM cards WHERE position = ?", [(p,) for p in home])
             db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (str(game + 1),))
         return {"game": game + 1, "to_bottom": order}
 
@@ -392,14 +472,15 @@ class Session:
             if player is not None and last["player"] not in (None, player) and not anyone:
                 raise TableError(f"the last action is {last['player']}'s ({last['action']}): confirm to undo it",
                                  status=409)
-            snapshot = load_json(last["undo"])
-            db.execute("DELETE FROM cards")
-            columns = ("position", "zone", "ord", "player", "owner")
-            for row in snapshot["cards"]:  # a snapshot from before owners were kept has four columns
-                names = ", ".join(columns[:len(row)])
-                db.execute(f"INSERT INTO cards ({names}) VALUES ({', '.join('?' * len(row))})", row)
-            db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (snapshot["game"],))
+            inverse = load_json(last["undo"])
+            # the moved cards' rows as they were (a session from before this kept every row, with fewer columns)
+            for row in inverse["cards"]:
+                names = ", ".join(COLUMNS[:len(row)])
+                db.execute(f"INSERT OR REPLACE INTO cards ({names}) VALUES ({', '.join('?' * len(row))})", row)
+            db.executemany("DELETE FROM cards WHERE position = ?", [(p,) for p in inverse.get("created", [])])
+            db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (inverse["game"],))
             db.execute("DELETE FROM log WHERE id = ?", (last["id"],))
+            self._changed(db)
         return {"undone": last["action"], "detail": load_json(last["detail"])}
 
 
