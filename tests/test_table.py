@@ -175,6 +175,103 @@ def test_undo_takes_back_the_last_action(table):
     assert table.call("/api/undo", {})[0] == 409  # nothing left to undo
 
 
+def cards_rows(state_file: Path) -> list[tuple]:
+    db = sqlite3.connect(state_file)
+    try:
+        return db.execute("SELECT * FROM cards ORDER BY position").fetchall()
+    finally:
+        db.close()
+
+
+def test_a_card_of_a_players_own_deck_leaves_the_game_onto_the_sideboard_by_name(table):
+    status, card = table.call("/api/own-card", {"player": "Anna", "name": "  Llanowar   Elves "})
+    assert status == 200 and card["name"] == "Llanowar Elves" and card["owner"] == "Anna" and not card["hell"]
+    top = table.call("/api/state")[1]["sideboard"][0]
+    assert top["name"] == "Llanowar Elves" and top["owner"] == "Anna" and top["face"] is None
+    assert table.call("/api/play-sideboard", {"player": "Ben"})[1]["name"] == "Llanowar Elves"  # anyone plays it
+    ben = next(p for p in table.call("/api/state")[1]["players"] if p["name"] == "Ben")
+    assert [(c["name"], c["owner"]) for c in ben["cards"]] == [("Llanowar Elves", "Anna")]
+    assert table.call("/api/mulligan", {"player": "Ben"})[1]["to_bottom"] == []  # no Hell card: not to Hell
+    ended = table.call("/api/end-game", {})[1]
+    assert ended["to_bottom"] == [] and len(cards_rows(table.session.path)) == 97  # back to Anna's deck
+    assert table.call("/api/undo", {})[1]["undone"] == "end of game"
+    assert "Llanowar Elves" in [c["name"] for c in next(
+        p for p in table.call("/api/state")[1]["players"] if p["name"] == "Ben")["cards"]]
+    for _ in range(2):
+        table.call("/api/undo", {"anyone": True})
+    assert table.call("/api/undo", {})[1]["undone"] == "own card to sideboard"
+    assert len(cards_rows(table.session.path)) == 97 and table.call("/api/state")[1]["sideboard"] == []
+    assert table.call("/api/own-card", {"player": "Anna", "name": "x" * 201})[0] == 400
+
+
+def test_an_ownerless_card_put_into_its_owners_library_goes_to_the_hell_library(table):
+    top = positions_in(table.session.path, "library")[0]
+    table.call("/api/draw", {"player": "Ben"})
+    if table.call("/api/state")[1]["players"][1]["pending"]:
+        table.call("/api/decline", {"player": "Ben"})
+    else:  # taken: Ben owns it; send it to the sideboard, where it stays his
+        table.call("/api/to-sideboard", {"position": top})
+        assert table.call("/api/to-hell-library", {"position": top, "end": "bottom"})[0] == 409
+        return
+    assert table.call("/api/to-hell-library", {"position": top, "end": "bottom"})[0] == 200
+    assert positions_in(table.session.path, "library")[-1] == top and positions_in(table.session.path, "sideboard") == []
+    assert table.call("/api/to-hell-library", {"position": top, "end": "top"})[0] == 409  # not on the sideboard now
+
+
+def test_undo_keeps_the_inverse_of_an_action_not_a_copy_of_the_table(table):
+    """Each log entry holds the rows of the cards its action moved, so the state file grows by a few hundred
+    bytes an action, whatever the session's size."""
+    for player in ("Anna", "Ben", "Cleo"):
+        table.call("/api/opening-hand", {"player": player})
+    table.call("/api/end-game", {})
+    db = sqlite3.connect(table.session.path)
+    try:
+        sizes = {action: len(undo) for action, undo in db.execute("SELECT action, undo FROM log")}
+    finally:
+        db.close()
+    assert sizes["opening hand"] < 200 and sizes["end of game"] < 600  # six cards moved, not 97 rows
+    before = cards_rows(table.session.path)
+    for _ in range(4):
+        table.call("/api/undo", {"anyone": True})
+    assert len(cards_rows(table.session.path)) == 97 and before != cards_rows(table.session.path)
+    assert all(row[1] == "library" for row in cards_rows(table.session.path))
+
+
+def test_the_log_comes_a_page_at_a_time(table):
+    for _ in range(35):
+        table.call("/api/draw", {"player": "Cleo"})
+        settle(table, "Cleo")
+    state = table.call("/api/state")[1]
+    assert len(state["log"]) == 30 and state["log_more"]
+    older = table.call(f"/api/log?before={state['log'][-1]['id']}")[1]
+    ids = [e["id"] for e in state["log"] + older["log"]]
+    assert ids == sorted(ids, reverse=True) and len(set(ids)) == len(ids) and not older["log_more"]
+    assert table.call("/api/log?before=x")[0] == 400
+
+
+def test_every_action_is_pushed_to_listening_pages_as_it_happens(table):
+    """Server-sent events: a page listening on /api/events hears of an action without asking."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", table.server.server_port, timeout=10)
+    connection.request("GET", "/api/events")
+    stream = connection.getresponse()
+    assert stream.status == 200 and stream.getheader("Content-Type").startswith("text/event-stream")
+
+    def event() -> list[str]:
+        lines = []
+        while not lines or lines[-1] != "":
+            lines.append(stream.readline().decode().rstrip("\n"))
+        return lines
+
+    first = event()
+    assert "event: change" in first
+    table.call("/api/draw", {"player": "Cleo"})
+    pushed = event()  # the read would time out (10 s) if nothing came
+    assert "event: change" in pushed and pushed[pushed.index("event: change") + 1] != first[first.index("event: change") + 1]
+    connection.close()
+
+
 def test_an_empty_hell_library_answers_empty(table):
     for _ in range(97):
         settle(table, "Cleo")
@@ -322,14 +419,16 @@ def test_the_page_on_a_phone(table, tmp_path):
         assert button.size["width"] >= 300 and button.size["height"] >= 48  # big enough for a thumb
         # the London mulligan on the page: Cleo ticks one of her two Hell cards; only it goes to the bottom
         Select(browser.find_element(By.ID, "player")).select_by_visible_text("Cleo")
-        wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#mine li")) == 2)
-        browser.find_elements(By.CSS_SELECTOR, "#mine li input[type=checkbox]")[1].click()
+        wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#mine li")) == 2 and
+                   next(p for p in table.call("/api/state")[1]["players"] if p["name"] == "Cleo")["joined"])
+        wait.until(lambda b: tick(b, "#mine li input[type=checkbox]", 1))
         browser.find_element(By.CSS_SELECTOR, "button[data-action=mulligan]").click()
         wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#mine li")) == 1)
         assert positions_in(table.session.path, "library")[-1] == dealt[1]["position"]
-        # this browser joined as Anna (the first name), Ben and Cleo: their hands are private to anyone else now
-        others = table.call("/api/state")[1]["players"]
-        assert all(p["cards"] == [] and p["joined"] for p in others)
+        # this browser joined as Ben, then Cleo (never as Anna, whom nobody picked): their hands are private now
+        others = {p["name"]: p for p in table.call("/api/state")[1]["players"]}
+        assert [n for n, p in others.items() if p["joined"]] == ["Ben", "Cleo"]
+        assert others["Cleo"]["cards"] == [] and others["Cleo"]["card_count"] == 1
         shot = tmp_path / "phone.png"
         browser.save_screenshot(str(shot))
         if os.environ.get("HHD_KEEP_SCREENSHOT"):
@@ -337,6 +436,177 @@ def test_the_page_on_a_phone(table, tmp_path):
         assert shot.stat().st_size > 10_000
     finally:
         browser.quit()
+
+
+def chromium(width: int = 390, height: int = 844):
+    """A headless Chromium of its own (cookies and storage apart from any other: another phone)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    options.binary_location = shutil.which("chromium") or ""
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def tick(browser, css: str, index: int) -> bool:
+    """Click the index-th element matching css; False (to be tried again) when the page re-rendered it."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    try:
+        browser.find_elements(By.CSS_SELECTOR, css)[index].click()
+        return True
+    except (StaleElementReferenceException, IndexError):
+        return False
+
+
+class Phone:
+    """One player's phone at the table: a browser of its own, driven through the page alone."""
+
+    def __init__(self, table: Table, name: str) -> None:
+        from selenium.webdriver.support.ui import Select, WebDriverWait
+
+        self.name, self.browser = name, chromium()
+        self.browser.get(table.url + "/")
+        self.wait = WebDriverWait(self.browser, 15)
+        self.wait.until(lambda b: self.text("library") not in ("", "–"))
+        Select(self.find("#player")).select_by_visible_text(name)
+        self.wait.until(lambda b: any(p["name"] == name and p["joined"] for p in table.call("/api/state")[1]["players"]))
+
+    def find(self, css: str):
+        from selenium.webdriver.common.by import By
+        return self.browser.find_element(By.CSS_SELECTOR, css)
+
+    def all(self, css: str) -> list:
+        from selenium.webdriver.common.by import By
+        return self.browser.find_elements(By.CSS_SELECTOR, css)
+
+    def text(self, element_id: str) -> str:
+        return str(self.browser.execute_script(f"return document.getElementById('{element_id}').textContent"))
+
+    def press(self, action: str) -> None:
+        self.until(lambda: tick(self.browser, f"button[data-action={action}]", 0))
+
+    def texts(self, css: str) -> list[str]:
+        """The elements' texts, read in one go (the page may re-render between two reads)."""
+        script = f"return [...document.querySelectorAll('{css}')].map(e => e.textContent.trim())"
+        return list(self.browser.execute_script(script))
+
+    def mine(self) -> list[str]:
+        return self.texts("#mine li label")
+
+    def sideboard(self) -> list[str]:
+        return self.texts("#sideboard li")
+
+    def until(self, check) -> None:
+        self.wait.until(lambda _b: check())
+
+
+@pytest.mark.skipif(CHROMEDRIVER is None, reason="needs Chromium's chromedriver (the CI script installs it)")
+def test_three_players_play_two_games_through_the_page_alone(table):
+    phones = {name: Phone(table, name) for name in ("Anna", "Ben", "Cleo")}
+    anna, ben, cleo = phones["Anna"], phones["Ben"], phones["Cleo"]
+    try:
+        everyone = list(phones.values())
+        # opening hands: two Hell cards each, seen by their own phone only
+        for phone in everyone:
+            phone.press("opening-hand")
+            phone.until(lambda p=phone: len(p.mine()) == 2)
+        assert all(p.text("library") == "91" or p.until(lambda p=p: p.text("library") == "91") is None for p in everyone)
+        annas = anna.mine()
+        assert not any(card.split(" (")[0] in ben.browser.page_source for card in annas)  # private hands
+        # the London mulligan: Anna ticks her second card, which alone goes to the Hell library's bottom
+        anna.until(lambda: tick(anna.browser, "#mine li input[type=checkbox]", 1))
+        anna.press("mulligan")
+        anna.until(lambda: len(anna.mine()) == 1)
+        assert table.session.cards[positions_in(table.session.path, "library")[-1]].name in annas[1]
+        # draws: each verdict the rules know, a choice card declined onto the open sideboard
+        seen: set[str] = set()
+        for turn in range(60):
+            phone = everyone[turn % 3]
+            before = phone.text("library")
+            phone.press("draw")
+            phone.until(lambda p=phone, b=before: p.text("library") != b)
+            verdict = phone.text("drawn-verdict").split()[0].lower()
+            seen.add(verdict)
+            assert phone.text("drawn-text").strip()  # the card's words as text beside its image
+            if verdict == "choice":
+                if "choice" in seen and len(phone.sideboard()) == 0 and phone is not cleo:
+                    phone.until(lambda p=phone: tick(p.browser, "#choice button[data-action=decline]", 0))
+                    for other in everyone:  # pushed to every phone
+                        other.until(lambda o=other: len(o.sideboard()) == 1)
+                else:
+                    phone.until(lambda p=phone: tick(p.browser, "#choice button[data-action=take]", 0))
+                    phone.until(lambda p=phone: p.find("#choice").get_attribute("hidden") is not None)
+            if {"land", "take", "choice"} <= seen and len(anna.sideboard()) == 1:
+                break
+        assert {"land", "take", "choice"} <= seen and len(cleo.sideboard()) == 1
+        # Cleo plays the sideboard's top card; it becomes hers
+        declined = cleo.sideboard()[0]
+        held = len(cleo.mine())
+        cleo.press("play-sideboard")
+        cleo.until(lambda: len(cleo.mine()) == held + 1 and cleo.sideboard() == [])
+        # a Hell card of Cleo's is exiled: onto the sideboard's top, with its owner shown to all
+        exiled = cleo.mine()[0].split(" (")[0].strip()
+        cleo.until(lambda: tick(cleo.browser, "#mine li button", 0))
+        for phone in everyone:
+            phone.until(lambda p=phone: p.sideboard() and exiled in p.sideboard()[0] and "Cleo" in p.sideboard()[0])
+        # a card of Anna's own deck leaves the game: by name, onto the sideboard's top
+        anna.find("#own-name").send_keys("Llanowar Elves")
+        anna.find("#own-send").click()
+        for phone in everyone:
+            phone.until(lambda p=phone: "Llanowar Elves" in p.sideboard()[0] and len(p.sideboard()) == 2)
+        sideboard = ben.sideboard()
+        # end of game: every Hell card outside the library and the sideboard to the bottom; the sideboard stays
+        library_before = int(ben.text("library"))
+        outside = sum(len(p.mine()) for p in everyone)
+        ben.find("button[data-action=end-game]").click()
+        for phone in everyone:
+            phone.until(lambda p=phone: p.text("game") == "2" and p.mine() == [])
+        assert int(ben.text("library")) == library_before + outside and ben.sideboard() == sideboard
+        # the second game: the same library goes on, opening hands again, the sideboard as it was
+        for phone in everyone:
+            phone.press("opening-hand")
+            phone.until(lambda p=phone: len(p.mine()) == 2)
+        anna.press("play-sideboard")  # Anna plays back her own card from the sideboard's top
+        anna.until(lambda: any("Llanowar Elves" in card for card in anna.mine()))
+        assert [card.lstrip("▶ ") for card in cleo.sideboard()] == [card.lstrip("▶ ") for card in sideboard[1:]]
+        assert int(cleo.text("library")) == library_before + outside - 6
+        assert declined  # the declined card went through the open sideboard
+    finally:
+        for phone in phones.values():
+            phone.browser.quit()
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js.gz"
+
+
+@pytest.mark.skipif(CHROMEDRIVER is None, reason="needs Chromium's chromedriver (the CI script installs it)")
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_axe_core_finds_no_serious_accessibility_violation_on_the_page(table, lang):
+    import gzip
+
+    phone = Phone(table, "Ben")
+    try:
+        phone.press("opening-hand")
+        phone.press("draw")
+        phone.until(lambda: phone.find("#drawn").get_attribute("hidden") is None)
+        table.call("/api/opening-hand", {"player": "Cleo"})
+        cleo_card = table.call("/api/state")[1]["players"][2]["cards"][0]["position"]
+        table.call("/api/to-sideboard", {"position": cleo_card})  # the sideboard holds a card with its buttons
+        phone.browser.get(table.url + f"/?lang={lang}")
+        phone.until(lambda: len(phone.sideboard()) == 1 and phone.mine())
+        phone.browser.execute_script(gzip.decompress(AXE.read_bytes()).decode("utf-8"))
+        result = phone.browser.execute_async_script(
+            "const done = arguments[arguments.length - 1]; axe.run(document).then(done, e => done(String(e)));")
+        assert isinstance(result, dict), result
+        bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+               if v["impact"] in ("serious", "critical")]
+        assert bad == [] and len(result["passes"]) > 20
+    finally:
+        phone.browser.quit()
 
 
 # --- hardening ----------------------------------------------------------------------------------------------

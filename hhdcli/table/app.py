@@ -77,7 +77,7 @@ PAGE_SCRIPT_MESSAGES = ("land", "take", "choice", "needs", "→ sideboard", "In 
                         "Your deck's lands make:", "no colour",
                         "a land: into your hand; in your draw step you may play it at once",
                         "take it; in your draw step you may cast it for {2} less",
-                        "take it, or decline: it goes on top of the sideboard", "Undo it anyway?", "owner",
+                        "take it, or decline: it goes on top of the sideboard", "Undo it anyway?", "owner", "Who are you?", "Pick your name first.",
                         "no owner: its owner's library is the Hell library", "Hell library: top",
                         "Hell library: bottom", "to the bottom:", "game", "table", "cards to the bottom",
                         # the log's actions
