@@ -365,6 +365,16 @@ def bench_table(rows: list[Row], work: Path) -> None:
                     "GET /api/state p50", ping, "< 200 ms"))
     server.shutdown()
 
+    # an action seen by another phone: from the POST's start to the pushed event reaching a listening page
+    server, base = served(work / "push.sqlite")
+    actions = iter(["opening-hand", "mulligan"] * 50)  # one action at a time, the library as it was
+    pushed = push_delays(server.server_port, lambda: post(f"{base}/api/{next(actions)}", {"player": "Anna"}), 100)
+    rows.append(Row("table", "an action pushed to a listening page, p50", percentile(pushed, 0.5), "s",
+                    "GET /api/state p50", ping, "< 200 ms"))
+    rows.append(Row("table", "an action pushed to a listening page, p95", percentile(pushed, 0.95), "s",
+                    "GET /api/state p50", ping, "< 200 ms"))
+    server.shutdown()
+
     # the state read after 10,000 actions against the same read at the start of a session
     resolved = resolve(library, cache.cards)
     session, _ = open_session(resolved, cache, {"Anna": tuple("WUBRGP")}, Path(tempfile.mkdtemp(dir=work)) / "long.sqlite")
@@ -374,6 +384,39 @@ def bench_table(rows: list[Row], work: Path) -> None:
         session.mulligan("Anna")
     rows.append(Row("table", "state read after 10,000 actions, p50", percentile(timings(session.state, 30), 0.5), "s",
                     "the same read at the start", fresh, "< 1.5x"))
+
+
+def push_delays(port: int, act: Callable[[], Any], times: int) -> list[float]:
+    """Seconds from the start of `act` to the first server-sent event after it, read by a page-like client."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", "/api/events")
+    stream = connection.getresponse()
+    arrived: list[float] = []
+    lock = threading.Condition()
+
+    def listen() -> None:
+        for line in stream:
+            if line.startswith(b"event: change"):
+                with lock:
+                    arrived.append(time.perf_counter())
+                    lock.notify_all()
+
+    threading.Thread(target=listen, daemon=True).start()
+    with lock:
+        lock.wait_for(lambda: arrived, 5)  # the event every stream opens with
+    delays = []
+    for _ in range(times):
+        with lock:
+            seen = len(arrived)
+        start = time.perf_counter()
+        act()
+        with lock:
+            lock.wait_for(lambda: len(arrived) > seen, 5)
+            delays.append(arrived[seen] - start)
+    connection.close()
+    return sorted(delays)
 
 
 BENCHES = {"sync": bench_sync, "table": bench_table, "builtin": bench_builtin, "export": bench_export, "cli": bench_cli, "generate": bench_generate, "check": bench_check,

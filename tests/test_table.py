@@ -717,16 +717,19 @@ def test_the_join_code_is_kept_across_restarts_until_rotated(tmp_path, legacy_ca
 
 def test_a_card_still_in_the_hell_library_cannot_be_looked_at(table):
     hidden = positions_in(table.session.path, "library")[5]
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(f"{table.url}/cards/{hidden}.png", timeout=10)
-    assert refused.value.code == 404
+    for guess in (f"/cards/{hidden}.png", f"/cards/{table.session._face_of[hidden]}.png"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(table.url + guess, timeout=10)
+        assert refused.value.code == 404
     token = table.call("/api/join", {"player": "Cleo"})[1]["token"]
     mine = {"X-Player-Token": token}
-    drawn = table.call("/api/draw", {"player": "Cleo"}, mine)[1]["position"]
-    request = urllib.request.Request(f"{table.url}/cards/{drawn}.png", headers=mine)
+    drawn = table.call("/api/draw", {"player": "Cleo"}, mine)[1]
+    face_id = drawn["face"].removeprefix("/cards/").removesuffix(".png")  # an opaque id, not its library position
+    assert len(face_id) == 20 and int(face_id, 16) != drawn["position"]
+    request = urllib.request.Request(table.url + drawn["face"], headers=mine)
     assert urllib.request.urlopen(request, timeout=10).read().startswith(b"\x89PNG")  # Cleo sees her card
     with pytest.raises(urllib.error.HTTPError):  # nobody else does
-        urllib.request.urlopen(f"{table.url}/cards/{drawn}.png", timeout=10)
+        urllib.request.urlopen(table.url + drawn["face"], timeout=10)
 
 
 def test_an_opening_hand_is_dealt_once_a_game_and_again_only_after_a_mulligan(table):

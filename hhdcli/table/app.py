@@ -289,12 +289,13 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
             raise TableError('say who undoes: {"player": NAME}', status=400)
         return jsonify(session.undo(who, data.get("anyone") is True))
 
-    @app.get("/cards/<int:position>.png")
-    def face(position: int) -> Any:
+    @app.get("/cards/<face_id>.png")
+    def face(face_id: str) -> Any:
         from hhdcli.render.faces import face_png
 
-        if position not in session.cards or not session.may_see(position, viewer()):  # face down, or another's
-            raise TableError(f"no card to show at position {position}", status=404)
+        position = session.face_position(face_id)
+        if position is None or not session.may_see(position, viewer()):  # face down, or another's
+            raise TableError("no card to show here", status=404)
         if position not in faces:
             faces[position] = face_png(session.cards[position], session.table, dpi=150)
         return Response(faces[position], mimetype="image/png", headers={"Cache-Control": "max-age=86400"})

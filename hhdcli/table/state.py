@@ -15,7 +15,7 @@ import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,7 @@ class Session:
     table: SymbolTable
     seed: str
     library_hash: str = ""  # the library file's content: a library drawn again with other options is another
+    _faces: dict[str, int] = field(default_factory=dict)  # the opaque face ids of this session's cards
 
     # --- storage ---------------------------------------------------------------------------------
 
@@ -134,10 +135,25 @@ class Session:
                                                                   ("secret", secret)])
                 db.executemany("INSERT INTO cards (position, zone, ord) VALUES (?, 'library', ?)",
                                [(p, i) for i, p in enumerate(order, start=1)])
+            secret_row = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
+            self._name_faces(secret_row["value"] if secret_row else self.seed)
             for name, colors in players.items():
                 db.execute("INSERT INTO players (name, colors) VALUES (?, ?) "
                            "ON CONFLICT(name) DO UPDATE SET colors = excluded.colors", (name, "".join(colors)))
         return resumed
+
+    def _name_faces(self, secret: str) -> None:
+        """Each card's face is served under an id made from the session's secret, not its library position:
+        an address says nothing of the card behind it."""
+        import hashlib
+        import hmac
+
+        self._faces = {hmac.new(secret.encode(), f"face:{p}".encode(), hashlib.sha256).hexdigest()[:20]: p
+                       for p in self.cards}
+        self._face_of = {p: face for face, p in self._faces.items()}
+
+    def face_position(self, face: str) -> int | None:
+        return self._faces.get(face)
 
     def join_code(self, make: Callable[[], str], new: bool = False) -> str:
         """The session's join code, kept in the state file; a new one when there is none or `new` asks."""
@@ -254,7 +270,7 @@ class Session:
                     "image": None, "face": None, "text": "", "hell_rulings": []}
         images = card.print_images
         return {"position": position, "name": card.name, "hell": True, "cost": card.mana_cost,
-                "type_line": card.type_line, "image": images[0] if images else None, "face": f"/cards/{position}.png",
+                "type_line": card.type_line, "image": images[0] if images else None, "face": f"/cards/{self._face_of[position]}.png",
                 "text": card_text(card), "hell_rulings": rulings_json(card)}
 
     def verdict(self, position: int, colors: str) -> dict[str, Any]:
