@@ -413,7 +413,7 @@ def push_delays(port: int, act: Callable[[], Any], times: int) -> list[float]:
         start = time.perf_counter()
         act()
         with lock:
-            lock.wait_for(lambda: len(arrived) > seen, 5)
+            lock.wait_for(lambda seen=seen: len(arrived) > seen, 5)
             delays.append(arrived[seen] - start)
     connection.close()
     return sorted(delays)
