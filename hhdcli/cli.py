@@ -10,7 +10,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 
@@ -214,11 +214,13 @@ def _print_json(document: dict[str, Any]) -> None:
     click.echo(json.dumps({"schema": JSON_SCHEMA, **document}, indent=2, ensure_ascii=False))
 
 
-def _write(env: Env, path: Path, data: bytes | str, what: str = "") -> None:
+def _write(env: Env, path: Path, data: bytes | str | Callable[[BinaryIO], object],
+           what: str | Callable[[], str] = "") -> None:
     from hhdcli.files import write_output
 
     write_output(path, data)
-    env.info(f"wrote {path}{': ' + what if what else ''}")
+    said = what() if callable(what) else what
+    env.info(f"wrote {path}{': ' + said if said else ''}")
 
 
 # --- progress -----------------------------------------------------------------------------------------
@@ -709,7 +711,7 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
                   dpi: int = 300, quality: int = 85, workers: int = 8, small: bool = False) -> None:
     from hhdcli.mana import SymbolTable
     from hhdcli.render.images import ImageSettings, ImageStore
-    from hhdcli.render.proxies import fallback_lines, render_proxies
+    from hhdcli.render.proxies import fallback_lines, lay_out
     from hhdcli.words import plural
 
     settings = ImageSettings(dpi, quality, options.bleed_mm, workers, env.offline, env.cache_max_mb * 2**20, small)
@@ -717,11 +719,12 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
     wanted = 0 if options.text_only else len({u for c in cards for u in c.print_images})
     progress, finish = _counting_progress(env, wanted, "images")
     try:
-        pdf, report = render_proxies(cards, SymbolTable.from_records(cache.symbols), options, store, progress)
+        pdf = lay_out(cards, SymbolTable.from_records(cache.symbols), options, store, progress)
     finally:
         finish()
-    _write(env, output, pdf, f"{plural(report.pages, 'page')}, {report.proxies} proxies: {report.sources()}; "
-           f"{report.size_bytes / 1024:.0f} KB")
+    report = pdf.report
+    _write(env, output, pdf.write, lambda: f"{plural(report.pages, 'page')}, {report.proxies} proxies: "
+           f"{report.sources()}; {report.size_bytes / 1024:.0f} KB")  # written a scan at a time
     for line in fallback_lines(report):
         env.info(line)
     if options.backs:

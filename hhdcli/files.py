@@ -6,16 +6,18 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from hhdcli.errors import CacheError, InputError
 
 
-def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
+def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], object], durable: bool = True) -> None:
     """Write to a temp file beside `path`, then rename: readers never see half a file. `durable` also
     flushes it to the disk first (not worth it for a cache of downloads that can be fetched again).
-    The temp file's name carries the writer's pid, so a run killed mid-write is swept up by the next."""
+    The temp file's name carries the writer's pid, so a run killed mid-write is swept up by the next.
+    `data` may be a function that writes the content to the file it is given (a large PDF, a piece at a time)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.parent not in _SWEPT:  # once a folder and run: a folder of 1,500 images is not listed per write
         _SWEPT.add(path.parent)
@@ -24,7 +26,10 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
     try:
         os.chmod(tmp, _file_mode(path))  # mkstemp makes 0600; a replaced file keeps the mode a new one would get
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if callable(data):
+                data(handle)
+            else:
+                handle.write(data)
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
@@ -91,7 +96,7 @@ def _why(exc: OSError) -> str:
     return exc.strerror or exc.__class__.__name__
 
 
-def write_output(path: Path, data: bytes | str) -> None:
+def write_output(path: Path, data: bytes | str | Callable[[BinaryIO], object]) -> None:
     """A file the user asked for (-o): a failure names the path and suggests another. Only a regular file
     or a new path: renaming over a device or a pipe would replace it with a file."""
     payload = data.encode("utf-8") if isinstance(data, str) else data

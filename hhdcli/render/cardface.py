@@ -47,6 +47,9 @@ class Painter:
     fonts: Fonts
     table: SymbolTable
     missing: dict[str, set[str]] = field(default_factory=dict)  # card name → characters the font lacks
+    # (text, size, width) → the rules paragraph laid out, and its height: each text is laid out once per size
+    # tried, whether to measure, to split over proxies or to draw (a painter measuring shares it with one drawing)
+    layouts: dict[tuple[str, float, float], tuple[Any, float]] = field(default_factory=dict)
 
     def note_missing(self, card: Card) -> None:
         """Remember the characters of a card that the font cannot draw (they print as "?")."""
@@ -58,7 +61,8 @@ class Painter:
 
     # --- images and backs ---------------------------------------------------------------------
 
-    def image(self, slot: Slot, path: str) -> None:
+    def image(self, slot: Slot, path: Any) -> None:
+        """A scan: a file's path, or a stand-in the PDF's writer replaces with the scan (splice.py)."""
         b = slot.bleed
         self.canvas.drawImage(path, slot.x - b, slot.y - b, slot.w + 2 * b, slot.h + 2 * b)
 
@@ -146,6 +150,8 @@ class Painter:
     def _pieces(self, card: Card, face: Face, total: float, width: float) -> list[Face]:
         """A face, or its text cut between words into pieces that each fit one card at 6 pt."""
         room = total - self._fixed_height(face, False, self._named(card, face))
+        if self._text_height(face.oracle_text, width, MIN_PT) <= room:
+            return [face]  # the usual case: the whole text fits one card
         words, pieces = face.oracle_text.split(" "), []
         while words:
             low, high = 1, len(words)  # the most words that fit: a binary search over the count
@@ -187,8 +193,17 @@ class Painter:
     def _text_height(self, text: str, width: float, size: float) -> float:
         if not text.strip():
             return 0.0
-        paragraph = self._paragraph(text, size)
-        return float(paragraph.wrap(width, 10_000)[1])
+        return self._laid_out(text, size, width)[1]
+
+    def _laid_out(self, text: str, size: float, width: float) -> tuple[Any, float]:
+        """The rules text as a paragraph wrapped to `width`, and its height (a paragraph's lines do not
+        depend on the height offered, so one layout serves measuring and drawing)."""
+        key = (text, size, width)
+        found = self.layouts.get(key)
+        if found is None:
+            paragraph = self._paragraph(text, size)
+            found = self.layouts[key] = (paragraph, float(paragraph.wrap(width, 10_000)[1]))
+        return found
 
     def _face(self, face: Face, x: float, y: float, w: float, h: float, compact: bool, named: bool = True) -> None:
         bar = (5.2 if compact else 6.4) * MM
@@ -272,12 +287,10 @@ class Painter:
         if not text.strip() or h <= 4:
             return
         size = 8.0
-        paragraph = self._paragraph(text, size)
-        _, used = paragraph.wrap(w, h)
+        paragraph, used = self._laid_out(text, size, w)
         while used > h and size > MIN_PT:
             size = max(MIN_PT, size - 0.25)
-            paragraph = self._paragraph(text, size)
-            _, used = paragraph.wrap(w, h)
+            paragraph, used = self._laid_out(text, size, w)
         if used > h:  # too long even at 6 pt: keep as many words as fit
             words = text.split(" ")
             while used > h and len(words) > 1:

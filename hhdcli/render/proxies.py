@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, cast
+from pathlib import Path
+from typing import Any, BinaryIO, cast
 
 from hhdcli.cards import Card, Face
 from hhdcli.mana import SymbolTable
@@ -23,6 +25,7 @@ from hhdcli.render.layout import (
     printable,
 )
 from hhdcli.render.pdf import make_pdf
+from hhdcli.render.splice import StandIns, splice
 from hhdcli.words import plural
 
 
@@ -109,10 +112,34 @@ def resolve_images(proxies: list[Proxy], results: dict[str, ImageResult], report
     return out
 
 
+@dataclass
+class ProxyPdf:
+    """The proxy sheets laid out, waiting to be written: the pages around stand-ins for the scans, and the
+    scans' files, copied in as the PDF is written (see splice.py)."""
+
+    layout: bytes
+    scans: list[Path]
+    report: ProxyReport
+
+    def write(self, out: BinaryIO) -> int:
+        """Write the finished PDF to `out`, a scan at a time; its size in bytes (also in the report)."""
+        self.report.size_bytes = splice(self.layout, self.scans, out)
+        return self.report.size_bytes
+
+
 def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
                    store: ImageStore | None = None, progress: Callable[[], None] | None = None
                    ) -> tuple[bytes, ProxyReport]:
-    """The PDF bytes and what went into them."""
+    """The PDF bytes and what went into them (in memory: the command line writes a `lay_out` to a file)."""
+    laid = lay_out(cards, table, options, store, progress)
+    out = io.BytesIO()
+    laid.write(out)
+    return out.getvalue(), laid.report
+
+
+def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
+            store: ImageStore | None = None, progress: Callable[[], None] | None = None) -> ProxyPdf:
+    """Fetch the images and lay out every page; nothing is written yet."""
     report = ProxyReport()
     proxies = plan(cards, options)
     urls = [p.image_url for p in proxies if p.image_url]
@@ -128,7 +155,8 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
     measure = Painter(cast(Any, None), fonts, table)  # measuring text needs no canvas
     proxies = continued(proxies, measure, Slot(0, 0, sheet.card_w, sheet.card_h))
     painter_missing: dict[str, set[str]] = {}
-    pdf = _draw(proxies, images, sheet, table, fonts, options, painter_missing)
+    stand_ins = StandIns()
+    layout = _draw(proxies, images, sheet, table, fonts, options, painter_missing, measure.layouts, stand_ins)
     report.missing_glyphs = {name: "".join(sorted(chars)) for name, chars in painter_missing.items()}
     report.pages = -(-len(proxies) // sheet.per_page) * (2 if options.backs else 1)
     report.landscape = sheet.page_w > sheet.page_h
@@ -136,8 +164,7 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
     report.images = len(set(images.values()))
     report.text = sum(1 for p in proxies if p.image_url is None)
     report.basics = sum(1 for p in proxies if p.card.is_basic)
-    report.size_bytes = len(pdf)
-    return pdf, report
+    return ProxyPdf(layout, stand_ins.paths, report)
 
 
 def continued(proxies: list[Proxy], measure: Painter, slot: Slot) -> list[Proxy]:
@@ -154,15 +181,17 @@ def continued(proxies: list[Proxy], measure: Painter, slot: Slot) -> list[Proxy]
 
 
 def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable, fonts: Fonts,
-          options: ProxyOptions, missing: dict[str, set[str]]) -> bytes:
+          options: ProxyOptions, missing: dict[str, set[str]], layouts: dict, stand_ins: StandIns) -> bytes:
     return make_pdf((sheet.page_w, sheet.page_h), options.title or "Hell's Half-Draft proxies",
-                    lambda canvas: _draw_pages(canvas, proxies, images, sheet, table, fonts, options, missing),
+                    lambda canvas: _draw_pages(canvas, proxies, images, sheet, table, fonts, options, missing,
+                                               layouts, stand_ins),
                     print_at_actual_size=True)
 
 
 def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable,
-                fonts: Fonts, options: ProxyOptions, missing: dict[str, set[str]]) -> None:
-    painter = Painter(canvas, fonts, table, missing)
+                fonts: Fonts, options: ProxyOptions, missing: dict[str, set[str]], layouts: dict,
+                stand_ins: StandIns) -> None:
+    painter = Painter(canvas, fonts, table, missing, layouts)
     pages = [proxies[i:i + sheet.per_page] for i in range(0, len(proxies), sheet.per_page)] or [[]]
     for number, page in enumerate(pages, start=1):
         _set_boxes(canvas, sheet)
@@ -172,7 +201,7 @@ def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: She
             slot = Slot(x, y, sheet.card_w, sheet.card_h, sheet.bleed)
             with _clipped(canvas, sheet.cell(index)):  # a card's bleed stays out of its neighbours
                 if proxy.image_url:
-                    painter.image(slot, images[proxy.image_url])
+                    painter.image(slot, stand_ins.reader(images[proxy.image_url]))
                 elif proxy.card.is_basic:
                     painter.basic(slot, proxy.card)
                 else:
