@@ -245,6 +245,27 @@ def test_images_are_fetched_once_embedded_once_and_failures_become_text(image_re
     assert entries  # the library itself was generated from the same cache
 
 
+def test_scans_are_copied_into_the_pdf_byte_for_byte_with_exact_cross_references(image_registry, tmp_path):
+    """The PDF is written a scan at a time around the laid-out pages (splice.py): every scan of the print
+    cache is in it unchanged, and every cross-reference points at its object, as a strict reader checks."""
+    import re
+
+    out = tmp_path / "p.pdf"
+    result = image_registry("proxies", *[a for i in range(1, 8) for a in ("--cards", _name(i))], "-o", str(out))
+    assert result.exit_code == 0, result.output
+    data = out.read_bytes()
+    scans = sorted((image_registry.cache_dir / "images" / "print").glob("*.jpg"))
+    assert scans and all(scan.read_bytes() in data for scan in scans)
+    xref = int(re.search(rb"startxref\n(\d+)", data).group(1))
+    count = int(re.match(rb"xref\n0 (\d+)\n", data[xref:]).group(1))
+    table = data[xref:].split(b"\n", 2)[2]
+    for number in range(1, count):
+        offset = int(table[number * 20:number * 20 + 10])
+        assert data[offset:].startswith(b"%d 0 obj" % number)
+    reader = PdfReader(out, strict=True)
+    assert len(_distinct_images(reader)) == len(scans) and b"hhd-scan:" not in data  # no stand-in left
+
+
 def _distinct_images(reader: PdfReader) -> set[int]:
     """Object numbers of the image XObjects the pages use, through ReportLab's form XObjects."""
     found: set[int] = set()
