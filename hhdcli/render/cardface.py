@@ -11,7 +11,8 @@ from hhdcli.cards import Card, Face
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
 from hhdcli.render.layout import MM
-from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, inline_markup, symbols_width
+from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, symbols_width
+from hhdcli.render.textbox import TextBox, lay_out, paragraphs
 from hhdcli.rulings import card_rulings, hell_lines
 
 if TYPE_CHECKING:
@@ -47,9 +48,10 @@ class Painter:
     fonts: Fonts
     table: SymbolTable
     missing: dict[str, set[str]] = field(default_factory=dict)  # card name → characters the font lacks
-    # (text, size, width) → the rules paragraph laid out, and its height: each text is laid out once per size
-    # tried, whether to measure, to split over proxies or to draw (a painter measuring shares it with one drawing)
-    layouts: dict[tuple[str, float, float], tuple[Any, float]] = field(default_factory=dict)
+    # (text, size, width) → the rules text laid out: each text is laid out once per size tried, whether to
+    # measure, to split over proxies or to draw (a painter measuring shares these with the one drawing)
+    layouts: dict[tuple[str, float, float], TextBox] = field(default_factory=dict)
+    _words: dict[str, Any] = field(default_factory=dict)  # text → its words, measured
 
     def note_missing(self, card: Card) -> None:
         """Remember the characters of a card that the font cannot draw (they print as "?")."""
@@ -193,16 +195,17 @@ class Painter:
     def _text_height(self, text: str, width: float, size: float) -> float:
         if not text.strip():
             return 0.0
-        return self._laid_out(text, size, width)[1]
+        return self._laid_out(text, size, width).height
 
-    def _laid_out(self, text: str, size: float, width: float) -> tuple[Any, float]:
-        """The rules text as a paragraph wrapped to `width`, and its height (a paragraph's lines do not
-        depend on the height offered, so one layout serves measuring and drawing)."""
+    def _laid_out(self, text: str, size: float, width: float) -> TextBox:
+        """The rules text broken into lines for `width` at `size` (the same layout measures and draws)."""
         key = (text, size, width)
         found = self.layouts.get(key)
         if found is None:
-            paragraph = self._paragraph(text, size)
-            found = self.layouts[key] = (paragraph, float(paragraph.wrap(width, 10_000)[1]))
+            words = self._words.get(text)
+            if words is None:
+                words = self._words[text] = paragraphs(text, self.table, self.fonts)
+            found = self.layouts[key] = lay_out(words, size, width, self.fonts)
         return found
 
     def _face(self, face: Face, x: float, y: float, w: float, h: float, compact: bool, named: bool = True) -> None:
@@ -273,31 +276,22 @@ class Painter:
             text.textLine(line)
         c.drawText(text)
 
-    def _paragraph(self, text: str, size: float) -> Any:
-        from reportlab.lib.styles import ParagraphStyle
-        from reportlab.platypus import Paragraph
-
-        style = ParagraphStyle("rules", fontName=self.fonts.regular, fontSize=size, leading=size * 1.16,
-                               textColor=INK, splitLongWords=True)
-        return Paragraph(inline_markup(text, self.table, self.fonts), style)
-
     def _rules_text(self, text: str, x: float, y: float, w: float, h: float) -> None:
         """Rules text fitted to its box, mana symbols inline: shrink to 6 pt at the least; what still does not
         fit ends in an ellipsis rather than overflowing."""
         if not text.strip() or h <= 4:
             return
         size = 8.0
-        paragraph, used = self._laid_out(text, size, w)
-        while used > h and size > MIN_PT:
+        box = self._laid_out(text, size, w)
+        while box.height > h and size > MIN_PT:
             size = max(MIN_PT, size - 0.25)
-            paragraph, used = self._laid_out(text, size, w)
-        if used > h:  # too long even at 6 pt: keep as many words as fit
+            box = self._laid_out(text, size, w)
+        if box.height > h:  # too long even at 6 pt: keep as many words as fit
             words = text.split(" ")
-            while used > h and len(words) > 1:
+            while box.height > h and len(words) > 1:
                 words = words[: max(1, int(len(words) * 0.9))]
-                paragraph = self._paragraph(" ".join(words) + " …", size)
-                _, used = paragraph.wrap(w, h)
-        paragraph.drawOn(self.canvas, x, y + h - used)
+                box = self._laid_out(" ".join(words) + " …", size, w)
+        box.draw(self.canvas, self.fonts, x, y + h, INK)
 
     @staticmethod
     def _stats(face: Face) -> list[str]:

@@ -238,7 +238,8 @@ def _plain(text: str, fonts: Fonts) -> str:
     return html_escape(safe_text(fonts, text.replace("{", "").replace("}", "")))
 
 
-def _chip(symbol: str, table: SymbolTable, fonts: Fonts) -> str:
+def chip_label(symbol: str, table: SymbolTable, fonts: Fonts) -> tuple[str, tuple[float, float, float]]:
+    """A symbol inside rules text as a chip: its letters (hybrids `W/U`, Phyrexian `Φ`, tap `↷`), and its fill."""
     if symbol in table.not_mana or symbol.upper() in NOT_MANA_LABELS:
         arrow = NOT_MANA_LABELS.get(symbol.upper(), symbol)
         label, fill = (arrow if fonts.can_show(arrow, bold=True) else symbol), FILL["C"]
@@ -246,5 +247,9 @@ def _chip(symbol: str, table: SymbolTable, fonts: Fonts) -> str:
         g = glyph(symbol, table)
         label = g.text if g.unknown else "/".join(g.labels) if len(g.labels) > 1 else g.labels[0]
         fill = g.fills[0] if g.fills else (1.0, 1.0, 1.0)
-    label = html_escape(safe_text(fonts, label, bold=True))
-    return f'<font name="{fonts.bold}" backColor="{css_color(fill)}">\u00a0{label}\u00a0</font>'
+    return safe_text(fonts, label, bold=True), fill
+
+
+def _chip(symbol: str, table: SymbolTable, fonts: Fonts) -> str:
+    label, fill = chip_label(symbol, table, fonts)
+    return f'<font name="{fonts.bold}" backColor="{css_color(fill)}">\u00a0{html_escape(label)}\u00a0</font>'
