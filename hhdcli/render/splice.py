@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import io
 import re
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 MARK = b"hhd-scan:"
 _MARKED = re.compile(rb"hhd-scan:(\d+);")
@@ -27,26 +28,33 @@ class StandIns:
     """One stand-in image per scan file (a file drawn twice is one image in the PDF, as before)."""
 
     paths: list[Path] = field(default_factory=list)
-    _readers: dict[str, Any] = field(default_factory=dict)
+    _numbers: dict[str, int] = field(default_factory=dict)
 
-    def reader(self, path: str) -> Any:
-        """What the canvas draws in place of the scan at `path`."""
-        found = self._readers.get(path)
-        if found is None:
-            from reportlab.lib.utils import ImageReader
-
-            found = self._readers[path] = ImageReader(io.BytesIO(_stand_in(len(self.paths))))
+    def reader(self, path: str) -> str:
+        """What the canvas draws in place of the scan at `path`: a stand-in's file (ReportLab copies a JPEG
+        file's bytes without decoding it, and tells files apart by their names)."""
+        number = self._numbers.get(path)
+        if number is None:
+            number = self._numbers[path] = len(self.paths)
             self.paths.append(Path(path))
-        return found
+        return stand_in(number)
 
 
-def _stand_in(number: int) -> bytes:
-    from PIL import Image
+_FOLDER: list[tempfile.TemporaryDirectory[str]] = []  # removed when the process ends
 
-    out = io.BytesIO()
-    # ReportLab tells images apart by their pixels: each stand-in is one pixel wider than the one before
-    Image.new("L", (number + 1, 1), 255).save(out, "JPEG", comment=MARK + str(number).encode() + b";")
-    return out.getvalue()
+
+def stand_in(number: int) -> str:
+    """The file of stand-in `number`, made once a process: a 1x1 JPEG whose comment says its number."""
+    if not _FOLDER:
+        _FOLDER.append(tempfile.TemporaryDirectory(prefix="hhd-stand-ins-"))
+    path = Path(_FOLDER[0].name) / f"{number}.jpg"
+    if not path.exists():
+        from PIL import Image
+
+        out = io.BytesIO()
+        Image.new("L", (1, 1), 255).save(out, "JPEG", comment=MARK + str(number).encode() + b";")
+        path.write_bytes(out.getvalue())
+    return str(path)
 
 
 class SpliceError(ValueError):
@@ -99,13 +107,10 @@ def _objects(layout: bytes) -> tuple[dict[int, int], int, bytes]:
 
 def _scan_object(number: int, path: Path, out: _Counter) -> None:
     """An image XObject around a baseline JPEG's bytes (the PDF decodes it: /DCTDecode)."""
-    from PIL import Image
-
-    with Image.open(path) as image:  # the header only
-        width, height, mode = image.width, image.height, image.mode
-    space = {"L": b"/DeviceGray", "RGB": b"/DeviceRGB", "CMYK": b"/DeviceCMYK /Decode [1 0 1 0 1 0 1 0]"}.get(mode)
+    width, height, components = jpeg_size(path)
+    space = {1: b"/DeviceGray", 3: b"/DeviceRGB", 4: b"/DeviceCMYK /Decode [1 0 1 0 1 0 1 0]"}.get(components)
     if space is None:
-        raise SpliceError(f"{path}: a {mode} JPEG")
+        raise SpliceError(f"{path}: a JPEG of {components} components")
     length = path.stat().st_size
     out.write(b"%d 0 obj\n<<\n/BitsPerComponent 8 /ColorSpace %s /Filter [ /DCTDecode ] /Height %d /Length %d "
               b"/Subtype /Image /Type /XObject /Width %d\n>>\nstream\n" % (number, space, height, length, width))
@@ -114,6 +119,27 @@ def _scan_object(number: int, path: Path, out: _Counter) -> None:
     if copied != length:  # the file changed under us: the PDF would be damaged
         raise SpliceError(f"{path} changed while it was copied")
     out.write(b"\nendstream\nendobj\n")
+
+
+_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}  # frame headers
+
+
+def jpeg_size(path: Path) -> tuple[int, int, int]:
+    """A JPEG's width, height and colour components, from its frame header (the markers before it only)."""
+    with path.open("rb") as handle:
+        if handle.read(2) != b"\xff\xd8":
+            raise SpliceError(f"{path} is not a JPEG")
+        while True:
+            marker = handle.read(2)
+            if len(marker) < 2 or marker[0] != 0xFF:
+                raise SpliceError(f"{path}: no JPEG frame header")
+            if marker[1] in (0xD8, 0x01) or 0xD0 <= marker[1] <= 0xD7:
+                continue  # markers without a length
+            length = int.from_bytes(handle.read(2), "big")
+            if marker[1] in _SOF:
+                header = handle.read(6)
+                return int.from_bytes(header[3:5], "big"), int.from_bytes(header[1:3], "big"), header[5]
+            handle.seek(length - 2, 1)
 
 
 class _Counter:
