@@ -74,8 +74,20 @@ class ImageStore:
                 progress()
             return result
 
-        with ThreadPoolExecutor(max_workers=max(1, self.settings.workers)) as pool:
-            results = list(pool.map(work, unique))
+        # images already in the print cache are a file check each: no threads for them (a warm run's cost)
+        results, missing = [], []
+        for url in unique:
+            target = self.print_path(url)
+            if not usable_print_image(target):
+                missing.append(url)
+                continue
+            _touch(target)  # recently used: the last to be evicted
+            results.append(ImageResult(url, target))
+            if progress:
+                progress()
+        if missing:
+            with ThreadPoolExecutor(max_workers=max(1, self.settings.workers)) as pool:
+                results += list(pool.map(work, missing))
         if self.settings.max_bytes is not None:
             used = {r.path for r in results if r.path} | {self.raw_path(r.url) for r in results}
             evict(self.folder, self.settings.max_bytes, used)

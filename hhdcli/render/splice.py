@@ -11,6 +11,7 @@ Peak memory is then the layout (a few MB) plus one copy buffer, however many sca
 from __future__ import annotations
 
 import io
+import os
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -107,14 +108,15 @@ def _objects(layout: bytes) -> tuple[dict[int, int], int, bytes]:
 
 def _scan_object(number: int, path: Path, out: _Counter) -> None:
     """An image XObject around a baseline JPEG's bytes (the PDF decodes it: /DCTDecode)."""
-    width, height, components = jpeg_size(path)
-    space = {1: b"/DeviceGray", 3: b"/DeviceRGB", 4: b"/DeviceCMYK /Decode [1 0 1 0 1 0 1 0]"}.get(components)
-    if space is None:
-        raise SpliceError(f"{path}: a JPEG of {components} components")
-    length = path.stat().st_size
-    out.write(b"%d 0 obj\n<<\n/BitsPerComponent 8 /ColorSpace %s /Filter [ /DCTDecode ] /Height %d /Length %d "
-              b"/Subtype /Image /Type /XObject /Width %d\n>>\nstream\n" % (number, space, height, length, width))
     with path.open("rb") as scan:
+        width, height, components = _frame(scan, path)
+        space = {1: b"/DeviceGray", 3: b"/DeviceRGB", 4: b"/DeviceCMYK /Decode [1 0 1 0 1 0 1 0]"}.get(components)
+        if space is None:
+            raise SpliceError(f"{path}: a JPEG of {components} components")
+        length = os.fstat(scan.fileno()).st_size
+        out.write(b"%d 0 obj\n<<\n/BitsPerComponent 8 /ColorSpace %s /Filter [ /DCTDecode ] /Height %d /Length %d "
+                  b"/Subtype /Image /Type /XObject /Width %d\n>>\nstream\n" % (number, space, height, length, width))
+        scan.seek(0)
         copied = out.copy_from(scan)
     if copied != length:  # the file changed under us: the PDF would be damaged
         raise SpliceError(f"{path} changed while it was copied")
@@ -127,19 +129,23 @@ _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 
 def jpeg_size(path: Path) -> tuple[int, int, int]:
     """A JPEG's width, height and colour components, from its frame header (the markers before it only)."""
     with path.open("rb") as handle:
-        if handle.read(2) != b"\xff\xd8":
-            raise SpliceError(f"{path} is not a JPEG")
-        while True:
-            marker = handle.read(2)
-            if len(marker) < 2 or marker[0] != 0xFF:
-                raise SpliceError(f"{path}: no JPEG frame header")
-            if marker[1] in (0xD8, 0x01) or 0xD0 <= marker[1] <= 0xD7:
-                continue  # markers without a length
-            length = int.from_bytes(handle.read(2), "big")
-            if marker[1] in _SOF:
-                header = handle.read(6)
-                return int.from_bytes(header[3:5], "big"), int.from_bytes(header[1:3], "big"), header[5]
-            handle.seek(length - 2, 1)
+        return _frame(handle, path)
+
+
+def _frame(handle: BinaryIO, path: Path) -> tuple[int, int, int]:
+    if handle.read(2) != b"\xff\xd8":
+        raise SpliceError(f"{path} is not a JPEG")
+    while True:
+        marker = handle.read(2)
+        if len(marker) < 2 or marker[0] != 0xFF:
+            raise SpliceError(f"{path}: no JPEG frame header")
+        if marker[1] in (0xD8, 0x01) or 0xD0 <= marker[1] <= 0xD7:
+            continue  # markers without a length
+        length = int.from_bytes(handle.read(2), "big")
+        if marker[1] in _SOF:
+            header = handle.read(6)
+            return int.from_bytes(header[3:5], "big"), int.from_bytes(header[1:3], "big"), header[5]
+        handle.seek(length - 2, 1)
 
 
 class _Counter:
