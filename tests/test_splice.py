@@ -81,3 +81,25 @@ def synced_table(legacy_cache):
 
     return SymbolTable.from_records(load_cache(legacy_cache).symbols)
 
+
+
+def test_each_rules_text_is_laid_out_once_per_size_tried(legacy_cache, synced_table, monkeypatch):
+    """Measuring, splitting over proxies and drawing share one layout per (text, size, width)."""
+    from collections import Counter
+
+    import hhdcli.render.cardface as cardface
+    from hhdcli.cache import load_cache
+    from hhdcli.render.proxies import ProxyOptions, render_proxies
+
+    seen: Counter = Counter()
+    real = cardface.lay_out
+
+    def counted(words, size, width, fonts):  # a spy: the real layout, counted
+        seen[(words, size, width)] += 1
+        return real(words, size, width, fonts)
+
+    monkeypatch.setattr(cardface, "lay_out", counted)
+    cards = sorted(load_cache(legacy_cache).cards, key=lambda c: c.name)[:120]
+    pdf, report = render_proxies(cards, synced_table, ProxyOptions(text_only=True))
+    assert report.proxies >= 120 and pdf.startswith(b"%PDF")
+    assert seen and max(seen.values()) == 1
