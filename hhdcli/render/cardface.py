@@ -43,15 +43,20 @@ class Slot:
 
 
 @dataclass
+class TextLayouts:
+    boxes: dict[tuple[str, float, float], TextBox] = field(default_factory=dict)  # (text, size, width) → layout
+    lines: dict[str, Any] = field(default_factory=dict)  # a line of rules text → its words, measured
+
+
+@dataclass
 class Painter:
     canvas: Canvas
     fonts: Fonts
     table: SymbolTable
     missing: dict[str, set[str]] = field(default_factory=dict)  # card name → characters the font lacks
-    # (text, size, width) → the rules text laid out: each text is laid out once per size tried, whether to
-    # measure, to split over proxies or to draw (a painter measuring shares these with the one drawing)
-    layouts: dict[tuple[str, float, float], TextBox] = field(default_factory=dict)
-    _words: dict[str, Any] = field(default_factory=dict)  # text → its words, measured
+    # each rules text laid out once per size tried, whether to measure, to split over proxies or to draw (a
+    # painter measuring shares these with the one drawing)
+    texts: TextLayouts = field(default_factory=lambda: TextLayouts())
 
     def note_missing(self, card: Card) -> None:
         """Remember the characters of a card that the font cannot draw (they print as "?")."""
@@ -200,12 +205,10 @@ class Painter:
     def _laid_out(self, text: str, size: float, width: float) -> TextBox:
         """The rules text broken into lines for `width` at `size` (the same layout measures and draws)."""
         key = (text, size, width)
-        found = self.layouts.get(key)
+        found = self.texts.boxes.get(key)
         if found is None:
-            words = self._words.get(text)
-            if words is None:
-                words = self._words[text] = paragraphs(text, self.table, self.fonts)
-            found = self.layouts[key] = lay_out(words, size, width, self.fonts)
+            words = paragraphs(text, self.table, self.fonts, self.texts.lines)
+            found = self.texts.boxes[key] = lay_out(words, size, width, self.fonts)
         return found
 
     def _face(self, face: Face, x: float, y: float, w: float, h: float, compact: bool, named: bool = True) -> None:

@@ -11,7 +11,7 @@ from typing import Any, BinaryIO, cast
 
 from hhdcli.cards import Card, Face
 from hhdcli.mana import SymbolTable
-from hhdcli.render.cardface import INK, Painter, Slot
+from hhdcli.render.cardface import INK, Painter, Slot, TextLayouts
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
 from hhdcli.render.images import BOMB, NOT_AN_IMAGE, ImageResult, ImageStore
 from hhdcli.render.layout import (
@@ -156,7 +156,7 @@ def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
     proxies = continued(proxies, measure, Slot(0, 0, sheet.card_w, sheet.card_h))
     painter_missing: dict[str, set[str]] = {}
     stand_ins = StandIns()
-    layout = _draw(proxies, images, sheet, table, fonts, options, painter_missing, measure.layouts, stand_ins)
+    layout = _draw(proxies, images, sheet, table, fonts, options, painter_missing, measure.texts, stand_ins)
     report.missing_glyphs = {name: "".join(sorted(chars)) for name, chars in painter_missing.items()}
     report.pages = -(-len(proxies) // sheet.per_page) * (2 if options.backs else 1)
     report.landscape = sheet.page_w > sheet.page_h
@@ -181,17 +181,17 @@ def continued(proxies: list[Proxy], measure: Painter, slot: Slot) -> list[Proxy]
 
 
 def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable, fonts: Fonts,
-          options: ProxyOptions, missing: dict[str, set[str]], layouts: dict, stand_ins: StandIns) -> bytes:
+          options: ProxyOptions, missing: dict[str, set[str]], texts: TextLayouts, stand_ins: StandIns) -> bytes:
     return make_pdf((sheet.page_w, sheet.page_h), options.title or "Hell's Half-Draft proxies",
                     lambda canvas: _draw_pages(canvas, proxies, images, sheet, table, fonts, options, missing,
-                                               layouts, stand_ins),
+                                               texts, stand_ins),
                     print_at_actual_size=True)
 
 
 def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable,
-                fonts: Fonts, options: ProxyOptions, missing: dict[str, set[str]], layouts: dict,
+                fonts: Fonts, options: ProxyOptions, missing: dict[str, set[str]], texts: TextLayouts,
                 stand_ins: StandIns) -> None:
-    painter = Painter(canvas, fonts, table, missing, layouts)
+    painter = Painter(canvas, fonts, table, missing, texts)
     pages = [proxies[i:i + sheet.per_page] for i in range(0, len(proxies), sheet.per_page)] or [[]]
     for number, page in enumerate(pages, start=1):
         _set_boxes(canvas, sheet)

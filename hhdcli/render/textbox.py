@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, safe_text
@@ -24,8 +24,7 @@ LEADING = 1.16  # of the size, between baselines
 RGB = tuple[float, float, float]
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):  # named tuples: a whole set's texts make 100,000 of these
     """Part of a word in one font: plain text, or a mana chip (bold letters on the symbol's colour)."""
 
     text: str
@@ -33,14 +32,12 @@ class Piece:
     unit_width: float = 0.0  # at 1 pt
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     pieces: tuple[Piece, ...]
     unit_width: float
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     words: tuple[Word, ...]
 
 
@@ -85,46 +82,44 @@ class TextBox:
             baseline -= size * LEADING
 
 
-def paragraphs(text: str, table: SymbolTable, fonts: Fonts) -> tuple[tuple[Word, ...], ...]:
-    """The text's lines (as written) as words of pieces, each measured at 1 pt."""
-    from hhdcli.costs import SYMBOL
-
+def paragraphs(text: str, table: SymbolTable, fonts: Fonts,
+               known: dict[str, tuple[Word, ...]] | None = None) -> tuple[tuple[Word, ...], ...]:
+    """The text's lines (as written) as words of pieces, each measured at 1 pt. `known` keeps lines already
+    read: a card's text with its format rulings added is its text's lines and the rulings' lines."""
+    known = {} if known is None else known
     out = []
-    for line in text.splitlines():
-        pieces: list[Piece] = []
-        position = 0
-        for found in SYMBOL.finditer(line):
-            pieces.extend(_plain(line[position:found.start()], fonts))
-            label, fill = chip_label(found.group(1).strip(), table, fonts)
-            pieces.append(Piece(f"\u00a0{label}\u00a0", fill, _width(f"\u00a0{label}\u00a0", fonts.bold)))
-            position = found.end()
-        pieces.extend(_plain(line[position:], fonts))
-        out.append(_words(pieces))
+    for line in safe_text(fonts, text).splitlines():  # a character the font lacks prints as "?"
+        words = known.get(line)
+        if words is None:
+            words = known[line] = _line_words(line, table, fonts)
+        out.append(words)
     return tuple(out)
 
 
-def _plain(text: str, fonts: Fonts) -> list[Piece]:
-    """Text between symbols, split at spaces (a space piece marks a break); a brace left over from a symbol
-    typed without its mate is dropped: braces only ever delimit symbols."""
-    cleaned = safe_text(fonts, text.replace("{", "").replace("}", ""))
-    pieces: list[Piece] = []
-    for i, part in enumerate(cleaned.split(" ")):
-        if i:
-            pieces.append(Piece(" "))
-        if part:
-            pieces.append(Piece(part, None, _width(part, fonts.regular)))
-    return pieces
+def _line_words(line: str, table: SymbolTable, fonts: Fonts) -> tuple[Word, ...]:
+    """One line as words: breaks at spaces only; a chip sticks to the text beside it ("{T}:")."""
+    from hhdcli.costs import SYMBOL
 
+    words: list[Word] = []
+    current: list[Piece] = []
 
-def _words(pieces: list[Piece]) -> tuple[Word, ...]:
-    words, current = [], []  # type: ignore[var-annotated]
-    for piece in pieces:
-        if piece.text == " " and piece.chip is None:
-            if current:
+    def plain(segment: str) -> None:
+        # a brace left over from a symbol typed without its mate is dropped: braces only delimit symbols
+        for i, part in enumerate(segment.replace("{", "").replace("}", "").split(" ")):
+            if i and current:
                 words.append(Word(tuple(current), sum(p.unit_width for p in current)))
-            current = []
-        else:
-            current.append(piece)
+                current.clear()
+            if part:
+                current.append(Piece(part, None, _width(part, fonts.regular)))
+
+    position = 0
+    for found in SYMBOL.finditer(line):
+        plain(line[position:found.start()])
+        label, fill = chip_label(found.group(1).strip(), table, fonts)
+        chip = f"\u00a0{label}\u00a0"
+        current.append(Piece(chip, fill, _width(chip, fonts.bold)))
+        position = found.end()
+    plain(line[position:])
     if current:
         words.append(Word(tuple(current), sum(p.unit_width for p in current)))
     return tuple(words)
