@@ -28,6 +28,26 @@ XMAGE = {"Jund.dck": (60, 0), "1998 Draw Go World Championship Deck Randy Buehle
          "GR - Corbett Gray's Wolf Run Robots.dck": (60, 15)}
 
 
+# main, sideboard: what Cockatrice's loader reads (InnerDecklistNode::readElement: each <card>'s `number` in its
+# <zone>; "main" is the deck, "side" the sideboard; deck name, banner card, comments and tags are no cards)
+COCKATRICE = {"edh-deathdancer.cod": (87, 13), "edh-Orcs.cod": (100, 0), "edh-Dominus - Dreamcrusher.cod": (100, 0),
+              "edh-Monster Deck.cod": (100, 0), "edh.wip_np-5 Color Gate.cod": (44, 0)}
+
+
+# main, sideboard: what MTGO writes and XMage's DekDeckImporter reads (each <Cards>' Quantity; Sideboard="true"
+# for the sideboard). These are MTGO's own exports of collections (trade lists), Event Tickets included.
+MTGO = {"Full Trade List-small-5cards.dek": (457, 0), "Full Trade List-small-50cards.dek": (501, 0),
+        "Full Trade List-small-500cards.dek": (1274, 0), "Full Trade List-medium-3000cards.dek.gz": (8859, 0)}
+
+
+# main, sideboard: plain "N Name" lists exported from Archidekt, 100-card Commander decks as the repository's own
+# scripts/check-sizes.py counts them (every line's number; a blank line before the last 16 cards of one of them
+# does not start a sideboard: more than 15 cards follow it)
+ARCHIDEKT = {name: (100, 0) for name in ("21248219_blitzkikker.txt", "21731549_unabated_malice.txt",
+                                         "21962469_tyranid_swarm.txt", "22650379_edwin_van_der_elessar.txt",
+                                         "world_shaper.txt")}
+
+
 def count(entries) -> int:
     return sum(e.count for e in entries)
 
@@ -44,6 +64,32 @@ def test_real_xmage_decks_read_as_xmage_reads_them(name):
     deck = read_deck(REAL / "xmage" / name)
     assert (count(deck.main), count(deck.sideboard)) == XMAGE[name]
     assert deck.problems == []
+
+
+@pytest.mark.parametrize("name", sorted(COCKATRICE))
+def test_real_cockatrice_decks_read_as_cockatrice_reads_them(name):
+    deck = read_deck(REAL / "cockatrice" / name)
+    assert (count(deck.main), count(deck.sideboard)) == COCKATRICE[name]
+    assert deck.format == "Cockatrice .cod" and deck.problems == []
+
+
+@pytest.mark.parametrize("name", sorted(MTGO))
+def test_real_mtgo_dek_files_read_as_mtgo_writes_them(name, tmp_path):
+    import gzip
+
+    path = REAL / "mtgo" / name
+    if name.endswith(".gz"):  # the largest is kept compressed
+        path = tmp_path / name.removesuffix(".gz")
+        path.write_bytes(gzip.decompress((REAL / "mtgo" / name).read_bytes()))
+    deck = read_deck(path)
+    assert (count(deck.main), count(deck.sideboard)) == MTGO[name]
+    assert deck.format == "MTGO .dek" and deck.problems == []
+
+
+@pytest.mark.parametrize("name", sorted(ARCHIDEKT))
+def test_real_archidekt_text_exports_read_as_one_deck(name):
+    deck = read_deck(REAL / "archidekt" / name)
+    assert (count(deck.main), count(deck.sideboard)) == ARCHIDEKT[name] and deck.problems == []
 
 
 def test_blank_line_groups_of_a_plain_list_are_one_main_deck():
