@@ -807,11 +807,25 @@ def test_every_message_of_the_page_has_its_russian():
     from hhdcli.table.app import PAGE_SCRIPT_MESSAGES
     from hhdcli.table.i18n import translations
 
-    template = (Path(__file__).parents[1] / "hhdcli" / "templates" / "table.html.j2").read_text(encoding="utf-8")
+    package = Path(__file__).parents[1] / "hhdcli"
+    template = (package / "templates" / "table.html.j2").read_text(encoding="utf-8")
     used = set(re.findall(r"""_\(["']([^"']+)["']\)""", template)) | set(PAGE_SCRIPT_MESSAGES)
+    # the API's refusals the page shows: every TableError given a plain (not f-) string, and gettext()'s
+    sources = "".join((package / "table" / name).read_text(encoding="utf-8") for name in ("app.py", "state.py"))
+    refusals = set(re.findall(r"""(?:TableError|NeedsConfirmation|gettext\(\))\(\s*(?:"([^"]+)"|'([^']+)')""", sources))
+    used |= {a or b for a, b in refusals}
     russian = translations("ru")
     untranslated = sorted(m for m in used if russian.gettext(m) == m)
-    assert len(used) > 20 and untranslated == []
+    assert len(refusals) > 25 and untranslated == []
+
+
+def test_a_refusal_comes_in_the_players_language(table):
+    table.call("/api/opening-hand", {"player": "Anna"})
+    status, refused = table.call("/api/opening-hand", {"player": "Anna"}, {"Accept-Language": "ru-RU,ru;q=0.9"})
+    assert status == 409 and refused["error"].startswith("у игрока Anna уже есть стартовая рука")
+    status, refused = table.call("/api/undo", {"player": "Ben"}, {"Cookie": "hhd_lang=ru"})
+    assert status == 409 and refused["confirm"] and refused["error"] == "последнее действие — игрока Anna (стартовая рука)"
+    assert "opening hand this game" in table.call("/api/opening-hand", {"player": "Anna"})[1]["error"]  # English
 
 
 

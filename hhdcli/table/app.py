@@ -13,7 +13,7 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from hhdcli.jsonio import load_json
-from hhdcli.table.state import OWN_CARDS, Session, TableError
+from hhdcli.table.state import OWN_CARDS, NeedsConfirmation, Session, TableError
 
 TOKEN_COOKIE = "hhd_player"
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
@@ -103,20 +103,27 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
     faces: dict[int, bytes] = {}
 
+    def gettext() -> Any:
+        """The asker's language's messages (their remembered choice, else their browser's)."""
+        from hhdcli.table.i18n import choose_language, translations
+
+        lang = choose_language(None, request.cookies.get("hhd_lang"), request.accept_languages)
+        return translations(lang).gettext
+
     @app.before_request
     def same_site() -> Any:
         """A page on another site may not act on the table: a POST must come from this table's own page
         (Origin, when sent, is this host) as JSON (which a cross-site form cannot send), and a table on
         loopback answers only to loopback names (no DNS rebinding)."""
         if code is None and (request.host.rsplit(":", 1)[0].strip("[]") not in LOOPBACK_NAMES):
-            return jsonify(error="this table answers on 127.0.0.1 or localhost only"), 403
+            return jsonify(error=gettext()("this table answers on 127.0.0.1 or localhost only")), 403
         if request.method != "POST":
             return None
         origin = request.headers.get("Origin")
         if origin and urlparse(origin).netloc != request.host:
-            return jsonify(error="requests from another site are refused"), 403
+            return jsonify(error=gettext()("requests from another site are refused")), 403
         if request.mimetype != "application/json":
-            return jsonify(error="send JSON (Content-Type: application/json)"), 415
+            return jsonify(error=gettext()("send JSON (Content-Type: application/json)")), 415
         return None
 
     @app.before_request
@@ -125,7 +132,7 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
             return None
         given = request.args.get("code") or request.headers.get("X-Join-Code") or ""
         if not hmac.compare_digest(given, code):
-            return jsonify(error="this table needs its join code: open the address hhd table printed"), 403
+            return jsonify(error=gettext()("this table needs its join code: open the address hhd table printed")), 403
         return None
 
     @app.after_request
@@ -137,7 +144,12 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
 
     @app.errorhandler(TableError)
     def refused(error: TableError) -> Any:
-        return jsonify(error=error.message), error.status
+        """The refusal in the asker's language (a log action named in it too); `confirm` when confirming
+        would let it through."""
+        _ = gettext()
+        values = {k: _(v) if k == "action" and isinstance(v, str) else v for k, v in error.values.items()}
+        message = _(error.template).format(**values) if values else _(error.template)
+        return jsonify(error=message, confirm=isinstance(error, NeedsConfirmation)), error.status
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
@@ -168,7 +180,8 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
         """The player acting, who must be the one asking once they have joined."""
         name = named()
         if not session.may_act(name, viewer()):
-            raise TableError(f"only {name}'s own phone acts for {name}: pick your name on it", status=403)
+            raise TableError("only {player}'s own phone acts for {player}: pick your name on it", status=403,
+                             player=name)
         return name
 
     def position_value(value: Any) -> bool:
@@ -179,7 +192,7 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
         if value is None:
             return None
         if not isinstance(value, list) or not all(position_value(p) for p in value):
-            raise TableError(f'"{key}" must be a list of library positions (numbers from 1)', status=400)
+            raise TableError('"{key}" must be a list of library positions (numbers from 1)', status=400, key=key)
         return value
 
     @app.get("/")
@@ -202,7 +215,7 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
         A name taken on another phone is not given to a second one."""
         name = named()
         if not session.may_act(name, viewer()):
-            raise TableError(f"{name} has joined on another phone already", status=403)
+            raise TableError("{player} has joined on another phone already", status=403, player=name)
         token = session.join(name)
         answer = jsonify(player=name, token=token)
         answer.set_cookie(TOKEN_COOKIE, token, max_age=30 * 86400, httponly=True, samesite="Strict")
@@ -264,8 +277,8 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
         """A card of the player's own deck leaves the game: onto the sideboard's top, by name."""
         name = body().get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME or not _text(name):
-            raise TableError(f'name the card: {{"player": NAME, "name": CARD}} (at most {MAX_NAME} characters)',
-                             status=400)
+            raise TableError('name the card: {{"player": NAME, "name": CARD}} (at most {most} characters)',
+                             status=400, most=MAX_NAME)
         return jsonify(session.own_card_to_sideboard(player(), " ".join(name.split())))
 
     @app.post("/api/to-hell-library")

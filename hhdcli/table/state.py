@@ -40,11 +40,21 @@ COLUMNS = ("position", "zone", "ord", "player", "owner", "name")
 
 
 class TableError(Exception):
-    """A request the rules or the session refuse: `status` is the HTTP status that says so."""
+    """A request the rules or the session refuse: `status` is the HTTP status that says so. The text is a
+    message of the page's catalog (translated for the player asking) with `values` put in its {fields}."""
 
-    def __init__(self, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.message, self.status = message, status
+    def __init__(self, template: str, status: int = 409, **values: object) -> None:
+        self.template, self.status, self.values = template, status, values
+        self.message = self.said(template)
+        super().__init__(self.message)
+
+    def said(self, template: str) -> str:
+        """The message from `template` (the English one, or its translation)."""
+        return template.format(**self.values) if self.values else template
+
+
+class NeedsConfirmation(TableError):
+    """Refused unless the player confirms: undoing another player's action."""
 
 
 @dataclass
@@ -304,7 +314,7 @@ class Session:
     def _colors(self, db: sqlite3.Connection, player: str) -> str:
         row = db.execute("SELECT colors FROM players WHERE name = ?", (player,)).fetchone()
         if row is None:
-            raise TableError(f"no player named {player!r} at this table", status=404)
+            raise TableError("no player named {player} at this table", status=404, player=player)
         return str(row["colors"])
 
     @staticmethod
@@ -327,7 +337,7 @@ class Session:
         with self.transaction() as db:
             colors = self._colors(db, player)
             if db.execute("SELECT 1 FROM cards WHERE zone = 'pending' AND player = ?", (player,)).fetchone():
-                raise TableError(f"{player} has a drawn card waiting: take it or decline it first")
+                raise TableError("{player} has a drawn card waiting: take it or decline it first", player=player)
             position = self._top(db, "library")
             if position is None:
                 raise TableError("the Hell library is empty: the rules forbid drawing from it")
@@ -342,7 +352,7 @@ class Session:
         self._colors(db, player)
         row = db.execute("SELECT position FROM cards WHERE zone = 'pending' AND player = ?", (player,)).fetchone()
         if row is None:
-            raise TableError(f"{player} has no drawn card waiting for take or decline")
+            raise TableError("{player} has no drawn card waiting for take or decline", player=player)
         return int(row["position"])
 
     def take(self, player: str) -> dict[str, Any]:
@@ -368,7 +378,7 @@ class Session:
             dealt = {r["action"]: r["n"] for r in db.execute(
                 "SELECT action, COUNT(*) AS n FROM log WHERE game = ? AND player = ? GROUP BY action", (game, player))}
             if dealt.get("opening hand", 0) > dealt.get("mulligan", 0):  # once a game, and again after a mulligan
-                raise TableError(f"{player} has an opening hand this game; a mulligan deals a new one")
+                raise TableError("{player} has an opening hand this game; a mulligan deals a new one", player=player)
             positions = [int(r["position"]) for r in db.execute(
                 "SELECT position FROM cards WHERE zone = 'library' ORDER BY ord LIMIT ?", (OPENING_HAND,))]
             if len(positions) < OPENING_HAND:
@@ -388,7 +398,7 @@ class Session:
                 (player, OWN_CARDS))]
             chosen = held if positions is None else [p for p in positions if p in held]
             if positions is not None and len(chosen) != len(positions):
-                raise TableError(f"{player} does not hold every card named", status=400)
+                raise TableError("{player} does not hold every card named", status=400, player=player)
             self._act(db, player, "mulligan", {"positions": chosen}, chosen)
             for position in chosen:
                 self._move(db, position, "library", "bottom")
@@ -431,11 +441,12 @@ class Session:
         with self.transaction() as db:
             row = db.execute("SELECT zone, owner FROM cards WHERE position = ?", (position,)).fetchone()
             if row is None or position >= OWN_CARDS:
-                raise TableError(f"no Hell card at position {position}", status=404)
+                raise TableError("no Hell card at position {position}", status=404, position=position)
             if row["zone"] != "sideboard":
-                raise TableError(f"card {position} is in the {row['zone']}, not on the sideboard")
+                raise TableError("{card} is not on the sideboard", card=self._name(db, position))
             if row["owner"] is not None:
-                raise TableError(f"{row['owner']} owns {self.cards[position].name}: its owner's library is theirs")
+                raise TableError("{owner} owns {card}: its owner's library is theirs", owner=row["owner"],
+                                 card=self.cards[position].name)
             self._act(db, None, "to the Hell library", {"position": position, "name": self.cards[position].name,
                                                         "end": end}, [position])
             self._move(db, position, "library", end)
@@ -446,9 +457,9 @@ class Session:
         with self.transaction() as db:
             row = db.execute("SELECT zone FROM cards WHERE position = ?", (position,)).fetchone()
             if row is None:
-                raise TableError(f"no card at library position {position}", status=404)
+                raise TableError("no card at library position {position}", status=404, position=position)
             if row["zone"] != "out":
-                raise TableError(f"card {position} is in the {row['zone']}, not in play", status=409)
+                raise TableError("{card} is not in play", status=409, card=self._name(db, position))
             name = self._name(db, position)
             self._act(db, None, "to sideboard", {"position": position, "name": name}, [position])
             self._move(db, position, "sideboard", "top")
@@ -465,7 +476,8 @@ class Session:
             chosen = out if returned is None else list(dict.fromkeys(returned))
             strays = [p for p in chosen if p not in out]
             if strays:
-                raise TableError(f"cards {strays} are not outside the library and the sideboard", status=400)
+                raise TableError("cards {positions} are not outside the library and the sideboard", status=400,
+                                 positions=", ".join(map(str, strays)))
             # players' own cards in play go back to their decks; only Hell cards go to the Hell library
             home = [p for p in out if p >= OWN_CARDS]
             order = sorted(p for p in chosen if p < OWN_CARDS)
@@ -486,8 +498,8 @@ class Session:
             if last is None:
                 raise TableError("nothing to undo")
             if player is not None and last["player"] not in (None, player) and not anyone:
-                raise TableError(f"the last action is {last['player']}'s ({last['action']}): confirm to undo it",
-                                 status=409)
+                raise NeedsConfirmation("the last action is {player}'s ({action})", player=last["player"],
+                                        action=last["action"])
             inverse = load_json(last["undo"])
             # the moved cards' rows as they were (a session from before this kept every row, with fewer columns)
             for row in inverse["cards"]:
