@@ -177,6 +177,18 @@ def test_the_rules_sheet_has_every_section_on_one_sheet_at_a_readable_size(synce
         assert "Pyrohyperspasm" in other.read_text() and SECTIONS[lang][4] in other.read_text()
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_no_page_of_the_rules_ends_with_a_heading(synced, tmp_path, lang):
+    from hhdcli.render.texts import RULES
+
+    out = tmp_path / "rules.pdf"
+    assert synced("rules", "--lang", lang, "-o", str(out)).exit_code == 0
+    headings = {" ".join(section.heading.split()) for section in RULES[lang]}
+    for page in PdfReader(out).pages:
+        lines = [" ".join(line.split()) for line in page.extract_text().splitlines() if line.strip()]
+        assert lines and lines[-1] not in headings
+
+
 def test_with_rules_appends_the_rules_sheet(synced, library, tmp_path):
     plain, with_rules, rules = tmp_path / "a.pdf", tmp_path / "b.pdf", tmp_path / "r.pdf"
     synced("checklist", str(library), "-o", str(plain))

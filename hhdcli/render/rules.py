@@ -56,9 +56,9 @@ def _bold_family(fonts: Fonts) -> None:
     addMapping(fonts.regular, 1, 1, fonts.bold)
 
 
-def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float) -> list:
+def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float, width: float) -> list:
     from reportlab.lib.styles import ParagraphStyle
-    from reportlab.platypus import Flowable, Paragraph, Spacer
+    from reportlab.platypus import CondPageBreak, Flowable, Paragraph, Spacer
 
     title = ParagraphStyle("t", fontName=fonts.bold, fontSize=size * 1.8, leading=size * 2.2, spaceAfter=size * 0.6)
     heading = ParagraphStyle("h", fontName=fonts.bold, fontSize=size * 1.2, leading=size * 1.5,
@@ -67,8 +67,13 @@ def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float) -> list:
     _bold_family(fonts)
     story: list[Flowable] = [Paragraph(escape(labels(lang)["rules_title"]), title)]
     for section in RULES[lang]:
-        story.append(Paragraph(escape(safe_text(fonts, section.heading, bold=True)), heading))
-        story.extend(Paragraph(inline_markup(p, table, fonts), body) for p in section.paragraphs)
+        title_line = Paragraph(escape(safe_text(fonts, section.heading, bold=True)), heading)
+        paragraphs = [Paragraph(inline_markup(p, table, fonts), body) for p in section.paragraphs]
+        # a heading never ends a page: a frame ignores keepWithNext, so the page ends before it when the
+        # heading and its first paragraph do not both fit
+        story.append(CondPageBreak(_story_height([title_line, *paragraphs[:1]], width)))
+        story.append(title_line)
+        story.extend(paragraphs)
         if section is RULES[lang][2]:  # the take rule: show it on real symbols
             story.append(Paragraph(escape(EXAMPLE_INTRO[lang]), body))
             story.append(_examples(lang, table, fonts, size, body))
@@ -95,11 +100,11 @@ def draw_rules_pages(canvas, lang: str, table: SymbolTable, fonts: Fonts) -> Non
 
     width, height = PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * MARGIN
     size = 11.0
-    story = _story(lang, table, fonts, size)
+    story = _story(lang, table, fonts, size, width)
     # a page break wastes up to a paragraph: leave a tenth of the last page for it
     while size > MIN_SIZE and _story_height(story, width) > (MAX_PAGES - 0.1) * height:
         size -= 0.25
-        story = _story(lang, table, fonts, size)
+        story = _story(lang, table, fonts, size, width)
     for _ in range(MAX_PAGES):
         frame = Frame(MARGIN, MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         frame.addFromList(story, canvas)
