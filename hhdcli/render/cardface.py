@@ -12,7 +12,7 @@ from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
 from hhdcli.render.layout import MM
 from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, symbols_width
-from hhdcli.render.textbox import TextBox, lay_out, paragraphs
+from hhdcli.render.textbox import TextBox, break_lines, paragraphs
 from hhdcli.rulings import card_rulings, hell_lines
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ class Painter:
         found = self.texts.boxes.get(key)
         if found is None:
             words = paragraphs(text, self.table, self.fonts, self.texts.lines)
-            found = self.texts.boxes[key] = lay_out(words, size, width, self.fonts)
+            found = self.texts.boxes[key] = break_lines(words, size, width, self.fonts)
         return found
 
     def _face(self, face: Face, x: float, y: float, w: float, h: float, compact: bool, named: bool = True) -> None:

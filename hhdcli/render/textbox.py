@@ -132,7 +132,7 @@ def _width(text: str, font: str) -> float:
     return float(stringWidth(text, font, 1.0))
 
 
-def lay_out(lines: tuple[tuple[Word, ...], ...], size: float, width: float, fonts: Fonts) -> TextBox:
+def break_lines(lines: tuple[tuple[Word, ...], ...], size: float, width: float, fonts: Fonts) -> TextBox:
     """Break each line into lines no wider than `width` at `size` (greedy, as a printed card does)."""
     room = width / size  # in 1 pt units: one set of widths serves every size
     space = _width(" ", fonts.regular)

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from hhdcli.render.fonts import load_fonts
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.splice import StandIns, jpeg_size, splice
-from hhdcli.render.textbox import lay_out, paragraphs
+from hhdcli.render.textbox import break_lines, paragraphs
 
 
 @pytest.mark.parametrize("mode, progressive", [("L", False), ("RGB", False), ("RGB", True), ("CMYK", False)])
@@ -53,7 +53,7 @@ def test_scans_replace_their_stand_ins_and_show_on_the_page(tmp_path):
 def test_rules_text_breaks_at_spaces_and_keeps_its_line_breaks(synced_table):
     fonts = load_fonts()
     words = paragraphs("Draw a card.\nScry {2}{U}, then discard a card.", synced_table, fonts)
-    box = lay_out(words, 8.0, 60.0, fonts)
+    box = break_lines(words, 8.0, 60.0, fonts)
     lines = [" ".join("".join(p.text for p in w.pieces) for w in line.words) for line in box.lines]
     assert lines[0] == "Draw a card." and len(lines) > 2 and all("\u00a0" not in line.split()[0] for line in lines[:1])
     assert "".join(lines).replace(" ", "").replace("\u00a0", "") == "Drawacard.Scry2U,thendiscardacard."
@@ -65,12 +65,12 @@ def test_a_layout_scales_with_its_size(synced_table):
     fonts = load_fonts()
     words = paragraphs("Each player sacrifices a creature, then each player draws a card for each creature "
                        "sacrificed this way.", synced_table, fonts)
-    assert lay_out(words, 6.0, 80.0, fonts).lines == lay_out(words, 12.0, 160.0, fonts).lines
+    assert break_lines(words, 6.0, 80.0, fonts).lines == break_lines(words, 12.0, 160.0, fonts).lines
 
 
 def test_a_word_wider_than_the_line_is_split_between_characters(synced_table):
     fonts = load_fonts()
-    box = lay_out(paragraphs("x" * 200, synced_table, fonts), 8.0, 50.0, fonts)
+    box = break_lines(paragraphs("x" * 200, synced_table, fonts), 8.0, 50.0, fonts)
     assert len(box.lines) > 3 and "".join(p.text for line in box.lines for w in line.words for p in w.pieces) == "x" * 200
 
 
@@ -92,13 +92,13 @@ def test_each_rules_text_is_laid_out_once_per_size_tried(legacy_cache, synced_ta
     from hhdcli.render.proxies import ProxyOptions, render_proxies
 
     seen: Counter = Counter()
-    real = cardface.lay_out
+    real = cardface.break_lines
 
     def counted(words, size, width, fonts):  # a spy: the real layout, counted
         seen[(words, size, width)] += 1
         return real(words, size, width, fonts)
 
-    monkeypatch.setattr(cardface, "lay_out", counted)
+    monkeypatch.setattr(cardface, "break_lines", counted)
     cards = sorted(load_cache(legacy_cache).cards, key=lambda c: c.name)[:120]
     pdf, report = render_proxies(cards, synced_table, ProxyOptions(text_only=True))
     assert report.proxies >= 120 and pdf.startswith(b"%PDF")
