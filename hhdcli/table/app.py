@@ -82,7 +82,11 @@ PAGE_SCRIPT_MESSAGES = ("land", "take", "choice", "needs", "→ sideboard", "In 
                         "Hell library: bottom", "to the bottom:", "game", "table", "cards to the bottom",
                         # the log's actions
                         "draw", "decline", "opening hand", "mulligan", "play from sideboard", "to sideboard",
-                        "own card to sideboard", "to the Hell library", "end of game")
+                        "own card to sideboard", "to the Hell library", "end of game",
+                        # the log's sentences
+                        "drew a Hell card", "took the card drawn", "declined", "drew an opening hand",
+                        "took a mulligan", "played the sideboard's top card", "sent to the sideboard",
+                        "sent a card of their deck to the sideboard", "put into the Hell library", "ended the game")
 
 
 def _text(value: str) -> bool:
