@@ -1,7 +1,7 @@
 """hhd benchmarks: each figure beside a baseline measured in the same run, as a table and as JSON.
 
     .venv/bin/python benchmarks/run.py            # all; the results also go to benchmarks/results.json
-    .venv/bin/python benchmarks/run.py sync check # some
+    .venv/bin/python benchmarks/run.py sync check # some (their results go to benchmarks/results-sync-check.json)
 
 Every timed figure is the median of at least 10 runs, with its spread, and its baseline's runs alternate with
 its own; memory is the peak resident size of a child process, read from the kernel (wait4).
@@ -169,7 +169,10 @@ def bench_sync(rows: list[Row], work: Path) -> None:
 
 
 def warm_env(work: Path) -> dict[str, str]:
-    env = {**os.environ, "HHD_CACHE_DIR": str(work / "cache")}
+    """The environment of an installed hhd: a synced cache, and bytecode kept (pip compiles it when it installs
+    a wheel; PYTHONDONTWRITEBYTECODE would make every run compile the CLI's source again)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["HHD_CACHE_DIR"] = str(work / "cache")
     if not (work / "cache" / "cards.json").exists():
         run_cli("sync", "--source", str(LEGACY), "--symbols", str(PIPS), env=env)
     return env
@@ -584,7 +587,8 @@ def main(names: list[str]) -> None:
     widths = [max(len(str(x)) for x in col) for col in zip(headers, *table, strict=True)]
     for line in [headers, ["-" * w for w in widths], *table]:
         print("  ".join(str(v).ljust(w) for v, w in zip(line, widths, strict=True)).rstrip())
-    results = ROOT / "benchmarks" / "results.json"
+    # a full run's results, or a part's beside them (a part never overwrites the whole)
+    results = ROOT / "benchmarks" / ("results.json" if not names else f"results-{'-'.join(names)}.json")
     results.write_text(json.dumps({"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
                                    "rows": [_json(r) for r in rows]}, indent=1, ensure_ascii=False) + "\n")
     print(f"\nwritten to {results.relative_to(ROOT)}")
