@@ -77,10 +77,11 @@ PAGE_SCRIPT_MESSAGES = ("land", "take", "choice", "needs", "→ sideboard", "In 
                         "Your deck's lands make:", "no colour",
                         "a land: into your hand; in your draw step you may play it at once",
                         "take it; in your draw step you may cast it for {2} less",
-                        "take it, or decline: it goes on top of the sideboard", "Undo it anyway?", "owner", "Who are you?", "Pick your name first.",
-                        "no owner: its owner's library is the Hell library", "Hell library: top",
-                        "Hell library: bottom", "to the bottom:", "game", "table", "cards to the bottom",
-                        # the log's actions
+                        "take it, or decline: it goes on top of the sideboard", "Undo it anyway?", "owner",
+                        "Who are you?", "Pick your name first.", "no owner: its owner's library is the Hell library",
+                        "Hell library: top", "Hell library: bottom", "to the bottom:", "game", "table",
+                        "cards to the bottom",
+                        # the log's actions, named in a refusal ("the last action is Anna's (opening hand)")
                         "draw", "decline", "opening hand", "mulligan", "play from sideboard", "to sideboard",
                         "own card to sideboard", "to the Hell library", "end of game",
                         # the log's sentences
@@ -102,7 +103,6 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
     """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code)."""
     app = Flask(__name__)
     changes = changes or Changes()
-    app.extensions["hhd_changes"] = changes
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
     faces: dict[int, bytes] = {}

@@ -67,6 +67,7 @@ class Session:
     seed: str
     library_hash: str = ""  # the library file's content: a library drawn again with other options is another
     _faces: dict[str, int] = field(default_factory=dict)  # the opaque face ids of this session's cards
+    _face_of: dict[int, str] = field(default_factory=dict)  # and back
 
     # --- storage ---------------------------------------------------------------------------------
 
@@ -280,7 +281,8 @@ class Session:
                     "image": None, "face": None, "text": "", "hell_rulings": []}
         images = card.print_images
         return {"position": position, "name": card.name, "hell": True, "cost": card.mana_cost,
-                "type_line": card.type_line, "image": images[0] if images else None, "face": f"/cards/{self._face_of[position]}.png",
+                "type_line": card.type_line, "image": images[0] if images else None,
+                "face": f"/cards/{self._face_of[position]}.png",
                 "text": card_text(card), "hell_rulings": rulings_json(card)}
 
     def verdict(self, position: int, colors: str) -> dict[str, Any]:
