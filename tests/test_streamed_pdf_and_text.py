@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 
 import pytest
@@ -12,6 +13,15 @@ from hhdcli.render.fonts import load_fonts
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.splice import StandIns, jpeg_size, splice
 from hhdcli.render.textbox import break_lines, paragraphs
+
+
+def test_a_damaged_jpeg_header_is_an_error_not_a_loop(tmp_path):
+    from hhdcli.render.splice import SpliceError
+
+    path = tmp_path / "bad.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0\x00\x00" + b"\x00" * 10 + b"\xff\xd9")  # a segment of length 0
+    with pytest.raises(SpliceError):
+        jpeg_size(path)
 
 
 @pytest.mark.parametrize("mode, progressive", [("L", False), ("RGB", False), ("RGB", True), ("CMYK", False)])
@@ -103,3 +113,21 @@ def test_each_rules_text_is_laid_out_once_per_size_tried(legacy_cache, synced_ta
     pdf, report = render_proxies(cards, synced_table, ProxyOptions(text_only=True))
     assert report.proxies >= 120 and pdf.startswith(b"%PDF")
     assert seen and max(seen.values()) == 1
+
+
+def test_a_scan_damaged_before_it_is_copied_is_a_cache_error_not_a_broken_pdf(tmp_path):
+    from hhdcli.errors import CacheError
+    from hhdcli.render.proxies import ProxyPdf, ProxyReport
+
+    scan = tmp_path / "0.jpg"
+    Image.new("RGB", (372, 520), (9, 9, 9)).save(scan, "JPEG")
+    stand_ins = StandIns()
+
+    def draw(canvas) -> None:
+        canvas.drawImage(stand_ins.reader(str(scan)), 40, 400, 120, 168)
+        canvas.showPage()
+
+    pdf = ProxyPdf(make_pdf((595, 842), "one", draw), stand_ins.paths, ProxyReport())
+    scan.write_bytes(b"\xff\xd8\xff\xe0 not a frame at all \xff\xd9")  # a JPEG's ends, nothing in between
+    with pytest.raises(CacheError, match="damaged"):
+        pdf.write(io.BytesIO())

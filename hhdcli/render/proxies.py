@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, cast
 
 from hhdcli.cards import Card, Face
+from hhdcli.errors import CacheError
 from hhdcli.mana import SymbolTable
 from hhdcli.render.cardface import INK, Painter, Slot, TextLayouts
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
@@ -25,7 +26,7 @@ from hhdcli.render.layout import (
     printable,
 )
 from hhdcli.render.pdf import make_pdf
-from hhdcli.render.splice import StandIns, splice
+from hhdcli.render.splice import SpliceError, StandIns, splice
 from hhdcli.words import plural
 
 
@@ -123,7 +124,11 @@ class ProxyPdf:
 
     def write(self, out: BinaryIO) -> int:
         """Write the finished PDF to `out`, a scan at a time; its size in bytes (also in the report)."""
-        self.report.size_bytes = splice(self.layout, self.scans, out)
+        try:
+            self.report.size_bytes = splice(self.layout, self.scans, out)
+        except SpliceError as exc:  # a cached scan changed or broke between fetching and writing
+            raise CacheError(f"an image in the cache is damaged: {exc}",
+                             "run hhd cache clean, then hhd proxies again") from exc
         return self.report.size_bytes
 
 

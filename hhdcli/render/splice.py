@@ -142,6 +142,8 @@ def _frame(handle: BinaryIO, path: Path) -> tuple[int, int, int]:
         if marker[1] in (0xD8, 0x01) or 0xD0 <= marker[1] <= 0xD7:
             continue  # markers without a length
         length = int.from_bytes(handle.read(2), "big")
+        if length < 2:  # a segment's length counts its own two bytes: less would loop here for ever
+            raise SpliceError(f"{path}: a damaged JPEG segment")
         if marker[1] in _SOF:
             header = handle.read(6)
             return int.from_bytes(header[3:5], "big"), int.from_bytes(header[1:3], "big"), header[5]
