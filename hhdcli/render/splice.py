@@ -14,6 +14,7 @@ import io
 import os
 import re
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -54,7 +55,9 @@ def stand_in(number: int) -> str:
 
         out = io.BytesIO()
         Image.new("L", (1, 1), 255).save(out, "JPEG", comment=MARK + str(number).encode() + b";")
-        path.write_bytes(out.getvalue())
+        partial = path.with_name(f"{number}.{os.getpid()}.{threading.get_ident()}.tmp")
+        partial.write_bytes(out.getvalue())
+        os.replace(partial, path)  # whole or not there: another thread may be reading it
     return str(path)
 
 
