@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -274,21 +276,35 @@ def parse_registry(raw: bytes) -> Parsed:
     selected = _legacy_is_v12 if fmt == "legacy" else _current_is_v12
     schema = LEGACY_SCHEMA if fmt == "legacy" else CURRENT_SCHEMA
     parsed, skipped = [], []
-    for number, record in enumerate(records, 1):
-        if not selected(record):
-            continue
-        problem = schema_problem(record, schema)
-        if problem is None:
-            try:
-                parsed.append(parse(record))
+    with _no_collection():
+        for number, record in enumerate(records, 1):
+            if not selected(record):
                 continue
-            except (TypeError, ValueError, AttributeError, KeyError) as exc:  # the schema's last line of defence
-                problem = f"cannot be read ({exc.__class__.__name__}: {exc})"
-        name = record.get("name", record.get("Name"))
-        skipped.append(f"skipped record {number} ({str(name)[:60]!r}): {problem}")
+            problem = schema_problem(record, schema)
+            if problem is None:
+                try:
+                    parsed.append(parse(record))
+                    continue
+                except (TypeError, ValueError, AttributeError, KeyError) as exc:  # the schema's last defence
+                    problem = f"cannot be read ({exc.__class__.__name__}: {exc})"
+            name = record.get("name", record.get("Name"))
+            skipped.append(f"skipped record {number} ({str(name)[:60]!r}): {problem}")
     # a record listed twice (same id) is one card: the first of them is kept
     cards = list({card.id: card for card in reversed(parsed)}.values())[::-1]
     return Parsed(fmt, cards, len(records), skipped)
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """The garbage collector paused while thousands of cards are built: each of its passes would walk the
+    whole parsed registry (nothing built here is garbage), a tenth of a sync's time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 # the legacy format's 4-slot columns, one slot per face
@@ -315,9 +331,13 @@ def _texts(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
+_SLOT_TYPES = frozenset((str, int, float, type(None)))  # exact types: a bool is no number here
+
+
 def _slot_column(value: Any) -> bool:
-    """A legacy 4-slot column: a list of text, numbers or nulls (or one text)."""
-    return _text(value) or isinstance(value, list) and all(v is None or _scalar(v) for v in value)
+    """A legacy 4-slot column: a list of text, numbers or nulls (or one text). By exact type, in one pass:
+    8 columns of each of 720 records are checked on every sync."""
+    return type(value) is str or type(value) is list and _SLOT_TYPES.issuperset(map(type, value))
 
 
 def _mapping(value: Any) -> bool:
@@ -372,21 +392,24 @@ def _legacy_is_v12(record: dict[str, Any]) -> bool:
 
 
 
-def _slots(record: dict[str, Any]) -> dict[str, list[str]]:
+def _slots(record: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     """Each 4-slot column of a legacy record as four stripped strings (one per face; "" when unused)."""
     return {key: _column(record.get(key)) for key in _SLOT_KEYS}
 
 
-def _column(values: Any) -> list[str]:
+_NO_SLOTS = ("", "", "", "")
+
+
+def _column(values: Any) -> tuple[str, ...]:
     if not values:
-        return ["", "", "", ""]
-    if isinstance(values, str):
-        values = [values]
-    out = [v.strip() if isinstance(v, str) else "" if v is None else str(v).strip() for v in values[:4]]
-    return out + [""] * (4 - len(out))
+        return _NO_SLOTS
+    if type(values) is str:
+        return (values.strip(), "", "", "")
+    out = tuple([v.strip() if type(v) is str else "" if v is None else str(v).strip() for v in values[:4]])
+    return out + _NO_SLOTS[len(out):]
 
 
-def _legacy_face_count(slots: dict[str, list[str]]) -> int:
+def _legacy_face_count(slots: dict[str, tuple[str, ...]]) -> int:
     used = [i for i in range(4) if slots["Cost"][i] or slots["Card Type(s)"][i] or slots["Text Box"][i]]
     return used[-1] + 1 if used else 1
 
@@ -399,7 +422,7 @@ def _fix_case(word: str) -> str:
     return word.title() if word.isupper() and len(word) > 1 else word
 
 
-def _legacy_type_line(slots: dict[str, list[str]], index: int) -> str:
+def _legacy_type_line(slots: dict[str, tuple[str, ...]], index: int) -> str:
     supertypes = _split_list(slots["Supertype(s)"][index])
     types = [_fix_case(t) for t in _split_list(slots["Card Type(s)"][index])]
     subtypes = _split_list(slots["Subtype(s)"][index])
