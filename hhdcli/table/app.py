@@ -148,12 +148,8 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
 
     @app.errorhandler(TableError)
     def refused(error: TableError) -> Any:
-        """The refusal in the asker's language (a log action named in it too); `confirm` when confirming
-        would let it through."""
-        _ = gettext()
-        values = {k: _(v) if k == "action" and isinstance(v, str) else v for k, v in error.values.items()}
-        message = _(error.template).format(**values) if values else _(error.template)
-        return jsonify(error=message, confirm=isinstance(error, NeedsConfirmation)), error.status
+        """The refusal in the asker's language; `confirm` when confirming would let it through."""
+        return jsonify(error=error.said(gettext()), confirm=isinstance(error, NeedsConfirmation)), error.status
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
@@ -188,8 +184,11 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
                              player=name)
         return name
 
-    def position_value(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_POSITION
+    def position_value(value: Any, own_cards: bool = False) -> bool:
+        """A library position; with `own_cards`, a player's own card's number too."""
+        if not isinstance(value, int) or isinstance(value, bool):
+            return False
+        return 1 <= value <= MAX_POSITION or own_cards and OWN_CARDS < value <= OWN_CARDS + MAX_POSITION
 
     def positions(key: str) -> list[int] | None:
         value = body().get(key)
@@ -272,7 +271,7 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
     @app.post("/api/to-sideboard")
     def to_sideboard() -> Any:
         position: Any = body().get("position")
-        if not (position_value(position) or isinstance(position, int) and OWN_CARDS < position < 2 * OWN_CARDS):
+        if not position_value(position, own_cards=True):
             raise TableError('say which card: {"position": N}', status=400)
         return jsonify(session.to_sideboard(position))
 

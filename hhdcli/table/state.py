@@ -43,18 +43,24 @@ class TableError(Exception):
     """A request the rules or the session refuse: `status` is the HTTP status that says so. The text is a
     message of the page's catalog (translated for the player asking) with `values` put in its {fields}."""
 
+    translated: tuple[str, ...] = ()  # values that are words of the catalog too (a log action)
+
     def __init__(self, template: str, status: int = 409, **values: object) -> None:
         self.template, self.status, self.values = template, status, values
-        self.message = self.said(template)
+        self.message = self.said()
         super().__init__(self.message)
 
-    def said(self, template: str) -> str:
-        """The message from `template` (the English one, or its translation)."""
-        return template.format(**self.values) if self.values else template
+    def said(self, gettext: Callable[[str], str] = str) -> str:
+        """The message in English, or through `gettext` in another language."""
+        values = {k: gettext(str(v)) if k in self.translated else v for k, v in self.values.items()}
+        text = gettext(self.template)
+        return text.format(**values) if values else text
 
 
 class NeedsConfirmation(TableError):
     """Refused unless the player confirms: undoing another player's action."""
+
+    translated = ("action",)
 
 
 @dataclass
