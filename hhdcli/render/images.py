@@ -77,12 +77,11 @@ class ImageStore:
         # images already in the print cache are a file check each: no threads for them (a warm run's cost)
         results, missing = [], []
         for url in unique:
-            target = self.print_path(url)
-            if not usable_print_image(target):
+            cached = self._cached(url)
+            if cached is None:
                 missing.append(url)
                 continue
-            _touch(target)  # recently used: the last to be evicted
-            results.append(ImageResult(url, target))
+            results.append(cached)
             if progress:
                 progress()
         if missing:
@@ -93,12 +92,17 @@ class ImageStore:
             evict(self.folder, self.settings.max_bytes, used)
         return {r.url: r for r in results}
 
+    def _cached(self, url: str) -> ImageResult | None:
+        """The print image already in the cache, marked recently used (the last to be evicted)."""
+        target = self.print_path(url)
+        if not usable_print_image(target):
+            return None
+        _touch(target)
+        return ImageResult(url, target)
+
     def _one(self, client: Client, url: str) -> ImageResult:
         target = self.print_path(url)
-        if usable_print_image(target):
-            _touch(target)  # recently used: the last to be evicted
-            return ImageResult(url, target)
-        _remove(target)  # damaged or half-written: made again below
+        _remove(target)  # not in the cache, or damaged or half-written (fetch_all checked): made again below
         raw = self.raw_path(url)
         prepared = data = None
         if raw.is_file():
