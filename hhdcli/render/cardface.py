@@ -56,7 +56,7 @@ class Painter:
     missing: dict[str, set[str]] = field(default_factory=dict)  # card name → characters the font lacks
     # each rules text laid out once per size tried, whether to measure, to split over proxies or to draw (a
     # painter measuring shares these with the one drawing)
-    texts: TextLayouts = field(default_factory=lambda: TextLayouts())
+    texts: TextLayouts = field(default_factory=TextLayouts)
 
     def note_missing(self, card: Card) -> None:
         """Remember the characters of a card that the font cannot draw (they print as "?")."""

@@ -107,7 +107,7 @@ def _line_words(line: str, table: SymbolTable, fonts: Fonts) -> tuple[Word, ...]
         # a brace left over from a symbol typed without its mate is dropped: braces only delimit symbols
         for i, part in enumerate(segment.replace("{", "").replace("}", "").split(" ")):
             if i and current:
-                words.append(Word(tuple(current), sum(p.unit_width for p in current)))
+                words.append(_word(current))
                 current.clear()
             if part:
                 current.append(Piece(part, None, _width(part, fonts.regular)))
@@ -121,8 +121,12 @@ def _line_words(line: str, table: SymbolTable, fonts: Fonts) -> tuple[Word, ...]
         position = found.end()
     plain(line[position:])
     if current:
-        words.append(Word(tuple(current), sum(p.unit_width for p in current)))
+        words.append(_word(current))
     return tuple(words)
+
+
+def _word(pieces: list[Piece]) -> Word:
+    return Word(tuple(pieces), sum(p.unit_width for p in pieces))
 
 
 @lru_cache(maxsize=65536)
@@ -162,8 +166,8 @@ def _fitting(words: tuple[Word, ...], room: float, fonts: Fonts) -> list[Word]:
         chunk = ""
         for ch in word.pieces[0].text:
             if chunk and _width(chunk + ch, fonts.regular) > room:
-                out.append(Word((Piece(chunk, None, _width(chunk, fonts.regular)),), _width(chunk, fonts.regular)))
+                out.append(_word([Piece(chunk, None, _width(chunk, fonts.regular))]))
                 chunk = ""
             chunk += ch
-        out.append(Word((Piece(chunk, None, _width(chunk, fonts.regular)),), _width(chunk, fonts.regular)))
+        out.append(_word([Piece(chunk, None, _width(chunk, fonts.regular))]))
     return out
