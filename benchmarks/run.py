@@ -131,6 +131,11 @@ def child_peak(args: list[str], env: dict[str, str] | None = None) -> tuple[floa
     return time.perf_counter() - start, int(done.stdout.split()[-1]) / 1024  # ru_maxrss is in KB on Linux
 
 
+def bare_python() -> None:
+    """The baseline of a command: starting Python and doing nothing."""
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+
+
 def run_cli(*args: str, env: dict[str, str]) -> None:
     subprocess.run([sys.executable, "-m", "hhdcli", *args], check=True, env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
@@ -180,13 +185,13 @@ def warm_env(work: Path) -> dict[str, str]:
 
 def bench_cli(rows: list[Row], work: Path) -> None:
     env = warm_env(work)
-    python = lambda: subprocess.run([sys.executable, "-c", "pass"], check=True)  # noqa: E731
-    ours, base = alternate(lambda: run_cli("--help", env=env), python)
+    ours, base = alternate(lambda: run_cli("--help", env=env), bare_python)
     rows.append(Row("cli", "hhd --help", ours, "s", "python -c pass", base, "< 3x"))
-    ours, base = alternate(lambda: run_cli("cards", env=env), python)
+    ours, base = alternate(lambda: run_cli("cards", env=env), bare_python)
     rows.append(Row("cli", "hhd cards (warm cache)", ours, "s", "python -c pass", base, "< 0.4 s"))
     out = str(work / "lib.json")
-    ours, base = alternate(lambda: run_cli("generate", "--seed", "b", "-o", out, "--force", env=env), python)
+    ours, base = alternate(lambda: run_cli("generate", "--seed", "b", "-o", out, "--force", env=env),
+                           bare_python)
     rows.append(Row("generate", "hhd generate end to end", ours, "s", "python -c pass", base, "< 0.4 s"))
 
 
@@ -208,15 +213,15 @@ def bench_check(rows: list[Row], work: Path) -> None:
     env = warm_env(work)
     deck = work / "deck.txt"
     deck.write_text("4 Mountain\n4 Island\n4 Forest\n8 Nebula\n" + "".join(f"4 Spell {i}\n" for i in range(10)))
-    python = lambda: subprocess.run([sys.executable, "-c", "pass"], check=True)  # noqa: E731
-    ours, base = alternate(lambda: run_cli("check", str(deck), "--all", "--offline", env=env), python)
+    ours, base = alternate(lambda: run_cli("check", str(deck), "--all", "--offline", env=env), bare_python)
     rows.append(Row("check", "hhd check 60-card deck, all 720", ours, "s", "python -c pass", base, "< 0.4 s"))
     cache = load_cache(work / "cache")
     exports = commander_exports(cache.cards, work)
     medians = {fmt: statistics.median(repeat(lambda p=path: run_cli("check", str(p), "--all", "--offline", env=env), 3))
                for fmt, path in exports.items()}
     slowest = max(medians, key=medians.__getitem__)
-    ours, base = alternate(lambda: run_cli("check", str(exports[slowest]), "--all", "--offline", env=env), python)
+    ours, base = alternate(lambda: run_cli("check", str(exports[slowest]), "--all", "--offline", env=env),
+                           bare_python)
     rows.append(Row("check", f"hhd check 100-card commander export, slowest of {len(medians)} formats ({slowest})",
                     ours, "s", "python -c pass", base, "< 0.4 s"))
     table = SymbolTable.from_records(cache.symbols)
@@ -439,7 +444,7 @@ def bench_export(rows: list[Row], work: Path) -> None:
         out = work / f"export.{fmt}"
         ours, base = alternate(lambda fmt=fmt, out=out: run_cli("export", "-l", str(library), "--format", fmt, "-o",
                                                               str(out), "--offline", env=env),
-                               lambda: subprocess.run([sys.executable, "-c", "pass"], check=True))
+                               bare_python)
         rows.append(Row("export", f"hhd export --format {fmt}, 97 cards, offline", ours, "s", "python -c pass", base,
                         "< 1 s"))
 
