@@ -119,10 +119,17 @@ def test_decorations_are_stripped_from_names(line, name):
     assert parse_deck(line + "\n", "d.txt").entries[0].name == name
 
 
-def test_an_mtgo_dek_listing_catalogue_ids_only_says_to_export_with_names(tmp_path):
-    path = tmp_path / "ids.dek"
-    path.write_text('<?xml version="1.0"?><Deck><Cards CatID="12345" Quantity="4" Sideboard="false"/></Deck>')
-    with pytest.raises(InputError, match="catalogue number only"):
+@pytest.mark.parametrize("name, text, said", [
+    # an MTGO .dek listing catalogue ids only says to export with names
+    ("ids.dek", '<?xml version="1.0"?><Deck><Cards CatID="12345" Quantity="4" Sideboard="false"/></Deck>',
+     "catalogue number only"),
+    # a deck of no cards is an error naming the format
+    ("notes.txt", "my notes about the deck.\nremember to sleeve it.\n", "no cards read"),
+])
+def test_a_file_with_no_cards_to_read_is_an_error_saying_why(tmp_path, name, text, said):
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(InputError, match=said):
         read_deck(path)
 
 
@@ -130,13 +137,6 @@ def test_forge_sections_and_their_keys_are_known():
     deck = parse_deck("[metadata]\nName=x\nCard Reward=chosen card sets:LEB\n[duel]\n[shop]\n[Avatar]\n1 Some Avatar\n"
                       "[Conspiracy]\n1 Brago's Favor\n[Dungeon]\n1 Tomb of Annihilation\n[main]\n4 Forest\n", "f.dck")
     assert [e.name for e in deck.main] == ["Forest"] and deck.problems == []
-
-
-def test_a_deck_of_no_cards_is_an_error_naming_the_format(tmp_path):
-    path = tmp_path / "notes.txt"
-    path.write_text("my notes about the deck.\nremember to sleeve it.\n")
-    with pytest.raises(InputError, match="no cards read"):
-        read_deck(path)
 
 
 def test_warnings_are_capped_with_a_count_of_the_rest():
