@@ -15,12 +15,13 @@ from typing import Any
 
 from hhdcli.cards import Card
 from hhdcli.errors import CacheError
-from hhdcli.files import write_cache_file
+from hhdcli.files import sweep_leftovers, write_cache_file
 from hhdcli.jsonio import load_json
 
 SCHEMA_VERSION = 1
 CARDS_FILE = "cards.json"
 SYMBOLS_FILE = "pips.json"
+STAGED_SYMBOLS_FILE = "pips.json.next"  # the symbol table of a sync between its two writes (see write_cache)
 BUILTIN_FILE = "data/hellscube-v1.2.json.gz"  # inside the package; built by scripts/build_builtin_data.py
 BUILTIN_PREFIX = "built-in:"
 FAILED_SYNC_FILE = ".sync-failed"  # when an automatic sync last failed: the next hour's commands go offline
@@ -134,6 +135,9 @@ def load_symbols(cache_dir: Path, expected_sha256: str | None = None) -> list[di
     """The registry's symbol table, or [] when none was synced (symbols are then read by shape). With
     `expected_sha256` (what cards.json says it was synced with), a table of another sync is refused."""
     path = cache_dir / SYMBOLS_FILE
+    if expected_sha256 and _file_sha256(path) != expected_sha256 \
+            and _file_sha256(cache_dir / STAGED_SYMBOLS_FILE) == expected_sha256:
+        path = cache_dir / STAGED_SYMBOLS_FILE  # a sync killed after its commit: its table is the staged one
     if not path.is_file():
         return []
     raw = path.read_bytes()
@@ -176,6 +180,7 @@ def sync_lock(cache_dir: Path, notice: Callable[[str], None] | None = None,
                     said = True
                 time.sleep(0.1)
         try:
+            sweep_cache(cache_dir)
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
@@ -202,14 +207,51 @@ def parse_symbols(raw: bytes) -> list[dict[str, Any]]:
 
 
 def write_cache(cache_dir: Path, meta: CacheMeta, cards: list[Card], symbols_raw: bytes | None) -> None:
-    """Symbols first, then cards: a crash in between leaves an older but consistent card list."""
+    """cards.json and pips.json change as one unit. The new symbol table is staged beside the old one first;
+    writing cards.json (which names the table it goes with by hash) is the commit; then the staged table
+    takes the old one's place. A kill at any point leaves the old pair, or the new cards.json with a staged
+    table that the next read moves in (`load_symbols`)."""
+    staged = cache_dir / STAGED_SYMBOLS_FILE
     if symbols_raw is not None:
-        write_cache_file(cache_dir / SYMBOLS_FILE, symbols_raw)
+        write_cache_file(staged, symbols_raw)
     document = {"meta": meta.__dict__, "cards": [c.to_json() for c in cards]}
     # compact: the cache is read by hhd, not people (`hhd card NAME --json` shows a card readably)
     data = json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     write_cache_file(cache_dir / CARDS_FILE, data)
+    if symbols_raw is not None:
+        _move_in(staged, cache_dir / SYMBOLS_FILE)
     forget_failed_sync(cache_dir)
+
+
+def _move_in(staged: Path, target: Path) -> None:
+    try:
+        os.replace(staged, target)
+    except OSError as exc:
+        raise CacheError(f"cannot write the cache file {target}: {exc.strerror or exc.__class__.__name__}",
+                         "make the cache folder writable, or choose another with --cache-dir or HHD_CACHE_DIR") from exc
+
+
+def sweep_cache(cache_dir: Path) -> int:
+    """Tidy what killed runs left in the cache: every temp file of ours whose writer has gone (in the cache
+    and its image folder), and a staged symbol table: moved in when cards.json goes with it (the sync was
+    killed after its commit), else removed. Run under the sync lock, where no other sync is writing."""
+    removed = sum(sweep_leftovers(folder) for folder in (cache_dir, cache_dir / "images") if folder.is_dir())
+    staged = cache_dir / STAGED_SYMBOLS_FILE
+    if staged.exists():
+        meta = read_meta(cache_dir)
+        if meta is not None and meta.symbols_sha256 == _file_sha256(staged):
+            _move_in(staged, cache_dir / SYMBOLS_FILE)
+        else:
+            staged.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
+def _file_sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 # --- the built-in Hellscube v1.2 data --------------------------------------------------------------------

@@ -363,6 +363,50 @@ LEGACY_SCHEMA = {"Name": _text, "Set": _text, "Image": _text, "CMC": _scalar, "C
                  **dict.fromkeys(_SLOT_KEYS, _slot_column)}
 
 
+def _flag(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _snapshot_faces(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(f, dict) and isinstance(f.get("name"), str) and schema_problem(f, SNAPSHOT_FACE_SCHEMA) is None
+        for f in value)
+
+
+_EXPECTED.update({_flag: "true or false", _snapshot_faces: "a list of faces with names"})
+
+# A card as hhd itself writes it (Card.to_json): the copy a library file keeps of each card, which a person
+# may have edited by hand. Every field's type is checked before a Card is built from it.
+SNAPSHOT_FACE_SCHEMA = {"name": _text, "mana_cost": _text, "type_line": _text, "oracle_text": _text,
+                        "power": _text, "toughness": _text, "loyalty": _text, "colors": _texts, "image": _text,
+                        "counts": _flag}
+SNAPSHOT_SCHEMA = {"id": _text, "name": _text, "set_code": _text, "faces": _snapshot_faces, "colors": _texts,
+                   "mana_value": _number, "layout": _text, "image": _text, "banned": _flag, "tags": _texts,
+                   "creators": _texts, "color_identity": _texts, "rotated_image": _text}
+
+
+def snapshot_problem(record: Any) -> str | None:
+    """What is wrong with a card copy hhd wrote (and someone edited), or None."""
+    if not isinstance(record, dict):
+        return f"is {_shown(record)}, expected an object"
+    unknown = sorted(set(record) - set(SNAPSHOT_SCHEMA))
+    if unknown:
+        return f'has a field hhd does not write ("{_shown(unknown[0])[1:-1][:30]}")'
+    for key in ("id", "name", "faces"):
+        if record.get(key) is None:
+            return f'has no "{key}"'
+    faces = record["faces"]
+    if isinstance(faces, list):
+        for i, face in enumerate(faces):
+            problem = schema_problem(face, SNAPSHOT_FACE_SCHEMA) if isinstance(face, dict) else "is not an object"
+            if problem or (isinstance(face, dict) and not isinstance(face.get("name"), str)):
+                return f"faces[{i}]: {problem or 'has no name'}"
+            extra = sorted(set(face) - set(SNAPSHOT_FACE_SCHEMA))
+            if extra:
+                return f'faces[{i}] has a field hhd does not write ("{_shown(extra[0])[1:-1][:30]}")'
+    return schema_problem(record, SNAPSHOT_SCHEMA)
+
+
 def schema_problem(record: dict[str, Any], schema: dict[str, Any]) -> str | None:
     """What is wrong with a record, in a few words, or None."""
     for key, valid in schema.items():

@@ -17,6 +17,7 @@ import click
 from hhdcli import __version__
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import HhdError, InputError
+from hhdcli.terminal import printable
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -50,9 +51,9 @@ class HhdGroup(click.Group):
                 raise
             error = exc if isinstance(exc, HhdError) else InputError(
                 f"{exc.filename or 'a file'}: {exc.strerror or exc}"[:300], "check the paths given")
-            click.secho(f"error: {error.message}", err=True, fg="red")
+            click.secho(f"error: {printable(error.message)}", err=True, fg="red")
             if error.hint:
-                click.echo(f"  → {error.hint}", err=True)
+                click.echo(f"  → {printable(error.hint)}", err=True)
             ctx.exit(error.exit_code)
 
 
@@ -621,7 +622,7 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
-        click.echo(format_check(report))
+        click.echo(printable(format_check(report)))
     for warning in report.warnings:
         env.warn(warning)
     if output is not None and report_format is not None:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from hhdcli.terminal import printable
+
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
     from hhdcli.http import HttpSettings
@@ -33,11 +35,11 @@ class Env:
 
     def info(self, message: str) -> None:
         if not self.quiet:
-            click.echo(message, err=True)
+            click.echo(printable(message), err=True)
 
     def warn(self, message: str) -> None:
         if not self.quiet:
-            click.secho(f"warning: {message}", err=True, fg="yellow")
+            click.secho(f"warning: {printable(message)}", err=True, fg="yellow")
 
     def notice(self, message: str) -> None:
         """A wait long enough to wonder about (a server's Retry-After, Scryfall's back-off): say what it is."""
@@ -53,6 +55,11 @@ class Env:
 
         urls = RegistryUrls.from_base(self.registry_url) if self.registry_url else DEFAULT_URLS
         return Syncer(self.cache_dir, urls=urls, settings=self.http(), progress=progress, notice=self.notice)
+
+    def __post_init__(self) -> None:
+        from hhdcli.files import sweep_leftovers
+
+        sweep_leftovers(self.cache_dir)  # what a killed run left in the cache: temp files whose writer has gone
 
     def cards(self) -> CardCache:
         if self._cache is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import stat
@@ -71,7 +72,16 @@ def _running(pid: int) -> bool:
         return False
     except OSError:  # someone else's process, or no way to ask: leave its file alone
         return True
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """A killed process its parent has not reaped yet still answers kill(pid, 0): it writes nothing more."""
+    try:
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat_line.rsplit(")", 1)[-1].split()[:1] == ["Z"]
 
 
 def _read_umask() -> int:
@@ -129,8 +139,23 @@ def dump_json(document: Any) -> bytes:
 MAX_TEXT_BYTES = 1024 * 1024  # a deck list or a name list; anything larger is not one
 
 
+# Byte-order marks of the wide encodings, UTF-32 first (its little-endian mark begins with UTF-16's):
+# Windows PowerShell's `>` writes UTF-16 LE with a BOM.
+_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+              (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def wide_encoding(raw: bytes) -> str | None:
+    """The UTF-16 or UTF-32 encoding a text's byte-order mark says, or None."""
+    return next((encoding for bom, encoding in _WIDE_BOMS if raw.startswith(bom)), None)
+
+
 def decode_text(raw: bytes) -> str:
-    """UTF-8 (with or without a BOM), else Windows-1252 (what Notepad writes: `Urza’s Saga`)."""
+    """UTF-16 or UTF-32 with a BOM; UTF-8 (with or without a BOM), else Windows-1252 (what Notepad writes:
+    `Urza’s Saga`)."""
+    wide = wide_encoding(raw)
+    if wide:
+        return raw.decode(wide, errors="replace")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -157,7 +182,9 @@ def read_input(path: Path, what: str, limit: int, hint: str = "check the path") 
 def read_text_file(path: Path, what: str, hint: str) -> str:
     """A text file a person gave (deck, exclusions, names), read the same way everywhere."""
     raw = read_input(path, what, MAX_TEXT_BYTES)
-    binary = b"\0" in raw[:8192]
+    binary = b"\0" in raw[:8192] and wide_encoding(raw) is None  # UTF-16 text is full of NULs
+    if not binary and wide_encoding(raw) and "\0" in decode_text(raw):
+        binary = True
     if len(raw) > MAX_TEXT_BYTES or binary:
         why = "a binary file" if binary else f"over {MAX_TEXT_BYTES // 2**20} MB"
         raise InputError(f"{path} is not a {what} ({why})", hint)

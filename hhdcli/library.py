@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name, pool_order_key
+from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name, pool_order_key, snapshot_problem
 from hhdcli.colors import POOL_BASICS
 from hhdcli.errors import DataError, HhdError, InputError
 from hhdcli.files import read_input, read_text_file
@@ -222,40 +222,71 @@ def load_library(path: Path) -> Library:
     return library
 
 
+MAX_LIBRARY_CARDS = 10_000  # a pool is 720 + 5 × basics_per_type (at most 1000): far fewer cards
+
+
 def _field_problem(document: dict[str, Any]) -> str | None:
-    """The first field of a library file that is missing or of the wrong type, named, or None."""
-    def bad(where: str, value: Any, ok: bool, expected: str) -> str | None:
-        return None if ok else f"{where} is {json.dumps(value)[:40]}, expected {expected}"
+    """The first field of a library file that is missing or of the wrong type, named, or None. The checks
+    run lazily and stop at the first problem: a file of millions of bad entries is refused at once."""
+    return next((problem for problem in _field_problems(document) if problem), None)
 
-    def is_int(value: Any, low: int, high: int) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
+def _bad(where: str, value: Any, ok: bool, expected: str) -> str | None:
+    return None if ok else f"{where} is {_shown(value)}, expected {expected}"
+
+
+def _shown(value: Any) -> str:
+    """A refused value in a few characters, never serialised whole (it may be huge or deeply nested)."""
+    if isinstance(value, (dict, list)):
+        return "an object" if isinstance(value, dict) else "a list"
+    return json.dumps(value if not isinstance(value, str) else value[:40])[:40]
+
+
+def _is_int(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _field_problems(document: dict[str, Any]) -> Iterator[str | None]:
     pool, cards = document.get("pool"), document.get("cards")
-    checks = [bad("seed", document.get("seed"), isinstance(document.get("seed"), str), "text"),
-              bad("pool", pool, isinstance(pool, dict), "an object"),
-              bad("card_data", document.get("card_data"), isinstance(document.get("card_data"), dict), "an object"),
-              bad("cards", cards, isinstance(cards, list), "a list")]
+    yield _bad("seed", document.get("seed"), isinstance(document.get("seed"), str), "text")
+    yield _bad("pool", pool, isinstance(pool, dict), "an object")
+    yield _bad("card_data", document.get("card_data"), isinstance(document.get("card_data"), dict), "an object")
+    yield _bad("cards", cards, isinstance(cards, list), "a list")
     if isinstance(pool, dict):
-        excluded = pool.get("excluded", {})
-        checks += [bad("pool.basics_per_type", pool.get("basics_per_type", 50),
-                       is_int(pool.get("basics_per_type", 50), 0, 1000), "a whole number from 0 to 1000"),
-                   bad("pool.excluded", excluded, isinstance(excluded, dict), "an object")]
-        if isinstance(excluded, dict):
-            checks += [bad(f"pool.excluded.{key}", excluded.get(key, []),
-                           isinstance(excluded.get(key, []), list) and all(isinstance(v, str) for v in excluded.get(key, [])),
-                           "a list of text") for key in ("tags", "names")]
-    for i, entry in enumerate(cards if isinstance(cards, list) else []):
-        where = f"cards[{i}]"
-        checks.append(bad(where, entry, isinstance(entry, dict), "an object"))
-        if isinstance(entry, dict):
-            checks += [bad(f"{where}.position", entry.get("position"), is_int(entry.get("position"), 1, 100_000),
-                           "a position from 1"),
-                       bad(f"{where}.id", entry.get("id"), isinstance(entry.get("id"), str) and bool(entry.get("id")),
-                           "a card id"),
-                       bad(f"{where}.name", entry.get("name"), isinstance(entry.get("name"), str), "text"),
-                       bad(f"{where}.kind", entry.get("kind"), entry.get("kind") in {k.value for k in Kind},
-                           " or ".join(k.value for k in Kind))]
-    return next((c for c in checks if c), None)
+        yield from _pool_problems(pool)
+    if isinstance(cards, list):
+        if len(cards) > MAX_LIBRARY_CARDS:
+            yield f"cards lists {len(cards)} entries, a library has at most {MAX_LIBRARY_CARDS}"
+        for i, entry in enumerate(cards):
+            yield from _entry_problems(f"cards[{i}]", entry)
+
+
+def _pool_problems(pool: dict[str, Any]) -> Iterator[str | None]:
+    excluded = pool.get("excluded", {})
+    yield _bad("pool.basics_per_type", pool.get("basics_per_type", 50),
+               _is_int(pool.get("basics_per_type", 50), 0, 1000), "a whole number from 0 to 1000")
+    yield _bad("pool.excluded", excluded, isinstance(excluded, dict), "an object")
+    if isinstance(excluded, dict):
+        for key in ("tags", "names"):
+            value = excluded.get(key, [])
+            yield _bad(f"pool.excluded.{key}", value,
+                       isinstance(value, list) and all(isinstance(v, str) for v in value), "a list of text")
+
+
+def _entry_problems(where: str, entry: Any) -> Iterator[str | None]:
+    yield _bad(where, entry, isinstance(entry, dict), "an object")
+    if not isinstance(entry, dict):
+        return
+    kind = entry.get("kind")
+    yield _bad(f"{where}.position", entry.get("position"), _is_int(entry.get("position"), 1, 100_000),
+               "a position from 1")
+    yield _bad(f"{where}.id", entry.get("id"), isinstance(entry.get("id"), str) and bool(entry.get("id")), "a card id")
+    yield _bad(f"{where}.name", entry.get("name"), isinstance(entry.get("name"), str), "text")
+    yield _bad(f"{where}.kind", kind, isinstance(kind, str) and kind in {k.value for k in Kind},
+               " or ".join(k.value for k in Kind))
+    if entry.get("card") is not None:
+        problem = snapshot_problem(entry["card"])
+        yield f"{where}.card {problem}" if problem else None
 
 
 def _check_consistent(path: Path, library: Library, size: Any) -> None:
