@@ -214,8 +214,9 @@ def scryfall_reply(handler) -> Reply:
 
 
 def test_other_lands_come_from_scryfall_once(synced, server, tmp_path):
-    throttled = iter([Reply(b'{"object":"error"}', 429, headers={"Retry-After": "0"})])
-    server.routes["/cards/collection"] = lambda h: next(throttled, None) or scryfall_reply(h)
+    """Asked once, then answered from the disk cache (a 429's 30 s wait and one retry are tested with a clock
+    of their own in test_decklists.py: waiting them out here cost the suite 30 s)."""
+    server.routes["/cards/collection"] = scryfall_reply
     deck = _write(tmp_path, "arena.txt", ARENA)
     cache = tmp_path / "cache"
     import shutil
@@ -225,12 +226,24 @@ def test_other_lands_come_from_scryfall_once(synced, server, tmp_path):
     first = json.loads(run("check", str(deck), "--all", "--scryfall-url", server.url, "--json").stdout)
     assert first["deck_colors"] == ["U", "R"]
     assert {"name": "Steam Vents", "colors": ["U", "R"], "source": "scryfall"} in first["lands"]
-    assert server.count("/cards/collection", "POST") == 2  # the 429, then the answer
+    assert server.count("/cards/collection", "POST") == 1
     headers = [h for m, p, h in server.hits if p == "/cards/collection"][-1]
     assert headers["User-Agent"].startswith("hhd/") and headers["Accept"] == "application/json"
     second = json.loads(run("check", str(deck), "--all", "--scryfall-url", server.url, "--json").stdout)
     assert second["deck_colors"] == ["U", "R"]
-    assert server.count("/cards/collection", "POST") == 2  # answered from the disk cache
+    assert server.count("/cards/collection", "POST") == 1  # answered from the disk cache
+
+
+def test_after_a_429_scryfall_is_asked_once_more_and_its_answer_used(server, tmp_path):
+    """The wait is Scryfall's 30 s (slept on a clock of the test's own), then the one retry answers."""
+    from hhdcli.scryfall import ScryfallLands
+
+    throttled = iter([Reply(b'{"object":"error"}', 429, headers={"Retry-After": "0"})])
+    server.routes["/cards/collection"] = lambda h: next(throttled, None) or scryfall_reply(h)
+    slept: list[float] = []
+    found = ScryfallLands(tmp_path, server.url, sleep=slept.append).lookup(["Steam Vents"])
+    assert found["Steam Vents"] is not None and server.count("/cards/collection", "POST") == 2
+    assert 30.0 in slept
 
 
 def test_scryfall_batches_at_most_75_names(synced, server, tmp_path):

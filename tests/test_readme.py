@@ -15,6 +15,9 @@ from pypdf import PdfReader
 
 from support import ROOT, bare_copy
 
+# one worker runs this file: the later test goes on in the bare copy (and its venv) the first one made
+pytestmark = pytest.mark.xdist_group("readme")
+
 UNREACHABLE = "http://127.0.0.1:9"  # nothing listens there: the registry and Scryfall are out of reach
 
 

@@ -13,8 +13,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import tempfile
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -32,33 +30,34 @@ class StandIns:
     paths: list[Path] = field(default_factory=list)
     _numbers: dict[str, int] = field(default_factory=dict)
 
-    def reader(self, path: str) -> str:
-        """What the canvas draws in place of the scan at `path`: a stand-in's file (ReportLab copies a JPEG
-        file's bytes without decoding it, and tells files apart by their names)."""
+    def reader(self, path: str) -> StandIn:
+        """What the canvas draws in place of the scan at `path`: a stand-in held in memory (no file)."""
         number = self._numbers.get(path)
         if number is None:
             number = self._numbers[path] = len(self.paths)
             self.paths.append(Path(path))
-        return stand_in(number)
+        return StandIn(number)
 
 
-_FOLDER: list[tempfile.TemporaryDirectory[str]] = []  # removed when the process ends
+class StandIn:
+    """Stand-in `number` for ReportLab's drawImage, made in memory: drawImage names an image after str() of
+    what it is given, and reads an object with `jpeg_fh()` as a JPEG's bytes without decoding them
+    (reportlab/pdfbase/pdfdoc.py, PDFImageXObject.loadImageFromSRC). The bytes are the smallest JPEG
+    header ReportLab reads (a comment with the number, a 1x1 grey frame): never shown, since `splice`
+    replaces the whole object."""
 
+    __slots__ = ("number",)
 
-def stand_in(number: int) -> str:
-    """The file of stand-in `number`, made once a process: a 1x1 JPEG whose comment says its number."""
-    if not _FOLDER:
-        _FOLDER.append(tempfile.TemporaryDirectory(prefix="hhd-stand-ins-"))
-    path = Path(_FOLDER[0].name) / f"{number}.jpg"
-    if not path.exists():
-        from PIL import Image
+    def __init__(self, number: int) -> None:
+        self.number = number
 
-        out = io.BytesIO()
-        Image.new("L", (1, 1), 255).save(out, "JPEG", comment=MARK + str(number).encode() + b";")
-        partial = path.with_name(f"{number}.{os.getpid()}.{threading.get_ident()}.tmp")
-        partial.write_bytes(out.getvalue())
-        os.replace(partial, path)  # whole or not there: another thread may be reading it
-    return str(path)
+    def __str__(self) -> str:
+        return f"hhd-scan:{self.number};"
+
+    def jpeg_fh(self) -> io.BytesIO:
+        comment = MARK + b"%d;" % self.number
+        return io.BytesIO(b"\xff\xd8\xff\xfe" + (len(comment) + 2).to_bytes(2, "big") + comment
+                          + b"\xff\xc0\x00\x0b\x08\x00\x01\x00\x01\x01\x01\x11\x00\xff\xd9")
 
 
 class SpliceError(ValueError):
