@@ -116,11 +116,11 @@ def test_split_names_match_however_they_are_written():
     assert split_name("Crypt of u/Em9500") == "Crypt of u/Em9500"  # a Hellscube name, not a split card
 
 
-def test_lines_not_understood_and_empty_names_are_reported_with_their_line_number(index):
-    deck = parse_deck("4 Forest\nthis is not a card.\n2 ★★★\n3 猫\n", "pasted.txt")
+def test_lines_not_understood_and_separator_lines_are_reported_with_their_line_number(index):
+    deck = parse_deck("4 Forest\nthis is not a card.\n2 ----\n3 猫\n", "pasted.txt")
     assert [line for line, _ in deck.ignored] == [2, 3]
-    assert "pasted.txt:3: the name has no letters or digits" in deck.problems[1]
-    assert deck_colors(deck, index.cards).colors == ("G",)  # nothing matched the empty names
+    assert "pasted.txt:3: the name has no letters, digits or symbols" in deck.problems[1]
+    assert deck_colors(deck, index.cards).colors == ("G",)  # nothing matched the separator
 
 
 def test_the_check_report_says_what_was_read(synced, tmp_path):
