@@ -222,6 +222,8 @@ def _marked_zone(rest: str) -> Zone | None:
         return Zone.COMMANDER
     for match in _CATEGORY.finditer(rest):
         category = match["category"].lower()
+        if category == "token":  # taw's precon lists mark the tokens a product holds: no part of the deck
+            return Zone.IGNORED
         if category.startswith("commander"):
             return Zone.COMMANDER
         if category.startswith("sideboard"):

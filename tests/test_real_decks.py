@@ -293,3 +293,20 @@ def test_plain_text_decks_read_as_cockatrice_reads_them(name, text, main, side, 
     if name in SHORT_LISTS_STAY_WHOLE:
         main, side = main | side, {}
     assert tally(deck.main) == keyed(main) and tally(deck.sideboard) == keyed(side)
+
+
+# main (Main Deck + Commander), sideboard, commander: what taw's precon reader counts (magic-preconstructed-decks
+# lib/deck.rb: sections Main Deck, Sideboard, Commander, Display Commander, Planar Deck, Scheme Deck; a line
+# `COMMANDER: 1 Name` is the commander; `[token]` cards are left out of every section's size). The display
+# commander, planar deck and scheme deck are beside the deck, not in it.
+TAW = {"Call for Backup.txt": (100, 0, ["Bright-Palm, Soul Awakener"]),
+       "Death Toll.txt": (100, 0, ["Winter, Cynical Opportunist"]),
+       "Goblin Storm.txt": (100, 0, ["Zada, Hedron Grinder"]),
+       "Assemble The Doomsday Machine.txt": (60, 0, []), "Speed.txt": (60, 0, [])}
+
+
+@pytest.mark.parametrize("name", sorted(TAW))
+def test_real_precon_lists_leave_display_commander_planes_schemes_and_tokens_out(name):
+    deck = read_deck(REAL / "taw" / name)
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == TAW[name]
+    assert deck.problems == [] and deck.doubts == []
