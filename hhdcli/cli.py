@@ -571,6 +571,9 @@ COLORS_HELP = "Use these land colors instead of a deck: letters W U B R G P, or 
 @click.option("--scryfall-url", envvar="HHD_SCRYFALL_URL", show_envvar=True, callback=_check_url, default="https://api.scryfall.com",
               show_default=True, metavar="URL", help="Scryfall API base URL.")
 @click.option("--rules-text", is_flag=True, help="Also count mana symbols in rules text (not the format's rule).")
+@click.option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
+              help="The deck's last group after a blank line is its sideboard (or: never). Default: as the "
+                   "file's program reads it.")
 @json_option
 @output_option(None, "Also write the report to this file (.html or .md).")
 @format_option(["html", "md"])
@@ -580,8 +583,8 @@ COLORS_HELP = "Use these land colors instead of a deck: letters W U B R G P, or 
 @pass_env
 @click.pass_context
 def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_cards: bool, colors: str | None,
-          lands: tuple[str, ...], scryfall_url: str, rules_text: bool, as_json: bool, output: Path | None,
-          fmt: str | None) -> None:
+          lands: tuple[str, ...], scryfall_url: str, rules_text: bool, sideboard_after_blank: bool | None,
+          as_json: bool, output: Path | None, fmt: str | None) -> None:
     """Which Hell cards a deck can take at once (take), and which are a choice.
 
     Without --library or --all, the cards of ./hell-library.json are checked when it exists, else every
@@ -611,7 +614,7 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
     else:
         cards, scope = cache.cards, f"all {len(cache.cards)} Hellscube v1.2 cards"
     table = SymbolTable.from_records(cache.symbols)
-    parsed = read_deck(deck) if deck is not None and colors is None else None
+    parsed = read_deck(deck, sideboard_after_blank) if deck is not None and colors is None else None
     for problem in parsed.warnings if parsed else ():
         env.warn(problem)
     report = check_deck(cards, scope, table, deck=parsed,

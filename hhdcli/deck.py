@@ -21,10 +21,11 @@ __all__ = ["Deck", "DeckEntry", "parse_deck", "read_deck", "deck_colors", "hells
 _BASIC_BY_KEY = {normalize_name(name): color for name, color in BASIC_LANDS.items()}
 
 
-def read_deck(path: Path) -> Deck:
-    """Read a deck file in any export players use (see hhdcli.decklists), refusing what is not a deck."""
+def read_deck(path: Path, sideboard_after_blank: bool | None = None) -> Deck:
+    """Read a deck file in any export players use (see hhdcli.decklists), refusing what is not a deck.
+    `sideboard_after_blank`: see `parse_deck` (None reads blank lines as the file's program does)."""
     text = read_text_file(path, "deck list", "export the deck as text (Arena, MTGO, Moxfield…), .dek or .cod")
-    deck = parse_deck(text, str(path))
+    deck = parse_deck(text, str(path), sideboard_after_blank)
     if not deck.main and not deck.sideboard:
         raise InputError(f"{path}: no cards read (looks like {deck.format}; {len(deck.ignored)} lines not understood)",
                          "export the deck as text, one card a line (4 Forest), or as .dek or .cod")

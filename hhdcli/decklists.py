@@ -6,16 +6,21 @@ Moxfield, Archidekt, TappedOut, MTGGoldfish, MTGTop8, Deckstats, TCGplayer, Forg
 XMage .dck, Magic Workstation .mwDeck and Cockatrice .cod. Set codes, collector numbers, foil marks,
 categories and art variants are stripped from names; commander and companion count as main deck;
 maybeboards, tokens and "considering" do not count at all; every line not understood is reported.
+CSV decks (MTGO, Moxfield, Deckbox, Archidekt) are read by their header. Blank lines are read as each
+program reads them (see `_blank_line_sideboard`); where hhd cannot tell, it says so (`Deck.doubts`).
 """
 
 from __future__ import annotations
 
+import csv
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from hhdcli.cards import normalize_name
 from hhdcli.errors import InputError
+from hhdcli.i18n import _, ngettext
 
 
 class Zone(StrEnum):
@@ -38,6 +43,7 @@ class DeckEntry:
 
 
 MAX_PROBLEMS = 10
+MAX_COUNTED = 10_000  # lines not understood are counted up to here (a hostile file is not kept line by line)
 MAX_LINE = 300  # a longer line is no card line (and no regular expression gets to scan it)
 
 
@@ -47,7 +53,9 @@ class Deck:
     format: str = "plain list"
     entries: list[DeckEntry] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    ignored: list[tuple[int, str]] = field(default_factory=list)  # (line, text) not understood
+    ignored: list[tuple[int, str]] = field(default_factory=list)  # (line, text) not understood, up to MAX_COUNTED
+    doubts: list[str] = field(default_factory=list)  # readings hhd is unsure of, with how to make them explicit
+    uncounted: bool = False  # more than MAX_COUNTED lines were not understood
 
     @property
     def main(self) -> list[DeckEntry]:
@@ -67,6 +75,9 @@ class Deck:
         return list(dict.fromkeys(e.name for e in self.main))
 
     def not_understood(self, number: int, text: str, why: str = "not a deck line") -> None:
+        if len(self.ignored) >= MAX_COUNTED:
+            self.uncounted = True  # counting stops at the bound: the rest is "more than"
+            return
         self.ignored.append((number, text[:200]))
         if len(self.problems) < MAX_PROBLEMS:
             self.problems.append(f"{self.source}:{number}: {why}: {text[:60]!r}")
@@ -77,9 +88,12 @@ class Deck:
     def warnings(self) -> list[str]:
         """The problems to show: the first ten lines, then how many more (a huge file is not a screenful)."""
         if len(self.problems) <= MAX_PROBLEMS:
-            return list(self.problems)
-        return [*self.problems[:MAX_PROBLEMS], f"{self.source}: … and {len(self.ignored) - MAX_PROBLEMS} more "
-                                              "lines not understood"]
+            return [*self.problems, *self.doubts]
+        rest = len(self.ignored) - MAX_PROBLEMS
+        more = (_("{source}: … and more than {n} more lines not understood") if self.uncounted
+                else ngettext("{source}: … and {n} more line not understood",
+                              "{source}: … and {n} more lines not understood", rest))
+        return [*self.problems[:MAX_PROBLEMS], more.format(source=self.source, n=rest), *self.doubts]
 
     def summary(self) -> dict[str, object]:
         return {"format": self.format, "main": sum(e.count for e in self.main),
@@ -99,16 +113,22 @@ _HEADING_ZONES = {
     **dict.fromkeys(("commander", "commanders", "command zone"), Zone.COMMANDER),
     **dict.fromkeys(("companion", "companions"), Zone.COMPANION),
     **dict.fromkeys(("sideboard", "side", "side board", "sb"), Zone.SIDEBOARD),
+    **dict.fromkeys(("sideboard cards",), Zone.SIDEBOARD),  # XMage's TxtDeckImporter skips it as a heading
     **dict.fromkeys(("maybeboard", "maybe", "considering", "tokens", "token", "about", "wishboard",
                      "acquireboard", "metadata", "planes", "schemes", "attractions", "stickers"), Zone.IGNORED),
+    # taw's precon lists (magic-preconstructed-decks, lib/deck.rb: the known sections): the oversized display
+    # commander, the planar deck and the scheme deck are played beside the deck, not in it
+    **dict.fromkeys(("display commander", "planar deck", "scheme deck"), Zone.IGNORED),
 }
 # Type groups that exports write as headings; any other short heading is a category of the main deck.
 _GROUP_WORDS = {"creature", "creatures", "land", "lands", "instant", "instants", "sorcery", "sorceries",
                 "artifact", "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers",
-                "battle", "battles", "spells", "other", "others", "nonland", "nonlands"}
+                "battle", "battles", "spells", "other", "others", "nonland", "nonlands",
+                # XMage's TxtDeckImporter.SET_VALUES: the group headings its .txt lists carry
+                "other spells", "noncreature spells", "non-creature spells"}
 # "Sideboard", "Lands (12)", "// Sideboard (11 cards)", "MainBoard: 3 cards"
 _HEADING = re.compile(r"^(?://+\s*|#+\s*)?(?P<word>[A-Za-z][A-Za-z &'/-]{0,40}?)\s*(?:\(\d+(?: cards?)?\))?\s*:?"
-                      r"\s*(?:\d+ cards?)?$", re.IGNORECASE)
+                      r"\s*(?:\d+(?: cards?)?)?$", re.IGNORECASE)
 _FORGE_SECTION = re.compile(r"^\[(?P<word>[A-Za-z ]+)\]$")
 # Forge's sections (DeckSerializer, DeckFileHeader): the deck's own, and those of the game modes, whose
 # `Key=Value` lines and cards are not part of the deck.
@@ -202,6 +222,8 @@ def _marked_zone(rest: str) -> Zone | None:
         return Zone.COMMANDER
     for match in _CATEGORY.finditer(rest):
         category = match["category"].lower()
+        if category == "token":  # taw's precon lists mark the tokens a product holds: no part of the deck
+            return Zone.IGNORED
         if category.startswith("commander"):
             return Zone.COMMANDER
         if category.startswith("sideboard"):
@@ -223,73 +245,166 @@ def split_name(name: str) -> str:
 # --- whole files ---------------------------------------------------------------------------------------
 
 
-def parse_deck(text: str, source: str = "deck") -> Deck:
+def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | None = None) -> Deck:
+    """Read a deck list. `sideboard_after_blank`: True, the last group after a blank line is the sideboard;
+    False, blank lines never start one; None, as the file's program reads it (see `_blank_line_sideboard`)."""
     stripped = text.lstrip()
     if stripped.startswith("<"):
         return _parse_xml(stripped, source)
+    if _is_csv(text, source):
+        return _parse_csv(text, source)
     deck = Deck(source, detect_format(text, source))
     lines = text.splitlines()
     # Blank lines separate main deck and sideboard only in lists without headings or SB: markers
     structured = any(heading_zone(s.strip()) is not None or s.strip()[:3].upper() == "SB:" for s in lines)
     zone = Zone.MAIN
+    forge = deck.format == "Forge .dck"
     countless = deck.format in ("Forge .dck", "XMage .dck", "MTGO / plain list")
+    # a list whose cards have counts: there a line without one is a heading or prose, unless it reads as a name
+    counted = not forge and any(_COUNT.match(s.strip()) for s in lines if len(s) <= MAX_LINE)
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue
         opened = heading_zone(line)
+        if opened is None and counted:
+            opened = _shouted_heading(line)
+            structured = structured or opened is not None
         if opened is not None:
             zone = opened
             continue
         if zone is Zone.IGNORED:
             continue
-        card = parse_card_line(line) or _labelled_card(line)
+        card = parse_card_line(line) or _labelled_card(line) or _count_after_colon(line)
         if card is None:
             if _is_comment_or_metadata(line):
                 continue
-            card = parse_card_line(line, countless=countless)
+            card = parse_card_line(line, countless=countless or counted)
+            if card is not None and counted and not _reads_as_a_name(card.name):
+                card = None  # "This deck wants to attack early": prose, not a one-copy card
         if card is None:
             deck.not_understood(number, line)
             continue
-        if not normalize_name(card.name):
-            deck.not_understood(number, line, "the name has no letters or digits")
+        if not is_card_name(card.name):
+            deck.not_understood(number, line, "the name has no letters, digits or symbols")
             continue
         deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
     if not structured:
-        # Arena writes its sideboard after one blank line; elsewhere the main deck must look like one
-        _last_group_is_the_sideboard(deck, lines, 0 if deck.format.startswith("Arena") else MIN_MAIN)
+        _blank_line_sideboard(deck, lines, sideboard_after_blank)
     return deck
 
 
 MIN_MAIN = 40  # the smallest main deck (limited); a list of fewer cards has no sideboard group
+MAX_SIDEBOARD = 15  # a constructed sideboard: up to fifteen cards
 
 
-def _last_group_is_the_sideboard(deck: Deck, lines: list[str], min_main: int) -> None:
-    """A list without headings is one main deck (as Cockatrice and MTGO read it), except that a last group
-    after a single blank line, of at most 15 cards behind a main deck of `min_main` or more, is its sideboard."""
-    if not deck.entries:
+def is_card_name(name: str) -> bool:
+    """A name a card can have: letters or digits of any script, or symbols alone (the real `_____`, the
+    registry's `🖕`), but not a line of dashes or equals signs drawn between groups."""
+    if normalize_name(name):
+        return True
+    kept = name.replace(" ", "")
+    return bool(kept) and not set(kept) <= set("-=*~#.+|") and all(
+        ch == "_" or unicodedata.category(ch).startswith("S") or unicodedata.category(ch) == "Mn" for ch in kept)
+
+
+def _groups(deck: Deck, lines: list[str]) -> list[list[DeckEntry]]:
+    """The deck's entries in runs separated by blank lines (comments inside a run do not break it)."""
+    groups: list[list[DeckEntry]] = []
+    previous = 0
+    for entry in deck.entries:
+        between = lines[previous:entry.line - 1]
+        if not groups or any(not line.strip() for line in between):
+            groups.append([])
+        groups[-1].append(entry)
+        previous = entry.line
+    return groups
+
+
+def _blank_line_sideboard(deck: Deck, lines: list[str], after_blank: bool | None) -> None:
+    """Blank lines in a list without headings, read as the file's program reads them.
+
+    - `.dec` (Apprentice, MWS): XMage's DecDeckImporter skips blank lines (only `SB:` marks the sideboard;
+      magefree/mage Mage/src/main/java/mage/cards/decks/importer/DecDeckImporter.java, readLine).
+    - text (Cockatrice, MTGO, Arena): a blank line is the sideboard break only when it is the one break
+      (Cockatrice DeckList::loadFromStream_Plain; its tests UseFirstBlankIfOnlyOneBlankToSplitSideboard and
+      IfMultipleScatteredBlanksAllMainBoard), and hhd wants a sideboard that looks like one: at most 15
+      cards behind a main deck of 40 or more (Arena's plain form: any size behind any deck).
+    Where that is unsure (two groups that could be deck and sideboard or one deck), the list is one deck
+    and `doubts` says how to make it explicit.
+    """
+    groups = _groups(deck, lines)
+    if len(groups) < 2 or after_blank is False or deck.source.lower().endswith(".dec"):
         return
-    first_of_last = deck.entries[-1].line
-    while first_of_last > 1 and lines[first_of_last - 2].strip():
-        first_of_last -= 1
-    single_blank = first_of_last > 2 and not lines[first_of_last - 2].strip() and lines[first_of_last - 3].strip()
-    last = [e for e in deck.entries if e.line >= first_of_last]
-    rest = [e for e in deck.entries if e.line < first_of_last and e.zone in IN_MAIN]
-    if single_blank and rest and sum(e.count for e in last) <= 15 and sum(e.count for e in rest) >= min_main:
-        deck.entries = [e if e.line < first_of_last else replace(e, zone=Zone.SIDEBOARD) for e in deck.entries]
+    last = groups[-1]
+    rest = sum(e.count for group in groups[:-1] for e in group if e.zone in IN_MAIN)
+    side = sum(e.count for e in last)
+    arena = deck.format.startswith("Arena")
+    if after_blank or (len(groups) == 2 and (arena or (side <= MAX_SIDEBOARD and rest >= MIN_MAIN))):
+        first = last[0].line
+        deck.entries = [e if e.line < first or e.zone is not Zone.MAIN else replace(e, zone=Zone.SIDEBOARD)
+                        for e in deck.entries]
+        return
+    if len(groups) == 2 and (side <= MAX_SIDEBOARD or MIN_MAIN <= rest <= 45):
+        deck.doubts.append(ngettext(
+            "{source}:{line}: read as one deck; if the {n} card from here on is a sideboard, write 'Sideboard' "
+            "above it or pass --sideboard-after-blank",
+            "{source}:{line}: read as one deck; if the {n} cards from here on are a sideboard, write 'Sideboard' "
+            "above them or pass --sideboard-after-blank", side).format(source=deck.source, line=last[0].line, n=side))
 
 
 _LABELLED = re.compile(r"^(?P<label>commander|companion)\s*:\s*(?P<name>\S.*)$", re.IGNORECASE)
 
 
 def _labelled_card(line: str) -> CardLine | None:
-    """`Commander: Atraxa, Praetors' Voice` (no count), as some sites write the commander."""
+    """`Commander: Atraxa, Praetors' Voice` (no count), as some sites write the commander, and taw's precon
+    lists' `COMMANDER: 1 Bright-Palm, Soul Awakener [MOC:1] [foil]` (magic-preconstructed-decks lib/deck.rb:
+    the prefix is dropped, then the line is a card line)."""
     match = _LABELLED.match(line)
     if not match:
         return None
-    card = parse_card_line(f"1 {match['name']}")
+    card = parse_card_line(match["name"]) or parse_card_line(f"1 {match['name']}")
     zone = Zone.COMMANDER if match["label"].lower() == "commander" else Zone.COMPANION
-    return CardLine(1, card.name, zone) if card else None
+    return CardLine(card.count, card.name, zone) if card else None
+
+
+# `Island: 9`: the count after a colon (hand-written lists); `Format: 60` and the like stay metadata
+_COUNT_AFTER_COLON = re.compile(r"^(?P<name>[^\d\s:][^:]{0,150}?)\s*:\s*(?P<count>[0-9]{1,4})$")
+_METADATA_KEYS = {"name", "description", "format", "creator", "author", "deck", "date", "version", "event", "player",
+                  "place", "rank", "rating", "id", "url", "source", "set", "total", "cards", "count", "price", "wins",
+                  "losses", "record", "round", "season", "year", "level", "size", "main", "side", "mainboard"}
+
+
+def _count_after_colon(line: str) -> CardLine | None:
+    match = _COUNT_AFTER_COLON.match(line)
+    if not match or match["name"].strip().lower() in _METADATA_KEYS:
+        return None
+    card = parse_card_line(f"{match['count']} {match['name']}")
+    return card if card and int(match["count"]) > 0 else None
+
+
+_SHOUTED = re.compile(r"^(?://+\s*|#+\s*)?(?P<words>[A-Z][A-Z &'/-]{2,40}?)\s*(?:\(\d+\))?\s*:?\s*(?:\d+)?$")
+
+
+def _shouted_heading(line: str) -> Zone | None:
+    """An upper-case heading of a hand-written list (`OTHER SPELLS`, `SIDEBOARD CARDS (15)`) in a list whose
+    cards have counts: a group of the main deck, or the sideboard or maybeboard its words name."""
+    match = _SHOUTED.match(line)
+    if not match:
+        return None
+    words = match["words"].lower()
+    for word, zone in (("side", Zone.SIDEBOARD), ("maybe", Zone.IGNORED), ("token", Zone.IGNORED),
+                       ("commander", Zone.COMMANDER), ("companion", Zone.COMPANION)):
+        if word in words:
+            return zone
+    return Zone.MAIN
+
+
+def _reads_as_a_name(name: str) -> bool:
+    """A line without a count in a counted list is a card (Cockatrice reads `Æther Adept` as one) when it
+    reads like a card name: every long word capitalised, as names are and sentences are not."""
+    words = re.findall(r"[^\W\d_][\w'’-]*", name)
+    return bool(words) and len(words) <= 12 and all(not w[0].islower() for w in words if len(w) >= 4)
 
 
 def _is_comment_or_metadata(line: str) -> bool:
@@ -335,47 +450,166 @@ def detect_format(text: str, source: str = "") -> str:
     return "MTGO / plain list"
 
 
-def _parse_xml(text: str, source: str) -> Deck:
-    import xml.etree.ElementTree as ET
+class _XmlDeck:
+    """An XML deck read as a stream of elements (expat), so that no depth of nesting can exhaust the stack
+    and an element refused is named by its line, never serialised back."""
 
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise InputError(f"{source}: not a readable XML deck ({exc})", "export the deck again") from exc
-    if root.tag == "cockatrice_deck":
-        return _parse_cod(root, source)
-    deck = Deck(source, "MTGO .dek")
-    for number, node in enumerate(root.iter("Cards"), start=1):
-        name, quantity = node.get("Name"), node.get("Quantity", "1")
+    def __init__(self, source: str, parser: object) -> None:
+        self.parser = parser
+        self.deck: Deck | None = None
+        self.root = ""
+        self.zones: list[Zone] = []
+        self.catalogue_only = 0
+        self.source = source
+
+    def start(self, tag: str, attrs: dict[str, str]) -> None:
+        line = self.parser.CurrentLineNumber  # type: ignore[attr-defined]
+        if self.deck is None:
+            self.root = tag
+            self.deck = Deck(self.source, "Cockatrice .cod" if tag == "cockatrice_deck" else "MTGO .dek")
+        if self.root == "cockatrice_deck":
+            self._cod(tag, attrs, line)
+        elif tag == "Cards":
+            self._dek(attrs, line)
+
+    def end(self, tag: str) -> None:
+        if self.root == "cockatrice_deck" and tag == "zone" and self.zones:
+            self.zones.pop()
+
+    def _cod(self, tag: str, attrs: dict[str, str], line: int) -> None:
+        """Cockatrice: <zone name="main|side|tokens"><card number="4" name="Forest"/></zone>, each card's
+        `number` in its zone (Cockatrice InnerDecklistNode::readElement)."""
+        assert self.deck is not None
+        if tag == "zone":
+            self.zones.append(_COD_ZONES.get(attrs.get("name", "").lower(), Zone.IGNORED))
+        elif tag == "card" and self.zones:
+            name, count = attrs.get("name"), attrs.get("number", "1")
+            if not name or not _is_count(count) or not is_card_name(name):
+                self.deck.not_understood(line, f"<card number={count[:20]!r} name={(name or '')[:60]!r}>",
+                                         "card without a name")
+                return
+            self.deck.entries.append(DeckEntry(int(count), split_name(name), line, self.zones[-1]))
+
+    def _dek(self, attrs: dict[str, str], line: int) -> None:
+        """MTGO .dek: <Cards CatID Quantity Sideboard Name/>, as Magic Online writes it and XMage's
+        DekDeckImporter reads it (Quantity, Sideboard="true", Name; magefree/mage
+        Mage/src/main/java/mage/cards/decks/importer/DekDeckImporter.java)."""
+        assert self.deck is not None
+        name, quantity = attrs.get("Name"), attrs.get("Quantity", "1")
         if not name or not _is_count(quantity):
-            deck.not_understood(number, ET.tostring(node, encoding="unicode").strip(), "card entry without a name")
-            continue
-        sideboard = node.get("Sideboard", "false").lower() == "true"
-        deck.entries.append(DeckEntry(int(quantity), split_name(name), number,
-                                      Zone.SIDEBOARD if sideboard else Zone.MAIN))
-    if not deck.entries and any(node.get("CatID") or node.get("CatId") for node in root.iter("Cards")):
-        raise InputError(f"{source}: this .dek lists cards by MTGO catalogue number only, without names",
-                         "export the deck again with card names (MTGO: Save as .txt or .dek with names)")
-    if not deck.entries and root.tag != "Deck":
-        raise InputError(f"{source}: XML, but not a deck this hhd reads (<{root.tag}>)",
-                         "export as MTGO .dek, Cockatrice .cod or text")
+            if not name and (attrs.get("CatID") or attrs.get("CatId")):
+                self.catalogue_only += 1
+            self.deck.not_understood(line, "<Cards>", "card entry without a name" if not name else "bad Quantity")
+            return
+        sideboard = attrs.get("Sideboard", "false").lower() == "true"
+        self.deck.entries.append(DeckEntry(int(quantity), split_name(name), line,
+                                           Zone.SIDEBOARD if sideboard else Zone.MAIN))
+
+
+def _parse_xml(text: str, source: str) -> Deck:
+    from xml.parsers import expat
+
+    parser = expat.ParserCreate()
+    state = _XmlDeck(source, parser)
+    parser.StartElementHandler = state.start
+    parser.EndElementHandler = state.end
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as exc:
+        raise InputError(_("{source}: not a readable XML deck ({reason})").format(source=source, reason=exc),
+                         _("export the deck again")) from exc
+    deck = state.deck or Deck(source, "XML")
+    if not deck.entries and state.catalogue_only:
+        raise InputError(
+            ngettext("{source}: an MTGO .dek that lists its {n} card by catalogue number (CatID) only, without a "
+                     "name; hhd needs card names",
+                     "{source}: an MTGO .dek that lists its {n} cards by catalogue number (CatID) only, without "
+                     "names; hhd needs card names", state.catalogue_only).format(source=source, n=state.catalogue_only),
+            _("export the deck from Magic Online as text (.txt), which writes the names, or write it one card a line "
+              "(4 Forest)"))
+    if not deck.entries and state.root not in ("Deck", "cockatrice_deck"):
+        raise InputError(_("{source}: XML, but not a deck this hhd reads (<{tag}>)").format(source=source,
+                                                                                        tag=state.root[:40]),
+                         _("export as MTGO .dek, Cockatrice .cod or text"))
     return deck
 
 
 _COD_ZONES = {"main": Zone.MAIN, "side": Zone.SIDEBOARD, "sideboard": Zone.SIDEBOARD, "tokens": Zone.IGNORED}
 
 
-def _parse_cod(root: object, source: str) -> Deck:
-    """Cockatrice: <zone name="main|side|tokens"><card number="4" name="Forest"/></zone>."""
-    deck = Deck(source, "Cockatrice .cod")
-    number = 0
-    for zone_node in root.iter("zone"):  # type: ignore[attr-defined]
-        zone = _COD_ZONES.get(str(zone_node.get("name", "")).lower(), Zone.IGNORED)
-        for card in zone_node.iter("card"):
-            number += 1
-            name, count = card.get("name"), card.get("number", "1")
-            if not name or not _is_count(count) or not normalize_name(name):
-                deck.not_understood(number, f"<card number={count!r} name={name!r}>", "card without a name")
-                continue
+# --- CSV decks, read by their header ------------------------------------------------------------------
+
+# The header of each exporter, as it writes it:
+# - MTGO: Card Name,Quantity,ID #,Rarity,Set,Collector #,Premium,Sideboarded[,Annotation]
+#   (Sideboarded Yes/No; Magic Online's CSV export, as mtgo-collection-manager and XMage's exporter write it)
+# - Deckbox: Count,Tradelist Count,Name,Edition,Card Number,Condition,Language,Foil,…
+# - Moxfield: "Count","Tradelist Count","Name","Edition",… (collection export, Deckbox's columns);
+#   its API decks as CSV: quantity,boardType,name,… (boardType mainboard/sideboard/commanders/maybeboard)
+# - Archidekt: Quantity,Name,…,Categories (categories Commander, Sideboard, Maybeboard as in its text export)
+_NAME_COLUMNS = ("card name", "name", "card", "cardname", "card_name")
+_COUNT_COLUMNS = ("quantity", "count", "qty", "amount")
+_BOARD_COLUMNS = ("sideboarded", "sideboard", "boardtype", "board type", "board", "section", "zone", "categories",
+                  "category")
+_BOARDS = {**dict.fromkeys(("yes", "true", "1", "sideboard", "side", "sideboards"), Zone.SIDEBOARD),
+           **dict.fromkeys(("commander", "commanders"), Zone.COMMANDER),
+           **dict.fromkeys(("companion", "companions"), Zone.COMPANION),
+           **dict.fromkeys(("maybeboard", "maybe", "considering", "tokens", "token", "attractions", "stickers",
+                            "acquireboard", "wishboard"), Zone.IGNORED)}
+
+
+def _csv_header(text: str) -> list[str]:
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if len(first) > 2000 or first.count(",") < 1:
+        return []
+    return [cell.strip().strip("\ufeff").lower() for cell in next(csv.reader([first]))]
+
+
+def _is_csv(text: str, source: str) -> bool:
+    """A CSV deck: a .csv file, or a first line that is a header with a name and a quantity column."""
+    if source.lower().endswith(".csv"):
+        return True
+    header = _csv_header(text)
+    return any(c in header for c in _NAME_COLUMNS) and any(c in header for c in _COUNT_COLUMNS)
+
+
+def _column(header: list[str], names: tuple[str, ...]) -> int | None:
+    return next((header.index(n) for n in names if n in header), None)
+
+
+def _csv_format(header: list[str]) -> str:
+    if "card name" in header and "sideboarded" in header or "id #" in header:
+        return "MTGO .csv"
+    if "tradelist count" in header:
+        return "Deckbox / Moxfield .csv"
+    if "boardtype" in header:
+        return "Moxfield .csv"
+    if "categories" in header or "scryfall id" in header:
+        return "Archidekt .csv"
+    return "CSV"
+
+
+def _parse_csv(text: str, source: str) -> Deck:
+    header = _csv_header(text)
+    name_at, count_at = _column(header, _NAME_COLUMNS), _column(header, _COUNT_COLUMNS)
+    if name_at is None:
+        found = ", ".join(c[:30] for c in header[:12]) or _("none")
+        raise InputError(_("{source}: a CSV file hhd cannot read as a deck (columns: {columns})").format(
+            source=source, columns=found),
+            _("export it with a Name and a Quantity column (MTGO, Moxfield, Deckbox, Archidekt CSV) or as text"))
+    board_at = _column(header, _BOARD_COLUMNS)
+    deck = Deck(source, _csv_format(header))
+    rows = csv.reader(text.splitlines())
+    next(rows, None)
+    for number, row in enumerate(rows, start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        name = row[name_at].strip() if name_at < len(row) else ""
+        count = row[count_at].strip() if count_at is not None and count_at < len(row) else "1"
+        if not name or not _is_count(count) or not is_card_name(name):
+            deck.not_understood(number, ",".join(row)[:200], "not a card row")
+            continue
+        board = row[board_at].strip().lower() if board_at is not None and board_at < len(row) else ""
+        zone = _BOARDS.get(board.split(",")[0].strip(), Zone.MAIN)
+        if int(count):
             deck.entries.append(DeckEntry(int(count), split_name(name), number, zone))
     return deck

@@ -10,6 +10,7 @@ import pytest
 
 from hhdcli.deck import deck_colors, parse_deck, read_deck
 from hhdcli.decklists import parse_card_line, split_name
+from hhdcli.errors import InputError
 from hhdcli.scryfall import ScryfallLands, match_answers
 from support import Reply
 
@@ -116,11 +117,11 @@ def test_split_names_match_however_they_are_written():
     assert split_name("Crypt of u/Em9500") == "Crypt of u/Em9500"  # a Hellscube name, not a split card
 
 
-def test_lines_not_understood_and_empty_names_are_reported_with_their_line_number(index):
-    deck = parse_deck("4 Forest\nthis is not a card.\n2 ★★★\n3 猫\n", "pasted.txt")
+def test_lines_not_understood_and_separator_lines_are_reported_with_their_line_number(index):
+    deck = parse_deck("4 Forest\nthis is not a card.\n2 ----\n3 猫\n", "pasted.txt")
     assert [line for line, _ in deck.ignored] == [2, 3]
-    assert "pasted.txt:3: the name has no letters or digits" in deck.problems[1]
-    assert deck_colors(deck, index.cards).colors == ("G",)  # nothing matched the empty names
+    assert "pasted.txt:3: the name has no letters, digits or symbols" in deck.problems[1]
+    assert deck_colors(deck, index.cards).colors == ("G",)  # nothing matched the separator
 
 
 def test_the_check_report_says_what_was_read(synced, tmp_path):
@@ -223,3 +224,105 @@ def test_a_modal_spell_land_counts_with_its_land_face(server, tmp_path, index):
     found = deck_colors(deck, index.cards, lookup=ScryfallLands(tmp_path, server.url, sleep=lambda s: None))
     assert found.colors == ("W", "G") and ("Emeria's Call", ("W",), "scryfall") in [
         (land.name, land.colors, land.how) for land in found.lands]
+
+
+# --- issue 33: the last few per cent of real files ------------------------------------------------------
+
+def _sizes(deck) -> tuple[int, int]:
+    return sum(e.count for e in deck.main), sum(e.count for e in deck.sideboard)
+
+
+def test_a_dec_file_skips_blank_lines_as_xmages_dec_importer_does():
+    text = "\n\n".join("\n".join(f"4 Card {g}{i}" for i in range(3)) for g in "ABCDE") + "\n\n4 Island\n"
+    deck = parse_deck(text, "deck.dec")
+    assert _sizes(deck) == (64, 0) and deck.doubts == []
+    assert _sizes(parse_deck(text, "deck.txt")) == (64, 0)
+
+
+def test_a_hundred_card_singleton_list_in_groups_stays_one_deck():
+    sizes = {"A": 20, "B": 20, "C": 15, "D": 15, "E": 10, "F": 9, "G": 11}
+    text = "\n\n".join("\n".join(f"1 Card {g}{i}" for i in range(n)) for g, n in sizes.items())
+    assert _sizes(parse_deck(text, "edh.txt")) == (100, 0)
+
+
+def test_two_groups_read_as_deck_and_sideboard_only_when_they_look_like_it():
+    assert _sizes(parse_deck("40 Forest\n20 Bear\n\n15 Duress\n", "m.txt")) == (60, 15)
+    short = parse_deck("12 Forest\n12 Bear\n\n8 Duress\n", "m.txt")  # 24 cards: no deck with a sideboard
+    assert _sizes(short) == (32, 0)
+    assert short.doubts == ["m.txt:4: read as one deck; if the 8 cards from here on are a sideboard, write "
+                            "'Sideboard' above them or pass --sideboard-after-blank"]
+    assert _sizes(parse_deck("12 Forest\n12 Bear\n\n8 Duress\n", "m.txt", sideboard_after_blank=True)) == (24, 8)
+    assert _sizes(parse_deck("40 Forest\n20 Bear\n\n15 Duress\n", "m.txt", sideboard_after_blank=False)) == (75, 0)
+
+
+def test_a_count_after_a_colon_is_a_card_and_metadata_keys_stay_metadata():
+    deck = parse_deck("Format: 60\nIsland: 9\nLands: 24\nCounterspell: 4\n", "hand.txt")
+    assert [(e.count, e.name) for e in deck.entries] == [(9, "Island"), (4, "Counterspell")]
+
+
+def test_upper_case_headings_are_headings_and_prose_is_reported():
+    deck = parse_deck("CREATURES\n4 Bear\nOTHER SPELLS\n4 Shock\nThis deck wants to attack early on\n"
+                      "SIDEBOARD CARDS\n3 Duress\n", "hand.txt")
+    assert [(e.name, e.zone) for e in deck.entries] == [("Bear", "main"), ("Shock", "main"), ("Duress", "sideboard")]
+    assert [line for line, _ in deck.ignored] == [5]  # said, not silently a one-copy card
+
+
+def test_cockatrice_reads_a_name_without_a_count_as_one_card_and_so_does_hhd():
+    deck = parse_deck("4 Forest\nÆther Adept\n", "c.txt")
+    assert [(e.count, e.name) for e in deck.entries] == [(4, "Forest"), (1, "Æther Adept")]
+
+
+@pytest.mark.parametrize("name", ["_____", "🖕"])
+def test_names_of_symbols_alone_are_card_names(name):
+    deck = parse_deck(f"1 {name}\n1 Forest\n", "d.txt")
+    assert [e.name for e in deck.entries] == [name, "Forest"] and deck.problems == []
+
+
+@pytest.mark.parametrize("text, fmt, main, side, commander", [
+    # Magic Online's CSV (Sideboarded Yes/No)
+    ('Card Name,Quantity,ID #,Rarity,Set,Collector #,Premium,Sideboarded,Annotation\n'
+     '"Dark Ritual",4,6893,Common,MI,116/350,No,No,0\n"Stone Rain",2,7333,Common,MI,194/350,No,Yes,0\n',
+     "MTGO .csv", 4, 2, []),
+    # Deckbox and Moxfield's collection export: Count,Tradelist Count,Name,…
+    ('Count,Tradelist Count,Name,Edition,Card Number,Condition,Language,Foil,Signed\n'
+     '4,4,Angel of Serenity,Return to Ravnica,1,Near Mint,English,,\n', "Deckbox / Moxfield .csv", 4, 0, []),
+    # Moxfield's decks as CSV: quantity,boardType,name
+    ('quantity,boardType,name\n1,commanders,Atraxa\n98,mainboard,Forest\n2,sideboard,Duress\n1,maybeboard,Bolt\n',
+     "Moxfield .csv", 99, 2, ["Atraxa"]),
+    # Archidekt: Quantity,Name,…,Categories
+    ('Quantity,Name,Edition Code,Categories\n1,Kenrith,ELD,Commander\n3,Shock,M19,"Sideboard"\n20,Island,M19,Land\n',
+     "Archidekt .csv", 21, 3, ["Kenrith"]),
+])
+def test_csv_decks_are_read_by_their_header(text, fmt, main, side, commander):
+    deck = parse_deck(text, "deck.csv")
+    assert (deck.format, *_sizes(deck), deck.commanders) == (fmt, main, side, commander)
+
+
+def test_an_unknown_csv_is_refused_naming_its_columns():
+    with pytest.raises(InputError, match=r"deck.csv: a CSV file hhd cannot read as a deck \(columns: id, price\)"):
+        parse_deck("id,price\n1,2\n", "deck.csv")
+
+
+def test_a_nested_dek_is_a_warning_by_line_not_a_recursion_error():
+    text = "<Deck>" + "<Cards>" * 3000 + "</Cards>" * 3000 + '<Cards Quantity="4" Name="Forest"/></Deck>'
+    deck = parse_deck(text, "nested.dek")
+    assert _sizes(deck) == (4, 0) and len(deck.ignored) == 3000
+    assert deck.problems[0] == "nested.dek:1: card entry without a name: '<Cards>'" and len(deck.warnings) == 11
+
+
+def test_lines_not_understood_are_counted_only_up_to_a_bound():
+    from hhdcli.decklists import MAX_COUNTED
+
+    deck = parse_deck("4 Forest\n" + "what is this?\n" * (MAX_COUNTED + 50), "d.txt")
+    assert len(deck.ignored) == MAX_COUNTED and deck.warnings[10].endswith(
+        f"and more than {MAX_COUNTED - 10} more lines not understood")
+
+
+def test_check_says_when_it_is_unsure_and_sideboard_after_blank_makes_it_explicit(synced, tmp_path):
+    path = tmp_path / "short.txt"
+    path.write_text("12 Forest\n12 Grizzly Bears\n\n8 Duress\n")
+    unsure = synced("check", str(path), "--all", "--offline", "--json")
+    assert json.loads(unsure.stdout)["deck"]["main"] == 32 and "pass --sideboard-after-blank" in unsure.output
+    told = synced("check", str(path), "--all", "--offline", "--json", "--sideboard-after-blank")
+    assert (json.loads(told.stdout)["deck"]["main"], json.loads(told.stdout)["deck"]["sideboard"]) == (24, 8)
+    assert "--sideboard-after-blank" not in told.stderr

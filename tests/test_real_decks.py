@@ -95,8 +95,12 @@ def test_real_archidekt_text_exports_read_as_one_deck(name):
 def test_blank_line_groups_of_a_plain_list_are_one_main_deck():
     deck = parse_deck("20 Forest\n\n4 Giant Growth\n\n16 Mountain\n", "plain.txt")
     assert count(deck.main) == 40 and deck.sideboard == []
-    sixty = parse_deck("20 Forest\n20 Mountain\n\n20 Giant Growth\n\n3 Duress\n", "plain.txt")
-    assert count(sixty.main) == 60 and count(sixty.sideboard) == 3  # a last group of <= 15 after one blank line
+    # several blank lines: all main deck, as Cockatrice reads them (IfMultipleScatteredBlanksAllMainBoard)
+    groups = parse_deck("20 Forest\n20 Mountain\n\n20 Giant Growth\n\n3 Duress\n", "plain.txt")
+    assert count(groups.main) == 63 and groups.sideboard == [] and groups.doubts == []
+    # one blank line before at most 15 cards behind 40 or more: the sideboard
+    sixty = parse_deck("20 Forest\n20 Mountain\n20 Giant Growth\n\n3 Duress\n", "plain.txt")
+    assert count(sixty.main) == 60 and count(sixty.sideboard) == 3
 
 
 def test_archidekt_categories_are_the_users_own_unless_marked_out_of_the_deck():
@@ -122,7 +126,8 @@ def test_decorations_are_stripped_from_names(line, name):
 @pytest.mark.parametrize("name, text, said", [
     # an MTGO .dek listing catalogue ids only says to export with names
     ("ids.dek", '<?xml version="1.0"?><Deck><Cards CatID="12345" Quantity="4" Sideboard="false"/></Deck>',
-     "catalogue number only"),
+     r"an MTGO \.dek that lists its 1 card by catalogue number \(CatID\) only.*export the deck from Magic Online as "
+     r"text"),
     # a deck of no cards is an error naming the format
     ("notes.txt", "my notes about the deck.\nremember to sleeve it.\n", "no cards read"),
 ])
@@ -288,3 +293,20 @@ def test_plain_text_decks_read_as_cockatrice_reads_them(name, text, main, side, 
     if name in SHORT_LISTS_STAY_WHOLE:
         main, side = main | side, {}
     assert tally(deck.main) == keyed(main) and tally(deck.sideboard) == keyed(side)
+
+
+# main (Main Deck + Commander), sideboard, commander: what taw's precon reader counts (magic-preconstructed-decks
+# lib/deck.rb: sections Main Deck, Sideboard, Commander, Display Commander, Planar Deck, Scheme Deck; a line
+# `COMMANDER: 1 Name` is the commander; `[token]` cards are left out of every section's size). The display
+# commander, planar deck and scheme deck are beside the deck, not in it.
+TAW = {"Call for Backup.txt": (100, 0, ["Bright-Palm, Soul Awakener"]),
+       "Death Toll.txt": (100, 0, ["Winter, Cynical Opportunist"]),
+       "Goblin Storm.txt": (100, 0, ["Zada, Hedron Grinder"]),
+       "Assemble The Doomsday Machine.txt": (60, 0, []), "Speed.txt": (60, 0, [])}
+
+
+@pytest.mark.parametrize("name", sorted(TAW))
+def test_real_precon_lists_leave_display_commander_planes_schemes_and_tokens_out(name):
+    deck = read_deck(REAL / "taw" / name)
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == TAW[name]
+    assert deck.problems == [] and deck.doubts == []
