@@ -90,15 +90,28 @@ def describe_card(card: Card) -> str:
             lines.append(f"  Loyalty {face.loyalty}")
     lines.append(f"colours: {''.join(card.colors) or 'colourless'}   mana value: {_number(card.mana_value)}"
                  f"   land: {'yes' if card.is_land else 'no'}")
-    rulings = card_rulings(card)
-    if rulings:
-        lines.append("In Hell's Half-Draft:")
-        lines.extend(f"  [{r.id}] {r.en}" for r in rulings)
+    lines.extend(_hell_paragraph(card))
     if card.tags:
         lines.append("tags: " + ", ".join(card.tags))
     if card.print_images:
         lines.append("image: " + "  ".join(card.print_images))
     return "\n".join(lines)
+
+
+def _hell_paragraph(card: Card) -> list[str]:
+    """The format's rulings on the card, its clarification, and a word when they are guessed from its text."""
+    from hhdcli.i18n import _
+    from hhdcli.rulings import PATTERN, hell_rulings
+
+    found = hell_rulings(card)
+    lines = [f"  [{r.id}] {r.en}" for r in found.rulings]
+    if found.clarification:
+        lines.append("  " + _("This card: {clarification}").format(clarification=found.clarification.en))
+    if found.source == PATTERN:
+        lines.append("  " + (_("(guessed from the card's text: the card is not in hhd's reviewed ruling table)")
+                             if found.rulings else
+                             _("(none found in the card's text; the card is not in hhd's reviewed ruling table)")))
+    return ["In Hell's Half-Draft:", *lines] if lines else []
 
 
 def _number(value: float | None) -> str:

@@ -390,9 +390,9 @@ def card(env: Env, name: str, as_json: bool) -> None:
 
     found = _find_cards(env, [name], CardIndex(env.cards().cards), strict=True)[0]
     if as_json:
-        from hhdcli.rulings import rulings_json
+        from hhdcli.rulings import hell_json
 
-        _print_json({"card": {**found.to_json(), "hell_rulings": rulings_json(found)}})
+        _print_json({"card": {**found.to_json(), **hell_json(found)}})
     else:
         click.echo(describe_card(found))
 
@@ -852,24 +852,28 @@ def checklist(env: Env, library: Path, output: Path, fmt: str | None, sort: str,
 @format_option(["pdf", "html", "md"])
 @lang_option
 @font_option
+@click.option("-l", "--library", type=FILE, metavar="FILE",
+              help="Add a page of this library's cards with their Hell's Half-Draft rulings (a booklet).")
 @pass_env
-def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None) -> None:
+def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None, library: Path | None) -> None:
     """A one-page quick reference of the Hell's Half-Draft rules.
 
     \b
     Examples:
       hhd rules --lang ru -o rules.pdf
       hhd rules -o rules.md
+      hhd rules -l hell-library.json -o booklet.pdf
     """
     from hhdcli.cache import symbols_or_builtin
     from hhdcli.files import guard_outputs
     from hhdcli.mana import SymbolTable
     from hhdcli.render.documents import doc_format, rules_document
 
-    guard_outputs({"the rules sheet (-o)": output}, {"--font": Path(font) if font else None})
+    guard_outputs({"the rules sheet (-o)": output}, {"--font": Path(font) if font else None, "the library": library})
     kind = doc_format(output, fmt)
-    table = SymbolTable.from_records(symbols_or_builtin(env.cache_dir))  # needs no card cache
-    _write(env, output, rules_document(lang, table, kind, font))
+    table = SymbolTable.from_records(symbols_or_builtin(env.cache_dir))  # the sheet alone needs no card cache
+    cards = env.open_library(library).cards if library else None
+    _write(env, output, rules_document(lang, table, kind, font, cards))
 
 
 # --- the Hell table --------------------------------------------------------------------------------------------

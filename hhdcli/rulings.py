@@ -1,13 +1,25 @@
-"""The format's rulings for Hellscube's odd cards, as data: an id, a short text in English and Russian, and
-the text patterns that call for it (read from a card's rules text with its own name blanked out, so that a
-card called "Dreadmaw Draft Guide" is not a drafting card by its name alone). Pure functions."""
+"""The format's rulings for Hellscube's odd cards: an id and a text in English and Russian each, and which
+cards they touch.
+
+Which cards: first the curated table (hhdcli/data/rulings-v1.2.json), every one of the 720 cards of
+Hellscube v1.2 read against the rules, with a clarification where the generic ruling leaves a question
+(built by scripts/build_rulings_table.py). A card the table does not know (a card added to the registry
+since) gets the rulings its text calls for by the patterns below, read from its rules text with its own
+name blanked out (a card called "Dreadmaw Draft Guide" is not a drafting card by its name alone), and is
+marked as guessed: `source` "pattern" rather than "curated". Pure functions; the table is read once."""
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 
-from hhdcli.cards import Card
+from hhdcli.cards import Card, drive_id, loose_name, normalize_name, one_edit_apart
+
+CURATED = "curated"  # the card is in the reviewed table: its rulings are read, not guessed
+PATTERN = "pattern"  # the card is not: its rulings are guessed from its text
+TABLE_FILE = "data/rulings-v1.2.json"
 
 
 @dataclass(frozen=True)
@@ -23,67 +35,131 @@ class Ruling:
         return self.ru if lang == "ru" else self.en
 
 
+# a token made outside the battlefield: into a hand, a library, a graveyard, exile, the sideboard
+_OFF_BATTLEFIELD = r"(?:hand|library|graveyard|exile|sideboard|deck)"
+
 RULINGS: tuple[Ruling, ...] = (
     Ruling("draft", "Drafting: 'when you draft it' happens when you take it or decline it to the sideboard; "
            "'a pack reaches you' or 'before the draft' when you look at it; 'until the end of the pack' lasts the "
-           "game; cards added to your draft pool go to the sideboard, checks of it look at the sideboard, removal "
-           "from it exiles, other draft-pool effects act on the Hell library.",
+           "game; cards added to your draft pool go to the sideboard, checks of it look at the sideboard, a card "
+           "removed from it is removed from the game (and so goes to the sideboard), other draft-pool effects act "
+           "on the Hell library.",
            "Драфт: «когда вы драфтите» — когда вы берёте карту или отказываетесь от неё в сайдборд; «когда к вам "
            "приходит бустер» и «перед драфтом» — когда вы на неё смотрите; «до конца бустера» — до конца игры; "
-           "добавление в драфт-пул — в сайдборд, проверка драфт-пула — проверка сайдборда, удаление из пула — "
-           "изгнание, прочие эффекты драфт-пула действуют на Адскую библиотеку.",
-           short="drafting it = taking it or declining it to the sideboard; draft pool = sideboard.", patterns=(r"\bdraft(?:ed|ing|s)?\b", r"\bdraftpartner", r"\bpacks?\b(?! rat)", r"\bbooster")),
+           "добавление в драфт-пул — в сайдборд, проверка драфт-пула — проверка сайдборда, карта, убранная из "
+           "пула, убирается из игры (то есть в сайдборд), прочие эффекты драфт-пула действуют на Адскую "
+           "библиотеку.",
+           short="drafting it = taking it or declining it to the sideboard; draft pool = sideboard.",
+           patterns=(r"\bdraft(?:ed|ing|s)?\b", r"\bdraftpartner", r"\bpacks?\b(?! rat)", r"\bbooster")),
     Ruling("game-start", "Start of the game: 'at the beginning of the game, if this card is in your library' (and "
            "a conspiracy) happens when you take it from the Hell library.",
            "Начало игры: «в начале игры, если эта карта в вашей библиотеке» (и заговоры) срабатывает, когда вы "
            "берёте её из Адской библиотеки.",
-           short="'at the beginning of the game' happens when you take it.", patterns=(r"beginning of the game", r"before the game (?:begins|starts)", r"(?:start|begin)s? the game with",
-            r"\bconspirac"), unless=r"opening hand"),
+           short="'at the beginning of the game' happens when you take it.",
+           patterns=(r"beginning of the game", r"before the game (?:begins|starts)", r"(?:start|begin)s? the game with",
+                     r"\bconspirac"), unless=r"opening hand"),
     Ruling("ante", "Ante is played, but nothing is anted at the start; a Hell card that would be anted goes to the "
            "sideboard.", "Анте используется, но в начале игры ничего не ставится; Адская карта, которая была бы "
-           "поставлена на анте, уходит в сайдборд.", short="nothing is anted at the start; an anted Hell card goes to the sideboard.", patterns=(r"\bante(?:d|s)?\b",)),
+           "поставлена на анте, уходит в сайдборд.",
+           short="nothing is anted at the start; an anted Hell card goes to the sideboard.",
+           patterns=(r"\bante(?:d|s)?\b",)),
     Ruling("companion", "Companion (the old rule): declare any companion in the sideboard as yours when its "
            "condition holds; once a game you may cast it from outside the game.",
            "Компаньон (по старым правилам): любого компаньона из сайдборда можно объявить своим, если выполнено "
-           "условие; раз за игру его можно разыграть извне игры.", short="declare a companion from the sideboard; cast it once from outside the game.", patterns=(r"\bcompanion\b",)),
+           "условие; раз за игру его можно разыграть извне игры.",
+           short="declare a companion from the sideboard; cast it once from outside the game.",
+           patterns=(r"\bcompanion\b",)),
     Ruling("freeze", "Freezing: a frozen spell does not resolve; if the stack or every spell on it is frozen the "
            "turn goes on as if it were empty; a tapped spell is frozen.",
            "Заморозка: замороженное заклинание не разрешается; если стек или все заклинания на нём заморожены, ход "
            "идёт так, будто стек пуст; повёрнутое заклинание заморожено.",
-           short="a frozen spell does not resolve; a tapped spell is frozen.", patterns=(r"\bfr(?:ee|o)z", r"\bunfreez", r"\btapped spells?\b", r"spell is tapped")),
+           short="a frozen spell does not resolve; a tapped spell is frozen.",
+           patterns=(r"\bfr(?:ee|o)z", r"\bunfreez", r"\btapped spells?\b", r"spell is tapped")),
     Ruling("sideboard", "Sideboard: 'your sideboard', 'outside the game' and wishes mean the shared sideboard.",
            "Сайдборд: «ваш сайдборд», «вне игры» и желания — это общий сайдборд.",
-           short="your sideboard and outside the game are the shared sideboard.", patterns=(r"\bsideboard", r"outside the game")),
+           short="your sideboard and outside the game are the shared sideboard.",
+           # Need is a keyword of the set whose reminder text names the sideboard; the reminder is often left off
+           patterns=(r"\bsideboard", r"outside the game", r"\bneed\s*\{", r"\bneed cost")),
     Ruling("owner", "Owner: a Hell card's owner is the first player who moved it out of the Hell library and the "
            "sideboard; an ownerless card going to its owner's library goes to the Hell library, to another of its "
            "owner's zones to the sideboard.",
            "Владелец Адской карты — первый игрок, переместивший её из Адской библиотеки и сайдборда в другую зону; "
            "карта без владельца, уходящая в библиотеку владельца, уходит в Адскую библиотеку, в другую его зону — в "
-           "сайдборд.", short="its owner is the first player to move it out of Hell; none: Hell library or sideboard.", patterns=(r"\bowner",)),
+           "сайдборд.", short="its owner is the first player to move it out of Hell; none: Hell library or sideboard.",
+           patterns=(r"\bowner", r"\b(?:you|they|players?|opponents?|who|that|n't|not) own\b", r"\bown and control",
+                     r"\bowns\b", r"\bowned\b")),
     Ruling("zones", "Zones a card names that do not exist yet (the auto zone…) come into being when it appears.",
            "Зоны, которых ещё нет (авто-зона…), появляются, когда появляется такая карта.",
-           short="a zone that does not exist yet comes into being.", patterns=(r"\bauto ?zone", r"\bwhammy deck", r"\bzones\b")),
+           short="a zone that does not exist yet comes into being.",
+           patterns=(r"\bauto ?zone", r"\bwhammy deck", r"\buwu deck", r"\beye collector deck", r"\bany deck\b",
+                     r"\bzones\b", r"\b\w+ deck (?:consists|contains|starts|includes)")),
     Ruling("numbers", "Numbers (1, 3) and number words ('one', 'three') differ; both are numerical values; the "
            "article 'a' is neither.", "Числа (1, 3) и числительные («один», «три») различаются; и те и другие — "
            "числовые значения; артикль «a» — ни то ни другое.",
-           short="numbers and number words differ; both are numerical values.", patterns=(r"\bnumbers\b(?! of)", r"numerical value", r"\bnumber words?\b", r"\bdigits?\b")),
-    Ruling("token-card", "Token cards: a token made outside the battlefield, or a card with the supertype Token, is "
-           "a card while it is not on the battlefield.", "Карты-фишки: фишка, созданная вне поля битвы, или карта с "
-           "супертипом Token — карта, пока она не на поле битвы.",
-           short="a token card is a card off the battlefield.", patterns=(r"\btoken cards?\b", r"supertype token")),
+           short="numbers and number words differ; both are numerical values.",
+           patterns=(r"\bnumbers\b(?! of)", r"numerical value", r"\bnumber (?:words?|values?)\b", r"\bdigits?\b",
+                     r"\ba number (?:on|printed|in)\b")),
+    Ruling("token-card", "Token cards: a token made outside the battlefield, a card with the supertype Token, or a "
+           "card an effect turns into a token is a card while it is not on the battlefield.",
+           "Карты-фишки: фишка, созданная вне поля битвы, карта с супертипом Token или карта, которую эффект "
+           "превратил в фишку, — карта, пока она не на поле битвы.",
+           short="a token card is a card off the battlefield.",
+           patterns=(r"\btoken cards?\b", r"supertype token", r"^token\b", r"\bbecomes? (?:a )?tokens?\b",
+                     rf"\btoken[^.]* (?:to|into|in|on top of) (?:your|their|its owner's|a player's|that player's) "
+                     rf"{_OFF_BATTLEFIELD}")),
     Ruling("token-copy", "Tokens of existing cards: a token of one half of a double card has only that half; a token "
            "of 'A // B' is a double card.", "Фишки существующих карт: фишка половины двойной карты имеет только её "
            "характеристики; фишка «A // B» — двойная карта.",
-           short="a token of half a double card has only that half.", patterns=(r"token (?:that'?s|that is) a copy of (?:a|an|target|that) (?:\w+ )?card", r"token cop(?:y|ies) of .*card")),
+           short="a token of half a double card has only that half.",
+           # a copy of a card, not of a permanent on the battlefield (whose copiable values are one face already)
+           patterns=(r"token (?:that'?s|that is) a copy of (?:a|an|target|that) (?:\w+ )?card\b",
+                     r"token cop(?:y|ies) of (?:a|an|target|that|each) (?:[\w-]+ )*?cards?\b(?! on the battlefield)",
+                     r"token cop(?:y|ies) of (?:a|an) random\b", r"\b\w+ // \w+")),
     Ruling("colors", "Colours beyond the six (white, blue, black, red, green, purple) come into being for the rest "
            "of the game when a card names one.", "Цвета сверх шести (белый, синий, чёрный, красный, зелёный, "
            "фиолетовый) появляются до конца игры, когда карта их называет.",
-           short="a new colour exists for the rest of the game.", patterns=(r"\bnew colou?rs?\b", r"colou?rs? (?:that|which) (?:don'?t|do not) exist", r"\bsixth colou?r",
-            r"\b(?:pink|orange|brown|teal|beige)\b (?:mana|spells?|cards?|creatures?|permanents?)")),
+           short="a new colour exists for the rest of the game.",
+           patterns=(r"\bnew colou?rs?\b", r"colou?rs? (?:that|which) (?:don'?t|do not) exist", r"\bsixth colou?r",
+                     r"\b(?:pink|orange|brown|teal|beige|yellow|cyan|magenta|violet|indigo|turquoise|gr[ae]y)\b"
+                     r"(?: and \w+)?(?: [\w/+-]+)*? (?:mana|spells?|cards?|creatures?|permanents?|tokens?)\b",
+                     r"\bdevotion to (?!white|blue|black|red|green|purple)\w+")),
 )
 BY_ID = {ruling.id: ruling for ruling in RULINGS}
-_COMPILED = {r.id: (re.compile("|".join(r.patterns)), re.compile(r.unless) if r.unless else None) for r in RULINGS}
+_COMPILED = {r.id: (re.compile("|".join(r.patterns), re.MULTILINE), re.compile(r.unless) if r.unless else None)
+             for r in RULINGS}
 _SENTENCE = re.compile(r"[^.!?\n]+")
+
+
+@dataclass(frozen=True)
+class Clarification:
+    """One sentence for one card where the generic ruling leaves a question, in both languages."""
+
+    en: str
+    ru: str
+
+    def text(self, lang: str = "en") -> str:
+        return self.ru if lang == "ru" else self.en
+
+
+@dataclass(frozen=True)
+class HellRulings:
+    """What the format says about one card: its rulings, whether they were read or guessed, and a clarification."""
+
+    rulings: tuple[Ruling, ...]
+    source: str  # CURATED or PATTERN
+    clarification: Clarification | None = None
+
+
+@dataclass(frozen=True)
+class TableEntry:
+    id: str
+    name: str
+    rulings: tuple[str, ...]
+    clarification: Clarification | None
+    drive: str | None  # the Drive id of the card's image: a card synced from the current registry has another id
+
+
+# --- patterns ------------------------------------------------------------------------------------------------
 
 
 def rules_text(card: Card) -> str:
@@ -94,21 +170,114 @@ def rules_text(card: Card) -> str:
     return text
 
 
-def card_rulings(card: Card) -> tuple[Ruling, ...]:
-    """The rulings a card's text calls for, in the table's order."""
-    text = rules_text(card)
+def pattern_rulings(card: Card) -> tuple[Ruling, ...]:
+    """The rulings a card's text calls for by the patterns alone, in the table's order."""
+    sentences = _SENTENCE.findall(rules_text(card))
     found = []
     for ruling in RULINGS:
         pattern, unless = _COMPILED[ruling.id]
-        if any(pattern.search(s) and not (unless and unless.search(s)) for s in _SENTENCE.findall(text)):
+        if any(pattern.search(s) and not (unless and unless.search(s)) for s in sentences):
             found.append(ruling)
     return tuple(found)
 
 
+# --- the curated table ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class RulingsTable:
+    """The reviewed entries by id, and by what survives a re-sync from the other registry format: the legacy
+    sheet's ids are hashes of the name, the current format's are UUIDs, so a card is also found by its image's
+    Drive id and by its name, renamed or not (in the order of hhdcli.cards.CardIndex.match)."""
+
+    by_id: dict[str, TableEntry]
+    by_drive: dict[str, TableEntry] = field(init=False)
+    by_name: dict[str, TableEntry] = field(init=False)
+    by_loose_name: dict[str, TableEntry] = field(init=False)
+
+    def __post_init__(self) -> None:
+        entries = self.by_id.values()
+        self.by_drive = {e.drive: e for e in entries if e.drive}
+        self.by_name = {normalize_name(e.name): e for e in entries}
+        self.by_loose_name = {loose_name(e.name): e for e in entries}
+
+    def entry(self, card: Card) -> TableEntry | None:
+        found = self.by_id.get(card.id) or self.by_drive.get(drive_id(card.image) or "")
+        if found is None and normalize_name(card.name):
+            found = self.by_name.get(normalize_name(card.name)) or self._renamed(card.name)
+        return found
+
+    def _renamed(self, name: str) -> TableEntry | None:
+        """A rename: an article or bracketed suffix added or dropped, one letter fixed; never a guess between two."""
+        key = loose_name(name)
+        if key in self.by_loose_name:
+            return self.by_loose_name[key]
+        same = [e for k, e in self.by_loose_name.items() if len(key) >= 8 and one_edit_apart(k, key)]
+        return same[0] if len(same) == 1 else None
+
+
+def parse_table(document: dict) -> RulingsTable:
+    """The table from its JSON document ({"cards": {id: {"name", "rulings", "clarification", "drive"}}})."""
+    entries = {}
+    for card_id, raw in document["cards"].items():
+        note = raw.get("clarification")
+        entries[card_id] = TableEntry(card_id, raw["name"], tuple(raw["rulings"]),
+                                      Clarification(note["en"], note["ru"]) if note else None, raw.get("drive"))
+    return RulingsTable(entries)
+
+
+@cache
+def curated_table() -> RulingsTable:
+    """The table that ships with hhd."""
+    from importlib.resources import files
+
+    return parse_table(json.loads((files("hhdcli") / TABLE_FILE).read_text(encoding="utf-8")))
+
+
+# --- the public API --------------------------------------------------------------------------------------------
+
+
+def hell_rulings(card: Card) -> HellRulings:
+    """The card's rulings: the table's when it has the card, else the patterns' (marked as guessed)."""
+    entry = curated_table().entry(card)
+    if entry is None:
+        return HellRulings(pattern_rulings(card), PATTERN)
+    return HellRulings(tuple(BY_ID[i] for i in entry.rulings), CURATED, entry.clarification)
+
+
+def card_rulings(card: Card) -> tuple[Ruling, ...]:
+    """The rulings of a card, in the table's order."""
+    return hell_rulings(card).rulings
+
+
+def ruling_source(card: Card) -> str:
+    """CURATED when the reviewed table has the card, PATTERN when its rulings are guessed from its text."""
+    return hell_rulings(card).source
+
+
+def card_clarification(card: Card, lang: str = "en") -> str | None:
+    """The table's one-sentence clarification for this card, if it has one."""
+    note = hell_rulings(card).clarification
+    return note.text(lang) if note else None
+
+
 def rulings_json(card: Card, lang: str = "en") -> list[dict[str, str]]:
-    return [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)]
+    """The card's rulings as JSON: id, text, and the source ("curated", or "pattern" for a guess)."""
+    found = hell_rulings(card)
+    return [{"id": r.id, "text": r.text(lang), "source": found.source} for r in found.rulings]
+
+
+def hell_json(card: Card, lang: str = "en") -> dict[str, object]:
+    """The keys `hhd card --json` adds to a card: its rulings, where they come from, its clarification."""
+    return {"hell_rulings": rulings_json(card, lang), "hell_rulings_source": ruling_source(card),
+            "hell_clarification": card_clarification(card, lang)}
 
 
 def hell_lines(card: Card) -> list[str]:
-    """One "Hell (id): short text" line a ruling, for a card's text box, description or card text."""
-    return [f"Hell ({r.id}): {r.short}" for r in card_rulings(card)]
+    """One "Hell (id): short text" line a ruling, then the clarification, for a card's text box, description
+    or card text."""
+    found = hell_rulings(card)
+    lines = [f"Hell ({r.id}): {r.short}" for r in found.rulings]
+    if found.clarification:
+        lines.append(f"Hell: {found.clarification.en}")
+    return lines

@@ -325,11 +325,28 @@ class Painter:
             c.setFillColor(INK)
         c.setFont(self.fonts.regular, MIN_PT)
         line = f"{card.set_code} · Hell's Half-Draft proxy" + (f" · {part[0]}/{part[1]}" if part[1] > 1 else "")
-        if rulings:  # the ids when they fit in the footer, else how many rulings the card has
-            marked = f"{line} · Hell: {', '.join(rulings)}"
-            fits = c.stringWidth(marked, self.fonts.regular, MIN_PT) <= slot.w - 6.8 * MM
-            line = marked if fits else f"{line} · {len(rulings)} Hell rulings"
-        c.drawString(slot.x + 3.4 * MM, slot.y + BORDER + 0.6 * MM, safe_text(self.fonts, line))
+        x, y, room = slot.x + 3.4 * MM, slot.y + BORDER + 0.6 * MM, slot.w - 6.8 * MM
+        if rulings:  # a small flag, then the ids: with the footer's words when they fit, else in their place
+            self._flag(x, y)
+            x, room = x + 2.0 * MM, room - 2.0 * MM
+            ids = f"Hell: {', '.join(rulings)}"
+            line = next((t for t in (f"{line} · {ids}", f"{card.set_code} · {ids}", ids)
+                         if c.stringWidth(t, self.fonts.regular, MIN_PT) <= room), f"{len(rulings)} Hell rulings")
+        c.drawString(x, y, safe_text(self.fonts, line))
+
+    def _flag(self, x: float, y: float) -> None:
+        """The mark of a card the format's rulings touch (the ⚑ of the checklist, drawn: not every font has it)."""
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(0.35)
+        c.line(x + 0.2 * MM, y - 0.2 * MM, x + 0.2 * MM, y + 2.1 * MM)
+        path = c.beginPath()
+        path.moveTo(x + 0.2 * MM, y + 2.1 * MM)
+        path.lineTo(x + 1.6 * MM, y + 1.55 * MM)
+        path.lineTo(x + 0.2 * MM, y + 1.0 * MM)
+        path.close()
+        c.drawPath(path, stroke=0, fill=1)
+        c.restoreState()
 
     def basic(self, slot: Slot, card: Card) -> None:
         """A basic land: its colour, its name and one large mana symbol."""

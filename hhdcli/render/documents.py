@@ -16,6 +16,7 @@ from hhdcli.render.templates import render
 if TYPE_CHECKING:
     from markupsafe import Markup
 
+    from hhdcli.cards import Card
     from hhdcli.check import CheckReport
     from hhdcli.mana import SymbolTable
     from hhdcli.render.checklist import Checklist
@@ -87,10 +88,13 @@ def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat,
                    frame_css=_frame_css())
 
 
-def rules_document(lang: str, table: SymbolTable, fmt: DocFormat, font: str | None = None) -> bytes | str:
-    """The one-page rules reference."""
-    from hhdcli.render.rules import rules_context, rules_pdf
+def rules_document(lang: str, table: SymbolTable, fmt: DocFormat, font: str | None = None,
+                   library: list[Card] | None = None) -> bytes | str:
+    """The one-page rules reference; with a library's cards, the booklet: the rules, then those of its cards
+    that have a Hell's Half-Draft ruling, each with its ruling ids and clarification."""
+    from hhdcli.render.rules import library_rulings, rules_context, rules_pdf
 
+    section = library_rulings(library, lang) if library is not None else None
     if fmt is DocFormat.PDF:
-        return rules_pdf(lang, table, font)
-    return render(f"rules.{fmt}.j2", cost=_cost_markup(table), **rules_context(lang))
+        return rules_pdf(lang, table, font, section)
+    return render(f"rules.{fmt}.j2", cost=_cost_markup(table), **rules_context(lang, section))

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from hhdcli.cards import Card
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text
 from hhdcli.render.layout import MM
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.symbols import cost_symbols, draw_symbols, inline_markup, symbols_width
 from hhdcli.render.texts import EXAMPLE_INTRO, EXAMPLES, RULES, labels
+from hhdcli.rulings import CURATED
 
 PAGE = (210 * MM, 297 * MM)
 MARGIN = 16 * MM
@@ -113,11 +116,106 @@ def draw_rules_pages(canvas, lang: str, table: SymbolTable, fonts: Fonts) -> Non
             break
 
 
-def rules_pdf(lang: str, table: SymbolTable, font: str | None = None) -> bytes:
+def rules_pdf(lang: str, table: SymbolTable, font: str | None = None, library: LibraryRulings | None = None) -> bytes:
+    """The rules sheet; with a library's section, the booklet: the sheet, then the library's cards."""
     fonts = load_fonts(font)
-    return make_pdf(PAGE, labels(lang)["rules_title"], lambda canvas: draw_rules_pages(canvas, lang, table, fonts))
+
+    def draw(canvas) -> None:
+        draw_rules_pages(canvas, lang, table, fonts)
+        if library is not None:
+            draw_library_pages(canvas, library, fonts)
+
+    return make_pdf(PAGE, labels(lang)["rules_title"], draw)
 
 
-def rules_context(lang: str) -> dict:
+def rules_context(lang: str, library: LibraryRulings | None = None) -> dict:
     return {"rules_title": labels(lang)["rules_title"], "sections": RULES[lang], "example_intro": EXAMPLE_INTRO[lang],
-            "examples": EXAMPLES[lang], "lang": lang}
+            "examples": EXAMPLES[lang], "lang": lang, "library": library}
+
+
+# --- the booklet: the rules, then a library's cards with their rulings (hhd rules -l LIBRARY) ----------------
+
+
+@dataclass(frozen=True)
+class RuledCard:
+    name: str
+    ids: tuple[str, ...]
+    clarification: str | None
+    guessed: bool  # not in the reviewed table: its rulings are the patterns' guess
+
+
+@dataclass(frozen=True)
+class LibraryRulings:
+    """A library's cards that have a ruling or a clarification, by name, and the texts of the rulings they use."""
+
+    title: str
+    count: str
+    cards: tuple[RuledCard, ...]
+    rulings: tuple[tuple[str, str], ...]  # (id, text) in the table's order
+    rulings_heading: str
+    guessed: str  # the footnote for a guessed card, when there is one
+
+    def to_json(self) -> dict:
+        return {"cards": [vars(c) for c in self.cards], "rulings": [{"id": i, "text": t} for i, t in self.rulings]}
+
+
+def library_rulings(cards: list[Card], lang: str) -> LibraryRulings:
+    """The booklet's section for these cards (a library's, with basics and repeats): one line a card."""
+    from hhdcli.rulings import RULINGS, hell_rulings
+
+    text = labels(lang)
+    ruled, used = {}, set()
+    for card in cards:
+        found = hell_rulings(card)
+        if found.rulings or found.clarification:
+            ruled[card.name] = RuledCard(card.name, tuple(r.id for r in found.rulings),
+                                         found.clarification.text(lang) if found.clarification else None,
+                                         found.source != CURATED)
+            used |= {r.id for r in found.rulings}
+    shown = tuple(ruled[name] for name in sorted(ruled, key=str.casefold))
+    count = text["library_count"].format(ruled=len(shown), total=len(cards)) if shown else text["library_none"]
+    return LibraryRulings(text["library_rulings"], count, shown,
+                          tuple((r.id, r.text(lang)) for r in RULINGS if r.id in used), text["rulings_heading"],
+                          text["guessed"] if any(c.guessed for c in shown) else "")
+
+
+def _library_story(section: LibraryRulings, fonts: Fonts, size: float) -> list:
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    def line(card: RuledCard) -> str:
+        ids = ", ".join(card.ids)
+        out = f"<b>{escape(safe_text(fonts, card.name, bold=True))}</b>{'*' if card.guessed else ''}"
+        out += f" — {escape(ids)}" if ids else ""
+        return out + (f". {escape(safe_text(fonts, card.clarification))}" if card.clarification else "")
+
+    title = ParagraphStyle("lt", fontName=fonts.bold, fontSize=size * 1.6, leading=size * 2, spaceAfter=size * 0.5)
+    heading = ParagraphStyle("lh", fontName=fonts.bold, fontSize=size * 1.2, leading=size * 1.5,
+                             spaceBefore=size * 0.8, spaceAfter=size * 0.2, keepWithNext=1)
+    body = ParagraphStyle("lb", fontName=fonts.regular, fontSize=size, leading=size * 1.3, spaceAfter=size * 0.3)
+    story = [Paragraph(escape(safe_text(fonts, section.title, bold=True)), title),
+             Paragraph(escape(safe_text(fonts, section.count)), body)]
+    story += [Paragraph(line(card), body) for card in section.cards]
+    if section.guessed:
+        story.append(Paragraph(escape(safe_text(fonts, section.guessed)), body))
+    if section.rulings:
+        story.append(Paragraph(escape(safe_text(fonts, section.rulings_heading, bold=True)), heading))
+        story += [Paragraph(f"<b>{escape(i)}</b> — {escape(safe_text(fonts, t))}", body) for i, t in section.rulings]
+    return story
+
+
+def draw_library_pages(canvas, section: LibraryRulings, fonts: Fonts) -> None:
+    """The library's cards after the rules sheet, on as many pages as they need (a new sheet: the rules stay
+    one sheet of their own)."""
+    from reportlab.platypus import Frame
+
+    _bold_family(fonts)
+    story = _library_story(section, fonts, 9.5)
+    while story:
+        left = len(story)
+        frame = Frame(MARGIN, MARGIN, PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * MARGIN, leftPadding=0, rightPadding=0,
+                      topPadding=0, bottomPadding=0)
+        frame.addFromList(story, canvas)
+        canvas.showPage()
+        if len(story) == left:  # nothing fitted on a whole page (cannot happen with paragraphs): stop, not loop
+            break

@@ -33,6 +33,15 @@ _LABELS: dict[str, tuple[str, str]] = {
     "Artifact": ("Artifacts", "Артефакты"), "Enchantment": ("Enchantments", "Чары"), "Other": ("Other", "Прочее"),
     "A": ("A–Z", "А–Я"),
     "rules_title": ("Hell's Half-Draft — quick reference", "Адский полудрафт — памятка"),
+    # the booklet's page of a library's cards (hhd rules -l LIBRARY)
+    "library_rulings": ("This library's cards with a ruling", "Карты этой библиотеки с правилами формата"),
+    "library_count": ("Cards with a Hell's Half-Draft ruling: {ruled} of the library's {total}.",
+                      "Карт с правилами Адского полудрафта: {ruled} из {total} в библиотеке."),
+    "library_none": ("None of the library's cards has a ruling of its own.",
+                     "Ни одной карты библиотеки правила формата особо не касаются."),
+    "rulings_heading": ("The rulings", "Правила"),
+    "guessed": ("* guessed from the card's text: the card is not in hhd's reviewed table.",
+                "* угадано по тексту карты: карты нет в проверенной таблице hhd."),
 }
 LABELS: dict[str, dict[str, str]] = {lang: {key: pair[i] for key, pair in _LABELS.items()}
                                      for i, lang in enumerate(LANGS)}
@@ -95,8 +104,9 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "\"Until the end of the pack\" lasts until the end of the game.",
             "You may declare any companion in the sideboard your chosen companion at any time its condition holds. "
             "An effect on a random card of the sideboard shuffles it first.",
-            "Draft pool: cards added to it go to the sideboard; a check of it checks the sideboard; removing a card "
-            "from it exiles the card; any other draft-pool effect acts on the Hell library.",
+            "Draft pool: cards added to it go to the sideboard; a check of it checks the sideboard; a card removed "
+            "from it is removed from the game, so it goes to the sideboard; any other draft-pool effect acts on the "
+            "Hell library.",
             "Owner: a Hell card's owner is the first player who moved it to a zone other than the sideboard or the "
             "Hell library. With no owner, \"its owner's library\" is the Hell library and any other zone of its "
             "owner is the sideboard.",
@@ -115,8 +125,8 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "article \"a\" is neither.",
             "Token cards (a token made outside the battlefield, or a card with the supertype Token) move between "
             "zones and are cards, not tokens, off the battlefield; one made in a personal zone is owned by that "
-            "zone's owner. A token of one half of a double card has only that half; a token of \"A // B\" is a "
-            "double card.",
+            "zone's owner. An effect that turns a card into a token makes it a token card. A token of one half of a "
+            "double card has only that half; a token of \"A // B\" is a double card.",
         )),
     ),
     "ru": (
@@ -138,7 +148,7 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "в лимит земель за ход.",
             "2. Заклинание, все цвета маны которого есть на землях вашей колоды: возьмите в руку. В свой шаг "
             "взятия карты можно сразу разыграть его на {2} дешевле. Гибридный символ считается, если есть хотя бы "
-            "один вариант; фирексианский — всегда. Фиолетовый ({P}, даёт Небула) — тоже цвет.",
+            "один вариант; фирексианский — всегда. Фиолетовый ({P}, даёт Туманность) — тоже цвет.",
             "3. Иначе: возьмите карту или положите её наверх сайдборда.",
         )),
         RulesSection("Общий сайдборд", (
@@ -161,8 +171,8 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "соблюдены. Эффекты, влияющие на случайную карту из сайдборда, также перемешивают сайдборд перед этим.",
             "Эффекты, которые добавляют карты в драфт-пул, вместо этого добавляют их в сайдборд; которые проверяют "
             "присутствие карты в драфт-пуле — проверяют её присутствие в сайдборде; которые убирают карту из "
-            "драфт-пула — убирают её из игры; другие эффекты, взаимодействующие с драфт-пулом, взаимодействуют с "
-            "Адской библиотекой.",
+            "драфт-пула — убирают её из игры, то есть в сайдборд; другие эффекты, взаимодействующие с "
+            "драфт-пулом, взаимодействуют с Адской библиотекой.",
             "Владельцем Адской карты считается первый игрок, переместивший её в зону, отличную от сайдборда или "
             "Адской библиотеки. Если такого игрока не было, эффекты, требующие поместить карту в библиотеку "
             "владельца, помещают её в Адскую библиотеку, а в другую зону владельца — в сайдборд.",
@@ -182,8 +192,8 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "артикль «a» — ни то, ни другое.",
             "Карты-фишки (фишка, созданная не на поле боя, или карта с супертипом «Фишка») перемещаются между "
             "зонами и вне поля боя считаются картами, а не фишками; созданная в личной зоне принадлежит владельцу "
-            "зоны. Фишка половины двойной карты не имеет характеристик других частей; фишка «[карта1] // "
-            "[карта2]» считается двойной.",
+            "зоны. Эффекты, которые превращают карту в фишку, превращают её в карту-фишку. Фишка половины "
+            "двойной карты не имеет характеристик других частей; фишка «[карта1] // [карта2]» считается двойной.",
         )),
     ),
 }
