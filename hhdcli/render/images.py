@@ -10,8 +10,8 @@ import io
 import os
 import warnings
 from collections.abc import Callable, Collection
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -85,9 +85,11 @@ class ImageStore:
             if progress:
                 progress()
         if missing:
+            from concurrent.futures import ThreadPoolExecutor  # not imported by a warm run
+
             with ThreadPoolExecutor(max_workers=max(1, self.settings.workers)) as pool:
                 results += list(pool.map(work, missing))
-        if self.settings.max_bytes is not None:
+        if self.settings.max_bytes is not None and missing:  # a run that added nothing cannot have grown it
             used = {r.path for r in results if r.path} | {self.raw_path(r.url) for r in results}
             evict(self.folder, self.settings.max_bytes, used)
         return {r.url: r for r in results}
@@ -215,15 +217,14 @@ NOT_AN_IMAGE = "not an image"  # (a captive portal's page, an error page): never
 BOMB = "refused: decompression bomb"
 
 
+@lru_cache(maxsize=1)
 def _quiet_bomb_warnings() -> None:
     """prepare() refuses such images itself; the warning would only print to the player's terminal.
-    Set once at import: warnings.catch_warnings() around each image is not safe across the download threads."""
+    Set once a process, by the first prepare() (not at import: a warm run never loads Pillow);
+    warnings.catch_warnings() around each image is not safe across the download threads."""
     from PIL import Image
 
     warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
-
-
-_quiet_bomb_warnings()
 
 
 SAME_SIZE = 0.03  # a JPEG within 3 % of the print size is embedded as it is, not decoded and encoded again
@@ -234,6 +235,7 @@ def prepare(data: bytes, settings: ImageSettings) -> bytes:
     A JPEG already at the print size (and no bleed asked) is kept byte for byte, as img2pdf does."""
     from PIL import Image, ImageOps, UnidentifiedImageError
 
+    _quiet_bomb_warnings()
     if settings.bleed_mm <= 0 and _print_ready(data, settings):
         return data
 
