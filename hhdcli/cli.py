@@ -17,6 +17,7 @@ import click
 from hhdcli import __version__
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import HhdError, InputError
+from hhdcli.i18n import _
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -746,7 +747,9 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
               help="Millimetres at the paper's edge left blank (raise it for printers that need more).")
 @click.option("--cut-lines", type=click.Choice(["corners", "full"]), default="corners", show_default=True,
               help="corners: crop marks in the margins; full: lines across the whole sheet.")
-@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help="Image resolution.")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
+              help=_("Highest image resolution: larger scans are reduced to it, smaller ones embedded as they are "
+                     "(never enlarged)."))
 @click.option("--quality", type=click.IntRange(30, 100), default=85, show_default=True, help="JPEG quality of images.")
 @click.option("--small", is_flag=True, help="A smaller PDF for more CPU: optimised JPEG tables for every image.")
 @text_only_option

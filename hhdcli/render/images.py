@@ -227,16 +227,18 @@ def _quiet_bomb_warnings() -> None:
     warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
 
 
-SAME_SIZE = 0.03  # a JPEG within 3 % of the print size is embedded as it is, not decoded and encoded again
+SAME_SIZE = 0.03  # a JPEG up to 3 % over the print size is embedded as it is, not decoded and encoded again
 
 
 def prepare(data: bytes, settings: ImageSettings) -> bytes:
-    """Decode (with Pillow's decompression-bomb guard as an error), fit to the card at `dpi`, add bleed, JPEG.
-    A JPEG already at the print size (and no bleed asked) is kept byte for byte, as img2pdf does."""
+    """Decode (with Pillow's decompression-bomb guard as an error), fit to the card, add bleed, JPEG.
+    `--dpi` is a ceiling, never a magnifier: a scan of the card's shape at or below it (a JPEG, no bleed
+    asked) is kept byte for byte, as img2pdf does, and only a larger one is reduced to it; a scan that must be
+    decoded (another format, shape or orientation, or bleed) keeps its own resolution when that is lower."""
     from PIL import Image, ImageOps, UnidentifiedImageError
 
     _quiet_bomb_warnings()
-    if settings.bleed_mm <= 0 and _print_ready(data, settings):
+    if settings.bleed_mm <= 0 and _embeddable(data, settings):
         return data
 
     try:
@@ -250,23 +252,33 @@ def prepare(data: bytes, settings: ImageSettings) -> bytes:
         raise ImageError(BOMB) from exc
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise ImageError(NOT_AN_IMAGE) from exc
-    width_px = round(CARD_MM[0] / 25.4 * settings.dpi)
-    height_px = round(CARD_MM[1] / 25.4 * settings.dpi)
     if image.width > image.height:  # split cards are stored sideways: keep their rotated art upright
         image = image.rotate(90, expand=True)
-    if not _near(image.size, (width_px, height_px), RESAMPLE_WITHIN):  # within 2 %: the PDF scales it
-        image = ImageOps.fit(image, (width_px, height_px), Image.Resampling.LANCZOS)
+    dpi = min(settings.dpi, own_dpi(image.size))  # more pixels than the scan has would print no sharper
+    wanted = card_pixels(dpi)
+    if not _near(image.size, wanted, RESAMPLE_WITHIN):  # within 2 %: the PDF scales it
+        image = ImageOps.fit(image, wanted, Image.Resampling.LANCZOS)
     if settings.bleed_mm > 0:
-        image = fill_scan_corners(image, round(CORNER_MM / 25.4 * settings.dpi))
-        image = extend_edges(image, round(settings.bleed_mm / 25.4 * settings.dpi))
+        image = fill_scan_corners(image, round(CORNER_MM / 25.4 * dpi))
+        image = extend_edges(image, round(settings.bleed_mm / 25.4 * dpi))
     out = io.BytesIO()
     image.save(out, "JPEG", quality=settings.quality, optimize=settings.small, progressive=False,
-               dpi=(settings.dpi,) * 2)
+               dpi=(round(dpi),) * 2)
     return out.getvalue()
 
 
 RESAMPLE_WITHIN = 0.02  # a scan this close to the print size is not resampled (745x1040 for 744x1039 was a third
 #                         of a cold run's CPU): the PDF draws it at the card's size
+
+
+def card_pixels(dpi: float) -> tuple[int, int]:
+    """The card's size in pixels at `dpi`."""
+    return round(CARD_MM[0] / 25.4 * dpi), round(CARD_MM[1] / 25.4 * dpi)
+
+
+def own_dpi(size: tuple[int, int]) -> float:
+    """The resolution an upright scan prints the card at, fitted to its shape (the side that limits it)."""
+    return min(size[0] / (CARD_MM[0] / 25.4), size[1] / (CARD_MM[1] / 25.4))
 
 
 def _near(size: tuple[int, int], wanted: tuple[int, int], within: float) -> bool:
@@ -311,8 +323,9 @@ def extend_edges(image, pad: int):
     return out
 
 
-def _print_ready(data: bytes, settings: ImageSettings) -> bool:
-    """A baseline JPEG in RGB or grey, upright, at the card's size in pixels for `dpi` (within 3 %)."""
+def _embeddable(data: bytes, settings: ImageSettings) -> bool:
+    """A baseline JPEG in RGB or grey, upright and of the card's shape (within 2 %), at or below `dpi` (3 % over
+    is kept too): what the PDF can hold as it is."""
     from PIL import Image, UnidentifiedImageError
 
     if not data.startswith(b"\xff\xd8"):
@@ -322,5 +335,7 @@ def _print_ready(data: bytes, settings: ImageSettings) -> bool:
             size, mode, progressive = image.size, image.mode, image.info.get("progressive", 0)
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
         return False
-    want = (round(CARD_MM[0] / 25.4 * settings.dpi), round(CARD_MM[1] / 25.4 * settings.dpi))
-    return _near(size, want, SAME_SIZE) and mode in ("RGB", "L") and not progressive
+    if mode not in ("RGB", "L") or progressive or size[0] > size[1]:
+        return False
+    dpi = own_dpi(size)
+    return dpi <= settings.dpi * (1 + SAME_SIZE) and _near(size, card_pixels(dpi), RESAMPLE_WITHIN)
