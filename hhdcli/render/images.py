@@ -65,15 +65,12 @@ class ImageStore:
     def fetch_all(self, urls: list[str], progress: Callable[[], None] | None = None) -> dict[str, ImageResult]:
         """Every distinct URL once, with at most `workers` downloads at a time; a host that failed or timed
         out once is not asked again in the run, so a dead host costs one timeout, not one per image."""
+        return self.start(urls, progress).wait()
+
+    def start(self, urls: list[str], progress: Callable[[], None] | None = None) -> Fetching:
+        """`fetch_all` begun: the images missing from the print cache download in the background while the
+        caller goes on (the proxies lay their pages out meanwhile); `wait()` gives every result."""
         unique = list(dict.fromkeys(urls))
-        client = Client(self.http, accept="image/*", notice=self.notice)
-
-        def work(url: str) -> ImageResult:
-            result = self._one(client, url)
-            if progress:
-                progress()
-            return result
-
         # images already in the print cache are a file check each: no threads for them (a warm run's cost)
         results, missing = [], []
         for url in unique:
@@ -84,15 +81,7 @@ class ImageStore:
             results.append(cached)
             if progress:
                 progress()
-        if missing:
-            from concurrent.futures import ThreadPoolExecutor  # not imported by a warm run
-
-            with ThreadPoolExecutor(max_workers=max(1, self.settings.workers)) as pool:
-                results += list(pool.map(work, missing))
-        if self.settings.max_bytes is not None and missing:  # a run that added nothing cannot have grown it
-            used = {r.path for r in results if r.path} | {self.raw_path(r.url) for r in results}
-            evict(self.folder, self.settings.max_bytes, used)
-        return {r.url: r for r in results}
+        return Fetching(self, results, missing, progress)
 
     def _cached(self, url: str) -> ImageResult | None:
         """The print image already in the cache, marked recently used (the last to be evicted)."""
@@ -138,6 +127,48 @@ class ImageStore:
             return client.get(url, limit=MAX_IMAGE_BYTES).data
         except DownloadError as exc:
             return exc.reason
+
+
+class Fetching:
+    """Downloads under way (see ImageStore.start): a thread pool of at most `workers`, none when every image
+    was in the cache."""
+
+    def __init__(self, store: ImageStore, results: list[ImageResult], missing: list[str],
+                 progress: Callable[[], None] | None) -> None:
+        self.store, self.results, self.missing = store, results, missing
+        self._futures: list[Any] = []
+        self._pool: Any = None
+        if missing:
+            from concurrent.futures import ThreadPoolExecutor  # not imported by a warm run
+
+            client = Client(store.http, accept="image/*", notice=store.notice)
+
+            def work(url: str) -> ImageResult:
+                result = store._one(client, url)
+                if progress:
+                    progress()
+                return result
+
+            self._pool = ThreadPoolExecutor(max_workers=max(1, store.settings.workers))
+            self._futures = [self._pool.submit(work, url) for url in missing]
+
+    def wait(self) -> dict[str, ImageResult]:
+        """Every image's result, once all the downloads have ended."""
+        if self._pool is not None:
+            try:
+                self.results += [future.result() for future in self._futures]
+            finally:
+                self.cancel()
+        if self.store.settings.max_bytes is not None and self.missing:  # a run that added nothing cannot have grown it
+            used = {r.path for r in self.results if r.path} | {self.store.raw_path(r.url) for r in self.results}
+            evict(self.store.folder, self.store.settings.max_bytes, used)
+        return {r.url: r for r in self.results}
+
+    def cancel(self) -> None:
+        """No more downloads begun; those under way end (the caller failed, or has every result)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
 
 def usable_print_image(path: Path) -> bool:
@@ -235,11 +266,11 @@ def prepare(data: bytes, settings: ImageSettings) -> bytes:
     `--dpi` is a ceiling, never a magnifier: a scan of the card's shape at or below it (a JPEG, no bleed
     asked) is kept byte for byte, as img2pdf does, and only a larger one is reduced to it; a scan that must be
     decoded (another format, shape or orientation, or bleed) keeps its own resolution when that is lower."""
+    if settings.bleed_mm <= 0 and _embeddable(data, settings):
+        return data
     from PIL import Image, ImageOps, UnidentifiedImageError
 
     _quiet_bomb_warnings()
-    if settings.bleed_mm <= 0 and _embeddable(data, settings):
-        return data
 
     try:
         with Image.open(io.BytesIO(data)) as opened:  # reads the header only
@@ -325,17 +356,14 @@ def extend_edges(image, pad: int):
 
 def _embeddable(data: bytes, settings: ImageSettings) -> bool:
     """A baseline JPEG in RGB or grey, upright and of the card's shape (within 2 %), at or below `dpi` (3 % over
-    is kept too): what the PDF can hold as it is."""
-    from PIL import Image, UnidentifiedImageError
+    is kept too): what the PDF can hold as it is. Read from the frame header alone (no decoder)."""
+    from hhdcli.render.splice import BASELINE, jpeg_frame
 
-    if not data.startswith(b"\xff\xd8"):
+    frame = jpeg_frame(data)
+    if frame is None:
         return False
-    try:
-        with Image.open(io.BytesIO(data)) as image:  # the header only
-            size, mode, progressive = image.size, image.mode, image.info.get("progressive", 0)
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+    width, height, components, marker = frame
+    if components not in (1, 3) or marker not in BASELINE or width > height or not width:
         return False
-    if mode not in ("RGB", "L") or progressive or size[0] > size[1]:
-        return False
-    dpi = own_dpi(size)
-    return dpi <= settings.dpi * (1 + SAME_SIZE) and _near(size, card_pixels(dpi), RESAMPLE_WITHIN)
+    dpi = own_dpi((width, height))
+    return dpi <= settings.dpi * (1 + SAME_SIZE) and _near((width, height), card_pixels(dpi), RESAMPLE_WITHIN)

@@ -147,12 +147,29 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
 
 def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
             store: ImageStore | None = None, progress: Callable[[], None] | None = None) -> ProxyPdf:
-    """Fetch the images and lay out every page; nothing is written yet."""
-    report = ProxyReport()
+    """Fetch the images and lay out every page; nothing is written yet. The pages are laid out while the
+    images download, as if every image will arrive (each one's place in the cache is known before it is
+    there); if one does not, its card becomes a text proxy and the pages are laid out again."""
     proxies = plan(cards, options)
     urls = [p.image_url for p in proxies if p.image_url]
-    results = store.fetch_all(urls, progress) if store and urls else {}
-    proxies = resolve_images(proxies, results, report)
+    if not store or not urls:
+        return _laid_out(proxies, {}, table, options)
+    fetching = store.start(urls, progress)
+    try:
+        hoped = {url: ImageResult(url, store.print_path(url)) for url in urls}
+        laid = _laid_out(proxies, hoped, table, options) if fetching.missing else None
+        results = fetching.wait()
+    finally:
+        fetching.cancel()
+    if laid is not None and all(results[url].path == hoped[url].path for url in urls):
+        return laid
+    return _laid_out(proxies, results, table, options)
+
+
+def _laid_out(planned: list[Proxy], results: dict[str, ImageResult], table: SymbolTable,
+              options: ProxyOptions) -> ProxyPdf:
+    report = ProxyReport()
+    proxies = resolve_images(planned, results, report)
     if not options.text_only:
         for proxy in proxies:
             if proxy.image_url is None and not proxy.card.is_basic and proxy.card.name not in report.fallbacks:
