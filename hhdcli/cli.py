@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import functools
-import json
 import math
 import os
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -212,6 +210,8 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 
 def _print_json(document: dict[str, Any]) -> None:
+    import json
+
     click.echo(json.dumps({"schema": JSON_SCHEMA, **document}, indent=2, ensure_ascii=False))
 
 
@@ -250,6 +250,8 @@ def _counting_progress(env: Env, total: int, label: str) -> tuple[Callable[[], N
         return None, lambda: None
     bar: Any = click.progressbar(length=total, label=label, file=sys.stderr)
     bar.render_progress()
+    import threading
+
     lock = threading.Lock()  # downloads finish on several threads; the bar must count them one at a time
 
     def step() -> None:
@@ -620,6 +622,8 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
                         lookup=None if env.offline else _scryfall(env, scryfall_url), with_rules_text=rules_text,
                         whole_set=not use_library)
     if as_json:
+        import json
+
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         click.echo(format_check(report))
