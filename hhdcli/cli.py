@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import functools
-import json
 import math
 import os
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -17,6 +15,7 @@ import click
 from hhdcli import __version__
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import HhdError, InputError
+from hhdcli.i18n import _
 from hhdcli.terminal import printable
 
 if TYPE_CHECKING:
@@ -212,6 +211,8 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 
 def _print_json(document: dict[str, Any]) -> None:
+    import json
+
     click.echo(json.dumps({"schema": JSON_SCHEMA, **document}, indent=2, ensure_ascii=False))
 
 
@@ -250,6 +251,8 @@ def _counting_progress(env: Env, total: int, label: str) -> tuple[Callable[[], N
         return None, lambda: None
     bar: Any = click.progressbar(length=total, label=label, file=sys.stderr)
     bar.render_progress()
+    import threading
+
     lock = threading.Lock()  # downloads finish on several threads; the bar must count them one at a time
 
     def step() -> None:
@@ -623,6 +626,8 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
                         lookup=None if env.offline else _scryfall(env, scryfall_url), with_rules_text=rules_text,
                         whole_set=not use_library)
     if as_json:
+        import json
+
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         click.echo(printable(format_check(report)))
@@ -750,7 +755,9 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
               help="Millimetres at the paper's edge left blank (raise it for printers that need more).")
 @click.option("--cut-lines", type=click.Choice(["corners", "full"]), default="corners", show_default=True,
               help="corners: crop marks in the margins; full: lines across the whole sheet.")
-@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help="Image resolution.")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
+              help=_("Highest image resolution: larger scans are reduced to it, smaller ones embedded as they are "
+                     "(never enlarged)."))
 @click.option("--quality", type=click.IntRange(30, 100), default=85, show_default=True, help="JPEG quality of images.")
 @click.option("--small", is_flag=True, help="A smaller PDF for more CPU: optimised JPEG tables for every image.")
 @text_only_option

@@ -6,7 +6,6 @@ import codecs
 import json
 import os
 import stat
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -23,6 +22,8 @@ def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], object], durable
     if path.parent not in _SWEPT:  # once a folder and run: a folder of 1,500 images is not listed per write
         _SWEPT.add(path.parent)
         sweep_leftovers(path.parent)
+    import tempfile  # here, not at import: reading commands never load it (3 ms of start-up)
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{LEFTOVER_MARK}", suffix=".tmp", dir=path.parent)
     try:
         os.chmod(tmp, _file_mode(path))  # mkstemp makes 0600; a replaced file keeps the mode a new one would get

@@ -107,7 +107,11 @@ def test_a_print_size_jpeg_is_embedded_as_it_is():
     assert prepare(jpeg.getvalue(), ImageSettings(dpi=300)) == jpeg.getvalue()
     small = io.BytesIO()
     Image.new("RGB", (372, 520), (200, 30, 30)).save(small, "JPEG")
-    assert prepare(small.getvalue(), ImageSettings(dpi=300)) != small.getvalue()  # resized to print size
+    assert prepare(small.getvalue(), ImageSettings(dpi=300)) == small.getvalue()  # --dpi is a ceiling: not enlarged
+    large = io.BytesIO()
+    Image.new("RGB", (1488, 2079), (200, 30, 30)).save(large, "JPEG")
+    reduced = prepare(large.getvalue(), ImageSettings(dpi=300))
+    assert Image.open(io.BytesIO(reduced)).size == (744, 1039)  # above it: reduced to it
 
 
 def test_a_scan_within_two_percent_of_print_size_is_not_resampled_and_jpeg_tables_are_optimised_on_request():
@@ -122,8 +126,19 @@ def test_a_scan_within_two_percent_of_print_size_is_not_resampled_and_jpeg_table
     assert Image.open(io.BytesIO(plain)).size == (745, 1040)  # 0.1 % off 744 x 1039: the PDF scales it
     small = prepare(png.getvalue(), ImageSettings(dpi=300, small=True))
     assert len(small) < len(plain)  # --small: optimised Huffman tables
-    far = prepare(png.getvalue(), ImageSettings(dpi=600))
-    assert Image.open(io.BytesIO(far)).size == (1488, 2079)  # far from the print size: resampled
+    above = Image.open(io.BytesIO(prepare(png.getvalue(), ImageSettings(dpi=600))))
+    assert above.size == (745, 1040) and above.info["dpi"] == (300, 300)  # a 300-dpi scan is never enlarged
+    below = prepare(png.getvalue(), ImageSettings(dpi=150))
+    assert Image.open(io.BytesIO(below)).size == (372, 520)  # a larger one is reduced to --dpi
+
+
+def test_a_scan_of_another_shape_is_cropped_at_its_own_resolution_never_enlarged():
+    """A wide-bordered 800x1040 scan (too wide for a card) at --dpi 600 is cropped to the card's shape at the
+    300 dpi its height gives, not resampled to 600 dpi."""
+    wide = io.BytesIO()
+    Image.new("RGB", (800, 1040), (10, 120, 40)).save(wide, "JPEG")
+    out = Image.open(io.BytesIO(prepare(wide.getvalue(), ImageSettings(dpi=600))))
+    assert out.size == (745, 1040)  # 63 x 88 mm at the 300.2 dpi of its height
 
 
 # --- every card readable ----------------------------------------------------------------------------------

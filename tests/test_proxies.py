@@ -266,6 +266,55 @@ def test_scans_are_copied_into_the_pdf_byte_for_byte_with_exact_cross_references
     assert len(_distinct_images(reader)) == len(scans) and b"hhd-scan:" not in data  # no stand-in left
 
 
+def _grainy_jpeg(size: tuple[int, int], seed: int) -> bytes:
+    """A scan-like JPEG (noise compresses like a real scan, not like a flat colour)."""
+    out = io.BytesIO()
+    grain = Image.effect_noise(size, 30 + seed).convert("RGB")
+    Image.blend(grain, Image.new("RGB", size, (40 * seed % 255, 90, 160)), 0.5).save(out, "JPEG", quality=85)
+    return out.getvalue()
+
+
+def _embedded_images(pdf: Path) -> list[tuple[int, int, bytes]]:
+    """Width, height and the stream's bytes as stored (still JPEG-coded) of every image in the PDF."""
+    reader = PdfReader(pdf, strict=True)
+    found = []
+    for number in sorted(_distinct_images(reader)):
+        obj = reader.get_object(number)
+        assert obj["/Filter"] in ("/DCTDecode", ["/DCTDecode"])
+        found.append((int(obj["/Width"]), int(obj["/Height"]), obj._data))
+    return found
+
+
+def test_dpi_is_a_ceiling_300_dpi_scans_are_embedded_byte_for_byte_at_dpi_600(server, tmp_path):
+    """--dpi 600 never enlarges a 745x1040 (300 dpi) scan: the PDF holds each downloaded file as it is."""
+    from support import Reply, cards_with_served_images
+
+    scans = [_grainy_jpeg((745, 1040), seed) for seed in range(3)]
+    run, names = cards_with_served_images(server, tmp_path / "cache", 3, Reply(b""))
+    for i, scan in enumerate(scans):
+        server.routes[f"/img/{i}.jpg"] = Reply(scan, content_type="image/jpeg")
+    out = tmp_path / "p.pdf"
+    result = run("proxies", *names, "--dpi", "600", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    embedded = _embedded_images(out)
+    assert sorted(data for _, _, data in embedded) == sorted(scans)  # byte for byte, each once
+    assert {(w, h) for w, h, _ in embedded} == {(745, 1040)}
+    assert out.stat().st_size < sum(map(len, scans)) + 30_000  # no 4x-larger resampled copies
+
+
+def test_a_scan_above_dpi_is_reduced_to_it(server, tmp_path):
+    """A 600-dpi scan (1488x2079) printed at the default 300 dpi is embedded at 744x1039."""
+    from support import Reply, cards_with_served_images
+
+    big = _grainy_jpeg((1488, 2079), 1)
+    run, names = cards_with_served_images(server, tmp_path / "cache", 1, Reply(big, content_type="image/jpeg"))
+    out = tmp_path / "p.pdf"
+    assert run("proxies", *names, "-o", str(out)).exit_code == 0
+    [(width, height, data)] = _embedded_images(out)
+    assert (width, height) == (744, 1039) and data != big
+    assert Image.open(io.BytesIO(data)).size == (744, 1039)
+
+
 def _distinct_images(reader: PdfReader) -> set[int]:
     """Object numbers of the image XObjects the pages use, through ReportLab's form XObjects."""
     found: set[int] = set()

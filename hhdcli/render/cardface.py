@@ -5,12 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from reportlab.lib.colors import CMYKColor
-
 from hhdcli.cards import Card, Face
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
-from hhdcli.render.layout import MM
+from hhdcli.render.layout import INK, MM
 from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, symbols_width
 from hhdcli.render.textbox import TextBox, break_lines, paragraphs
 from hhdcli.rulings import card_rulings, hell_lines
@@ -26,7 +24,6 @@ FRAME: dict[str, RGB] = {
 }
 PANEL: RGB = (0.97, 0.96, 0.93)
 BORDER = 1.4 * MM
-INK = CMYKColor(0, 0, 0, 1)  # text and black frames in pure K: a colour printer prints them with black ink only
 MIN_PT = 6.0  # nothing on a card is smaller
 CONDENSED = 0.8  # a line may be squeezed to 80 % of its width before it wraps or shrinks
 BACK_RED: RGB = (0.60, 0.04, 0.05)
@@ -66,12 +63,7 @@ class Painter:
                 if gone:
                     self.missing.setdefault(card.name, set()).update(gone)
 
-    # --- images and backs ---------------------------------------------------------------------
-
-    def image(self, slot: Slot, path: Any) -> None:
-        """A scan: a file's path, or a stand-in the PDF's writer replaces with the scan (splice.py)."""
-        b = slot.bleed
-        self.canvas.drawImage(path, slot.x - b, slot.y - b, slot.w + 2 * b, slot.h + 2 * b)
+    # --- backs ---------------------------------------------------------------------
 
     def back(self, slot: Slot) -> None:
         c, b = self.canvas, slot.bleed

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import struct
-from dataclasses import dataclass
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,24 +17,60 @@ from hhdcli.files import read_input
 SHIPPED = ("DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSansCondensed-Oblique.ttf")
 
 
-@dataclass(frozen=True)
 class Fonts:
-    regular: str
-    bold: str
-    italic: str
-    unicode: bool  # False when only ReportLab's built-in Helvetica (Latin-1) is available
+    """The three faces' registered names. The shipped faces are read when a page first uses them (each is a
+    10 ms parse): a sheet of scans prints its footer in the regular face only, and never reads the other two."""
+
+    __slots__ = ("_names", "_files", "unicode")
+
+    def __init__(self, regular: str, bold: str, italic: str, unicode: bool,
+                 files: dict[str, str] | None = None) -> None:
+        self._names = (regular, bold, italic)
+        self._files = dict(files or {})  # a name not registered yet → its font file
+        self.unicode = unicode  # False when only ReportLab's built-in Helvetica (Latin-1) is available
+
+    @property
+    def regular(self) -> str:
+        return self._registered(self._names[0])
+
+    @property
+    def bold(self) -> str:
+        return self._registered(self._names[1])
+
+    @property
+    def italic(self) -> str:
+        return self._registered(self._names[2])
+
+    def _registered(self, name: str) -> str:
+        if name in self._files:
+            with _REGISTERING:
+                file = self._files.pop(name, None)
+                if file is not None:
+                    from reportlab.pdfbase import pdfmetrics
+                    from reportlab.pdfbase.ttfonts import TTFont
+
+                    pdfmetrics.registerFont(TTFont(name, file))
+        return name
 
     def can_show(self, text: str, bold: bool = False) -> bool:
         """True when every character of `text` has a glyph in the font."""
         return not missing_glyphs(self.bold if bold else self.regular, text)
 
 
+_REGISTERING = threading.Lock()  # two threads drawing at once register a face once
+
+
 MAX_FONT_BYTES = 64 * 1024 * 1024  # CJK fonts run to ~20 MB; more is not a font
 
 
-@lru_cache(maxsize=8)
 def load_fonts(font_path: str | None = None) -> Fonts:
-    """Register the fonts with ReportLab: --font PATH for everything, else the DejaVu hhd ships."""
+    """Register the fonts with ReportLab: --font PATH for everything, else the DejaVu hhd ships (once a process:
+    `load_fonts()` and `load_fonts(None)` are one call, where lru_cache alone would parse the fonts twice)."""
+    return _load_fonts(font_path or None)
+
+
+@lru_cache(maxsize=8)
+def _load_fonts(font_path: str | None) -> Fonts:
     from importlib.resources import as_file, files
 
     from reportlab.pdfbase import pdfmetrics
@@ -53,10 +89,12 @@ def load_fonts(font_path: str | None = None) -> Fonts:
             raise InputError(f"--font {path}: not a usable TrueType font ({exc})", "give a .ttf file") from exc
         return Fonts(name, name, name, True)
     names = ("hhd-regular", "hhd-bold", "hhd-italic")
+    folder = files("hhdcli") / "fonts"
+    shipped = {}
     for name, file in zip(names, SHIPPED, strict=True):
-        with as_file(files("hhdcli") / "fonts" / file) as path:
-            pdfmetrics.registerFont(TTFont(name, str(path)))
-    return Fonts(*names, unicode=True)
+        with as_file(folder / file) as path:  # a wheel installs them as files: this is their path
+            shipped[name] = str(path)
+    return Fonts(*names, unicode=True, files=shipped)
 
 
 def missing_glyphs(font_name: str, text: str) -> set[str]:

@@ -10,8 +10,8 @@ import io
 import os
 import warnings
 from collections.abc import Callable, Collection
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -65,15 +65,12 @@ class ImageStore:
     def fetch_all(self, urls: list[str], progress: Callable[[], None] | None = None) -> dict[str, ImageResult]:
         """Every distinct URL once, with at most `workers` downloads at a time; a host that failed or timed
         out once is not asked again in the run, so a dead host costs one timeout, not one per image."""
+        return self.start(urls, progress).wait()
+
+    def start(self, urls: list[str], progress: Callable[[], None] | None = None) -> Fetching:
+        """`fetch_all` begun: the images missing from the print cache download in the background while the
+        caller goes on (the proxies lay their pages out meanwhile); `wait()` gives every result."""
         unique = list(dict.fromkeys(urls))
-        client = Client(self.http, accept="image/*", notice=self.notice)
-
-        def work(url: str) -> ImageResult:
-            result = self._one(client, url)
-            if progress:
-                progress()
-            return result
-
         # images already in the print cache are a file check each: no threads for them (a warm run's cost)
         results, missing = [], []
         for url in unique:
@@ -84,13 +81,7 @@ class ImageStore:
             results.append(cached)
             if progress:
                 progress()
-        if missing:
-            with ThreadPoolExecutor(max_workers=max(1, self.settings.workers)) as pool:
-                results += list(pool.map(work, missing))
-        if self.settings.max_bytes is not None:
-            used = {r.path for r in results if r.path} | {self.raw_path(r.url) for r in results}
-            evict(self.folder, self.settings.max_bytes, used)
-        return {r.url: r for r in results}
+        return Fetching(self, results, missing, progress)
 
     def _cached(self, url: str) -> ImageResult | None:
         """The print image already in the cache, marked recently used (the last to be evicted)."""
@@ -136,6 +127,48 @@ class ImageStore:
             return client.get(url, limit=MAX_IMAGE_BYTES).data
         except DownloadError as exc:
             return exc.reason
+
+
+class Fetching:
+    """Downloads under way (see ImageStore.start): a thread pool of at most `workers`, none when every image
+    was in the cache."""
+
+    def __init__(self, store: ImageStore, results: list[ImageResult], missing: list[str],
+                 progress: Callable[[], None] | None) -> None:
+        self.store, self.results, self.missing = store, results, missing
+        self._futures: list[Any] = []
+        self._pool: Any = None
+        if missing:
+            from concurrent.futures import ThreadPoolExecutor  # not imported by a warm run
+
+            client = Client(store.http, accept="image/*", notice=store.notice)
+
+            def work(url: str) -> ImageResult:
+                result = store._one(client, url)
+                if progress:
+                    progress()
+                return result
+
+            self._pool = ThreadPoolExecutor(max_workers=max(1, store.settings.workers))
+            self._futures = [self._pool.submit(work, url) for url in missing]
+
+    def wait(self) -> dict[str, ImageResult]:
+        """Every image's result, once all the downloads have ended."""
+        if self._pool is not None:
+            try:
+                self.results += [future.result() for future in self._futures]
+            finally:
+                self.cancel()
+        if self.store.settings.max_bytes is not None and self.missing:  # a run that added nothing cannot have grown it
+            used = {r.path for r in self.results if r.path} | {self.store.raw_path(r.url) for r in self.results}
+            evict(self.store.folder, self.store.settings.max_bytes, used)
+        return {r.url: r for r in self.results}
+
+    def cancel(self) -> None:
+        """No more downloads begun; those under way end (the caller failed, or has every result)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
 
 def usable_print_image(path: Path) -> bool:
@@ -215,27 +248,29 @@ NOT_AN_IMAGE = "not an image"  # (a captive portal's page, an error page): never
 BOMB = "refused: decompression bomb"
 
 
+@lru_cache(maxsize=1)
 def _quiet_bomb_warnings() -> None:
     """prepare() refuses such images itself; the warning would only print to the player's terminal.
-    Set once at import: warnings.catch_warnings() around each image is not safe across the download threads."""
+    Set once a process, by the first prepare() (not at import: a warm run never loads Pillow);
+    warnings.catch_warnings() around each image is not safe across the download threads."""
     from PIL import Image
 
     warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
 
 
-_quiet_bomb_warnings()
-
-
-SAME_SIZE = 0.03  # a JPEG within 3 % of the print size is embedded as it is, not decoded and encoded again
+SAME_SIZE = 0.03  # a JPEG up to 3 % over the print size is embedded as it is, not decoded and encoded again
 
 
 def prepare(data: bytes, settings: ImageSettings) -> bytes:
-    """Decode (with Pillow's decompression-bomb guard as an error), fit to the card at `dpi`, add bleed, JPEG.
-    A JPEG already at the print size (and no bleed asked) is kept byte for byte, as img2pdf does."""
+    """Decode (with Pillow's decompression-bomb guard as an error), fit to the card, add bleed, JPEG.
+    `--dpi` is a ceiling, never a magnifier: a scan of the card's shape at or below it (a JPEG, no bleed
+    asked) is kept byte for byte, as img2pdf does, and only a larger one is reduced to it; a scan that must be
+    decoded (another format, shape or orientation, or bleed) keeps its own resolution when that is lower."""
+    if settings.bleed_mm <= 0 and _embeddable(data, settings):
+        return data
     from PIL import Image, ImageOps, UnidentifiedImageError
 
-    if settings.bleed_mm <= 0 and _print_ready(data, settings):
-        return data
+    _quiet_bomb_warnings()
 
     try:
         with Image.open(io.BytesIO(data)) as opened:  # reads the header only
@@ -248,23 +283,33 @@ def prepare(data: bytes, settings: ImageSettings) -> bytes:
         raise ImageError(BOMB) from exc
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise ImageError(NOT_AN_IMAGE) from exc
-    width_px = round(CARD_MM[0] / 25.4 * settings.dpi)
-    height_px = round(CARD_MM[1] / 25.4 * settings.dpi)
     if image.width > image.height:  # split cards are stored sideways: keep their rotated art upright
         image = image.rotate(90, expand=True)
-    if not _near(image.size, (width_px, height_px), RESAMPLE_WITHIN):  # within 2 %: the PDF scales it
-        image = ImageOps.fit(image, (width_px, height_px), Image.Resampling.LANCZOS)
+    dpi = min(settings.dpi, own_dpi(image.size))  # more pixels than the scan has would print no sharper
+    wanted = card_pixels(dpi)
+    if not _near(image.size, wanted, RESAMPLE_WITHIN):  # within 2 %: the PDF scales it
+        image = ImageOps.fit(image, wanted, Image.Resampling.LANCZOS)
     if settings.bleed_mm > 0:
-        image = fill_scan_corners(image, round(CORNER_MM / 25.4 * settings.dpi))
-        image = extend_edges(image, round(settings.bleed_mm / 25.4 * settings.dpi))
+        image = fill_scan_corners(image, round(CORNER_MM / 25.4 * dpi))
+        image = extend_edges(image, round(settings.bleed_mm / 25.4 * dpi))
     out = io.BytesIO()
     image.save(out, "JPEG", quality=settings.quality, optimize=settings.small, progressive=False,
-               dpi=(settings.dpi,) * 2)
+               dpi=(round(dpi),) * 2)
     return out.getvalue()
 
 
 RESAMPLE_WITHIN = 0.02  # a scan this close to the print size is not resampled (745x1040 for 744x1039 was a third
 #                         of a cold run's CPU): the PDF draws it at the card's size
+
+
+def card_pixels(dpi: float) -> tuple[int, int]:
+    """The card's size in pixels at `dpi`."""
+    return round(CARD_MM[0] / 25.4 * dpi), round(CARD_MM[1] / 25.4 * dpi)
+
+
+def own_dpi(size: tuple[int, int]) -> float:
+    """The resolution an upright scan prints the card at, fitted to its shape (the side that limits it)."""
+    return min(size[0] / (CARD_MM[0] / 25.4), size[1] / (CARD_MM[1] / 25.4))
 
 
 def _near(size: tuple[int, int], wanted: tuple[int, int], within: float) -> bool:
@@ -309,16 +354,16 @@ def extend_edges(image, pad: int):
     return out
 
 
-def _print_ready(data: bytes, settings: ImageSettings) -> bool:
-    """A baseline JPEG in RGB or grey, upright, at the card's size in pixels for `dpi` (within 3 %)."""
-    from PIL import Image, UnidentifiedImageError
+def _embeddable(data: bytes, settings: ImageSettings) -> bool:
+    """A baseline JPEG in RGB or grey, upright and of the card's shape (within 2 %), at or below `dpi` (3 % over
+    is kept too): what the PDF can hold as it is. Read from the frame header alone (no decoder)."""
+    from hhdcli.render.splice import BASELINE, jpeg_frame
 
-    if not data.startswith(b"\xff\xd8"):
+    frame = jpeg_frame(data)
+    if frame is None:
         return False
-    try:
-        with Image.open(io.BytesIO(data)) as image:  # the header only
-            size, mode, progressive = image.size, image.mode, image.info.get("progressive", 0)
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+    width, height, components, marker = frame
+    if components not in (1, 3) or marker not in BASELINE or width > height or not width:
         return False
-    want = (round(CARD_MM[0] / 25.4 * settings.dpi), round(CARD_MM[1] / 25.4 * settings.dpi))
-    return _near(size, want, SAME_SIZE) and mode in ("RGB", "L") and not progressive
+    dpi = own_dpi((width, height))
+    return dpi <= settings.dpi * (1 + SAME_SIZE) and _near((width, height), card_pixels(dpi), RESAMPLE_WITHIN)

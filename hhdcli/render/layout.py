@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from reportlab.lib.colors import CMYKColor
+
 from hhdcli.errors import InputError
 
 MM = 72 / 25.4  # points per millimetre
+INK = CMYKColor(0, 0, 0, 1)  # text, black frames and marks in pure K: a colour printer prints them with black ink only
 CARD_W_MM, CARD_H_MM = 63.0, 88.0
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0), "legal": (215.9, 355.6),
              "tabloid": (279.4, 431.8)}

@@ -7,15 +7,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from hhdcli.cards import Card, Face
 from hhdcli.errors import CacheError
-from hhdcli.mana import SymbolTable
-from hhdcli.render.cardface import INK, Painter, Slot, TextLayouts
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
 from hhdcli.render.images import BOMB, NOT_AN_IMAGE, ImageResult, ImageStore
 from hhdcli.render.layout import (
+    INK,
     MM,
     Sheet,
     bleed_cut_lines,
@@ -28,6 +27,10 @@ from hhdcli.render.layout import (
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.splice import SpliceError, StandIns, splice
 from hhdcli.words import plural
+
+if TYPE_CHECKING:
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render.cardface import Painter, Slot, TextLayouts
 
 
 @dataclass(frozen=True)
@@ -144,12 +147,29 @@ def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOpti
 
 def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
             store: ImageStore | None = None, progress: Callable[[], None] | None = None) -> ProxyPdf:
-    """Fetch the images and lay out every page; nothing is written yet."""
-    report = ProxyReport()
+    """Fetch the images and lay out every page; nothing is written yet. The pages are laid out while the
+    images download, as if every image will arrive (each one's place in the cache is known before it is
+    there); if one does not, its card becomes a text proxy and the pages are laid out again."""
     proxies = plan(cards, options)
     urls = [p.image_url for p in proxies if p.image_url]
-    results = store.fetch_all(urls, progress) if store and urls else {}
-    proxies = resolve_images(proxies, results, report)
+    if not store or not urls:
+        return _laid_out(proxies, {}, table, options)
+    fetching = store.start(urls, progress)
+    try:
+        hoped = {url: ImageResult(url, store.print_path(url)) for url in urls}
+        laid = _laid_out(proxies, hoped, table, options) if fetching.missing else None
+        results = fetching.wait()
+    finally:
+        fetching.cancel()
+    if laid is not None and all(results[url].path == hoped[url].path for url in urls):
+        return laid
+    return _laid_out(proxies, results, table, options)
+
+
+def _laid_out(planned: list[Proxy], results: dict[str, ImageResult], table: SymbolTable,
+              options: ProxyOptions) -> ProxyPdf:
+    report = ProxyReport()
+    proxies = resolve_images(planned, results, report)
     if not options.text_only:
         for proxy in proxies:
             if proxy.image_url is None and not proxy.card.is_basic and proxy.card.name not in report.fallbacks:
@@ -157,11 +177,16 @@ def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
     images = {p.image_url: str(results[p.image_url].path) for p in proxies if p.image_url}
     sheet = make_sheet(options.paper_mm, options.gap_mm, options.bleed_mm, options.margin_mm)
     fonts = load_fonts(options.font)
-    measure = Painter(cast(Any, None), fonts, table)  # measuring text needs no canvas
-    proxies = continued(proxies, measure, Slot(0, 0, sheet.card_w, sheet.card_h))
+    texts = None
+    if _painted(proxies, options):  # cards drawn from their data (a sheet of scans never loads the painter)
+        from hhdcli.render.cardface import Painter, Slot
+
+        measure = Painter(cast(Any, None), fonts, table)  # measuring text needs no canvas
+        proxies = continued(proxies, measure, Slot(0, 0, sheet.card_w, sheet.card_h))
+        texts = measure.texts
     painter_missing: dict[str, set[str]] = {}
     stand_ins = StandIns()
-    layout = _draw(proxies, images, sheet, table, fonts, options, painter_missing, measure.texts, stand_ins)
+    layout = _draw(proxies, images, sheet, table, fonts, options, painter_missing, texts, stand_ins)
     report.missing_glyphs = {name: "".join(sorted(chars)) for name, chars in painter_missing.items()}
     report.pages = -(-len(proxies) // sheet.per_page) * (2 if options.backs else 1)
     report.landscape = sheet.page_w > sheet.page_h
@@ -170,6 +195,11 @@ def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
     report.text = sum(1 for p in proxies if p.image_url is None)
     report.basics = sum(1 for p in proxies if p.card.is_basic)
     return ProxyPdf(layout, stand_ins.paths, report)
+
+
+def _painted(proxies: list[Proxy], options: ProxyOptions) -> bool:
+    """Whether any face is drawn rather than scanned (text proxies, basics, red backs)."""
+    return options.backs or any(p.image_url is None for p in proxies)
 
 
 def continued(proxies: list[Proxy], measure: Painter, slot: Slot) -> list[Proxy]:
@@ -186,7 +216,8 @@ def continued(proxies: list[Proxy], measure: Painter, slot: Slot) -> list[Proxy]
 
 
 def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable, fonts: Fonts,
-          options: ProxyOptions, missing: dict[str, set[str]], texts: TextLayouts, stand_ins: StandIns) -> bytes:
+          options: ProxyOptions, missing: dict[str, set[str]], texts: TextLayouts | None,
+          stand_ins: StandIns) -> bytes:
     return make_pdf((sheet.page_w, sheet.page_h), options.title or "Hell's Half-Draft proxies",
                     lambda canvas: _draw_pages(canvas, proxies, images, sheet, table, fonts, options, missing,
                                                texts, stand_ins),
@@ -194,20 +225,28 @@ def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: Sym
 
 
 def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable,
-                fonts: Fonts, options: ProxyOptions, missing: dict[str, set[str]], texts: TextLayouts,
+                fonts: Fonts, options: ProxyOptions, missing: dict[str, set[str]], texts: TextLayouts | None,
                 stand_ins: StandIns) -> None:
-    painter = Painter(canvas, fonts, table, missing, texts)
+    painter = None
+    if _painted(proxies, options):
+        from hhdcli.render.cardface import Painter, Slot, TextLayouts
+
+        painter = Painter(canvas, fonts, table, missing, texts or TextLayouts())
     pages = [proxies[i:i + sheet.per_page] for i in range(0, len(proxies), sheet.per_page)] or [[]]
     for number, page in enumerate(pages, start=1):
         _set_boxes(canvas, sheet)
         _clip_to_printable(canvas, sheet)
         for index, proxy in enumerate(page):
             x, y = sheet.slot(index)
-            slot = Slot(x, y, sheet.card_w, sheet.card_h, sheet.bleed)
             with _clipped(canvas, sheet.cell(index)):  # a card's bleed stays out of its neighbours
                 if proxy.image_url:
-                    painter.image(slot, stand_ins.reader(images[proxy.image_url]))
-                elif proxy.card.is_basic:
+                    b = sheet.bleed  # the scan, bleed and all (a stand-in the writer replaces: splice.py)
+                    canvas.drawImage(stand_ins.reader(images[proxy.image_url]), x - b, y - b,
+                                     sheet.card_w + 2 * b, sheet.card_h + 2 * b)
+                    continue
+                assert painter is not None
+                slot = Slot(x, y, sheet.card_w, sheet.card_h, sheet.bleed)
+                if proxy.card.is_basic:
                     painter.basic(slot, proxy.card)
                 else:
                     painter.text_card(slot, proxy.card, proxy.faces, proxy.part)
@@ -217,6 +256,7 @@ def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: She
         canvas.restoreState()
         canvas.showPage()
         if options.backs:
+            assert painter is not None
             _back_page(canvas, painter, sheet, len(page), options.back_offset_mm)
 
 
@@ -253,6 +293,8 @@ def _back_page(canvas, painter: Painter, sheet: Sheet, count: int, offset_mm: tu
     """Red backs at mirrored positions: after a long-edge flip each back lies behind its front."""
     _set_boxes(canvas, sheet)
     _clip_to_printable(canvas, sheet)
+    from hhdcli.render.cardface import Slot
+
     dx, dy = offset_mm[0] * MM, offset_mm[1] * MM
     for index in range(count):
         x, y = sheet.slot(index, mirrored=True)

@@ -111,7 +111,7 @@ def _objects(layout: bytes) -> tuple[dict[int, int], int, bytes]:
 def _scan_object(number: int, path: Path, out: _Counter) -> None:
     """An image XObject around a baseline JPEG's bytes (the PDF decodes it: /DCTDecode)."""
     with path.open("rb") as scan:
-        width, height, components = _frame(scan, path)
+        width, height, components, _ = _frame(scan, path)
         space = {1: b"/DeviceGray", 3: b"/DeviceRGB", 4: b"/DeviceCMYK /Decode [1 0 1 0 1 0 1 0]"}.get(components)
         if space is None:
             raise SpliceError(f"{path}: a JPEG of {components} components")
@@ -128,13 +128,25 @@ def _scan_object(number: int, path: Path, out: _Counter) -> None:
 _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}  # frame headers
 
 
+BASELINE = {0xC0, 0xC1}  # sequential Huffman frames, the ones every PDF reader decodes (SOF2 is progressive)
+
+
 def jpeg_size(path: Path) -> tuple[int, int, int]:
     """A JPEG's width, height and colour components, from its frame header (the markers before it only)."""
     with path.open("rb") as handle:
-        return _frame(handle, path)
+        return _frame(handle, path)[:3]
 
 
-def _frame(handle: BinaryIO, path: Path) -> tuple[int, int, int]:
+def jpeg_frame(data: bytes) -> tuple[int, int, int, int] | None:
+    """Width, height, colour components and frame marker (0xC0 baseline, 0xC2 progressive, …) of a JPEG's
+    bytes, read from its frame header without decoding; None when they are not a JPEG."""
+    try:
+        return _frame(io.BytesIO(data), Path("image"))
+    except SpliceError:
+        return None
+
+
+def _frame(handle: BinaryIO, path: Path) -> tuple[int, int, int, int]:
     if handle.read(2) != b"\xff\xd8":
         raise SpliceError(f"{path} is not a JPEG")
     while True:
@@ -148,7 +160,9 @@ def _frame(handle: BinaryIO, path: Path) -> tuple[int, int, int]:
             raise SpliceError(f"{path}: a damaged JPEG segment")
         if marker[1] in _SOF:
             header = handle.read(6)
-            return int.from_bytes(header[3:5], "big"), int.from_bytes(header[1:3], "big"), header[5]
+            if len(header) < 6:
+                raise SpliceError(f"{path}: a cut JPEG frame header")
+            return int.from_bytes(header[3:5], "big"), int.from_bytes(header[1:3], "big"), header[5], marker[1]
         handle.seek(length - 2, 1)
 
 
