@@ -18,6 +18,7 @@ from hhdcli.errors import InputError
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
+    from hhdcli.export.tokens import Token
     from hhdcli.mana import SymbolTable
 
 
@@ -70,8 +71,10 @@ RULES_NOTE = (
 
 def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, table: SymbolTable,
                    back_url: str | None = None, cardback: str | None = None,
-                   made: date | None = None, image_base_url: str | None = None) -> Exported:
-    """The files one export writes (nothing is written here), with notes and warnings for the player."""
+                   made: date | None = None, image_base_url: str | None = None,
+                   tokens: Sequence[Token] | None = None) -> Exported:
+    """The files one export writes (nothing is written here), with notes and warnings for the player.
+    `tokens`: the registry's tokens to look the cards' tokens up in (default: those hhd carries)."""
     fmt = ExportFormat(fmt)
     cards = [sanitized(card) for card in cards]  # one text sanitiser in front of every writer
     done = Exported(count=len(cards))
@@ -94,8 +97,10 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
                                  f"(print them with hhd proxies): {', '.join(missing)}")
     elif fmt is ExportFormat.COCKATRICE:
         from hhdcli.export.cockatrice import deck_file, set_file
+        from hhdcli.export.tokens import builtin_tokens, tokens_for
 
-        done.files[output] = set_file(cards, title, made or date.today())
+        made_tokens = tokens_for(cards, builtin_tokens() if tokens is None else tokens)
+        done.files[output] = set_file(cards, title, made or date.today(), made_tokens)
         deck = output.with_name(output.name.removesuffix(".xml").removesuffix(".cockatrice") + ".cod")
         done.files[deck] = deck_file(cards, title, "A Hell library drawn by hhd; keep it in library order.")
         done.notes.append(f"copy {output.name} into Cockatrice's customsets folder (Card Database → Open custom "
