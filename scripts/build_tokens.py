@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 KEPT = ("object", "kind", "id", "hcid", "name", "set", "layout", "image", "mana_cost", "mana_value", "type_line",
-        "oracle_text", "colors", "power", "toughness", "loyalty", "all_parts")
+        "oracle_text", "colors", "color_identity", "power", "toughness", "loyalty", "all_parts")
 HELLSCUBE = re.compile(r"^HLC(?:[._][0-2])?$")
 OUT = Path(__file__).resolve().parent.parent / "hhdcli" / "export" / "data" / "hellscube-tokens.json.gz"
 

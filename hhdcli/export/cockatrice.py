@@ -71,7 +71,9 @@ def set_file(cards: Sequence[Card], title: str, made: date,
             _card(listed, card, back.name, back.oracle_text, back, "back", back.image, front.name)
         else:
             image = card.print_images[0] if card.print_images else None
-            text = "\n//\n".join(f.oracle_text for f in card.faces if f.oracle_text)
+            # the faces' texts apart as the registry's exporter and Cockatrice's own database write a split
+            # card's; an inset token's text is its own card's (the token), not this one's
+            text = "\n\n---\n\n".join(f.oracle_text for f in card.counted_faces or card.faces if f.oracle_text)
             _card(listed, card, card.name, text, card.faces[0], "front", image, None)
     names = {normalize_name(cockatrice_name(name)) for c in distinct
              for name in ([f.name for f in c.faces[:2]] if c.is_double_faced else [c.name])}  # the <card>s' names
@@ -140,6 +142,7 @@ def _token(parent: ET.Element, token: Token, makers: list[tuple[Card, Maker]], c
     main_type = _main_type(token.type_line)
     values = {"layout": "token", "side": "front", "type": token.type_line, "maintype": main_type,
               "manacost": token.mana_cost, "cmc": _number(token.mana_value), "colors": _colors(token.colors),
+              "coloridentity": _colors(token.color_identity),
               "pt": f"{token.power or ''}/{token.toughness or ''}" if token.power or token.toughness else "",
               "loyalty": token.loyalty or ""}
     for tag, value in values.items():

@@ -38,6 +38,7 @@ class Token:
     mana_value: float = 0
     oracle_text: str = ""
     colors: tuple[str, ...] = ()
+    color_identity: tuple[str, ...] = ()
     power: str | None = None
     toughness: str | None = None
     loyalty: str | None = None
@@ -62,10 +63,11 @@ def token_from_record(record: dict[str, Any]) -> Token | None:
                          bool(p.get("persistent")))
                    for p in parts if isinstance(p, dict) and p.get("component") == "token_maker")
     colors = tuple(c for c in record.get("colors") or () if isinstance(c, str))
+    identity = tuple(c for c in record.get("color_identity") or () if isinstance(c, str))
     return Token(id=_text(record.get("id")), name=name, type_line=_text(record.get("type_line")),
                  mana_cost=_text(record.get("mana_cost")), mana_value=_mana_value(record.get("mana_value")),
                  oracle_text=_text(record.get("oracle_text")),
-                 colors=colors, power=record.get("power") or None, toughness=record.get("toughness") or None,
+                 colors=colors, color_identity=identity, power=record.get("power") or None, toughness=record.get("toughness") or None,
                  loyalty=record.get("loyalty") or None, image=record.get("image") or None, makers=makers)
 
 
@@ -88,7 +90,7 @@ def tokens_for(cards: Sequence[Card], tokens: Iterable[Token]) -> list[tuple[Tok
     by_name = {normalize_name(c.name): c for c in cards}
     made = []
     for token in tokens:
-        makers = []
+        makers: list[tuple[Card, Maker]] = []
         for maker in token.makers:
             card = by_id.get(maker.id) or by_name.get(normalize_name(maker.name))
             if card is not None and all(card is not c for c, _ in makers):
