@@ -491,3 +491,43 @@ def test_cockatrice_tokens_come_from_the_registry_and_point_at_their_makers(ever
     # every relation names a card of the set
     names = set(cards)
     assert all(r.text in names for c in cards.values() for r in c if r.tag.endswith("related"))
+
+
+def test_every_card_marked_sideways_has_the_registrys_rotated_picture(every_excerpt_card, tmp_path):
+    run, library = every_excerpt_card
+    out = tmp_path / "hell.tts.json"
+    export(run, library, "tts", out)
+    records = {r["name"]: r for r in json.loads(EXCERPT.read_text())["data"]}
+    cards = json.loads(out.read_text())["ObjectStates"][0]["ContainedObjects"]
+    sideways = {c["Nickname"] for c in cards if c.get("SidewaysCard")}
+    rotated = {c["Nickname"] for c in cards if records.get(c["Nickname"], {}).get("rotated_image")}
+    splits = {c["Nickname"] for c in cards if records.get(c["Nickname"], {}).get("layout") == "split"}
+    assert sideways == rotated and splits - rotated  # an upright split scan is not turned on its side
+
+
+def _printable(count: int):
+    from hhdcli.cards import Card, Face
+
+    return [Card(id=f"c{i}", name=f"Card {i}", set_code="HLC", faces=(Face(name=f"Card {i}", type_line="Instant"),),
+                 image=f"https://lh3.googleusercontent.com/d/{i:020d}x") for i in range(count)]
+
+
+def test_a_full_set_mpc_order_is_split_into_orders_mpc_autofill_takes_without_asking(tmp_path):
+    from hhdcli.export import ExportFormat, export_library
+    from hhdcli.export.mpc import BRACKETS
+    from hhdcli.mana import SymbolTable
+
+    done = export_library(_printable(720), "Hellscube", ExportFormat.MPC, tmp_path / "set.mpc.xml",
+                          SymbolTable.from_records([]))
+    assert sorted(p.name for p in done.files) == ["set-1-of-2.mpc.xml", "set-2-of-2.mpc.xml"]
+    printed = []
+    for path in sorted(done.files):
+        order = ET.fromstring(done.files[path])
+        quantity, bracket = int(order.findtext("details/quantity")), int(order.findtext("details/bracket"))
+        # mpc-autofill's desktop tool asks how to split an order of more than 612 (constants.PROJECT_MAX_SIZE)
+        assert quantity <= 612 and bracket in BRACKETS and quantity <= bracket
+        slots = sorted(int(s) for card in order.find("fronts") for s in card.findtext("slots").split(","))
+        assert slots == list(range(quantity))  # every slot of the order filled once, counted from 0
+        printed += [card.findtext("name") for card in order.find("fronts")]
+    assert [int(ET.fromstring(done.files[p]).findtext("details/quantity")) for p in sorted(done.files)] == [612, 108]
+    assert len(printed) == 720 and len(set(printed)) == 720 and "2 orders" in done.notes[0]

@@ -83,13 +83,23 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
 
         done.files[output] = library_csv(cards)
     elif fmt is ExportFormat.MPC:
-        from hhdcli.export.mpc import HELLFALL_CARDBACK, mpc_order
+        from hhdcli.export.mpc import HELLFALL_CARDBACK, PROJECT_MAX_SIZE, mpc_orders
+        from hhdcli.i18n import ngettext
 
-        order, missing = mpc_order(cards, drive_id_of(cardback) if cardback else HELLFALL_CARDBACK)
+        orders, missing = mpc_orders(cards, drive_id_of(cardback) if cardback else HELLFALL_CARDBACK)
         if len(missing) == len(cards):
             raise InputError("no card of this library has a Google Drive image: the MPC order would be empty",
                              "print it with hhd proxies instead")
-        done.files[output] = order
+        if len(orders) == 1:
+            done.files[output] = orders[0]
+        else:  # MakePlayingCards prints at most 612 cards a project: one order file each
+            stem = output.name.removesuffix(".xml").removesuffix(".mpc")
+            for number, order in enumerate(orders, start=1):
+                done.files[output.with_name(f"{stem}-{number}-of-{len(orders)}.mpc.xml")] = order
+            done.notes.append(ngettext(
+                "{n} order: MakePlayingCards prints at most {most} cards a project; load it in MPC Autofill",
+                "{n} orders: MakePlayingCards prints at most {most} cards a project; load each in MPC Autofill",
+                len(orders)).format(n=len(orders), most=PROJECT_MAX_SIZE))
         left_out = set(missing)
         done.count = sum(1 for c in cards if c.name not in left_out)
         if missing:
@@ -150,7 +160,7 @@ def drive_id_of(text: str) -> str:
 def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table: SymbolTable,
          back_url: str | None, image_base_url: str | None = None) -> None:
     """The saved object, and PNGs of what has no image (basics, imageless cards, the red back) beside it."""
-    from hhdcli.export.tts import SIDEWAYS_LAYOUTS, tts_save
+    from hhdcli.export.tts import tts_save
     from hhdcli.render.faces import face_png
 
     folder = output.with_name(output.name.removesuffix(".json") + "-images")
@@ -165,8 +175,8 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
         return rendered[key]
 
     def face_url(card: Card, side: int) -> str:
-        if side == 0 and card.layout in SIDEWAYS_LAYOUTS and card.rotated_image:
-            return card.rotated_image  # lies sideways as the card does on the table
+        if side == 0 and card.rotated_image:
+            return card.rotated_image  # lies sideways as the card does on the table (SidewaysCard)
         images = card.print_images
         if side < len(images) and images[side]:
             return images[side]
