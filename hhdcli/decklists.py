@@ -279,9 +279,12 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
         if card is None:
             if _is_comment_or_metadata(line):
                 continue
-            card = parse_card_line(line, countless=countless or counted)
+            card = parse_card_line(line, countless=countless)
             if card is not None and counted and not _reads_as_a_name(card.name):
                 card = None  # "This deck wants to attack early": prose, not a one-copy card
+            if card is not None and counted and _is_title(lines, number):
+                deck.not_understood(number, line, "read as the deck's title, not a card")
+                continue
         if card is None:
             deck.not_understood(number, line)
             continue
@@ -296,6 +299,22 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
 
 MIN_MAIN = 40  # the smallest main deck (limited); a list of fewer cards has no sideboard group
 MAX_SIDEBOARD = 15  # a constructed sideboard: up to fifteen cards
+COMMANDER_DECK = 100  # a Commander deck has no sideboard
+_BASICS = {normalize_name(name) for name in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Nebula")}
+
+
+def _plausible_sideboard(deck: Deck, last: list[DeckEntry], rest: int, side: int) -> bool:
+    """The second of two groups is a sideboard when it looks like one: not the deck's basic lands (a sideboard
+    may hold a few, not mostly basics and more than five), not the
+    end of a 100-card Commander deck, and at most 15 cards behind a deck of 40 or more (constructed) or any
+    number behind a deck of 40 to 45 (limited: the rest of the pool, as MTGO writes a draft deck). Arena's
+    plain form takes any size behind any deck."""
+    basics = sum(e.count for e in last if normalize_name(e.name).removeprefix("snowcovered") in _BASICS)
+    if (basics * 2 > side and basics > 5) or rest + side == COMMANDER_DECK:  # lands group: more than 5 basics
+        return False
+    if deck.format.startswith("Arena"):
+        return True
+    return rest >= MIN_MAIN and (side <= MAX_SIDEBOARD or rest <= 45)
 
 
 def is_card_name(name: str) -> bool:
@@ -339,13 +358,17 @@ def _blank_line_sideboard(deck: Deck, lines: list[str], after_blank: bool | None
     last = groups[-1]
     rest = sum(e.count for group in groups[:-1] for e in group if e.zone in IN_MAIN)
     side = sum(e.count for e in last)
-    arena = deck.format.startswith("Arena")
-    if after_blank or (len(groups) == 2 and (arena or (side <= MAX_SIDEBOARD and rest >= MIN_MAIN))):
-        first = last[0].line
+    first = last[0].line
+    if after_blank is None and len(groups) == 2 and rest + side == COMMANDER_DECK and side <= 2:
+        # 99 cards, a blank line, one or two: a Commander deck's commanders (Commander has no sideboard)
+        deck.entries = [e if e.line < first or e.zone is not Zone.MAIN else replace(e, zone=Zone.COMMANDER)
+                        for e in deck.entries]
+        return
+    if after_blank or (len(groups) == 2 and _plausible_sideboard(deck, last, rest, side)):
         deck.entries = [e if e.line < first or e.zone is not Zone.MAIN else replace(e, zone=Zone.SIDEBOARD)
                         for e in deck.entries]
         return
-    if len(groups) == 2 and (side <= MAX_SIDEBOARD or MIN_MAIN <= rest <= 45):
+    if len(groups) == 2 and rest + side != COMMANDER_DECK and (side <= MAX_SIDEBOARD or MIN_MAIN <= rest <= 45):
         deck.doubts.append(ngettext(
             "{source}:{line}: read as one deck; if the {n} card from here on is a sideboard, write 'Sideboard' "
             "above it or pass --sideboard-after-blank",
@@ -398,6 +421,15 @@ def _shouted_heading(line: str) -> Zone | None:
         if word in words:
             return zone
     return Zone.MAIN
+
+
+def _is_title(lines: list[str], number: int) -> bool:
+    """A line without a count first in a counted list, with a blank line or a heading after it: the deck's
+    name ("Mono Red Burn"), not one copy of a card."""
+    if any(line.strip() for line in lines[:number - 1]):
+        return False
+    after = next((line.strip() for line in lines[number:] if line.strip()), "")
+    return number < len(lines) and (not lines[number].strip() or heading_zone(after) is not None)
 
 
 def _reads_as_a_name(name: str) -> bool:

@@ -326,3 +326,25 @@ def test_check_says_when_it_is_unsure_and_sideboard_after_blank_makes_it_explici
     told = synced("check", str(path), "--all", "--offline", "--json", "--sideboard-after-blank")
     assert (json.loads(told.stdout)["deck"]["main"], json.loads(told.stdout)["deck"]["sideboard"]) == (24, 8)
     assert "--sideboard-after-blank" not in told.stderr
+
+
+def test_ninety_nine_cards_then_one_after_a_blank_line_is_the_commander():
+    text = "".join(f"1 Card {i}\n" for i in range(99)) + "\n1 Atraxa, Praetors' Voice\n"
+    deck = parse_deck(text, "edh.txt")
+    assert _sizes(deck) == (100, 0) and deck.commanders == ["Atraxa, Praetors' Voice"]
+
+
+def test_a_draft_deck_keeps_the_rest_of_its_pool_in_the_sideboard_as_mtgo_writes_it():
+    text = "17 Island\n23 Card A\n\n" + "".join(f"1 Pool {i}\n" for i in range(30))
+    assert _sizes(parse_deck(text, "draft.txt")) == (40, 30)
+
+
+def test_a_last_group_of_basic_lands_is_the_decks_lands_not_a_sideboard():
+    deck = parse_deck("4 Bolt\n4 Shock\n4 Guide\n4 Swiftspear\n4 Charm\n4 Helix\n4 Boros Charm\n4 Path\n4 Skewer\n"
+                      "4 Eidolon\n\n12 Mountain\n", "burn.txt")
+    assert _sizes(deck) == (52, 0)
+
+
+def test_a_name_alone_above_the_cards_is_the_decks_title_and_is_said():
+    deck = parse_deck("Mono Red Burn\n\n20 Mountain\n40 Lightning Bolt\n", "burn.txt")
+    assert _sizes(deck) == (60, 0) and deck.ignored == [(1, "Mono Red Burn")]
