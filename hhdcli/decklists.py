@@ -98,7 +98,7 @@ class Deck:
     def summary(self) -> dict[str, object]:
         return {"format": self.format, "main": sum(e.count for e in self.main),
                 "sideboard": sum(e.count for e in self.sideboard), "commander": self.commanders,
-                "ignored": [{"line": line, "text": text} for line, text in self.ignored]}
+                "ignored": [{"line": line, "text": text} for line, text in self.ignored], "doubts": list(self.doubts)}
 
     def describe(self) -> str:
         s = self.summary()

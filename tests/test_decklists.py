@@ -128,7 +128,7 @@ def test_the_check_report_says_what_was_read(synced, tmp_path):
     result = synced("check", str(DECKS / "archidekt.txt"), "--all", "--offline", "--json")
     deck = json.loads(result.stdout)["deck"]
     assert deck == {"format": "Archidekt", "main": 33, "sideboard": 1,
-                    "commander": ["Kenrith, the Returned King"], "ignored": []}
+                    "commander": ["Kenrith, the Returned King"], "ignored": [], "doubts": []}
     text = synced("check", str(DECKS / "archidekt.txt"), "--all", "--offline").stdout
     assert f"{DECKS / 'archidekt.txt'} (Archidekt): 33 main, 1 sideboard, 1 commander, 0 lines ignored" in text
 
@@ -323,6 +323,7 @@ def test_check_says_when_it_is_unsure_and_sideboard_after_blank_makes_it_explici
     path.write_text("12 Forest\n12 Grizzly Bears\n\n8 Duress\n")
     unsure = synced("check", str(path), "--all", "--offline", "--json")
     assert json.loads(unsure.stdout)["deck"]["main"] == 32 and "pass --sideboard-after-blank" in unsure.output
+    assert json.loads(unsure.stdout)["deck"]["doubts"][0].endswith("pass --sideboard-after-blank")
     told = synced("check", str(path), "--all", "--offline", "--json", "--sideboard-after-blank")
     assert (json.loads(told.stdout)["deck"]["main"], json.loads(told.stdout)["deck"]["sideboard"]) == (24, 8)
     assert "--sideboard-after-blank" not in told.stderr
