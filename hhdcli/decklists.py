@@ -251,6 +251,8 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
     stripped = text.lstrip()
     if stripped.startswith("<"):
         return _parse_xml(stripped, source)
+    if stripped.startswith("{"):
+        return _parse_json(stripped, source)
     if _is_csv(text, source):
         return _parse_csv(text, source)
     deck = Deck(source, detect_format(text, source))
@@ -391,8 +393,9 @@ def _labelled_card(line: str) -> CardLine | None:
     return CardLine(card.count, card.name, zone) if card else None
 
 
-# `Island: 9`: the count after a colon (hand-written lists); `Format: 60` and the like stay metadata
-_COUNT_AFTER_COLON = re.compile(r"^(?P<name>[^\d\s:][^:]{0,150}?)\s*:\s*(?P<count>[0-9]{1,4})$")
+# `Island: 9`, `Island x9`, `Lightning Bolt x 4`: the count after the name (hand-written lists); `Format: 60`
+# and the like stay metadata
+_COUNT_AFTER_COLON = re.compile(r"^(?P<name>[^\d\s:][^:]{0,150}?)(?:\s*:|\s+[xX]|\s*\*)\s*(?P<count>[0-9]{1,4})$")
 _METADATA_KEYS = {"name", "description", "format", "creator", "author", "deck", "date", "version", "event", "player",
                   "place", "rank", "rating", "id", "url", "source", "set", "total", "cards", "count", "price", "wins",
                   "losses", "record", "round", "season", "year", "level", "size", "main", "side", "mainboard"}
@@ -644,4 +647,51 @@ def _parse_csv(text: str, source: str) -> Deck:
         zone = _BOARDS.get(board.split(",")[0].strip(), Zone.MAIN)
         if int(count):
             deck.entries.append(DeckEntry(int(count), split_name(name), number, zone))
+    return deck
+
+
+# --- JSON decks: Moxfield's API and MTGJSON ----------------------------------------------------------------
+
+# Moxfield's deck API: v2 writes the boards at the top ("mainboard": {name: {"quantity", "card": {"name"}}}),
+# v3 under "boards" ({"mainboard": {"cards": {id: {"quantity", "boardType", "card": {"name"}}}}}).
+# MTGJSON's deck files (mtgjson.com data model "Deck"; XMage's MtgjsonDeckImporter reads mainBoard, sideBoard):
+# lists of {"name", "count"} under mainBoard, sideBoard, commander, displayCommander, planes, schemes, tokens.
+_JSON_BOARDS = {"mainboard": Zone.MAIN, "mainBoard": Zone.MAIN, "commanders": Zone.COMMANDER,
+                "commander": Zone.COMMANDER, "companions": Zone.COMPANION, "sideboard": Zone.SIDEBOARD,
+                "sideBoard": Zone.SIDEBOARD}
+
+
+def _parse_json(text: str, source: str) -> Deck:
+    from hhdcli.jsonio import load_json
+
+    try:
+        document = load_json(text)
+    except ValueError as exc:
+        raise InputError(_("{source}: not a readable JSON deck ({reason})").format(source=source, reason=exc),
+                         _("export the deck again")) from exc
+    if not isinstance(document, dict):
+        raise InputError(_("{source}: JSON, but not a deck").format(source=source),
+                         _("export the deck as text, one card a line (4 Forest)"))
+    if isinstance(document.get("data"), dict) and "mainBoard" in document["data"]:
+        document = document["data"]  # MTGJSON: {"meta": {...}, "data": {the deck}}
+    boards = document.get("boards") if isinstance(document.get("boards"), dict) else document
+    deck = Deck(source, "Moxfield API .json" if "boards" in document or "publicId" in document else "MTGJSON .json")
+    for key, zone in _JSON_BOARDS.items():
+        board = boards.get(key)
+        if isinstance(board, dict) and isinstance(board.get("cards"), dict):
+            board = board["cards"]  # v3
+        entries = board.values() if isinstance(board, dict) else board if isinstance(board, list) else []
+        for number, entry in enumerate(entries, start=1):
+            if not isinstance(entry, dict):
+                continue
+            card: dict = entry["card"] if isinstance(entry.get("card"), dict) else entry
+            name, count = card.get("name"), entry.get("quantity", entry.get("count", 1))
+            if not isinstance(name, str) or not is_card_name(name) or type(count) is not int or not 0 < count < 10_000:
+                deck.not_understood(number, f"{key}: {str(name)[:60]}", "not a card entry")
+                continue
+            deck.entries.append(DeckEntry(count, split_name(name), number, zone))
+    if not deck.entries and not deck.ignored:
+        raise InputError(_("{source}: JSON without the boards of a Moxfield or MTGJSON deck (keys: {keys})").format(
+            source=source, keys=", ".join(str(k)[:30] for k in list(document)[:12])),
+            _("export the deck as text, one card a line (4 Forest)"))
     return deck

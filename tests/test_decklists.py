@@ -256,8 +256,9 @@ def test_two_groups_read_as_deck_and_sideboard_only_when_they_look_like_it():
 
 
 def test_a_count_after_a_colon_is_a_card_and_metadata_keys_stay_metadata():
-    deck = parse_deck("Format: 60\nIsland: 9\nLands: 24\nCounterspell: 4\n", "hand.txt")
-    assert [(e.count, e.name) for e in deck.entries] == [(9, "Island"), (4, "Counterspell")]
+    deck = parse_deck("Format: 60\nIsland: 9\nLands: 24\nCounterspell: 4\nForest x9\nLightning Bolt x 4\n", "hand.txt")
+    assert [(e.count, e.name) for e in deck.entries] == [(9, "Island"), (4, "Counterspell"), (9, "Forest"),
+                                                         (4, "Lightning Bolt")]
 
 
 def test_upper_case_headings_are_headings_and_prose_is_reported():
@@ -349,3 +350,27 @@ def test_a_last_group_of_basic_lands_is_the_decks_lands_not_a_sideboard():
 def test_a_name_alone_above_the_cards_is_the_decks_title_and_is_said():
     deck = parse_deck("Mono Red Burn\n\n20 Mountain\n40 Lightning Bolt\n", "burn.txt")
     assert _sizes(deck) == (60, 0) and deck.ignored == [(1, "Mono Red Burn")]
+
+
+@pytest.mark.parametrize("text, fmt", [
+    # Moxfield's API, v3 (boards → cards) and v2 (boards at the top)
+    ('{"publicId": "x", "boards": {"mainboard": {"count": 59, "cards": {"a": {"quantity": 59, "boardType": '
+     '"mainboard", "card": {"name": "Forest"}}}}, "commanders": {"cards": {"b": {"quantity": 1, "card": {"name": '
+     '"Atraxa"}}}}, "sideboard": {"cards": {"c": {"quantity": 2, "card": {"name": "Duress"}}}}, "maybeboard": '
+     '{"cards": {"d": {"quantity": 1, "card": {"name": "Bolt"}}}}}}', "Moxfield API .json"),
+    ('{"publicId": "x", "mainboard": {"Forest": {"quantity": 59, "card": {"name": "Forest"}}}, "commanders": '
+     '{"Atraxa": {"quantity": 1, "card": {"name": "Atraxa"}}}, "sideboard": {"Duress": {"quantity": 2, "card": '
+     '{"name": "Duress"}}}}', "Moxfield API .json"),
+    # MTGJSON's deck files (taw's precons are published this way too): the display commander is no card of it
+    ('{"meta": {"version": "5.2.2"}, "data": {"name": "X", "mainBoard": [{"name": "Forest", "count": 59}], '
+     '"commander": [{"name": "Atraxa", "count": 1}], "displayCommander": [{"name": "Atraxa", "count": 1}], '
+     '"sideBoard": [{"name": "Duress", "count": 2}]}}', "MTGJSON .json"),
+])
+def test_json_decks_are_read_by_their_boards(text, fmt):
+    deck = parse_deck(text, "deck.json")
+    assert (deck.format, *_sizes(deck), deck.commanders) == (fmt, 60, 2, ["Atraxa"])
+
+
+def test_json_nested_too_deeply_is_a_one_line_error():
+    with pytest.raises(InputError, match="not a readable JSON deck"):
+        parse_deck("{" + '"a":[' * 100_000 + "]" * 100_000 + "}", "deep.json")
