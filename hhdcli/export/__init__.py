@@ -90,16 +90,16 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
         if len(missing) == len(cards):
             raise InputError("no card of this library has a Google Drive image: the MPC order would be empty",
                              "print it with hhd proxies instead")
-        if len(orders) == 1:
-            done.files[output] = orders[0]
-        else:  # MakePlayingCards prints at most 612 cards a project: one order file each
-            stem = output.name.removesuffix(".xml").removesuffix(".mpc")
-            for number, order in enumerate(orders, start=1):
-                done.files[output.with_name(f"{stem}-{number}-of-{len(orders)}.mpc.xml")] = order
+        # MakePlayingCards prints at most 612 cards a project: the first order is the output, the next NAME-2…
+        stem = output.name.removesuffix(".xml").removesuffix(".mpc")
+        for number, order in enumerate(orders, start=1):
+            done.files[output if number == 1 else output.with_name(f"{stem}-{number}.mpc.xml")] = order
+        if len(orders) > 1:
             done.notes.append(ngettext(
-                "{n} order: MakePlayingCards prints at most {most} cards a project; load it in MPC Autofill",
-                "{n} orders: MakePlayingCards prints at most {most} cards a project; load each in MPC Autofill",
-                len(orders)).format(n=len(orders), most=PROJECT_MAX_SIZE))
+                "{n} order ({files}): MakePlayingCards prints at most {most} cards a project; load it in MPC Autofill",
+                "{n} orders ({files}): MakePlayingCards prints at most {most} cards a project; load each in MPC "
+                "Autofill", len(orders)).format(n=len(orders), most=PROJECT_MAX_SIZE,
+                                                files=", ".join(p.name for p in done.files)))
         left_out = set(missing)
         done.count = sum(1 for c in cards if c.name not in left_out)
         if missing:
