@@ -285,13 +285,13 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
             if card is not None and counted and not _reads_as_a_name(card.name):
                 card = None  # "This deck wants to attack early": prose, not a one-copy card
             if card is not None and counted and _is_title(lines, number):
-                deck.not_understood(number, line, "read as the deck's title, not a card")
+                deck.not_understood(number, line, _("read as the deck's title, not a card"))
                 continue
         if card is None:
             deck.not_understood(number, line)
             continue
         if not is_card_name(card.name):
-            deck.not_understood(number, line, "the name has no letters, digits or symbols")
+            deck.not_understood(number, line, _("the name has no letters, digits or symbols"))
             continue
         deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
     if not structured:
@@ -534,7 +534,7 @@ class _XmlDeck:
         if not name or not _is_count(quantity):
             if not name and (attrs.get("CatID") or attrs.get("CatId")):
                 self.catalogue_only += 1
-            self.deck.not_understood(line, "<Cards>", "card entry without a name" if not name else "bad Quantity")
+            self.deck.not_understood(line, "<Cards>", "card entry without a name" if not name else _("Quantity is not a count"))
             return
         sideboard = attrs.get("Sideboard", "false").lower() == "true"
         self.deck.entries.append(DeckEntry(int(quantity), split_name(name), line,
@@ -641,7 +641,7 @@ def _parse_csv(text: str, source: str) -> Deck:
         name = row[name_at].strip() if name_at < len(row) else ""
         count = row[count_at].strip() if count_at is not None and count_at < len(row) else "1"
         if not name or not _is_count(count) or not is_card_name(name):
-            deck.not_understood(number, ",".join(row)[:200], "not a card row")
+            deck.not_understood(number, ",".join(row)[:200], _("not a card row"))
             continue
         board = row[board_at].strip().lower() if board_at is not None and board_at < len(row) else ""
         zone = _BOARDS.get(board.split(",")[0].strip(), Zone.MAIN)
@@ -687,7 +687,7 @@ def _parse_json(text: str, source: str) -> Deck:
             card: dict = entry["card"] if isinstance(entry.get("card"), dict) else entry
             name, count = card.get("name"), entry.get("quantity", entry.get("count", 1))
             if not isinstance(name, str) or not is_card_name(name) or type(count) is not int or not 0 < count < 10_000:
-                deck.not_understood(number, f"{key}: {str(name)[:60]}", "not a card entry")
+                deck.not_understood(number, f"{key}: {str(name)[:60]}", _("not a card entry"))
                 continue
             deck.entries.append(DeckEntry(count, split_name(name), number, zone))
     if not deck.entries and not deck.ignored:
