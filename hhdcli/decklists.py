@@ -274,32 +274,36 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
             structured = structured or opened is not None
         if opened is not None:
             zone = opened
-            continue
-        if zone is Zone.IGNORED:
-            continue
-        card = parse_card_line(line) or _labelled_card(line) or _count_after_colon(line)
-        if card is None:
-            if _is_comment_or_metadata(line):
-                continue
-            card = parse_card_line(line, countless=countless)
-            if card is not None and counted and not _reads_as_a_name(card.name):
-                card = None  # "This deck wants to attack early": prose, not a one-copy card
-            if card is not None and counted and _is_title(lines, number):
-                deck.not_understood(number, line, _("read as the deck's title, not a card"))
-                continue
-        if card is None:
-            deck.not_understood(number, line)
-            continue
-        if not is_card_name(card.name):
-            deck.not_understood(number, line, _("the name has no letters, digits or symbols"))
-            continue
-        deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
+        elif zone is not Zone.IGNORED:
+            _read_line(deck, lines, number, line, zone, countless, counted)
     if not structured:
         _blank_line_sideboard(deck, lines, sideboard_after_blank)
     return deck
 
 
+def _read_line(deck: Deck, lines: list[str], number: int, line: str, zone: Zone, countless: bool,
+               counted: bool) -> None:
+    """One line that is no heading: a card into the deck, or a line not understood (said, never dropped)."""
+    card = parse_card_line(line) or _labelled_card(line) or _count_after_name(line)
+    if card is None:
+        if _is_comment_or_metadata(line):
+            return
+        card = parse_card_line(line, countless=countless)
+        if card is not None and counted and not _reads_as_a_name(card.name):
+            card = None  # "This deck wants to attack early": prose, not a one-copy card
+        if card is not None and counted and _is_title(lines, number):
+            deck.not_understood(number, line, _("read as the deck's title, not a card"))
+            return
+    if card is None:
+        deck.not_understood(number, line)
+    elif not is_card_name(card.name):
+        deck.not_understood(number, line, _("the name has no letters, digits or symbols"))
+    else:
+        deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
+
+
 MIN_MAIN = 40  # the smallest main deck (limited); a list of fewer cards has no sideboard group
+MAX_LIMITED_MAIN = 45  # a limited deck: 40 cards and a few; its sideboard is the rest of the pool, any size
 MAX_SIDEBOARD = 15  # a constructed sideboard: up to fifteen cards
 COMMANDER_DECK = 100  # a Commander deck has no sideboard
 _BASICS = {normalize_name(name) for name in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Nebula")}
@@ -307,16 +311,15 @@ _BASICS = {normalize_name(name) for name in ("Plains", "Island", "Swamp", "Mount
 
 def _plausible_sideboard(deck: Deck, last: list[DeckEntry], rest: int, side: int) -> bool:
     """The second of two groups is a sideboard when it looks like one: not the deck's basic lands (a sideboard
-    may hold a few, not mostly basics and more than five), not the
-    end of a 100-card Commander deck, and at most 15 cards behind a deck of 40 or more (constructed) or any
-    number behind a deck of 40 to 45 (limited: the rest of the pool, as MTGO writes a draft deck). Arena's
-    plain form takes any size behind any deck."""
+    may hold a few, not mostly basics and more than five), not the end of a 100-card Commander deck, and at
+    most 15 cards behind a deck of 40 or more (constructed) or any number behind a deck of 40 to 45 (limited:
+    the rest of the pool, as MTGO writes a draft deck). Arena's plain form takes any size behind any deck."""
     basics = sum(e.count for e in last if normalize_name(e.name).removeprefix("snowcovered") in _BASICS)
     if (basics * 2 > side and basics > 5) or rest + side == COMMANDER_DECK:  # lands group: more than 5 basics
         return False
     if deck.format.startswith("Arena"):
         return True
-    return rest >= MIN_MAIN and (side <= MAX_SIDEBOARD or rest <= 45)
+    return rest >= MIN_MAIN and (side <= MAX_SIDEBOARD or rest <= MAX_LIMITED_MAIN)
 
 
 def is_card_name(name: str) -> bool:
@@ -349,10 +352,11 @@ def _blank_line_sideboard(deck: Deck, lines: list[str], after_blank: bool | None
       magefree/mage Mage/src/main/java/mage/cards/decks/importer/DecDeckImporter.java, readLine).
     - text (Cockatrice, MTGO, Arena): a blank line is the sideboard break only when it is the one break
       (Cockatrice DeckList::loadFromStream_Plain; its tests UseFirstBlankIfOnlyOneBlankToSplitSideboard and
-      IfMultipleScatteredBlanksAllMainBoard), and hhd wants a sideboard that looks like one: at most 15
-      cards behind a main deck of 40 or more (Arena's plain form: any size behind any deck).
+      IfMultipleScatteredBlanksAllMainBoard), and hhd wants a sideboard that looks like one
+      (`_plausible_sideboard`); 99 cards and one or two after the break are a Commander deck and its
+      commanders.
     Where that is unsure (two groups that could be deck and sideboard or one deck), the list is one deck
-    and `doubts` says how to make it explicit.
+    and `doubts` says how to make it explicit; `after_blank` True or False decides instead.
     """
     groups = _groups(deck, lines)
     if len(groups) < 2 or after_blank is False or deck.source.lower().endswith(".dec"):
@@ -362,20 +366,21 @@ def _blank_line_sideboard(deck: Deck, lines: list[str], after_blank: bool | None
     side = sum(e.count for e in last)
     first = last[0].line
     if after_blank is None and len(groups) == 2 and rest + side == COMMANDER_DECK and side <= 2:
-        # 99 cards, a blank line, one or two: a Commander deck's commanders (Commander has no sideboard)
-        deck.entries = [e if e.line < first or e.zone is not Zone.MAIN else replace(e, zone=Zone.COMMANDER)
-                        for e in deck.entries]
-        return
-    if after_blank or (len(groups) == 2 and _plausible_sideboard(deck, last, rest, side)):
-        deck.entries = [e if e.line < first or e.zone is not Zone.MAIN else replace(e, zone=Zone.SIDEBOARD)
-                        for e in deck.entries]
-        return
-    if len(groups) == 2 and rest + side != COMMANDER_DECK and (side <= MAX_SIDEBOARD or MIN_MAIN <= rest <= 45):
+        _move_from(deck, first, Zone.COMMANDER)  # 99 cards, a blank line, one or two: the commanders
+    elif after_blank or (len(groups) == 2 and _plausible_sideboard(deck, last, rest, side)):
+        _move_from(deck, first, Zone.SIDEBOARD)
+    elif len(groups) == 2 and rest + side != COMMANDER_DECK and (
+            side <= MAX_SIDEBOARD or MIN_MAIN <= rest <= MAX_LIMITED_MAIN):
         deck.doubts.append(ngettext(
             "{source}:{line}: read as one deck; if the {n} card from here on is a sideboard, write 'Sideboard' "
             "above it or pass --sideboard-after-blank",
             "{source}:{line}: read as one deck; if the {n} cards from here on are a sideboard, write 'Sideboard' "
             "above them or pass --sideboard-after-blank", side).format(source=deck.source, line=last[0].line, n=side))
+
+
+def _move_from(deck: Deck, first: int, zone: Zone) -> None:
+    """The main-deck entries from line `first` on go to `zone`."""
+    deck.entries = [replace(e, zone=zone) if e.line >= first and e.zone is Zone.MAIN else e for e in deck.entries]
 
 
 _LABELLED = re.compile(r"^(?P<label>commander|companion)\s*:\s*(?P<name>\S.*)$", re.IGNORECASE)
@@ -395,14 +400,14 @@ def _labelled_card(line: str) -> CardLine | None:
 
 # `Island: 9`, `Island x9`, `Lightning Bolt x 4`: the count after the name (hand-written lists); `Format: 60`
 # and the like stay metadata
-_COUNT_AFTER_COLON = re.compile(r"^(?P<name>[^\d\s:][^:]{0,150}?)(?:\s*:|\s+[xX]|\s*\*)\s*(?P<count>[0-9]{1,4})$")
+_COUNT_AFTER_NAME = re.compile(r"^(?P<name>[^\d\s:][^:]{0,150}?)(?:\s*:|\s+[xX]|\s*\*)\s*(?P<count>[0-9]{1,4})$")
 _METADATA_KEYS = {"name", "description", "format", "creator", "author", "deck", "date", "version", "event", "player",
                   "place", "rank", "rating", "id", "url", "source", "set", "total", "cards", "count", "price", "wins",
                   "losses", "record", "round", "season", "year", "level", "size", "main", "side", "mainboard"}
 
 
-def _count_after_colon(line: str) -> CardLine | None:
-    match = _COUNT_AFTER_COLON.match(line)
+def _count_after_name(line: str) -> CardLine | None:
+    match = _COUNT_AFTER_NAME.match(line)
     if not match or match["name"].strip().lower() in _METADATA_KEYS:
         return None
     card = parse_card_line(f"{match['count']} {match['name']}")
