@@ -692,7 +692,8 @@ def _parse_json(text: str, source: str) -> Deck:
             card: dict = entry["card"] if isinstance(entry.get("card"), dict) else entry
             name, count = card.get("name"), entry.get("quantity", entry.get("count", 1))
             if not isinstance(name, str) or not is_card_name(name) or type(count) is not int or not 0 < count < 10_000:
-                deck.not_understood(number, f"{key}: {str(name)[:60]}", _("not a card entry"))
+                shown = name[:60] if isinstance(name, str) else f"<{type(name).__name__}>"  # never serialised
+                deck.not_understood(number, f"{key}: {shown}", _("not a card entry"))
                 continue
             deck.entries.append(DeckEntry(count, split_name(name), number, zone))
     if not deck.entries and not deck.ignored:
