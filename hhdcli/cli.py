@@ -901,10 +901,12 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None, 
 @click.option("--land", "lands", multiple=True, metavar="NAME=COLORS",
               help="The colors of a land hhd cannot look up, as in hhd check (repeatable).")
 @click.option("--new-code", is_flag=True, help="A new join code (phones that joined must scan again).")
+@click.option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
+              help="Each deck's last group after a blank line is its sideboard (or: never), as in hhd check.")
 @offline_option
 @pass_env
 def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, ...], host: str, port: int,
-          state_file: Path | None, lands: tuple[str, ...], new_code: bool) -> None:
+          state_file: Path | None, lands: tuple[str, ...], new_code: bool, sideboard_after_blank: bool | None) -> None:
     """Run a Hell library on this computer for phones around the table.
 
     Every player opens the printed address, picks their name and draws from Hell: the page shows the
@@ -923,12 +925,12 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
                          "for example: hhd table --player Anna=RG --player Ben=WUB")
     resolved = env.open_library(library)
     cache = env.cards()
-    colors = _table_players(env, cache, decks, players, lands)
+    colors = _table_players(env, cache, decks, players, lands, sideboard_after_blank)
     serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port, new_code)
 
 
 def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...], players: tuple[str, ...],
-                   lands: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
+                   lands: tuple[str, ...] = (), sideboard_after_blank: bool | None = None) -> dict[str, tuple[str, ...]]:
     """Each player's land colours: from a deck file (lands hhd cannot tell are named, as hhd check names
     them; --land tells them), or given as letters."""
     from hhdcli.deck import deck_colors, parse_colors_option, parse_land_option, read_deck
@@ -940,7 +942,7 @@ def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...], players: 
         if not sep or not name.strip() or not value.strip():
             raise InputError(f"{option!r} is not NAME=VALUE", "for example --deck Anna=anna.txt or --player Anna=RG")
         if from_deck:
-            deck = read_deck(Path(value))
+            deck = read_deck(Path(value), sideboard_after_blank)
             for problem in deck.warnings:
                 env.warn(problem)
             lookup = None if env.offline else _scryfall(env)

@@ -98,7 +98,7 @@ class Deck:
     def summary(self) -> dict[str, object]:
         return {"format": self.format, "main": sum(e.count for e in self.main),
                 "sideboard": sum(e.count for e in self.sideboard), "commander": self.commanders,
-                "ignored": [{"line": line, "text": text} for line, text in self.ignored]}
+                "ignored": [{"line": line, "text": text} for line, text in self.ignored], "doubts": list(self.doubts)}
 
     def describe(self) -> str:
         s = self.summary()
@@ -251,6 +251,8 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
     stripped = text.lstrip()
     if stripped.startswith("<"):
         return _parse_xml(stripped, source)
+    if stripped.startswith("{"):
+        return _parse_json(stripped, source)
     if _is_csv(text, source):
         return _parse_csv(text, source)
     deck = Deck(source, detect_format(text, source))
@@ -272,30 +274,52 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
             structured = structured or opened is not None
         if opened is not None:
             zone = opened
-            continue
-        if zone is Zone.IGNORED:
-            continue
-        card = parse_card_line(line) or _labelled_card(line) or _count_after_colon(line)
-        if card is None:
-            if _is_comment_or_metadata(line):
-                continue
-            card = parse_card_line(line, countless=countless or counted)
-            if card is not None and counted and not _reads_as_a_name(card.name):
-                card = None  # "This deck wants to attack early": prose, not a one-copy card
-        if card is None:
-            deck.not_understood(number, line)
-            continue
-        if not is_card_name(card.name):
-            deck.not_understood(number, line, "the name has no letters, digits or symbols")
-            continue
-        deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
+        elif zone is not Zone.IGNORED:
+            _read_line(deck, lines, number, line, zone, countless, counted)
     if not structured:
         _blank_line_sideboard(deck, lines, sideboard_after_blank)
     return deck
 
 
+def _read_line(deck: Deck, lines: list[str], number: int, line: str, zone: Zone, countless: bool,
+               counted: bool) -> None:
+    """One line that is no heading: a card into the deck, or a line not understood (said, never dropped)."""
+    card = parse_card_line(line) or _labelled_card(line) or _count_after_name(line)
+    if card is None:
+        if _is_comment_or_metadata(line):
+            return
+        card = parse_card_line(line, countless=countless)
+        if card is not None and counted and not _reads_as_a_name(card.name):
+            card = None  # "This deck wants to attack early": prose, not a one-copy card
+        if card is not None and counted and _is_title(lines, number):
+            deck.not_understood(number, line, _("read as the deck's title, not a card"))
+            return
+    if card is None:
+        deck.not_understood(number, line)
+    elif not is_card_name(card.name):
+        deck.not_understood(number, line, _("the name has no letters, digits or symbols"))
+    else:
+        deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
+
+
 MIN_MAIN = 40  # the smallest main deck (limited); a list of fewer cards has no sideboard group
+MAX_LIMITED_MAIN = 45  # a limited deck: 40 cards and a few; its sideboard is the rest of the pool, any size
 MAX_SIDEBOARD = 15  # a constructed sideboard: up to fifteen cards
+COMMANDER_DECK = 100  # a Commander deck has no sideboard
+_BASICS = {normalize_name(name) for name in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Nebula")}
+
+
+def _plausible_sideboard(deck: Deck, last: list[DeckEntry], rest: int, side: int) -> bool:
+    """The second of two groups is a sideboard when it looks like one: not the deck's basic lands (a sideboard
+    may hold a few, not mostly basics and more than five), not the end of a 100-card Commander deck, and at
+    most 15 cards behind a deck of 40 or more (constructed) or any number behind a deck of 40 to 45 (limited:
+    the rest of the pool, as MTGO writes a draft deck). Arena's plain form takes any size behind any deck."""
+    basics = sum(e.count for e in last if normalize_name(e.name).removeprefix("snowcovered") in _BASICS)
+    if (basics * 2 > side and basics > 5) or rest + side == COMMANDER_DECK:  # lands group: more than 5 basics
+        return False
+    if deck.format.startswith("Arena"):
+        return True
+    return rest >= MIN_MAIN and (side <= MAX_SIDEBOARD or rest <= MAX_LIMITED_MAIN)
 
 
 def is_card_name(name: str) -> bool:
@@ -328,10 +352,11 @@ def _blank_line_sideboard(deck: Deck, lines: list[str], after_blank: bool | None
       magefree/mage Mage/src/main/java/mage/cards/decks/importer/DecDeckImporter.java, readLine).
     - text (Cockatrice, MTGO, Arena): a blank line is the sideboard break only when it is the one break
       (Cockatrice DeckList::loadFromStream_Plain; its tests UseFirstBlankIfOnlyOneBlankToSplitSideboard and
-      IfMultipleScatteredBlanksAllMainBoard), and hhd wants a sideboard that looks like one: at most 15
-      cards behind a main deck of 40 or more (Arena's plain form: any size behind any deck).
+      IfMultipleScatteredBlanksAllMainBoard), and hhd wants a sideboard that looks like one
+      (`_plausible_sideboard`); 99 cards and one or two after the break are a Commander deck and its
+      commanders.
     Where that is unsure (two groups that could be deck and sideboard or one deck), the list is one deck
-    and `doubts` says how to make it explicit.
+    and `doubts` says how to make it explicit; `after_blank` True or False decides instead.
     """
     groups = _groups(deck, lines)
     if len(groups) < 2 or after_blank is False or deck.source.lower().endswith(".dec"):
@@ -339,18 +364,23 @@ def _blank_line_sideboard(deck: Deck, lines: list[str], after_blank: bool | None
     last = groups[-1]
     rest = sum(e.count for group in groups[:-1] for e in group if e.zone in IN_MAIN)
     side = sum(e.count for e in last)
-    arena = deck.format.startswith("Arena")
-    if after_blank or (len(groups) == 2 and (arena or (side <= MAX_SIDEBOARD and rest >= MIN_MAIN))):
-        first = last[0].line
-        deck.entries = [e if e.line < first or e.zone is not Zone.MAIN else replace(e, zone=Zone.SIDEBOARD)
-                        for e in deck.entries]
-        return
-    if len(groups) == 2 and (side <= MAX_SIDEBOARD or MIN_MAIN <= rest <= 45):
+    first = last[0].line
+    if after_blank is None and len(groups) == 2 and rest + side == COMMANDER_DECK and side <= 2:
+        _move_from(deck, first, Zone.COMMANDER)  # 99 cards, a blank line, one or two: the commanders
+    elif after_blank or (len(groups) == 2 and _plausible_sideboard(deck, last, rest, side)):
+        _move_from(deck, first, Zone.SIDEBOARD)
+    elif len(groups) == 2 and rest + side != COMMANDER_DECK and (
+            side <= MAX_SIDEBOARD or MIN_MAIN <= rest <= MAX_LIMITED_MAIN):
         deck.doubts.append(ngettext(
             "{source}:{line}: read as one deck; if the {n} card from here on is a sideboard, write 'Sideboard' "
             "above it or pass --sideboard-after-blank",
             "{source}:{line}: read as one deck; if the {n} cards from here on are a sideboard, write 'Sideboard' "
             "above them or pass --sideboard-after-blank", side).format(source=deck.source, line=last[0].line, n=side))
+
+
+def _move_from(deck: Deck, first: int, zone: Zone) -> None:
+    """The main-deck entries from line `first` on go to `zone`."""
+    deck.entries = [replace(e, zone=zone) if e.line >= first and e.zone is Zone.MAIN else e for e in deck.entries]
 
 
 _LABELLED = re.compile(r"^(?P<label>commander|companion)\s*:\s*(?P<name>\S.*)$", re.IGNORECASE)
@@ -368,15 +398,16 @@ def _labelled_card(line: str) -> CardLine | None:
     return CardLine(card.count, card.name, zone) if card else None
 
 
-# `Island: 9`: the count after a colon (hand-written lists); `Format: 60` and the like stay metadata
-_COUNT_AFTER_COLON = re.compile(r"^(?P<name>[^\d\s:][^:]{0,150}?)\s*:\s*(?P<count>[0-9]{1,4})$")
+# `Island: 9`, `Island x9`, `Lightning Bolt x 4`: the count after the name (hand-written lists); `Format: 60`
+# and the like stay metadata
+_COUNT_AFTER_NAME = re.compile(r"^(?P<name>[^\d\s:][^:]{0,150}?)(?:\s*:|\s+[xX]|\s*\*)\s*(?P<count>[0-9]{1,4})$")
 _METADATA_KEYS = {"name", "description", "format", "creator", "author", "deck", "date", "version", "event", "player",
                   "place", "rank", "rating", "id", "url", "source", "set", "total", "cards", "count", "price", "wins",
                   "losses", "record", "round", "season", "year", "level", "size", "main", "side", "mainboard"}
 
 
-def _count_after_colon(line: str) -> CardLine | None:
-    match = _COUNT_AFTER_COLON.match(line)
+def _count_after_name(line: str) -> CardLine | None:
+    match = _COUNT_AFTER_NAME.match(line)
     if not match or match["name"].strip().lower() in _METADATA_KEYS:
         return None
     card = parse_card_line(f"{match['count']} {match['name']}")
@@ -398,6 +429,15 @@ def _shouted_heading(line: str) -> Zone | None:
         if word in words:
             return zone
     return Zone.MAIN
+
+
+def _is_title(lines: list[str], number: int) -> bool:
+    """A line without a count first in a counted list, with a blank line or a heading after it: the deck's
+    name ("Mono Red Burn"), not one copy of a card."""
+    if any(line.strip() for line in lines[:number - 1]):
+        return False
+    after = next((line.strip() for line in lines[number:] if line.strip()), "")
+    return number < len(lines) and (not lines[number].strip() or heading_zone(after) is not None)
 
 
 def _reads_as_a_name(name: str) -> bool:
@@ -499,7 +539,7 @@ class _XmlDeck:
         if not name or not _is_count(quantity):
             if not name and (attrs.get("CatID") or attrs.get("CatId")):
                 self.catalogue_only += 1
-            self.deck.not_understood(line, "<Cards>", "card entry without a name" if not name else "bad Quantity")
+            self.deck.not_understood(line, "<Cards>", "card entry without a name" if not name else _("Quantity is not a count"))
             return
         sideboard = attrs.get("Sideboard", "false").lower() == "true"
         self.deck.entries.append(DeckEntry(int(quantity), split_name(name), line,
@@ -606,10 +646,58 @@ def _parse_csv(text: str, source: str) -> Deck:
         name = row[name_at].strip() if name_at < len(row) else ""
         count = row[count_at].strip() if count_at is not None and count_at < len(row) else "1"
         if not name or not _is_count(count) or not is_card_name(name):
-            deck.not_understood(number, ",".join(row)[:200], "not a card row")
+            deck.not_understood(number, ",".join(row)[:200], _("not a card row"))
             continue
         board = row[board_at].strip().lower() if board_at is not None and board_at < len(row) else ""
         zone = _BOARDS.get(board.split(",")[0].strip(), Zone.MAIN)
         if int(count):
             deck.entries.append(DeckEntry(int(count), split_name(name), number, zone))
+    return deck
+
+
+# --- JSON decks: Moxfield's API and MTGJSON ----------------------------------------------------------------
+
+# Moxfield's deck API: v2 writes the boards at the top ("mainboard": {name: {"quantity", "card": {"name"}}}),
+# v3 under "boards" ({"mainboard": {"cards": {id: {"quantity", "boardType", "card": {"name"}}}}}).
+# MTGJSON's deck files (mtgjson.com data model "Deck"; XMage's MtgjsonDeckImporter reads mainBoard, sideBoard):
+# lists of {"name", "count"} under mainBoard, sideBoard, commander, displayCommander, planes, schemes, tokens.
+_JSON_BOARDS = {"mainboard": Zone.MAIN, "mainBoard": Zone.MAIN, "commanders": Zone.COMMANDER,
+                "commander": Zone.COMMANDER, "companions": Zone.COMPANION, "sideboard": Zone.SIDEBOARD,
+                "sideBoard": Zone.SIDEBOARD}
+
+
+def _parse_json(text: str, source: str) -> Deck:
+    from hhdcli.jsonio import load_json
+
+    try:
+        document = load_json(text)
+    except ValueError as exc:
+        raise InputError(_("{source}: not a readable JSON deck ({reason})").format(source=source, reason=exc),
+                         _("export the deck again")) from exc
+    if not isinstance(document, dict):
+        raise InputError(_("{source}: JSON, but not a deck").format(source=source),
+                         _("export the deck as text, one card a line (4 Forest)"))
+    if isinstance(document.get("data"), dict) and "mainBoard" in document["data"]:
+        document = document["data"]  # MTGJSON: {"meta": {...}, "data": {the deck}}
+    boards = document.get("boards") if isinstance(document.get("boards"), dict) else document
+    deck = Deck(source, "Moxfield API .json" if "boards" in document or "publicId" in document else "MTGJSON .json")
+    for key, zone in _JSON_BOARDS.items():
+        board = boards.get(key)
+        if isinstance(board, dict) and isinstance(board.get("cards"), dict):
+            board = board["cards"]  # v3
+        entries = board.values() if isinstance(board, dict) else board if isinstance(board, list) else []
+        for number, entry in enumerate(entries, start=1):
+            if not isinstance(entry, dict):
+                continue
+            card: dict = entry["card"] if isinstance(entry.get("card"), dict) else entry
+            name, count = card.get("name"), entry.get("quantity", entry.get("count", 1))
+            if not isinstance(name, str) or not is_card_name(name) or type(count) is not int or not 0 < count < 10_000:
+                shown = name[:60] if isinstance(name, str) else f"<{type(name).__name__}>"  # never serialised
+                deck.not_understood(number, f"{key}: {shown}", _("not a card entry"))
+                continue
+            deck.entries.append(DeckEntry(count, split_name(name), number, zone))
+    if not deck.entries and not deck.ignored:
+        raise InputError(_("{source}: JSON without the boards of a Moxfield or MTGJSON deck (keys: {keys})").format(
+            source=source, keys=", ".join(str(k)[:30] for k in list(document)[:12])),
+            _("export the deck as text, one card a line (4 Forest)"))
     return deck

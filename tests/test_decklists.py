@@ -128,7 +128,7 @@ def test_the_check_report_says_what_was_read(synced, tmp_path):
     result = synced("check", str(DECKS / "archidekt.txt"), "--all", "--offline", "--json")
     deck = json.loads(result.stdout)["deck"]
     assert deck == {"format": "Archidekt", "main": 33, "sideboard": 1,
-                    "commander": ["Kenrith, the Returned King"], "ignored": []}
+                    "commander": ["Kenrith, the Returned King"], "ignored": [], "doubts": []}
     text = synced("check", str(DECKS / "archidekt.txt"), "--all", "--offline").stdout
     assert f"{DECKS / 'archidekt.txt'} (Archidekt): 33 main, 1 sideboard, 1 commander, 0 lines ignored" in text
 
@@ -256,8 +256,9 @@ def test_two_groups_read_as_deck_and_sideboard_only_when_they_look_like_it():
 
 
 def test_a_count_after_a_colon_is_a_card_and_metadata_keys_stay_metadata():
-    deck = parse_deck("Format: 60\nIsland: 9\nLands: 24\nCounterspell: 4\n", "hand.txt")
-    assert [(e.count, e.name) for e in deck.entries] == [(9, "Island"), (4, "Counterspell")]
+    deck = parse_deck("Format: 60\nIsland: 9\nLands: 24\nCounterspell: 4\nForest x9\nLightning Bolt x 4\n", "hand.txt")
+    assert [(e.count, e.name) for e in deck.entries] == [(9, "Island"), (4, "Counterspell"), (9, "Forest"),
+                                                         (4, "Lightning Bolt")]
 
 
 def test_upper_case_headings_are_headings_and_prose_is_reported():
@@ -323,6 +324,53 @@ def test_check_says_when_it_is_unsure_and_sideboard_after_blank_makes_it_explici
     path.write_text("12 Forest\n12 Grizzly Bears\n\n8 Duress\n")
     unsure = synced("check", str(path), "--all", "--offline", "--json")
     assert json.loads(unsure.stdout)["deck"]["main"] == 32 and "pass --sideboard-after-blank" in unsure.output
+    assert json.loads(unsure.stdout)["deck"]["doubts"][0].endswith("pass --sideboard-after-blank")
     told = synced("check", str(path), "--all", "--offline", "--json", "--sideboard-after-blank")
     assert (json.loads(told.stdout)["deck"]["main"], json.loads(told.stdout)["deck"]["sideboard"]) == (24, 8)
     assert "--sideboard-after-blank" not in told.stderr
+
+
+def test_ninety_nine_cards_then_one_after_a_blank_line_is_the_commander():
+    text = "".join(f"1 Card {i}\n" for i in range(99)) + "\n1 Atraxa, Praetors' Voice\n"
+    deck = parse_deck(text, "edh.txt")
+    assert _sizes(deck) == (100, 0) and deck.commanders == ["Atraxa, Praetors' Voice"]
+
+
+def test_a_draft_deck_keeps_the_rest_of_its_pool_in_the_sideboard_as_mtgo_writes_it():
+    text = "17 Island\n23 Card A\n\n" + "".join(f"1 Pool {i}\n" for i in range(30))
+    assert _sizes(parse_deck(text, "draft.txt")) == (40, 30)
+
+
+def test_a_last_group_of_basic_lands_is_the_decks_lands_not_a_sideboard():
+    deck = parse_deck("4 Bolt\n4 Shock\n4 Guide\n4 Swiftspear\n4 Charm\n4 Helix\n4 Boros Charm\n4 Path\n4 Skewer\n"
+                      "4 Eidolon\n\n12 Mountain\n", "burn.txt")
+    assert _sizes(deck) == (52, 0)
+
+
+def test_a_name_alone_above_the_cards_is_the_decks_title_and_is_said():
+    deck = parse_deck("Mono Red Burn\n\n20 Mountain\n40 Lightning Bolt\n", "burn.txt")
+    assert _sizes(deck) == (60, 0) and deck.ignored == [(1, "Mono Red Burn")]
+
+
+@pytest.mark.parametrize("text, fmt", [
+    # Moxfield's API, v3 (boards → cards) and v2 (boards at the top)
+    ('{"publicId": "x", "boards": {"mainboard": {"count": 59, "cards": {"a": {"quantity": 59, "boardType": '
+     '"mainboard", "card": {"name": "Forest"}}}}, "commanders": {"cards": {"b": {"quantity": 1, "card": {"name": '
+     '"Atraxa"}}}}, "sideboard": {"cards": {"c": {"quantity": 2, "card": {"name": "Duress"}}}}, "maybeboard": '
+     '{"cards": {"d": {"quantity": 1, "card": {"name": "Bolt"}}}}}}', "Moxfield API .json"),
+    ('{"publicId": "x", "mainboard": {"Forest": {"quantity": 59, "card": {"name": "Forest"}}}, "commanders": '
+     '{"Atraxa": {"quantity": 1, "card": {"name": "Atraxa"}}}, "sideboard": {"Duress": {"quantity": 2, "card": '
+     '{"name": "Duress"}}}}', "Moxfield API .json"),
+    # MTGJSON's deck files (taw's precons are published this way too): the display commander is no card of it
+    ('{"meta": {"version": "5.2.2"}, "data": {"name": "X", "mainBoard": [{"name": "Forest", "count": 59}], '
+     '"commander": [{"name": "Atraxa", "count": 1}], "displayCommander": [{"name": "Atraxa", "count": 1}], '
+     '"sideBoard": [{"name": "Duress", "count": 2}]}}', "MTGJSON .json"),
+])
+def test_json_decks_are_read_by_their_boards(text, fmt):
+    deck = parse_deck(text, "deck.json")
+    assert (deck.format, *_sizes(deck), deck.commanders) == (fmt, 60, 2, ["Atraxa"])
+
+
+def test_json_nested_too_deeply_is_a_one_line_error():
+    with pytest.raises(InputError, match="not a readable JSON deck"):
+        parse_deck("{" + '"a":[' * 100_000 + "]" * 100_000 + "}", "deep.json")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import xml.etree.ElementTree as ET
 from itertools import combinations
 from pathlib import Path
@@ -390,3 +391,144 @@ def test_split_cards_lie_sideways_with_the_registrys_rotated_picture(every_excer
     for card in rotated:
         face = card["CustomDeck"][str(card["CardID"] // 100)]["FaceURL"]
         assert face == records[card["Nickname"]]["rotated_image"]
+
+
+# --- Cockatrice: compared field by field with the registry's own exporter --------------------------------
+
+HELLFALL_COCKATRICE = Path(__file__).parent / "data" / "hellfall-cockatrice.current-excerpt.xml.gz"
+# Where hhd writes a field differently from Hellfall's toCockCube on purpose, card by card (reviewed; each
+# entry must still occur, so the list cannot go stale):
+DELIBERATE = {
+    # A back face's and a flip card's mana value is the card's (CR 712.8e: a transforming card's back face
+    # has its front face's mana value; a flip card's is its upright half's); Hellfall writes the face's own
+    # or, for a flip card, both halves merged.
+    ("cmc", "Dozen Eggs"), ("cmc", "The Count"), ("cmc", "The Dreadlord"), ("cmc", "Muwu // Mowo"),
+    # An inset card is Cockatrice's `adventure` layout (Hellfall's own hcToCockLayout table says so; its face
+    # compression leaves `normal`).
+    ("layout", "Questing // Beast"), ("layout", "Bill Nye the Science Guy // Science Rules!"),
+    # A relation to a card outside the export: Hellfall writes the text "undefined", hhd leaves it out.
+    ("related", "Ok Boomer"), ("related", "Whale"),
+}
+# Names are compared through the cards they name: a card sharing a real card's name is "Name (HC)" in hhd
+# everywhere (the deck file too), where Hellfall uses its export_name "Name_" (or none: Watch Wolf).
+# Differences of every card, by design: the registry's own formats (standard, commander, 4cb) are not
+# Hell's Half-Draft's; colour letters in WUBRG order with purple last, where Hellfall orders colour pairs (GU,
+# RW): the same colours; text keeps mana symbols in braces as Cockatrice's own card database writes them
+# ({T}: Add {G}; Hellfall strips one-character braces) and adds the format's rulings as "Hell …" lines.
+SKIPPED = {"format-standard", "format-commander", "format-4cb"}
+
+
+def _cockatrice_cards(root) -> dict[tuple[str, str], dict]:
+    """Each <card> by (uuid, side): its props, text, picture, token mark, table row and relations."""
+    found = {}
+    for card in root.iter("card"):
+        if card.find("prop") is None:
+            continue
+        fields = {p.tag: p.text or "" for p in card.find("prop") if p.tag not in SKIPPED}
+        fields["colors"] = "".join(sorted(fields.get("colors", "")))
+        fields["coloridentity"] = "".join(sorted(fields.get("coloridentity", "")))
+        picture = card.find("set")
+        fields.update(name=card.findtext("name"), text=card.findtext("text") or "", token=card.findtext("token") or "",
+                      tablerow=card.findtext("tablerow"), picurl=picture.get("picURL") or picture.get("picurl") or "",
+                      related=sorted((r.tag, r.text, r.get("count")) for r in card if r.tag.endswith("related")))
+        found[(picture.get("uuid").removesuffix("-back"), fields["side"])] = fields
+    return found
+
+
+def _text_as_hellfall_writes_it(text: str) -> str:
+    lines = [line for line in text.split("\n") if not line.startswith("Hell ")]
+    return re.sub(r"\{(.)\}", r"\1", "\n".join(lines))
+
+
+def test_cockatrice_export_matches_hellfalls_own_exporter_field_by_field(every_excerpt_card, tmp_path):
+    import gzip
+
+    from lxml import etree
+
+    run, library = every_excerpt_card
+    out = tmp_path / "hell.cockatrice.xml"
+    export(run, library, "cockatrice", out)
+    ours = _cockatrice_cards(ET.parse(out).getroot())
+    theirs = _cockatrice_cards(ET.fromstring(gzip.decompress(HELLFALL_COCKATRICE.read_bytes())))
+    assert set(theirs) <= set(ours)  # every card, face and token Hellfall writes (hhd finds more tokens)
+    our_name = {their["name"]: ours[key]["name"] for key, their in theirs.items()}
+    differences = set()
+    for key, their in theirs.items():
+        our = ours[key]
+        their = {**their, "name": our_name[their["name"]],
+                 "related": [(tag, our_name.get(text, text), n) for tag, text, n in their["related"]]}
+        for field in sorted(set(their) | set(our)):
+            mine, hers = our.get(field, ""), their.get(field, "")
+            if field == "text":
+                mine = _text_as_hellfall_writes_it(mine)
+            if mine != hers:
+                differences.add((field, our["name"].removesuffix(" (HC)")))
+    assert differences == DELIBERATE
+    # and the set is valid by Cockatrice's own schema, tokens included
+    assert etree.XMLSchema(etree.parse(str(CARDS_XSD))).validate(etree.parse(str(out)))
+
+
+def test_a_one_card_card_has_every_faces_colours_and_pt_and_only_counting_faces_in_type(every_excerpt_card, tmp_path):
+    run, library = every_excerpt_card
+    out = tmp_path / "hell.cockatrice.xml"
+    export(run, library, "cockatrice", out)
+    cards = {c.findtext("name"): {p.tag: p.text for p in c.find("prop")} for c in ET.parse(out).getroot().iter("card")}
+    assert cards["Crew // Cut // Jeans"]["colors"] == "WR" and cards["whip // nae nae"]["colors"] == "WBG"
+    assert cards["Muwu // Mowo"]["pt"] == "2/3 // 6/6" and cards["Some // Body"]["pt"] == "/ // 3/3"
+    assert cards["Magus of the Warp"]["type"] == "Creature — Human Wizard"  # the inset token is no part of it
+
+
+def test_cockatrice_tokens_come_from_the_registry_and_point_at_their_makers(every_excerpt_card, tmp_path):
+    run, library = every_excerpt_card
+    out = tmp_path / "hell.cockatrice.xml"
+    export(run, library, "cockatrice", out)
+    cards = {c.findtext("name"): c for c in ET.parse(out).getroot().iter("card")}
+    whale = cards["Whale"]
+    assert whale.findtext("token") == "1" and [r.text for r in whale.iter("reverse-related")] == ["Whale Visions"]
+    assert whale.find("prop").findtext("pt") == "2/2" and whale.find("set").get("picurl").startswith("https://")
+    # a token named like a card of the set keeps its own name apart (Cockatrice keys cards by name)
+    assert cards["Hell's Cube (token)"].findtext("token") == "1" and cards["Hell's Cube"].findtext("token") is None
+    # every relation names a card of the set
+    names = set(cards)
+    assert all(r.text in names for c in cards.values() for r in c if r.tag.endswith("related"))
+
+
+def test_every_card_marked_sideways_has_the_registrys_rotated_picture(every_excerpt_card, tmp_path):
+    run, library = every_excerpt_card
+    out = tmp_path / "hell.tts.json"
+    export(run, library, "tts", out)
+    records = {r["name"]: r for r in json.loads(EXCERPT.read_text())["data"]}
+    cards = json.loads(out.read_text())["ObjectStates"][0]["ContainedObjects"]
+    sideways = {c["Nickname"] for c in cards if c.get("SidewaysCard")}
+    rotated = {c["Nickname"] for c in cards if records.get(c["Nickname"], {}).get("rotated_image")}
+    splits = {c["Nickname"] for c in cards if records.get(c["Nickname"], {}).get("layout") == "split"}
+    assert sideways == rotated and splits - rotated  # an upright split scan is not turned on its side
+
+
+def _printable(count: int):
+    from hhdcli.cards import Card, Face
+
+    return [Card(id=f"c{i}", name=f"Card {i}", set_code="HLC", faces=(Face(name=f"Card {i}", type_line="Instant"),),
+                 image=f"https://lh3.googleusercontent.com/d/{i:020d}x") for i in range(count)]
+
+
+def test_a_full_set_mpc_order_is_split_into_orders_mpc_autofill_takes_without_asking(tmp_path):
+    from hhdcli.export import ExportFormat, export_library
+    from hhdcli.export.mpc import BRACKETS
+    from hhdcli.mana import SymbolTable
+
+    done = export_library(_printable(720), "Hellscube", ExportFormat.MPC, tmp_path / "set.mpc.xml",
+                          SymbolTable.from_records([]))
+    assert [p.name for p in done.files] == ["set.mpc.xml", "set-2.mpc.xml"]
+    printed = []
+    for data in done.files.values():
+        order = ET.fromstring(data)
+        quantity, bracket = int(order.findtext("details/quantity")), int(order.findtext("details/bracket"))
+        # mpc-autofill's desktop tool asks how to split an order of more than 612 (constants.PROJECT_MAX_SIZE)
+        assert quantity <= 612 and bracket in BRACKETS and quantity <= bracket
+        slots = sorted(int(s) for card in order.find("fronts") for s in card.findtext("slots").split(","))
+        assert slots == list(range(quantity))  # every slot of the order filled once, counted from 0
+        printed += [card.findtext("name") for card in order.find("fronts")]
+    assert [int(ET.fromstring(order).findtext("details/quantity")) for order in done.files.values()] == [612, 108]
+    assert len(printed) == 720 and len(set(printed)) == 720
+    assert done.notes[0].startswith("2 orders (set.mpc.xml, set-2.mpc.xml): MakePlayingCards prints at most 612")

@@ -310,3 +310,11 @@ def test_real_precon_lists_leave_display_commander_planes_schemes_and_tokens_out
     deck = read_deck(REAL / "taw" / name)
     assert (count(deck.main), count(deck.sideboard), deck.commanders) == TAW[name]
     assert deck.problems == [] and deck.doubts == []
+
+
+def test_a_real_csv_of_unknown_columns_is_refused_in_one_line_naming_them():
+    with pytest.raises(InputError) as refused:
+        read_deck(REAL / "csv" / "exemple-deck.csv")
+    assert str(refused.value.args[0]).endswith(
+        "a CSV file hhd cannot read as a deck (columns: commandant, nombre, nom, ajoutée via suggestion, "
+        "marquée à retirer)") and "\n" not in str(refused.value)

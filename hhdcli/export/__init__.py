@@ -18,6 +18,7 @@ from hhdcli.errors import InputError
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
+    from hhdcli.export.tokens import Token
     from hhdcli.mana import SymbolTable
 
 
@@ -70,8 +71,10 @@ RULES_NOTE = (
 
 def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, table: SymbolTable,
                    back_url: str | None = None, cardback: str | None = None,
-                   made: date | None = None, image_base_url: str | None = None) -> Exported:
-    """The files one export writes (nothing is written here), with notes and warnings for the player."""
+                   made: date | None = None, image_base_url: str | None = None,
+                   tokens: Sequence[Token] | None = None) -> Exported:
+    """The files one export writes (nothing is written here), with notes and warnings for the player.
+    `tokens`: the registry's tokens to look the cards' tokens up in (default: those hhd carries)."""
     fmt = ExportFormat(fmt)
     cards = [sanitized(card) for card in cards]  # one text sanitiser in front of every writer
     done = Exported(count=len(cards))
@@ -80,13 +83,23 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
 
         done.files[output] = library_csv(cards)
     elif fmt is ExportFormat.MPC:
-        from hhdcli.export.mpc import HELLFALL_CARDBACK, mpc_order
+        from hhdcli.export.mpc import HELLFALL_CARDBACK, PROJECT_MAX_SIZE, mpc_orders
+        from hhdcli.i18n import ngettext
 
-        order, missing = mpc_order(cards, drive_id_of(cardback) if cardback else HELLFALL_CARDBACK)
+        orders, missing = mpc_orders(cards, drive_id_of(cardback) if cardback else HELLFALL_CARDBACK)
         if len(missing) == len(cards):
             raise InputError("no card of this library has a Google Drive image: the MPC order would be empty",
                              "print it with hhd proxies instead")
-        done.files[output] = order
+        # MakePlayingCards prints at most 612 cards a project: the first order is the output, the next NAME-2…
+        stem = output.name.removesuffix(".xml").removesuffix(".mpc")
+        for number, order in enumerate(orders, start=1):
+            done.files[output if number == 1 else output.with_name(f"{stem}-{number}.mpc.xml")] = order
+        if len(orders) > 1:
+            done.notes.append(ngettext(
+                "{n} order ({files}): MakePlayingCards prints at most {most} cards a project; load it in MPC Autofill",
+                "{n} orders ({files}): MakePlayingCards prints at most {most} cards a project; load each in MPC "
+                "Autofill", len(orders)).format(n=len(orders), most=PROJECT_MAX_SIZE,
+                                                files=", ".join(p.name for p in done.files)))
         left_out = set(missing)
         done.count = sum(1 for c in cards if c.name not in left_out)
         if missing:
@@ -94,8 +107,10 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
                                  f"(print them with hhd proxies): {', '.join(missing)}")
     elif fmt is ExportFormat.COCKATRICE:
         from hhdcli.export.cockatrice import deck_file, set_file
+        from hhdcli.export.tokens import builtin_tokens, tokens_for
 
-        done.files[output] = set_file(cards, title, made or date.today())
+        made_tokens = tokens_for(cards, builtin_tokens() if tokens is None else tokens)
+        done.files[output] = set_file(cards, title, made or date.today(), made_tokens)
         deck = output.with_name(output.name.removesuffix(".xml").removesuffix(".cockatrice") + ".cod")
         done.files[deck] = deck_file(cards, title, "A Hell library drawn by hhd; keep it in library order.")
         done.notes.append(f"copy {output.name} into Cockatrice's customsets folder (Card Database → Open custom "
@@ -145,7 +160,7 @@ def drive_id_of(text: str) -> str:
 def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table: SymbolTable,
          back_url: str | None, image_base_url: str | None = None) -> None:
     """The saved object, and PNGs of what has no image (basics, imageless cards, the red back) beside it."""
-    from hhdcli.export.tts import SIDEWAYS_LAYOUTS, tts_save
+    from hhdcli.export.tts import tts_save
     from hhdcli.render.faces import face_png
 
     folder = output.with_name(output.name.removesuffix(".json") + "-images")
@@ -160,8 +175,8 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
         return rendered[key]
 
     def face_url(card: Card, side: int) -> str:
-        if side == 0 and card.layout in SIDEWAYS_LAYOUTS and card.rotated_image:
-            return card.rotated_image  # lies sideways as the card does on the table
+        if side == 0 and card.rotated_image:
+            return card.rotated_image  # lies sideways as the card does on the table (SidewaysCard)
         images = card.print_images
         if side < len(images) and images[side]:
             return images[side]

@@ -2,8 +2,11 @@
 library, and a deck file (.cod) with the 97 cards in zone `main`, basic lands under their usual names.
 
 Followed: Cockatrice's wiki page "Custom Cards & Sets" (set and card fields, picURL) and the registry's
-own exporter (Hellfall's toCockCube.ts: one <card> per face, the back with side `back` and each face
-pointing at the other with <reverse-related attach="transform">).
+own exporter (bones-bones/hellfall packages/shared/src/utils/cockatrice/toCockCube.ts and HCToCockCard.ts:
+one <card> per face of a double-faced card, the back with side `back` and each face pointing at the other
+with <reverse-related attach="transform">; every face's colours and P/T on a one-<card> card; the tokens the
+cards make as cards of their own with <token>1</token> and a <reverse-related> naming each card that makes
+them). tests/test_export.py compares the two field by field and lists where hhd differs on purpose.
 """
 
 from __future__ import annotations
@@ -16,10 +19,18 @@ from datetime import date
 from functools import lru_cache
 
 from hhdcli.cards import Card, Face, is_land_type, normalize_name
+from hhdcli.colors import COLORS
+from hhdcli.export.tokens import Maker, Token
 from hhdcli.rulings import hell_lines
 
 SET_CODE = "HELL"
-_LAYOUTS = {"modal": "modal_dfc", "inset": "adventure", "multi": "split", "token_in_inset": "normal"}
+# The registry's layouts as Cockatrice knows them (Hellfall's HCToCockCard.ts, hcToCockLayout): Cockatrice
+# has no saga, leveler or cube layout, and an inset is drawn as an adventure
+_LAYOUTS = {"multi": "split", "inset": "adventure", "prepare": "prepare", "split": "split", "aftermath": "aftermath",
+            "meld_part": "meld", "meld_result": "meld", "draft_partner": "draft_partner", "modal": "modal_dfc",
+            "transform": "transform", "specialize": "transform", "flip": "flip",
+            **dict.fromkeys(("token", "multi_token", "emblem", "reminder", "multi_reminder", "stickers", "dungeon",
+                             "real_card_token", "real_card_multi_token", "checklist", "misc"), "token")}
 _TABLE_ROWS = {"land": 0, "creature": 2, "instant": 3, "sorcery": 3}  # Cockatrice's rows on the table
 
 
@@ -43,7 +54,9 @@ def deck_name(card: Card) -> str:
     return cockatrice_name(card.faces[0].name if card.is_double_faced else card.name)
 
 
-def set_file(cards: Sequence[Card], title: str, made: date) -> bytes:
+def set_file(cards: Sequence[Card], title: str, made: date,
+             tokens: Sequence[tuple[Token, list[tuple[Card, Maker]]]] = ()) -> bytes:
+    """The custom set: every distinct card of the library, then the tokens they make (see `tokens_for`)."""
     database = ET.Element("cockatrice_carddatabase", version="4")
     sets = ET.SubElement(ET.SubElement(database, "sets"), "set")
     for tag, value in (("name", SET_CODE), ("longname", title), ("settype", "Custom"),
@@ -58,8 +71,14 @@ def set_file(cards: Sequence[Card], title: str, made: date) -> bytes:
             _card(listed, card, back.name, back.oracle_text, back, "back", back.image, front.name)
         else:
             image = card.print_images[0] if card.print_images else None
-            text = "\n//\n".join(f.oracle_text for f in card.faces if f.oracle_text)
+            # the faces' texts apart as the registry's exporter and Cockatrice's own database write a split
+            # card's; an inset token's text is its own card's (the token), not this one's
+            text = "\n\n---\n\n".join(f.oracle_text for f in card.counted_faces or card.faces if f.oracle_text)
             _card(listed, card, card.name, text, card.faces[0], "front", image, None)
+    names = {normalize_name(cockatrice_name(name)) for c in distinct
+             for name in ([f.name for f in c.faces[:2]] if c.is_double_faced else [c.name])}  # the <card>s' names
+    for token, makers in tokens:
+        _token(listed, token, makers, clash=normalize_name(cockatrice_name(token.name)) in names)
     ET.indent(database)
     return ET.tostring(database, encoding="utf-8", xml_declaration=True) + b"\n"
 
@@ -74,16 +93,18 @@ def _card(parent: ET.Element, card: Card, name: str, text: str, face: Face, side
     prop = ET.SubElement(node, "prop")
     main_type = _main_type(face.type_line)
     double = side == "back" or card.is_double_faced
+    # a one-<card> card (split, flip, inset…) is every face the registry counts: an inset token's (Warp
+    # World) type, cost, colours and P/T are not the card's
+    faces = (face,) if double else card.counted_faces or card.faces[:1]
     values = {
-        "layout": _LAYOUTS.get(card.layout, card.layout), "side": side,
-        "type": face.type_line if double else _whole(f.type_line for f in card.faces),
-        "maintype": main_type,
-        # the costs of the faces the registry counts: an inset token's (Warp World) is not the card's
-        "manacost": face.mana_cost if double else _whole(f.mana_cost for f in card.faces if f.counts),
-        "cmc": _number(card.mana_value), "colors": "".join(face.colors or card.colors),
+        "layout": _LAYOUTS.get(card.layout, "normal"), "side": side,
+        "type": _whole(f.type_line for f in faces), "maintype": main_type,
+        "manacost": _whole(f.mana_cost for f in faces),
+        # a face's own colours; a one-<card> card's are the card's (the registry's: both halves of a split card,
+        # an adventurer's own alone, as the rules colour them)
+        "cmc": _number(card.mana_value), "colors": _colors(face.colors if double else card.colors),
         "coloridentity": "".join(card.color_identity) if side == "front" else "",
-        "pt": f"{face.power}/{face.toughness}" if face.power and face.toughness else "",
-        "loyalty": face.loyalty or "",
+        "pt": _pt(faces), "loyalty": face.loyalty or "",
     }
     for tag, value in values.items():
         if value:
@@ -91,6 +112,49 @@ def _card(parent: ET.Element, card: Card, name: str, text: str, face: Face, side
     ET.SubElement(node, "set", picurl=image or "", uuid=f"{card.id}{'-back' if side == 'back' else ''}").text = SET_CODE
     if other_side:
         ET.SubElement(node, "reverse-related", attach="transform").text = cockatrice_name(other_side)
+    ET.SubElement(node, "tablerow").text = str(_TABLE_ROWS.get(main_type.lower(), 1))
+
+
+def _colors(letters: Iterable[str]) -> str:
+    """Colour letters once each, in WUBRG order with purple last."""
+    found = set(letters)
+    return "".join(c for c in COLORS if c in found)
+
+
+def _pt(faces: Sequence[Face]) -> str:
+    """Every face's P/T, as the registry's exporter writes them: "2/3 // 6/6" for a flip card, "/ // 3/3" for a
+    split card whose second half is the creature; nothing when no face has one."""
+    faces = list(faces)
+    while faces and not (faces[-1].power or faces[-1].toughness):
+        faces.pop()  # an adventurer's spell half adds no "/" (Bill Nye is 2/3)
+    return " // ".join(f"{f.power or ''}/{f.toughness or ''}" for f in faces)
+
+
+def _token(parent: ET.Element, token: Token, makers: list[tuple[Card, Maker]], clash: bool = False) -> None:
+    """A token as a card of the set: <token>1</token>, and a <reverse-related> naming each card of the export
+    that makes it (Cockatrice then offers the token on that card), with the count and persistence the card
+    gives (Hellfall's hcRelatedToCockRelated). A token named like a card of the set (Hell's Cube makes a
+    Hell's Cube) is "Name (token)": Cockatrice keys cards by name and would merge the two."""
+    node = ET.SubElement(parent, "card")
+    ET.SubElement(node, "name").text = f"{token.name} (token)" if clash else cockatrice_name(token.name)
+    ET.SubElement(node, "text").text = token.oracle_text
+    prop = ET.SubElement(node, "prop")
+    main_type = _main_type(token.type_line)
+    values = {"layout": "token", "side": "front", "type": token.type_line, "maintype": main_type,
+              "manacost": token.mana_cost, "cmc": _number(token.mana_value), "colors": _colors(token.colors),
+              "coloridentity": _colors(token.color_identity),
+              "pt": f"{token.power or ''}/{token.toughness or ''}" if token.power or token.toughness else "",
+              "loyalty": token.loyalty or ""}
+    for tag, value in values.items():
+        if value:
+            ET.SubElement(prop, tag).text = value
+    ET.SubElement(node, "set", picurl=token.image or "", uuid=token.id or token.name).text = SET_CODE
+    for card, maker in makers:
+        attributes = {"count": maker.count} if maker.count else {}
+        if maker.persistent:
+            attributes["persistent"] = "persistent"
+        ET.SubElement(node, "reverse-related", attributes).text = deck_name(card)
+    ET.SubElement(node, "token").text = "1"
     ET.SubElement(node, "tablerow").text = str(_TABLE_ROWS.get(main_type.lower(), 1))
 
 

@@ -19,7 +19,6 @@ from hhdcli.rulings import hell_lines
 
 FACE_DOWN = {"posX": 0, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180, "rotZ": 180,
              "scaleX": 1, "scaleY": 1, "scaleZ": 1}
-SIDEWAYS_LAYOUTS = {"split"}  # images stored on their side
 
 
 def _transform(x: float, face_down: bool = True) -> dict[str, float]:
@@ -37,7 +36,9 @@ def _card(key: int, card: Card, custom: dict[str, Any], x: float) -> dict[str, A
     description = "\n".join([card_text(card), *hell_lines(card)])  # the format's rulings on the card, as "Hell: …"
     entry: dict[str, Any] = {"Name": "Card", "Nickname": card.name, "Description": description,
                              "CardID": key * 100, "CustomDeck": {str(key): custom}, "Transform": _transform(x)}
-    if card.layout in SIDEWAYS_LAYOUTS:
+    if card.rotated_image:
+        # Tabletop Simulator lays a SidewaysCard's picture on its side: right for the registry's rotated_image
+        # (the face shown), wrong for an upright scan; Hellfall's HCToTTSDeck.ts marks exactly the cards with one
         entry["SidewaysCard"] = True
     return entry
 
