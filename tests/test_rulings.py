@@ -322,6 +322,10 @@ def test_text_proxies_end_with_the_rulings_and_mark_them_with_a_flag_and_the_ids
     assert "Hell (draft): drafting it = taking it" in text and "Hell: sideboard, owner" in text
     assert "Hell: draft, owner" in text
     assert text.count("Hell (") == 4  # Lump of Coal 2, Castle Zizzerlot 2, Pyrohyperspasm none
+    # four rulings do not fit beside the footer's words: the ids take their place, and the text box keeps the card's
+    crowded = tmp_path / "c.pdf"
+    assert synced("proxies", "--cards", "Fucked or Friction", "--text-only", "-o", str(crowded)).exit_code == 0
+    assert "HLC · Hell: ante, sideboard, owner, zones" in _pdf_text(crowded)
 
 
 def test_the_check_report_marks_cards_with_rulings(synced, tmp_path):
