@@ -94,17 +94,22 @@ def test_the_committed_table_is_what_the_readings_give():
     assert "up to date" in result.stdout
 
 
-def _build(folder: Path, records: list[dict]) -> subprocess.CompletedProcess:
-    """The build script run on these readings (as part-1.jsonl) into a table in the same folder."""
+def _build(folder: Path, records: list[dict], second: list[dict] | None = None) -> subprocess.CompletedProcess:
+    """The build script run on these readings (as part-1.jsonl, and part-1b.jsonl for a second reading) into a
+    table in the same folder."""
     readings = folder / "readings"
     readings.mkdir(parents=True)
     (readings / "part-1.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    if second is not None:
+        (readings / "part-1b.jsonl").write_text("".join(json.dumps(r) + "\n" for r in second), encoding="utf-8")
     return subprocess.run([sys.executable, str(BUILD), "--readings", str(readings), "-o", str(folder / "t.json")],
                           cwd=ROOT, capture_output=True, text=True)
 
 
-def _readings() -> list[dict]:
-    return [json.loads(line) for part in sorted((ROOT / "scripts" / "rulings").glob("part-*.jsonl"))
+def _readings(second: bool = False) -> list[dict]:
+    """The first readings of all 720 cards (or the second ones), in order."""
+    pattern = "part-[0-9]b.jsonl" if second else "part-[0-9].jsonl"
+    return [json.loads(line) for part in sorted((ROOT / "scripts" / "rulings").glob(pattern))
             for line in part.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
@@ -129,6 +134,23 @@ def test_the_build_refuses_a_wrong_name_and_a_half_translated_note(tmp_path):
     half[0]["note"] = {"en": "Only English."}
     assert "is not the name of" in _build(tmp_path / "renamed", renamed).stderr
     assert "the note must be null or" in _build(tmp_path / "half", half).stderr
+
+
+def test_every_card_was_read_twice_and_the_readings_agree_or_the_review_settles_them():
+    first, second = _readings(), _readings(second=True)
+    assert [r["id"] for r in first] == [r["id"] for r in second] and len(first) == 720
+    reviewed = {json.loads(line)["id"] for line in (ROOT / "scripts" / "rulings" / "review.jsonl").read_text(
+        encoding="utf-8").splitlines() if line.strip()}
+    differ = {a["name"] for a, b in zip(first, second, strict=True) if set(a["rulings"]) != set(b["rulings"])}
+    assert differ and {a["name"] for a in first if a["id"] in reviewed} >= differ
+
+
+def test_the_build_refuses_two_readings_that_differ_with_nothing_to_settle_them(tmp_path):
+    first, second = copy.deepcopy(_readings()), copy.deepcopy(_readings())
+    second[7]["rulings"] = ["ante"]
+    result = _build(tmp_path, first, second)
+    assert result.returncode == 1 and "part-1.jsonl:8" in result.stderr and "the two readings of" in result.stderr
+    assert "settle it in review.jsonl" in result.stderr
 
 
 def test_the_build_refuses_two_readings_of_one_card_that_disagree(tmp_path):
