@@ -79,14 +79,15 @@ RULINGS: tuple[Ruling, ...] = (
            "Сайдборд: «ваш сайдборд», «вне игры» и желания — это общий сайдборд.",
            short="your sideboard and outside the game are the shared sideboard.",
            # Need is a keyword of the set whose reminder text names the sideboard; the reminder is often left off
-           patterns=(r"\bsideboard", r"outside the game", r"\bneed\s*\{", r"\bneed cost")),
+           patterns=(r"\bsideboard", r"outside the game", r"\bneed\s*[-—–]?\s*(?:\{|tap\b|sacrifice\b)",
+                     r"\bneed (?:costs?|abilit)", r"\bwhen you need\b", r"\bneeded a card\b")),
     Ruling("owner", "Owner: a Hell card's owner is the first player who moved it out of the Hell library and the "
            "sideboard; an ownerless card going to its owner's library goes to the Hell library, to another of its "
            "owner's zones to the sideboard.",
            "Владелец Адской карты — первый игрок, переместивший её из Адской библиотеки и сайдборда в другую зону; "
            "карта без владельца, уходящая в библиотеку владельца, уходит в Адскую библиотеку, в другую его зону — в "
            "сайдборд.", short="its owner is the first player to move it out of Hell; none: Hell library or sideboard.",
-           patterns=(r"\bowner", r"\b(?:you|they|players?|opponents?|who|that|n't|not) own\b", r"\bown and control",
+           patterns=(r"\bowner", r"(?:\b(?:you|they|players?|opponents?|who|that|or)|n't|\bnot) own\b", r"\bown and control",
                      r"\bowns\b", r"\bowned\b")),
     Ruling("zones", "Zones a card names that do not exist yet (the auto zone…) come into being when it appears.",
            "Зоны, которых ещё нет (авто-зона…), появляются, когда появляется такая карта.",
@@ -97,7 +98,7 @@ RULINGS: tuple[Ruling, ...] = (
            "article 'a' is neither.", "Числа (1, 3) и числительные («один», «три») различаются; и те и другие — "
            "числовые значения; артикль «a» — ни то ни другое.",
            short="numbers and number words differ; both are numerical values.",
-           patterns=(r"\bnumbers\b(?! of)", r"numerical value", r"\bnumber (?:words?|values?)\b", r"\bdigits?\b",
+           patterns=(r"\bnumbers\b(?! of)", r"numerical value", r"\bnumber words?\b", r"\bdigits?\b",
                      r"\ba number (?:on|printed|in)\b")),
     Ruling("token-card", "Token cards: a token made outside the battlefield, a card with the supertype Token, or a "
            "card an effect turns into a token is a card while it is not on the battlefield.",
@@ -105,8 +106,11 @@ RULINGS: tuple[Ruling, ...] = (
            "превратил в фишку, — карта, пока она не на поле битвы.",
            short="a token card is a card off the battlefield.",
            patterns=(r"\btoken cards?\b", r"supertype token", r"^token\b", r"\bbecomes? (?:a )?tokens?\b",
-                     rf"\btoken[^.]* (?:to|into|in|on top of) (?:your|their|its owner's|a player's|that player's) "
-                     rf"{_OFF_BATTLEFIELD}")),
+                     rf"\btokens?\b[^.\"]* (?:to|into|in|on top of) (?:your|their|its owner's|a player's|that player's) "
+                     rf"{_OFF_BATTLEFIELD}\b", r"\b(?:instant|sorcery) tokens?\b",
+                     r"\b(?:add|put)s? a copy of [^.]* (?:to|into) (?:your|their|its owner's) hand\b", r"\btokens?\b[^.\"]* (?:are|is) considered cards?\b",
+                     r"\bcast a token\b", r"\btoken cop(?:y|ies) of [^.]* and cast it\b", r"\bis (?:four|two|three|\w+) [^.]*\btokens\b",
+                     r"\bcontains [^.]*\btoken copies\b")),
     Ruling("token-copy", "Tokens of existing cards: a token of one half of a double card has only that half; a token "
            "of 'A // B' is a double card.", "Фишки существующих карт: фишка половины двойной карты имеет только её "
            "характеристики; фишка «A // B» — двойная карта.",
@@ -114,7 +118,8 @@ RULINGS: tuple[Ruling, ...] = (
            # a copy of a card, not of a permanent on the battlefield (whose copiable values are one face already)
            patterns=(r"token (?:that'?s|that is) a copy of (?:a|an|target|that) (?:\w+ )?card\b",
                      r"token cop(?:y|ies) of (?:a|an|target|that|each) (?:[\w-]+ )*?cards?\b(?! on the battlefield)",
-                     r"token cop(?:y|ies) of (?:a|an) random\b", r"\b\w+ // \w+")),
+                     r"token cop(?:y|ies) of (?:a|an) random\b", r"\b(?:create|put)s? a \d+/\d+ copy of a random\b",
+                     r"token cop(?:y|ies) of [^.]*//", r"token (?:that'?s|that is) a copy of that creature\b")),
     Ruling("colors", "Colours beyond the six (white, blue, black, red, green, purple) come into being for the rest "
            "of the game when a card names one.", "Цвета сверх шести (белый, синий, чёрный, красный, зелёный, "
            "фиолетовый) появляются до конца игры, когда карта их называет.",
@@ -122,7 +127,7 @@ RULINGS: tuple[Ruling, ...] = (
            patterns=(r"\bnew colou?rs?\b", r"colou?rs? (?:that|which) (?:don'?t|do not) exist", r"\bsixth colou?r",
                      r"\b(?:pink|orange|brown|teal|beige|yellow|cyan|magenta|violet|indigo|turquoise|gr[ae]y)\b"
                      r"(?: and \w+)?(?: [\w/+-]+)*? (?:mana|spells?|cards?|creatures?|permanents?|tokens?)\b",
-                     r"\bdevotion to (?!white|blue|black|red|green|purple)\w+")),
+                     )),
 )
 BY_ID = {ruling.id: ruling for ruling in RULINGS}
 _COMPILED = {r.id: (re.compile("|".join(r.patterns), re.MULTILINE), re.compile(r.unless) if r.unless else None)
@@ -164,9 +169,9 @@ class TableEntry:
 
 def rules_text(card: Card) -> str:
     """Every face's rules text and type line, lower-cased, with the card's (and its faces') names blanked out."""
-    text = "\n".join(f"{face.type_line}\n{face.oracle_text}" for face in card.faces).lower()
+    text = "\n".join(f"{face.type_line}\n{face.oracle_text}" for face in card.faces).lower().replace("’", "'")
     for name in sorted({card.name, *(face.name for face in card.faces)} - {""}, key=len, reverse=True):
-        text = text.replace(name.lower(), "cardname")
+        text = text.replace(name.lower().replace("’", "'"), "cardname")
     return text
 
 

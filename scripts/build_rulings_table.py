@@ -1,11 +1,13 @@
 """Build hhd's curated ruling table for Hellscube v1.2 (hhdcli/data/rulings-v1.2.json) from the card-by-card
 readings in scripts/rulings/.
 
-Every one of the 720 cards of the built-in data was read against the format's rules by one of three readers
-(scripts/rulings/part-{1,2,3}.jsonl, one JSON object a line: {"id", "name", "rulings", "note", "why"}; a card
-with no ruling has "rulings": [], so "reviewed, none" is an entry and "not reviewed" is a missing one). The
-review (scripts/rulings/review.jsonl, the same shape; "note" may be left out to keep the reader's) corrects a
-reading after a second look; its "why" says what was wrong.
+Every one of the 720 cards of the built-in data was read against the format's rules twice, by two readers
+each: the first readings (scripts/rulings/part-{1,2,3}.jsonl, one JSON object a line: {"id", "name",
+"rulings", "note", "why"}; a card with no ruling has "rulings": [], so "reviewed, none" is an entry and "not
+reviewed" is a missing one) make the table; the second (part-{1,2,3}b.jsonl) must agree with them on every
+card's rulings, and lends its note where the first has none. The review (scripts/rulings/review.jsonl, the
+same shape; "note" may be left out to keep the reader's) settles the cards the two readings disagree on and
+corrects a reading after a third look; its "why" says what was wrong.
 
 Usage (from the repository root; re-runnable, the output is byte-identical for the same inputs):
     python scripts/build_rulings_table.py            # write the table
@@ -13,7 +15,7 @@ Usage (from the repository root; re-runnable, the output is byte-identical for t
 
 It refuses (naming the file and line) a line that is not JSON, an id that is no card of the set, a name that
 is not that card's, a ruling id hhdcli.rulings does not know, a clarification without both languages, two
-readings of one card that disagree, and a set with a card nobody read.
+readings of one card that disagree with no review entry to settle them, and a set with a card nobody read.
 """
 
 from __future__ import annotations
@@ -74,22 +76,39 @@ def _entry(where: str, record: dict[str, Any], cards: dict[str, Card], keep_note
             "clarification": {"en": note["en"].strip(), "ru": note["ru"].strip()} if note else None}
 
 
-def build(readings: Path = READINGS, allow_missing: bool = False) -> dict[str, Any]:
-    cards = {card.id: card for card in load_builtin().cards}
+def _read_part(parts: list[Path], cards: dict[str, Card]) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """Entries by card id from reading files, and where each was read; one card read twice must read the same."""
     table: dict[str, dict[str, Any]] = {}
     seen: dict[str, str] = {}
-    for part in sorted(readings.glob("part-*.jsonl")):
+    for part in parts:
         for where, record in _read_lines(part):
             entry = _entry(where, record, cards)
             card_id = record["id"]
             if card_id in table and table[card_id] != entry:
                 raise TableError(f"{where}: {entry['name']} was read differently at {seen[card_id]}")
             table[card_id], seen[card_id] = entry, where
+    return table, seen
+
+
+def build(readings: Path = READINGS, allow_missing: bool = False) -> dict[str, Any]:
+    cards = {card.id: card for card in load_builtin().cards}
+    table, seen = _read_part(sorted(readings.glob("part-[0-9].jsonl")), cards)
+    second, _ = _read_part(sorted(readings.glob("part-[0-9]b.jsonl")), cards)
     review = readings / "review.jsonl"
-    if review.exists():
-        for where, record in _read_lines(review):
-            before = table.get(str(record.get("id")), {}).get("clarification")
-            table[record["id"]] = _entry(where, record, cards, keep_note=before)
+    reviewed = _read_lines(review) if review.exists() else []
+    settled = {str(record.get("id")) for _, record in reviewed}
+    for card_id, other in second.items():
+        first = table.get(card_id)
+        if first is None or card_id in settled:
+            continue
+        if first["rulings"] != other["rulings"]:
+            raise TableError(f"{seen[card_id]}: the two readings of {first['name']} differ ({first['rulings']} and "
+                             f"{other['rulings']}): settle it in {review.name}")
+        if first["clarification"] is None:  # the same rulings: the second reader's note when the first wrote none
+            first["clarification"] = other["clarification"]
+    for where, record in reviewed:
+        before = table.get(str(record.get("id")), {}).get("clarification")
+        table[record["id"]] = _entry(where, record, cards, keep_note=before)
     missing = [cards[i].name for i in cards if i not in table]
     if missing and allow_missing:
         print(f"warning: {len(missing)} cards not read: hhd guesses their rulings from their text", file=sys.stderr)

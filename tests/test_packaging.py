@@ -33,8 +33,8 @@ def source_files() -> set[str]:
 def test_the_wheel_holds_every_package_and_data_file_of_the_source_tree(wheel):
     missing = source_files() - set(wheel.namelist())
     assert not missing, f"left out of the wheel: {sorted(missing)}"
-    assert {"hhdcli/export/__init__.py", "hhdcli/table/__init__.py", "hhdcli/data/hellscube-v1.2.json.gz"} <= \
-        set(wheel.namelist())
+    assert {"hhdcli/export/__init__.py", "hhdcli/table/__init__.py", "hhdcli/data/hellscube-v1.2.json.gz",
+            "hhdcli/data/rulings-v1.2.json", "hhdcli/templates/rules_cards.md.j2"} <= set(wheel.namelist())
 
 
 def test_the_wheel_carries_the_one_version_written_in_the_package(wheel):

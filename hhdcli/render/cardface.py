@@ -102,11 +102,14 @@ class Painter:
         shown = list(faces) if faces is not None else self.printed_faces(card)
         compact = len(shown) > 2
         rulings = card_rulings(card) if part[0] == part[1] else ()
-        if rulings:  # the format's rulings end the text box when they fit at full size; the footer marks them
-            hell = "\n".join(hell_lines(card))
-            with_hell = [*shown[:-1], replace(shown[-1], oracle_text=f"{shown[-1].oracle_text}\n{hell}".strip())]
-            if self._fits(with_hell, top - bottom, w, compact, card=card):
-                shown = with_hell
+        if rulings:  # the format's rulings (and the card's clarification) end the text box when they fit at full
+            # size, else the rulings alone; the footer marks them either way
+            lines = hell_lines(card)
+            for hell in dict.fromkeys(("\n".join(lines), "\n".join(lines[:len(rulings)]))):
+                with_hell = [*shown[:-1], replace(shown[-1], oracle_text=f"{shown[-1].oracle_text}\n{hell}".strip())]
+                if self._fits(with_hell, top - bottom, w, compact, card=card):
+                    shown = with_hell
+                    break
         y = top
         for face, height in zip(shown, self._face_heights(shown, top - bottom, w, compact, card), strict=True):
             self._face(face, x, y - height, w, height, compact, named=self._named(card, face))
