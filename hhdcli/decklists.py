@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from hhdcli.cards import normalize_name
 from hhdcli.errors import InputError
+from hhdcli.i18n import _
 
 
 class Zone(StrEnum):
@@ -341,7 +342,7 @@ def _parse_xml(text: str, source: str) -> Deck:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
-        raise InputError(f"{source}: not a readable XML deck ({exc})", "export the deck again") from exc
+        raise InputError(_("{source}: not a readable XML deck ({exc})").format(source=source, exc=exc), _("export the deck again")) from exc
     if root.tag == "cockatrice_deck":
         return _parse_cod(root, source)
     deck = Deck(source, "MTGO .dek")
@@ -354,11 +355,11 @@ def _parse_xml(text: str, source: str) -> Deck:
         deck.entries.append(DeckEntry(int(quantity), split_name(name), number,
                                       Zone.SIDEBOARD if sideboard else Zone.MAIN))
     if not deck.entries and any(node.get("CatID") or node.get("CatId") for node in root.iter("Cards")):
-        raise InputError(f"{source}: this .dek lists cards by MTGO catalogue number only, without names",
-                         "export the deck again with card names (MTGO: Save as .txt or .dek with names)")
+        raise InputError(_("{source}: this .dek lists cards by MTGO catalogue number only, without names").format(source=source),
+                         _("export the deck again with card names (MTGO: Save as .txt or .dek with names)"))
     if not deck.entries and root.tag != "Deck":
-        raise InputError(f"{source}: XML, but not a deck this hhd reads (<{root.tag}>)",
-                         "export as MTGO .dek, Cockatrice .cod or text")
+        raise InputError(_("{source}: XML, but not a deck this hhd reads (<{tag}>)").format(source=source, tag=root.tag),
+                         _("export as MTGO .dek, Cockatrice .cod or text"))
     return deck
 
 

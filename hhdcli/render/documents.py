@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
+from hhdcli.i18n import _
 from hhdcli.render.templates import render
 
 if TYPE_CHECKING:
@@ -35,10 +36,9 @@ def doc_format(path: Path, chosen: str | None, allowed: tuple[DocFormat, ...] = 
     found = DocFormat(chosen) if chosen else _BY_SUFFIX.get(Path(path).suffix.lower())
     names = ", ".join(f.value for f in allowed)
     if found is None:
-        raise InputError(f"{path}: cannot tell the format from the extension", f"end the name in .{allowed[0].value} "
-                         f"or pass --format ({names})")
+        raise InputError(_("{path}: cannot tell the format from the extension").format(path=path), _("end the name in .{value} or pass --format ({names})").format(value=allowed[0].value, names=names))
     if found not in allowed:
-        raise InputError(f"{path}: this command writes {names}, not {found.value}", f"for example -o out.{allowed[0]}")
+        raise InputError(_("{path}: this command writes {names}, not {value}").format(path=path, names=names, value=found.value), _("for example -o out.{value}").format(value=allowed[0]))
     return found
 
 

@@ -11,6 +11,7 @@ from typing import Any, BinaryIO, cast
 
 from hhdcli.cards import Card, Face
 from hhdcli.errors import CacheError
+from hhdcli.i18n import _
 from hhdcli.mana import SymbolTable
 from hhdcli.render.cardface import INK, Painter, Slot, TextLayouts
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
@@ -127,8 +128,8 @@ class ProxyPdf:
         try:
             self.report.size_bytes = splice(self.layout, self.scans, out)
         except SpliceError as exc:  # a cached scan changed or broke between fetching and writing
-            raise CacheError(f"an image in the cache is damaged: {exc}",
-                             "run hhd cache clean, then hhd proxies again") from exc
+            raise CacheError(_("an image in the cache is damaged: {exc}").format(exc=exc),
+                             _("run hhd cache clean, then hhd proxies again")) from exc
         return self.report.size_bytes
 
 

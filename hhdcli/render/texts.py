@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from hhdcli.colors import COLOR_NAMES
 from hhdcli.errors import InputError
+from hhdcli.i18n import _
 
 LANGS = ("en", "ru")
 
@@ -211,5 +212,5 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
 
 def labels(lang: str) -> dict[str, str]:
     if lang not in LABELS:
-        raise InputError(f"--lang {lang!r} is not available", "use en or ru")
+        raise InputError(_("--lang {lang!r} is not available").format(lang=lang), _("use en or ru"))
     return LABELS[lang]
