@@ -15,7 +15,7 @@ from typing import Any
 
 from hhdcli.cards import Card
 from hhdcli.errors import CacheError
-from hhdcli.files import write_cache_file
+from hhdcli.files import os_reason, write_cache_file
 from hhdcli.i18n import _
 from hhdcli.jsonio import load_json
 
@@ -159,7 +159,7 @@ def sync_lock(cache_dir: Path, notice: Callable[[str], None] | None = None,
         cache_dir.mkdir(parents=True, exist_ok=True)
         handle = (cache_dir / ".sync.lock").open("a")
     except OSError as exc:
-        raise CacheError(_("cannot use the cache folder {cache_dir}: {value}").format(cache_dir=cache_dir, value=exc.strerror or exc),
+        raise CacheError(_("cannot use the cache folder {cache_dir}: {value}").format(cache_dir=cache_dir, value=os_reason(exc)),
                          _("make it writable, or choose another with --cache-dir or HHD_CACHE_DIR")) from exc
     with handle:
         start, said = time.monotonic(), False

@@ -19,7 +19,7 @@ import click
 from hhdcli import __version__
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import HhdError, InputError
-from hhdcli.i18n import LANGUAGES, N_, _, current_language, format_decimal, ngettext
+from hhdcli.i18n import LANGUAGES, N_, _, current_language, format_decimal, ngettext, quote
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -106,7 +106,7 @@ class HhdGroup(HhdSubgroup):
             except UnicodeEncodeError:
                 shown = arg.encode("utf-8", "backslashreplace").decode()[:60]
                 raise click.UsageError(_("{argument} is not UTF-8 text; type it again").format(
-                    argument=repr(shown)), ctx) from None
+                    argument=quote(shown)), ctx) from None
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -115,8 +115,10 @@ class HhdGroup(HhdSubgroup):
         except (HhdError, OSError) as exc:
             if ctx.obj is not None and ctx.obj.debug:
                 raise
+            from hhdcli.files import os_reason
+
             error = exc if isinstance(exc, HhdError) else InputError(
-                f"{exc.filename or _('a file')}: {exc.strerror or exc}"[:300], _("check the paths given"))
+                f"{exc.filename or _('a file')}: {os_reason(exc)}"[:300], _("check the paths given"))
             click.secho(_("error: {message}").format(message=error.message), err=True, fg="red")
             if error.hint:
                 click.echo(f"  → {error.hint}", err=True)
@@ -129,7 +131,7 @@ class Finite(click.FloatRange):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
-            self.fail(_("{value} is not a number of {range}").format(value=repr(value), range=self._describe_range()),
+            self.fail(_("{value} is not a number of {range}").format(value=quote(value), range=self._describe_range()),
                       param, ctx)
         return number
 
@@ -449,7 +451,7 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
     for label, value in ((_("the query"), query), ("--type", type_)):
         if value is not None and not normalize_name(value):
             raise InputError(_("{what} {value} has no letters or digits, so it matches nothing").format(
-                what=label, value=repr(value)), _("give part of a name or type, or leave it out to list every card"))
+                what=label, value=quote(value)), _("give part of a name or type, or leave it out to list every card"))
     found = filter_cards(env.cards().cards, CardFilter(query, color, type_, land, ruling))
     rows = [card_row(c) for c in found]
     if as_json:
@@ -500,7 +502,7 @@ def _find_cards(env: Env, names: list[str], index: CardIndex, strict: bool = Fal
     found = []
     for name in names:
         if not normalize_name(name):
-            raise InputError(_("{name} names no card: it has no letters or digits").format(name=repr(name)),
+            raise InputError(_("{name} names no card: it has no letters or digits").format(name=quote(name)),
                              _("give part of a card's name"))
         card = index.find(name)
         if card is not None:
@@ -508,11 +510,11 @@ def _find_cards(env: Env, names: list[str], index: CardIndex, strict: bool = Fal
             continue
         suggestions = index.suggest(name)
         if strict or len(names) == 1:
-            raise InputError(_("no card named {name}").format(name=repr(name)),
+            raise InputError(_("no card named {name}").format(name=quote(name)),
                              _("did you mean: {names}").format(names=", ".join(suggestions))
                              if suggestions else _("try `hhd cards QUERY`"))
-        env.warn(_("no card named {name} (did you mean: {names}?)").format(name=repr(name), names=", ".join(
-            suggestions)) if suggestions else _("no card named {name}").format(name=repr(name)))
+        env.warn(_("no card named {name} (did you mean: {names}?)").format(name=quote(name), names=", ".join(
+            suggestions)) if suggestions else _("no card named {name}").format(name=quote(name)))
     if not found:
         raise InputError(_("none of the names is a Hellscube v1.2 card"), _("check the names with `hhd cards QUERY`"))
     return found
@@ -529,7 +531,7 @@ def unknown_names(names: list[str], index: CardIndex, shown: int = 10) -> str:
     parts = []
     for name in names[:shown]:
         near = index.suggest(name)
-        parts.append(_("{name} (did you mean {names}?)").format(name=repr(name), names=_(" or ").join(near))
+        parts.append(_("{name} (did you mean {names}?)").format(name=quote(name), names=_(" or ").join(near))
                      if near else repr(name))
     rest = len(names) - shown
     more = "; " + ngettext("and {n} more", "and {n} more", rest).format(n=rest) if rest > 0 else ""
@@ -563,7 +565,7 @@ def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt:
               help=N_("Copies of each basic land in the pool."))
 @click.option("--proxies", type=FILE, metavar="FILE", help=N_("Also print proxies to this PDF (with --paper, --backs, --text-only)."))
 @click.option("--checklist", type=FILE, metavar="FILE",
-              help=N_("Also write a checklist (.pdf, .html or .md; English, by color: see hhd checklist for more)."))
+              help=N_("Also write a checklist (.pdf, .html or .md; by color, in the run's language: see hhd checklist for more)."))
 @paper_option
 @backs_option
 @text_only_option
@@ -608,9 +610,9 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
     for tag in missing_tags:
         shown_tags = ", ".join(known_tags[:12]) + ("…" if len(known_tags) > 12 else "")
         env.warn(_("--exclude-tag {tag}: no card has this tag, so it leaves out nothing (tags in the card data: "
-                   "{tags})").format(tag=repr(tag), tags=shown_tags) if known_tags else
+                   "{tags})").format(tag=quote(tag), tags=shown_tags) if known_tags else
                  _("--exclude-tag {tag}: no card has this tag, so it leaves out nothing (this card data has no "
-                   "tags; the live registry's does: hhd sync)").format(tag=repr(tag)))
+                   "tags; the live registry's does: hhd sync)").format(tag=quote(tag)))
     names = read_name_list(exclude_file) if exclude_file else ()
     pool, unknown = build_pool(cache.cards, Exclusions(exclude_banned, exclude_tag, names), basics_per_type)
     index = CardIndex(cache.cards)
@@ -623,14 +625,14 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
     library = draw(pool, size if size is not None else default_size(len(pool.cards)), seed, cache.fingerprint)
     data = dump_json(library.to_json())
     if not draws_the_same(output, library):
-        refuse_to_replace(output, data, "library", force)
+        refuse_to_replace(output, data, _("library"), force)
     _write(env, output, data, ngettext("{n} card, seed {seed}", "{n} cards, seed {seed}", library.size).format(
-        n=library.size, seed=repr(seed)))
+        n=library.size, seed=quote(seed)))
     cards = resolve(library, pool.cards).cards
     _print_library(library, cards, pool.cards, fmt, as_json)
     if proxies:
         options = _proxy_options(paper, 0.0, 0.0, text_only, False, backs, "0,0", None,
-                                 _("Hell library {seed}").format(seed=repr(seed)))
+                                 _("Hell library {seed}").format(seed=quote(seed)))
         _make_proxies(env, cards, cache, proxies, options)
     if checklist:
         _make_checklist(env, library, cards, cache, checklist)
@@ -907,7 +909,7 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
         cards, title = _find_cards(env, list(names), CardIndex(cache.cards)), _("Hellscube proxies")
     else:
         resolved = env.open_library(library)
-        cards, title = resolved.cards, _("Hell library {seed}").format(seed=repr(resolved.library.seed))
+        cards, title = resolved.cards, _("Hell library {seed}").format(seed=quote(resolved.library.seed))
     options = _proxy_options(paper, gap, bleed, text_only, skip_basics, backs, back_offset, font, title, margin,
                              cut_lines)
     _make_proxies(env, cards, cache, output, options, dpi, quality, workers, small)
@@ -1043,7 +1045,7 @@ def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...], players: 
     for option, from_deck in [(o, True) for o in decks] + [(o, False) for o in players]:
         name, sep, value = option.partition("=")
         if not sep or not name.strip() or not value.strip():
-            raise InputError(_("{option} is not NAME=VALUE").format(option=repr(option)),
+            raise InputError(_("{option} is not NAME=VALUE").format(option=quote(option)),
                              _("for example --deck Anna=anna.txt or --player Anna=RG"))
         if from_deck:
             deck = read_deck(Path(value))

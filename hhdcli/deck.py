@@ -24,7 +24,7 @@ _BASIC_BY_KEY = {normalize_name(name): color for name, color in BASIC_LANDS.item
 
 def read_deck(path: Path) -> Deck:
     """Read a deck file in any export players use (see hhdcli.decklists), refusing what is not a deck."""
-    text = read_text_file(path, "deck list", "export the deck as text (Arena, MTGO, Moxfield…), .dek or .cod")
+    text = read_text_file(path, _("deck list"), _("export the deck as text (Arena, MTGO, Moxfield…), .dek or .cod"))
     deck = parse_deck(text, str(path))
     if not deck.main and not deck.sideboard:
         raise InputError(_("{path}: no cards read (looks like {format}; {n} lines not understood)").format(path=path, format=deck.format, n=len(deck.ignored)),

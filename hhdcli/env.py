@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from hhdcli.i18n import _, ngettext
+from hhdcli.i18n import _, ngettext, quote
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -103,6 +103,6 @@ class Env:
             self.warn(warning)
         for entry, card in resolved.renamed:
             self.info(_("{path}: card {position} {old} is called {new} now").format(
-                path=path, position=entry.position, old=repr(entry.name), new=repr(card.name)))
+                path=path, position=entry.position, old=quote(entry.name), new=quote(card.name)))
 
         return resolved

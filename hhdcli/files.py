@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from hhdcli.errors import CacheError, InputError
-from hhdcli.i18n import _
+from hhdcli.i18n import N_, _
 
 
 def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], object], durable: bool = True) -> None:
@@ -93,8 +94,21 @@ def _file_mode(path: Path) -> int:
         return 0o666 & ~_UMASK
 
 
-def _why(exc: OSError) -> str:
-    return exc.strerror or exc.__class__.__name__
+# The system's reasons as the C library words them in English (Python does not translate strerror): the
+# common ones are msgids, so that a Russian message does not end in English.
+OS_REASONS = {errno.ENOENT: N_("No such file or directory"), errno.EACCES: N_("Permission denied"),
+              errno.EPERM: N_("Operation not permitted"), errno.EISDIR: N_("Is a directory"),
+              errno.ENOTDIR: N_("Not a directory"), errno.EEXIST: N_("File exists"),
+              errno.ENOSPC: N_("No space left on device"), errno.EROFS: N_("Read-only file system"),
+              errno.ENAMETOOLONG: N_("File name too long"), errno.ELOOP: N_("Too many levels of symbolic links")}
+
+
+def os_reason(exc: OSError) -> str:
+    """Why the system refused, in the run's language where the catalog has it."""
+    return _(OS_REASONS[exc.errno]) if exc.errno in OS_REASONS else exc.strerror or exc.__class__.__name__
+
+
+_why = os_reason
 
 
 def write_output(path: Path, data: bytes | str | Callable[[BinaryIO], object]) -> None:
@@ -138,9 +152,10 @@ def decode_text(raw: bytes) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
-def read_input(path: Path, what: str, limit: int, hint: str = "check the path") -> bytes:
+def read_input(path: Path, what: str, limit: int, hint: str | None = None) -> bytes:
     """The bytes of a file a person named: a regular file only (a FIFO would hang, /dev/zero never end),
     read no further than `limit` + 1 bytes so that the caller can tell "too large"."""
+    hint = hint or _("check the path")
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once, then is refused
         try:
@@ -159,7 +174,7 @@ def read_text_file(path: Path, what: str, hint: str) -> str:
     raw = read_input(path, what, MAX_TEXT_BYTES)
     binary = b"\0" in raw[:8192]
     if len(raw) > MAX_TEXT_BYTES or binary:
-        why = "a binary file" if binary else f"over {MAX_TEXT_BYTES // 2**20} MB"
+        why = _("a binary file") if binary else _("over {n} MB").format(n=MAX_TEXT_BYTES // 2**20)
         raise InputError(_("{path} is not a {what} ({why})").format(path=path, what=what, why=why), hint)
     return decode_text(raw)
 

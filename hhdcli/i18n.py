@@ -158,6 +158,13 @@ def N_(message: str) -> str:
     return message
 
 
+def quote(value: object) -> str:
+    """A name or value quoted in a message: «ёлочки» in Russian, Python's quotes (escaping odd characters)
+    otherwise. In a msgid it is a plain {placeholder}; a msgid's {name!r} is quoted «…» by the translation."""
+    text = str(value)
+    return f"«{text}»" if _language == "ru" else repr(text)
+
+
 def _install_in_click() -> None:
     """Click translates its texts with `from gettext import gettext as _` (the global domain, which would need
     compiled .mo files and the process's locale variables): its modules get ours instead, so that "Usage:",
@@ -219,13 +226,15 @@ def format_decimal(number: float, digits: int = 1) -> str:
     return babel_decimal(number, format=pattern, locale=_babel_locale())
 
 
-def format_date(day: date) -> str:
-    """A date as the run's language writes it (Babel's CLDR: 1 Dec 2026, 1 дек. 2026 г.)."""
-    if _language == "en":
+def format_date(day: date, lang: str | None = None) -> str:
+    """A date as `lang` (default: the run's language) writes it: ISO in English, as it always was; in Russian
+    Babel's CLDR long form (1 декабря 2026 г.)."""
+    lang = lang or _language
+    if lang not in LANGUAGES or lang == "en":
         return day.isoformat()
     from babel.dates import format_date as babel_date
 
-    return babel_date(day, format="long", locale=_babel_locale())
+    return babel_date(day, format="long", locale=lang)
 
 
 def _babel_locale() -> str:

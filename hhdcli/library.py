@@ -187,7 +187,7 @@ def draws_the_same(path: Path, library: Library) -> bool:
     """The file holds this draw (seed, pool, cards, card data by hash), perhaps with the data named otherwise:
     writing it again loses nothing, so it needs no --force."""
     try:
-        old = load_json(read_input(Path(path), "a library file", MAX_LIBRARY_BYTES))
+        old = load_json(read_input(Path(path), _("a library file"), MAX_LIBRARY_BYTES))
         return (old["seed"], old["pool"], old["card_data"]["sha256"], [e["id"] for e in old["cards"]]) == \
             (library.seed, library.pool, library.card_data["sha256"], [e.id for e in library.cards])
     except (HhdError, ValueError, KeyError, TypeError):
@@ -197,7 +197,7 @@ def draws_the_same(path: Path, library: Library) -> bool:
 def load_library(path: Path) -> Library:
     """Read a library file back, refusing one of another format or edited into inconsistency."""
     try:
-        raw = read_input(Path(path), "a library file", MAX_LIBRARY_BYTES)
+        raw = read_input(Path(path), _("a library file"), MAX_LIBRARY_BYTES)
         if len(raw) > MAX_LIBRARY_BYTES:
             raise DataError(_("{path} is over {number} MB: not a library file").format(path=path, number=MAX_LIBRARY_BYTES // 2**20),
                             _("make one with `hhd generate -o FILE`"))
@@ -332,6 +332,6 @@ def resolve(library: Library, hellscube: Iterable[Card]) -> ResolvedLibrary:
 
 def read_name_list(path: Path) -> tuple[str, ...]:
     """An exclude file: one card name per line; blank lines and # comments ignored."""
-    text = read_text_file(path, "name list", "give a text file, one card name per line")
+    text = read_text_file(path, _("name list"), _("give a text file, one card name per line"))
     names = (line.split("#", 1)[0].strip() for line in text.splitlines())
     return tuple(n for n in names if n)

@@ -94,7 +94,7 @@ def is_url(source: str) -> bool:
 def _read_local(path_text: str) -> bytes:
     """A registry file as it is, or gzipped (the registry serves its catalog gzipped; tests/data keeps it so)."""
     path = Path(path_text).expanduser()
-    raw = read_input(path, "a registry file", MAX_DOWNLOAD, "check the path given to --source/--symbols")
+    raw = read_input(path, _("a registry file"), MAX_DOWNLOAD, _("check the path given to --source/--symbols"))
     if raw.startswith(b"\x1f\x8b"):
         raw = _gunzip(raw, path)
     if len(raw) > MAX_DOWNLOAD:

@@ -12,7 +12,7 @@ from typing import Any
 
 from hhdcli.cards import Card, CardType, Kind
 from hhdcli.colors import COLOR_GROUPS, GROUP_NAMES, POOL_BASICS, Group
-from hhdcli.i18n import N_, _, ngettext
+from hhdcli.i18n import N_, _, ngettext, quote
 from hhdcli.library import Library
 
 CURVE = ("0", "1", "2", "3", "4", "5", "6", "7+")
@@ -120,7 +120,7 @@ def _text(library: Library, rows: list[dict[str, Any]], summary: Sequence[Row]) 
     pool = int(library.pool.get("cards") or 0)
     header = ngettext("Hell library — seed {seed}, {n} of {pool} card (top first)",
                       "Hell library — seed {seed}, {n} of {pool} cards (top first)", pool).format(
-        seed=repr(library.seed), n=library.size, pool=pool)
+        seed=quote(library.seed), n=library.size, pool=pool)
     body = [f"{r['position']:>3}. {r['name']}" + (f"   {r['mana_cost']}" if r["mana_cost"] else "")
             + (f"   — {r['type_line']}" if r["type_line"] else "") for r in rows]
     return "\n".join([header, *body, "", format_summary(summary)])

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
-from hhdcli.i18n import _
+from hhdcli.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
@@ -58,7 +58,7 @@ class Exported:
     count: int = 0  # the cards in the export (an MPC order leaves out those without a Drive image)
 
 
-RULES_NOTE = (
+RULES_NOTE = N_(  # the TTS notecard, in the run's language when written
     "Draw from the Hell library instead of your own when you like (not when it is empty).\n"
     "1. A land: take it; in your draw step you may play it at once, outside the land limit.\n"
     "2. A spell whose every mana colour your deck's lands make (hybrid: any one option; Phyrexian: always; "
@@ -91,14 +91,16 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
         left_out = set(missing)
         done.count = sum(1 for c in cards if c.name not in left_out)
         if missing:
-            done.warnings.append(_("{n} cards have no Google Drive image and are not in the order (print them with hhd "
-                                   "proxies): {join}").format(n=len(missing), join=', '.join(missing)))
+            done.warnings.append(ngettext(
+                "{n} card has no Google Drive image and is not in the order (print it with hhd proxies): {names}",
+                "{n} cards have no Google Drive image and are not in the order (print them with hhd proxies): {names}",
+                len(missing)).format(n=len(missing), names=", ".join(missing)))
     elif fmt is ExportFormat.COCKATRICE:
         from hhdcli.export.cockatrice import deck_file, set_file
 
         done.files[output] = set_file(cards, title, made or date.today())
         deck = output.with_name(output.name.removesuffix(".xml").removesuffix(".cockatrice") + ".cod")
-        done.files[deck] = deck_file(cards, title, "A Hell library drawn by hhd; keep it in library order.")
+        done.files[deck] = deck_file(cards, title, _("A Hell library drawn by hhd; keep it in library order."))
         done.notes.append(_("copy {name} into Cockatrice's customsets folder (Card Database → Open custom sets "
                             "folder), restart Cockatrice, then load {name2} in the deck editor").format(name=output.name, name2=deck.name))
     else:
@@ -170,9 +172,14 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
                      else card.id, card)
 
     back = back_url or local("hell-back", None)
-    done.files[output] = tts_save(cards, title, face_url, back, RULES_NOTE)
+    done.files[output] = tts_save(cards, title, face_url, back, _(RULES_NOTE))
     if rendered and image_base_url:
-        done.notes.append(_("upload the {n} images of {folder} to {image_base_url} before you load the deck").format(n=len(rendered), folder=folder, image_base_url=image_base_url))
+        done.notes.append(ngettext("upload the {n} image of {folder} to {url} before you load the deck",
+                                   "upload the {n} images of {folder} to {url} before you load the deck",
+                                   len(rendered)).format(n=len(rendered), folder=folder, url=image_base_url))
     elif rendered:
-        done.notes.append(_("{n} images are files in {folder}: only this computer shows them; for online play upload "
-                            "the folder and export again with --image-base-url URL").format(n=len(rendered), folder=folder))
+        done.notes.append(ngettext("{n} image is a file in {folder}: only this computer shows it; for online play "
+                                   "upload the folder and export again with --image-base-url URL",
+                                   "{n} images are files in {folder}: only this computer shows them; for online play "
+                                   "upload the folder and export again with --image-base-url URL",
+                                   len(rendered)).format(n=len(rendered), folder=folder))

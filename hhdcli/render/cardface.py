@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import CMYKColor
 
 from hhdcli.cards import Card, Face
+from hhdcli.i18n import _, ngettext
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
 from hhdcli.render.layout import MM
@@ -83,9 +84,9 @@ class Painter:
         c.roundRect(slot.x + 4 * MM, slot.y + 4 * MM, slot.w - 8 * MM, slot.h - 8 * MM, 3 * MM, stroke=1, fill=0)
         c.setFillColorRGB(*BACK_GOLD)
         c.setFont(self.fonts.bold, 30)
-        c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 4, "HELL")
+        c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 4, safe_text(self.fonts, _("HELL"), bold=True))
         c.setFont(self.fonts.regular, 8)
-        c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 20, "Hell's Half-Draft")
+        c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 20, safe_text(self.fonts, _("Hell's Half-Draft")))
         c.restoreState()
 
     # --- text proxies ---------------------------------------------------------------------------
@@ -324,11 +325,13 @@ class Painter:
         else:
             c.setFillColor(INK)
         c.setFont(self.fonts.regular, MIN_PT)
-        line = f"{card.set_code} · Hell's Half-Draft proxy" + (f" · {part[0]}/{part[1]}" if part[1] > 1 else "")
+        line = f"{card.set_code} · " + _("Hell's Half-Draft proxy") + (f" · {part[0]}/{part[1]}" if part[1] > 1 else "")
         if rulings:  # the ids when they fit in the footer, else how many rulings the card has
-            marked = f"{line} · Hell: {', '.join(rulings)}"
+            marked = f"{line} · " + _("Hell: {rulings}").format(rulings=", ".join(rulings))
             fits = c.stringWidth(marked, self.fonts.regular, MIN_PT) <= slot.w - 6.8 * MM
-            line = marked if fits else f"{line} · {len(rulings)} Hell rulings"
+            line = marked if fits else f"{line} · " + ngettext("{n} Hell ruling", "{n} Hell rulings", len(rulings)).format(
+                n=len(rulings))
+
         c.drawString(slot.x + 3.4 * MM, slot.y + BORDER + 0.6 * MM, safe_text(self.fonts, line))
 
     def basic(self, slot: Slot, card: Card) -> None:

@@ -65,12 +65,17 @@ def _frame_css() -> dict[str, str]:
 
 def check_document(report: CheckReport, table: SymbolTable, fmt: DocFormat) -> str:
     """The deck check as HTML or Markdown."""
-    colors = "".join(report.deck_colors) or "none"
+    from hhdcli.check import format_odds, how_known, summary_line, verdict_word
+    from hhdcli.i18n import _, current_language, ngettext
     from hhdcli.rulings import card_rulings
 
+    colors = "".join(report.deck_colors) or _("none")
     return render(f"check.{fmt}.j2", report=report, s=report.summary, verdicts=report.sorted_verdicts,
                    colors=colors, gains=[w for w in report.what_if if w.gain > 0], cost=_cost_markup(table),
-                   odds=report.odds, hell=lambda card: [r.id for r in card_rulings(card)])
+                   odds=report.odds, hell=lambda card: [r.id for r in card_rulings(card)],
+                   # the report speaks the run's language; the take rule's words as the rules sheet says them
+                   _=_, ngettext=ngettext, lang=current_language(), verdict_word=verdict_word, how_known=how_known,
+                   summary_text=summary_line(report.summary), odds_text=format_odds(report.odds, report.whole_set)[0])
 
 
 def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat, font: str | None = None,
@@ -81,13 +86,21 @@ def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat,
     if fmt is DocFormat.PDF:
         from hhdcli.render.checklist import checklist_pdf
 
-        return checklist_pdf(checklist, table, font, checklist.lang if with_rules else None)
-    rules = rules_context(checklist.lang) if with_rules else None
+        return checklist_pdf(checklist, table, font, _rules_language(checklist.lang) if with_rules else None)
+    rules = rules_context(_rules_language(checklist.lang)) if with_rules else None
     return render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(table),
                    frame_css=_frame_css())
 
 
+def _rules_language(lang: str) -> str:
+    """The rules sheet is written in English and Russian (not a catalog): another language gets the English."""
+    from hhdcli.render.texts import LANGS
+
+    return lang if lang in LANGS else "en"
+
+
 def rules_document(lang: str, table: SymbolTable, fmt: DocFormat, font: str | None = None) -> bytes | str:
+
     """The one-page rules reference."""
     from hhdcli.render.rules import rules_context, rules_pdf
 

@@ -45,7 +45,7 @@ def load_fonts(font_path: str | None = None) -> Fonts:
         path = Path(font_path).expanduser()
         # one registered name per font file (a stable one: PDFs stay the same bytes from run to run)
         name = "hhd-custom-" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
-        data = read_input(path, "a font", MAX_FONT_BYTES, "give a .ttf file")
+        data = read_input(path, _("a font"), MAX_FONT_BYTES, _("give a .ttf file"))
         if len(data) > MAX_FONT_BYTES:
             raise InputError(_("--font {path}: over {number} MB, not a font").format(path=path, number=MAX_FONT_BYTES // 2**20), _("give a .ttf file"))
         try:
