@@ -49,6 +49,9 @@ class _Translated:
         with _help_in_language(self):
             return super().get_short_help_str(limit)  # type: ignore[misc,no-any-return]
 
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [_(piece) for piece in super().collect_usage_pieces(ctx)]  # type: ignore[misc]
+
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         params = self.get_params(ctx)  # type: ignore[attr-defined]
         with contextlib.ExitStack() as stack:
@@ -70,6 +73,9 @@ def _help_in_language(thing: Any) -> Iterator[None]:
         for name, text in saved.items():
             if hasattr(thing, name):
                 setattr(thing, name, text)
+
+
+USAGE_PIECES = (N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))  # Click's usage words, shown translated
 
 
 class HhdCommand(_Translated, click.Command):

@@ -100,8 +100,11 @@ def update(check: bool = False) -> list[str]:
         problems += [f"{path.name} [{lang}]: no longer used {m!r}" for m in sorted(have - need, key=str)]
         if check:
             continue
+        created = catalog.creation_date  # kept: a date that changes on every run would conflict in every merge
         catalog.update(wanted, no_fuzzy_matching=True, update_header_comment=False)
+        catalog.creation_date = created
         catalog.obsolete.clear()
+        catalog.fuzzy = False  # the header: a catalog in use is no draft
         catalog.header_comment = "\n".join("# " + line if line else "#" for line in GLOSSARY.splitlines())
         catalog.project, catalog.version = "hhd", ""
         catalog.msgid_bugs_address = ""
