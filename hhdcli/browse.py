@@ -75,7 +75,7 @@ def _fit(text: str, width: int) -> str:
 
 def describe_card(card: Card) -> str:
     """All faces of one card as readable text."""
-    lines = [f"{card.name}   [{card.set_code}]  id {card.id}"]
+    lines = [f"{card.name}   [{card.set_code}]  " + _("id {id}").format(id=card.id)]
     if card.banned:
         lines.append(_("Banned in Constructed"))
     for index, face in enumerate(card.faces):

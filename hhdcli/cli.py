@@ -47,7 +47,15 @@ class _Translated:
 
     def get_short_help_str(self, limit: int = 45) -> str:
         with _help_in_language(self):
-            return super().get_short_help_str(limit)  # type: ignore[misc,no-any-return]
+            return super().get_short_help_str(limit)  # type: ignore[misc]
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option: click.Option | None = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None and not getattr(option, "hhd_msgid", False):
+            # Click makes it once, in the language of that run: it keeps the msgid, translated when shown
+            option.help = "Show this message and exit."
+            setattr(option, "hhd_msgid", True)  # noqa: B010  # a mark of ours on Click's object
+        return option
 
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         return [_(piece) for piece in super().collect_usage_pieces(ctx)]  # type: ignore[misc]
@@ -227,7 +235,7 @@ def output_option(default: str | None, what: str) -> Callable[[Callable[..., Any
                         show_default=default is not None, metavar="FILE", help=what)
 
 
-def format_option(choices: list[str], what: str = "Output format (default: from the output's extension).",
+def format_option(choices: list[str], what: str = N_("Output format (default: from the output's extension)."),
                   default: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return click.option("--format", "fmt", type=click.Choice(choices), default=default,
                         show_default=default is not None, help=what)
@@ -561,7 +569,7 @@ def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt:
 @click.option("--seed", metavar="TEXT",
               help=N_("Any text; the same seed and card data give the same library. Default: a new memorable seed."))
 @click.option("--size", type=int, help=N_("Cards in the library (default: a tenth of the pool, 97)."))
-@output_option(DEFAULT_LIBRARY, "The library file to write (JSON).")
+@output_option(DEFAULT_LIBRARY, N_("The library file to write (JSON)."))
 @format_option(VIEW_FORMATS, N_("How to print the library (summary: the figures alone)."), default="text")
 @json_option
 @click.option("--exclude-banned", is_flag=True, help=N_("Leave out cards banned in Constructed."))

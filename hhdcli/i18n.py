@@ -41,7 +41,7 @@ class Catalog(gettext.NullTranslations):
     def __init__(self, messages: Mapping[str | tuple[str, int], str], plural_rule: str) -> None:
         super().__init__()
         self.messages = messages
-        self.plural = gettext.c2py(plural_rule)  # type: ignore[attr-defined]  # msgfmt's own C-expression compiler
+        self.plural = gettext.c2py(plural_rule)  # msgfmt's own compiler of the C plural expression
 
     def gettext(self, message: str) -> str:
         return self.messages.get(message) or message
