@@ -395,9 +395,10 @@ def _calibration_front(canvas, size: tuple[float, float], fonts: Fonts) -> None:
     canvas.setLineWidth(0.5)
     for x, y in calibration_crosses(size, "front"):
         _cross(canvas, fonts, x, y, "F")
-    canvas.setFont(fonts.bold, 12)
-    canvas.drawCentredString(w / 2, h - 14 * MM, safe_text(
-        fonts, _("hhd calibration sheet — print at 100 % (actual size), duplex"), bold=True))
+    title = safe_text(fonts, _("hhd calibration sheet — print at 100 % (actual size), duplex"), bold=True)
+    room = w - 30 * MM  # clear of any printer's margin, in every language
+    canvas.setFont(fonts.bold, min(12.0, 12.0 * room / canvas.stringWidth(title, fonts.bold, 12)))
+    canvas.drawCentredString(w / 2, h - 14 * MM, title)
     left, base = (w - 100 * MM) / 2, h / 2 + 20 * MM
     canvas.line(left, base, left + 100 * MM, base)
     for mm in range(0, 101):
