@@ -11,6 +11,7 @@ from typing import Any
 from hhdcli.cache import CardCache
 from hhdcli.cards import Card, normalize_name
 from hhdcli.colors import COLOR_GROUPS, Group
+from hhdcli.i18n import N_, _, current_language, format_decimal, language_source, ngettext
 from hhdcli.rulings import card_rulings
 
 
@@ -74,44 +75,46 @@ def _fit(text: str, width: int) -> str:
 
 def describe_card(card: Card) -> str:
     """All faces of one card as readable text."""
-    lines = [f"{card.name}   [{card.set_code}]  id {card.id}"]
+    lines = [f"{card.name}   [{card.set_code}]  " + _("id {id}").format(id=card.id)]
     if card.banned:
-        lines.append("Banned in Constructed")
+        lines.append(_("Banned in Constructed"))
     for index, face in enumerate(card.faces):
         if len(card.faces) > 1:
-            lines.append(f"--- face {index + 1}: {face.name}")
-        lines.append(f"{face.mana_cost or '(no cost)'}   {face.type_line}")
+            lines.append("--- " + _("face {number}: {name}").format(number=index + 1, name=face.name))
+        lines.append(f"{face.mana_cost or _('(no cost)')}   {face.type_line}")
         if face.oracle_text:
             lines.extend("  " + line for line in face.oracle_text.splitlines())
         stats = "/".join(v for v in (face.power, face.toughness) if v is not None)
         if stats:
             lines.append(f"  {stats}")
         if face.loyalty:
-            lines.append(f"  Loyalty {face.loyalty}")
-    lines.append(f"colours: {''.join(card.colors) or 'colourless'}   mana value: {_number(card.mana_value)}"
-                 f"   land: {'yes' if card.is_land else 'no'}")
+            lines.append("  " + _("Loyalty {loyalty}").format(loyalty=face.loyalty))
+    lines.append(_("colors: {colors}   mana value: {value}   land: {land}").format(
+        colors="".join(card.colors) or _("colorless"), value=_number(card.mana_value),
+        land=_("yes") if card.is_land else _("no")))
     lines.extend(_hell_paragraph(card))
     if card.tags:
-        lines.append("tags: " + ", ".join(card.tags))
+        lines.append(_("tags: {tags}").format(tags=", ".join(card.tags)))
     if card.print_images:
-        lines.append("image: " + "  ".join(card.print_images))
+        lines.append(_("image: {urls}").format(urls="  ".join(card.print_images)))
     return "\n".join(lines)
 
 
 def _hell_paragraph(card: Card) -> list[str]:
-    """The format's rulings on the card, its clarification, and a word when they are guessed from its text."""
-    from hhdcli.i18n import _
+    """The format's rulings on the card, its clarification, and a word when they are guessed from its text,
+    in the run's language."""
     from hhdcli.rulings import PATTERN, hell_rulings
 
+    lang = current_language()
     found = hell_rulings(card)
-    lines = [f"  [{r.id}] {r.en}" for r in found.rulings]
+    lines = [f"  [{r.id}] {r.text(lang)}" for r in found.rulings]
     if found.clarification:
-        lines.append("  " + _("This card: {clarification}").format(clarification=found.clarification.en))
+        lines.append("  " + _("This card: {clarification}").format(clarification=found.clarification.text(lang)))
     if found.source == PATTERN:
         lines.append("  " + (_("(guessed from the card's text: the card is not in hhd's reviewed ruling table)")
                              if found.rulings else
                              _("(none found in the card's text; the card is not in hhd's reviewed ruling table)")))
-    return ["In Hell's Half-Draft:", *lines] if lines else []
+    return [_("In Hell's Half-Draft:"), *lines] if lines else []
 
 
 def _number(value: float | None) -> str:
@@ -138,25 +141,51 @@ def status_report(cache: CardCache, cache_dir: str, now: datetime | None = None)
         "banned": sum(c.banned for c in cache.cards),
         "by_color": {str(g): groups.get(g, 0) for g in COLOR_GROUPS},
         "symbols": len(cache.symbols),
+        # which language hhd speaks in this run, and what chose it (--lang, HHD_LANG, LC_ALL, LC_MESSAGES, LANG)
+        "language": {"code": current_language(), "source": language_source()},
     }
 
 
+LANGUAGE_NAMES = {"en": N_("English"), "ru": N_("Russian")}
+LANGUAGE_SOURCES = {
+    "--lang": N_("chosen with --lang"),
+    "HHD_LANG": N_("from HHD_LANG"),
+    "LC_ALL": N_("from the locale (LC_ALL)"),
+    "LC_MESSAGES": N_("from the locale (LC_MESSAGES)"),
+    "LANG": N_("from the locale (LANG)"),
+    "default": N_("no --lang, HHD_LANG or locale chose another"),
+}
+
+
+def _age(hours: float) -> str:
+    if hours < 48:
+        return ngettext("{n} hour", "{n} hours", int(hours)).format(n=format_decimal(hours, 1))
+    days = round(hours / 24)
+    return ngettext("{n} day", "{n} days", days).format(n=days)
+
+
 def format_status(report: dict[str, Any]) -> str:
-    age = report["age_hours"]
-    age_text = f"{age:.1f} hours" if age < 48 else f"{age / 24:.0f} days"
     colours = "  ".join(f"{g} {n}" for g, n in report["by_color"].items())
     if report["data"] == "built-in":
-        where = [f"data:      the built-in Hellscube v1.2 data of {report['fetched_at'][:10]} "
-                 f"(no cache yet in {report['cache_dir']}; `hhd sync` fetches the live registry)"]
+        where = [_("data:      the built-in Hellscube v1.2 data of {date} (no cache yet in {folder}; `hhd sync` "
+                   "fetches the live registry)").format(date=report["fetched_at"][:10], folder=report["cache_dir"])]
     else:
-        where = [f"data:      the card cache in {report['cache_dir']}"]
+        where = [_("data:      the card cache in {folder}").format(folder=report["cache_dir"])]
+    language = report["language"]
     return "\n".join([
         *where,
-        f"source:    {report['source']} ({report['format']} format)",
-        f"version:   {report['registry_version'] or '-'}   sha256 {report['sha256'][:12]}…",
-        f"dated:     {report['fetched_at']} ({age_text} ago)",
-        f"cards:     {report['cards']} Hellscube v1.2 ({report['lands']} lands, {report['banned']} banned)",
-        f"colours:   {colours}   (non-land cards)",
-        f"symbols:   {report['symbols']} in the symbol table",
+        _("source:    {source} ({format} format)").format(source=report["source"], format=report["format"]),
+        _("version:   {version}   sha256 {sha}…").format(version=report["registry_version"] or "-",
+                                                       sha=report["sha256"][:12]),
+        _("dated:     {date} ({age} ago)").format(date=report["fetched_at"], age=_age(report["age_hours"])),
+        ngettext("cards:     {n} Hellscube v1.2 card ({lands} lands, {banned} banned)",
+                 "cards:     {n} Hellscube v1.2 cards ({lands} lands, {banned} banned)",
+                 report["cards"]).format(n=report["cards"], lands=report["lands"], banned=report["banned"]),
+        _("colors:    {counts}   (non-land cards)").format(counts=colours),
+        ngettext("symbols:   {n} in the symbol table", "symbols:   {n} in the symbol table",
+                 report["symbols"]).format(n=report["symbols"]),
+        _("language:  {name} ({why})").format(name=_(LANGUAGE_NAMES.get(language["code"], language["code"])),
+                                              why=_(LANGUAGE_SOURCES.get(language["source"], language["source"]))),
     ])
+
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from hhdcli.cards import Card
 from hhdcli.errors import CacheError
-from hhdcli.files import sweep_leftovers, write_cache_file
+from hhdcli.files import os_reason, sweep_leftovers, write_cache_file
+from hhdcli.i18n import _
 from hhdcli.jsonio import load_json
 
 SCHEMA_VERSION = 1
@@ -89,7 +90,7 @@ def source_name(source: str) -> str:
 
 
 def _damaged(path: Path, why: str) -> CacheError:
-    return CacheError(f"the card cache {path} is damaged: {why}", "run `hhd sync --force` to rebuild it")
+    return CacheError(_("the card cache {path} is damaged: {why}").format(path=path, why=why), _("run `hhd sync --force` to rebuild it"))
 
 
 def cache_exists(cache_dir: Path) -> bool:
@@ -108,8 +109,8 @@ def read_meta(cache_dir: Path) -> CacheMeta | None:
 def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
     path = cache_dir / CARDS_FILE
     if not path.is_file():
-        raise CacheError(f"no card cache in {cache_dir}",
-                         "run `hhd sync` (or `hhd sync --source FILE` offline)")
+        raise CacheError(_("no card cache in {cache_dir}").format(cache_dir=cache_dir),
+                         _("run `hhd sync` (or `hhd sync --source FILE` offline)"))
     try:
         document = load_json(path.read_bytes())
     except (OSError, ValueError) as exc:
@@ -142,8 +143,7 @@ def load_symbols(cache_dir: Path, expected_sha256: str | None = None) -> list[di
         return []
     raw = path.read_bytes()
     if expected_sha256 and hashlib.sha256(raw).hexdigest() != expected_sha256:
-        raise CacheError(f"{path} and {cache_dir / CARDS_FILE} are from different syncs (one was interrupted, "
-                         "or two ran at once)", "run `hhd sync --force` to fetch both again")
+        raise CacheError(_("{path} and {number} are from different syncs (one was interrupted, or two ran at once)").format(path=path, number=cache_dir / CARDS_FILE), _("run `hhd sync --force` to fetch both again"))
     try:
         return parse_symbols(raw)
     except ValueError as exc:
@@ -163,8 +163,8 @@ def sync_lock(cache_dir: Path, notice: Callable[[str], None] | None = None,
         cache_dir.mkdir(parents=True, exist_ok=True)
         handle = (cache_dir / ".sync.lock").open("a")
     except OSError as exc:
-        raise CacheError(f"cannot use the cache folder {cache_dir}: {exc.strerror or exc}",
-                         "make it writable, or choose another with --cache-dir or HHD_CACHE_DIR") from exc
+        raise CacheError(_("cannot use the cache folder {cache_dir}: {value}").format(cache_dir=cache_dir, value=os_reason(exc)),
+                         _("make it writable, or choose another with --cache-dir or HHD_CACHE_DIR")) from exc
     with handle:
         start, said = time.monotonic(), False
         while True:
@@ -173,10 +173,10 @@ def sync_lock(cache_dir: Path, notice: Callable[[str], None] | None = None,
                 break
             except BlockingIOError:
                 if time.monotonic() - start > patience:
-                    raise CacheError(f"another hhd sync of {cache_dir} has run for {patience:.0f} s",
-                                     "wait for it to finish, or stop it and sync again") from None
+                    raise CacheError(_("another hhd sync of {cache_dir} has run for {patience:.0f} s").format(cache_dir=cache_dir, patience=patience),
+                                     _("wait for it to finish, or stop it and sync again")) from None
                 if notice and not said:
-                    notice("waiting for another hhd sync of this cache to finish")
+                    notice(_("waiting for another hhd sync of this cache to finish"))
                     said = True
                 time.sleep(0.1)
         try:
@@ -199,10 +199,10 @@ def parse_symbols(raw: bytes) -> list[dict[str, Any]]:
     try:
         document = load_json(raw)
     except ValueError as exc:
-        raise ValueError(f"the symbol table is not valid JSON ({exc.__class__.__name__})") from exc
+        raise ValueError(_("the symbol table is not valid JSON ({__name__})").format(__name__=exc.__class__.__name__)) from exc
     records = document.get("data") if isinstance(document, dict) else document
     if not isinstance(records, list) or not records or not all(isinstance(r, dict) and "symbol" in r for r in records):
-        raise ValueError("the symbol table is not a list of {\"symbol\": ...} records")
+        raise ValueError(_("the symbol table is not a list of {\"symbol\": ...} records"))
     return records
 
 

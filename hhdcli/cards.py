@@ -16,6 +16,7 @@ from hhdcli import colors
 from hhdcli.colors import BASIC_LANDS, Group
 from hhdcli.costs import is_cost, parse_cost
 from hhdcli.errors import DataError
+from hhdcli.i18n import _
 from hhdcli.jsonio import JsonProblem, load_json
 
 # Hellscube v1.2 lives in set HLC and its children; the registry writes both HLC.0 and HLC_0.
@@ -234,21 +235,21 @@ def detect_format(document: Any) -> str:
         records = document["data"]
     else:
         raise DataError(
-            "the download is JSON but not a card database: expected {\"data\": [...]}",
-            "check --source points at Hellscube-Database.json or catalog.json",
+            _("the download is JSON but not a card database: expected {\"data\": [...]}"),
+            _("check --source points at Hellscube-Database.json or catalog.json"),
         )
     if not records:
-        raise DataError("the card database is empty (no cards)", "check --source; the registry may be mid-update")
+        raise DataError(_("the card database is empty (no cards)"), _("check --source; the registry may be mid-update"))
     first = next((r for r in records if isinstance(r, dict)), None)
     if first is None:
-        raise DataError("the card database holds no card records", "check --source")
+        raise DataError(_("the card database holds no card records"), _("check --source"))
     if "Name" in first and "Cost" in first:
         return "legacy"
     if "name" in first and ("type_line" in first or "card_faces" in first):
         return "current"
     raise DataError(
-        f"unrecognised card record with keys {sorted(first)[:6]}",
-        "expected the registry's legacy or current format",
+        _("unrecognised card record with keys {value}").format(value=sorted(first)[:6]),
+        _("expected the registry's legacy or current format"),
     )
 
 
@@ -267,8 +268,8 @@ def parse_registry(raw: bytes) -> Parsed:
     except ValueError as exc:
         snippet = raw[:40].decode("utf-8", "replace").strip()
         why = str(exc) if isinstance(exc, JsonProblem) else f"{exc.__class__.__name__}: starts with {snippet!r}"
-        raise DataError(f"the download is not valid JSON ({why})",
-                        "the registry may have answered with an error page; try again later") from exc
+        raise DataError(_("the download is not valid JSON ({why})").format(why=why),
+                        _("the registry may have answered with an error page; try again later")) from exc
     fmt = detect_format(document)
     records = document["data"] if isinstance(document, dict) else document
     records = [r for r in records if isinstance(r, dict)]

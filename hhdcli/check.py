@@ -12,6 +12,7 @@ from typing import Any
 from hhdcli.cards import Card
 from hhdcli.deck import Deck, LandColors, LandLookup, deck_colors
 from hhdcli.errors import InputError
+from hhdcli.i18n import N_, _, format_decimal, ngettext
 from hhdcli.mana import VERDICT_ORDER, SymbolTable, Take, Verdict, WhatIf, judge_all, what_if
 from hhdcli.rulings import card_rulings
 
@@ -58,8 +59,8 @@ class Odds:
 
     def reading(self) -> str:
         """The odds as a player says them: "about 3 in 4 opening hands get a usable Hell card"."""
-        return (f"{_about(self.usable_in_hand)} opening hands get a usable Hell card; "
-                f"{_about(self.draw_usable)} draws from Hell are usable")
+        return _("{hands} opening hands get a usable Hell card; {draws} draws from Hell are usable").format(
+            hands=_about(self.usable_in_hand), draws=_about(self.draw_usable))
 
     def to_json(self) -> dict[str, Any]:
         return {"cards": self.cards, "usable": self.usable, "lands": self.lands, "hand": self.hand,
@@ -72,12 +73,12 @@ class Odds:
 def _about(chance: float) -> str:
     """A chance as people say it, with a small denominator: 0.77 → "about 3 in 4"."""
     if chance >= 0.995:
-        return "almost all"
+        return _("almost all")
     if chance <= 0.005:
-        return "almost no"
+        return _("almost no")
     candidates = {Fraction(n, d) for d in (2, 3, 4, 5, 10) for n in range(1, d)}
     share = min(candidates, key=lambda f: (abs(f - Fraction(chance)), f.denominator))
-    return f"about {share.numerator} in {share.denominator}"
+    return _("about {n} in {d}").format(n=share.numerator, d=share.denominator)
 
 
 @dataclass
@@ -120,9 +121,9 @@ class CheckReport:
         unknown = sorted({s for v in self.verdicts for s in v.unknown})
         notes = [w for v in self.verdicts for w in v.warnings]
         if unknown:
-            notes.append("unknown mana symbols (counted as unmet): " + " ".join(unknown))
+            notes.append(_("unknown mana symbols (counted as unmet): {symbols}").format(symbols=" ".join(unknown)))
         if self.from_deck and not self.lands:
-            notes.append("the deck has no lands: every card with a coloured cost is a choice")
+            notes.append(_("the deck has no lands: every card with a colored cost is a choice"))
         return notes
 
     def to_json(self) -> dict[str, Any]:
@@ -160,7 +161,7 @@ def check_deck(cards: Sequence[Card], scope: str, table: SymbolTable, *, deck: D
         report.from_deck, report.whole_set = False, whole_set
         return report
     if deck is None:
-        raise InputError("give a deck file or --colors", "for example: hhd check deck.txt, or hhd check --colors WU")
+        raise InputError(_("give a deck file or --colors"), _("for example: hhd check deck.txt, or hhd check --colors WU"))
     found = deck_colors(deck, hellscube, lands, lookup)
     report = run_check(cards, scope, found.colors, found.lands, table, with_rules_text)
     report.unresolved, report.problems, report.deck = found.unresolved, list(deck.warnings), deck
@@ -170,14 +171,14 @@ def check_deck(cards: Sequence[Card], scope: str, table: SymbolTable, *, deck: D
 
 def format_check(report: CheckReport) -> str:
     """The report as text for a terminal."""
-    colors = "".join(report.deck_colors) or "none"
+    colors = "".join(report.deck_colors) or _("none")
     lines = [report.deck.describe()] if report.deck is not None else []
-    lines.append(f"deck colors: {colors}")
+    lines.append(_("deck colors: {colors}").format(colors=colors))
     for land in report.lands:
-        lines.append(f"  {land.name}: {''.join(land.colors) or 'colorless'} ({land.how})")
+        lines.append(f"  {land.name}: {''.join(land.colors) or _('colorless')} ({how_known(land.how)})")
     if report.unresolved:
-        lines.append("  not known, so not counted: " + ", ".join(report.unresolved))
-        lines.append('  → if any of these are lands, add --land "NAME=COLORS" for each')
+        lines.append("  " + _("not known, so not counted: {names}").format(names=", ".join(report.unresolved)))
+        lines.append("  → " + _('if any of these are lands, add --land "NAME=COLORS" for each'))
     lines.append("")
     lines.append(f"{report.scope}:")
     ordered = report.sorted_verdicts
@@ -189,23 +190,54 @@ def format_check(report: CheckReport) -> str:
         note = f"   x{count}" if count > 1 else ""
         if verdict.verdict is Take.CHOICE:
             needs = "".join(verdict.missing)
-            note += f"   needs {needs}" if needs else ""
-            note += f"   unknown {' '.join(verdict.unknown)}" if verdict.unknown else ""
-        lines.append(f"  {verdict.verdict:<6}  {verdict.card.name}   {verdict.card.mana_cost}{note}")
-    s = report.summary
-    lines += ["", f"summary: {s['cards']} cards — {s['land']} land, {s['take']} take, {s['choice']} choice; "
-                  f"{s['usable_share']:.0%} usable at once"]
+            note += "   " + _("needs {symbols}").format(symbols=needs) if needs else ""
+            note += "   " + _("unknown {symbols}").format(symbols=" ".join(verdict.unknown)) if verdict.unknown else ""
+        width = max(len(verdict_word(t)) for t in Take)
+        lines.append(f"  {verdict_word(verdict.verdict):<{width}}  {verdict.card.name}   {verdict.card.mana_cost}{note}")
+    lines += ["", summary_line(report.summary)]
     gains = [w for w in report.what_if if w.gain > 0]
     if gains:
-        lines.append("what if: " + ", ".join(f"+{w.color} land → +{w.gain} take" for w in gains))
+        lines.append(_("what if: {gains}").format(gains=", ".join(
+            _("+{color} land → +{n} take").format(color=w.color, n=w.gain) for w in gains)))
     lines += ["", *format_odds(report.odds, report.whole_set)]
     return "\n".join(lines)
 
 
+# The take rule's answers as the rules sheet says them (the JSON keeps the English words: they are keys).
+VERDICT_WORDS = {Take.LAND: N_("land"), Take.TAKE: N_("take"), Take.CHOICE: N_("choice")}
+HOW_KNOWN = {"basic": N_("basic"), "hellscube": N_("hellscube"), "scryfall": N_("scryfall")}
+
+
+def verdict_word(verdict: str) -> str:
+    return _(VERDICT_WORDS.get(Take(verdict), verdict)) if verdict in tuple(Take) else verdict
+
+
+def how_known(how: str) -> str:
+    """How a land's colours were found (basic, hellscube, scryfall, --land), in the run's language."""
+    return _(HOW_KNOWN[how]) if how in HOW_KNOWN else how
+
+
+def summary_line(s: dict[str, Any]) -> str:
+    return _("summary: {cards} — {land} land, {take} take, {choice} choice; {share} usable at once").format(
+        cards=ngettext("{n} card", "{n} cards", s["cards"]).format(n=s["cards"]), land=s["land"], take=s["take"],
+        choice=s["choice"], share=percent(s["usable_share"]))
+
+
+def percent(share: float, digits: int = 0) -> str:
+    """A share as a percentage in the run's language (77%, 77 % in Russian, as CLDR writes it)."""
+    return _("{number}%").format(number=format_decimal(share * 100, digits))
+
+
 def format_odds(odds: Odds, whole_set: bool) -> list[str]:
-    where = "a random Hell library" if whole_set else f"this {odds.cards}-card library"
-    return [f"odds ({odds.hand} Hell cards in the opening hand, from {where}): at least one land "
-            f"{odds.land_in_hand:.0%}, at least one usable {odds.usable_in_hand:.0%}, none usable "
-            f"{odds.none_usable:.0%}; {odds.expected_usable:.2f} usable expected; one draw usable "
-            f"{odds.draw_usable:.0%}",
+    where = _("a random Hell library") if whole_set else ngettext(
+        "this {n}-card library", "this {n}-card library", odds.cards).format(n=odds.cards)
+    return [ngettext("odds ({n} Hell card in the opening hand, from {where}): at least one land {land}, at least one "
+                     "usable {usable}, none usable {none}; {expected} usable expected; one draw usable {draw}",
+                     "odds ({n} Hell cards in the opening hand, from {where}): at least one land {land}, at least "
+                     "one usable {usable}, none usable {none}; {expected} usable expected; one draw usable {draw}",
+                     odds.hand).format(n=odds.hand, where=where, land=percent(odds.land_in_hand),
+                                       usable=percent(odds.usable_in_hand), none=percent(odds.none_usable),
+                                       expected=format_decimal(odds.expected_usable, 2),
+                                       draw=percent(odds.draw_usable)),
             f"→ {odds.reading()}"]
+

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import inspect
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -15,7 +17,7 @@ import click
 from hhdcli import __version__
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import HhdError, InputError
-from hhdcli.i18n import _
+from hhdcli.i18n import LANGUAGES, N_, _, current_language, format_decimal, ngettext, quote
 from hhdcli.terminal import printable
 
 if TYPE_CHECKING:
@@ -29,9 +31,86 @@ RULING_IDS = ["draft", "game-start", "ante", "companion", "freeze", "sideboard",
               "token-card", "token-copy", "colors"]
 
 
-class HhdGroup(click.Group):
+class _Translated:
+    """Help shown in the run's language: help texts are English msgids (marked with N_ or docstrings, gathered by
+    scripts/update-catalog.py) translated when shown, not when the module is imported, so that one import
+    serves every language; Click's own help texts (--help, --version) are in the catalog too."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with _help_in_language(self):
+            super().format_help_text(ctx, formatter)  # type: ignore[misc]
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with _help_in_language(self):
+            super().format_epilog(ctx, formatter)  # type: ignore[misc]
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        with _help_in_language(self):
+            return super().get_short_help_str(limit)  # type: ignore[misc]
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option: click.Option | None = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None and not getattr(option, "hhd_msgid", False):
+            # Click makes it once, in the language of that run: it keeps the msgid, translated when shown
+            option.help = "Show this message and exit."
+            setattr(option, "hhd_msgid", True)  # noqa: B010  # a mark of ours on Click's object
+        return option
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [_(piece) for piece in super().collect_usage_pieces(ctx)]  # type: ignore[misc]
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        params = self.get_params(ctx)  # type: ignore[attr-defined]
+        with contextlib.ExitStack() as stack:
+            for param in params:
+                stack.enter_context(_help_in_language(param))
+            super().format_options(ctx, formatter)  # type: ignore[misc]
+
+
+@contextlib.contextmanager
+def _help_in_language(thing: Any) -> Iterator[None]:
+    """`thing`'s help (and epilog) translated while Click formats it, then the English msgid again."""
+    saved = {name: getattr(thing, name, None) for name in ("help", "epilog")}
+    for name, text in saved.items():
+        if isinstance(text, str) and text:
+            setattr(thing, name, _(inspect.cleandoc(text)))
+    try:
+        yield
+    finally:
+        for name, text in saved.items():
+            if hasattr(thing, name):
+                setattr(thing, name, text)
+
+
+USAGE_PIECES = (N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))  # Click's usage words, shown translated
+
+
+class HhdCommand(_Translated, click.Command):
+    pass
+
+
+class HhdSubgroup(_Translated, click.Group):
+    command_class = HhdCommand
+
+
+class HhdGroup(HhdSubgroup):
     """Turns HhdError into `error: …` plus the next step and the error's exit code. An OSError that no
-    module turned into one (a path the system refuses outright) gets the same one line, naming the file."""
+    module turned into one (a path the system refuses outright) gets the same one line, naming the file.
+    The run's language is chosen before anything is parsed (--lang anywhere, HHD_LANG, the locale)."""
+
+    group_class = HhdSubgroup
+
+    def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
+        from hhdcli.i18n import choose_language, current_language, language_from_args, language_source, set_language
+
+
+        arguments = list(sys.argv[1:] if args is None else args)
+        before = current_language(), language_source()
+        set_language(*choose_language(language_from_args(arguments), os.environ))
+        try:
+            return super().main(arguments, *rest, **kwargs)
+        finally:
+            set_language(*before)  # a run in a test's process leaves the next one as it found it
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         for arg in args:  # bytes that are not UTF-8 arrive as lone surrogates, which no file or JSON can hold
@@ -39,7 +118,8 @@ class HhdGroup(click.Group):
                 arg.encode("utf-8")
             except UnicodeEncodeError:
                 shown = arg.encode("utf-8", "backslashreplace").decode()[:60]
-                raise click.UsageError(f"{shown!r} is not UTF-8 text; type it again", ctx) from None
+                raise click.UsageError(_("{argument} is not UTF-8 text; type it again").format(
+                    argument=quote(shown)), ctx) from None
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -48,9 +128,11 @@ class HhdGroup(click.Group):
         except (HhdError, OSError) as exc:
             if ctx.obj is not None and ctx.obj.debug:
                 raise
+            from hhdcli.files import os_reason
+
             error = exc if isinstance(exc, HhdError) else InputError(
-                f"{exc.filename or 'a file'}: {exc.strerror or exc}"[:300], "check the paths given")
-            click.secho(f"error: {printable(error.message)}", err=True, fg="red")
+                f"{exc.filename or _('a file')}: {os_reason(exc)}"[:300], _("check the paths given"))
+            click.secho(_("error: {message}").format(message=printable(error.message)), err=True, fg="red")
             if error.hint:
                 click.echo(f"  → {printable(error.hint)}", err=True)
             ctx.exit(error.exit_code)
@@ -62,7 +144,8 @@ class Finite(click.FloatRange):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
-            self.fail(f"{value!r} is not a number of {self._describe_range()}", param, ctx)
+            self.fail(_("{value} is not a number of {range}").format(value=quote(value), range=self._describe_range()),
+                      param, ctx)
         return number
 
 
@@ -78,25 +161,49 @@ def _check_url(_ctx: click.Context, param: click.Parameter, value: str | None) -
     return value
 
 
+class Language(click.Choice):
+    """en or ru (and a test catalog's language under HHD_LOCALE_DIR, never listed)."""
+
+    def __init__(self) -> None:
+        super().__init__(LANGUAGES)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from hhdcli.i18n import available
+
+        return value if isinstance(value, str) and value not in LANGUAGES and available(value) else \
+            super().convert(value, param, ctx)
+
+
+def _command_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A command's --lang given on its command line; from HHD_LANG it is the run's language already (which a
+    global --lang may have overridden)."""
+    source = ctx.get_parameter_source(param.name or "")
+    return value if source is not None and source.name == "COMMANDLINE" else None
+
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100, "auto_envvar_prefix": "HHD"}
 
 
 @click.group(cls=HhdGroup, context_settings=CONTEXT)
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None, show_envvar=True,
-              metavar="DIR", help="Card cache folder (default: ./cache in a checkout, else the user cache folder).")
+              metavar="DIR", help=N_("Card cache folder (default: ./cache in a checkout, else the user cache folder)."))
 @click.option("--registry-url", envvar="HHD_REGISTRY_URL", default=None, metavar="URL", show_envvar=True,
               callback=_check_url,
-              help="Base URL of a registry mirror serving catalog.json, catalog-manifest.json, pips.json.")
+              help=N_("Base URL of a registry mirror serving catalog.json, catalog-manifest.json, pips.json."))
 @click.option("--timeout", type=Finite(0.1, 600), default=30.0, show_default=True, show_envvar=True,
-              metavar="SECONDS", help="Seconds to wait for the network.")
+              metavar="SECONDS", help=N_("Seconds to wait for the network."))
 @click.option("--cache-max", type=click.IntRange(50, 10**7), default=2048, show_default=True, show_envvar=True,
-              metavar="MB", help="Size cap of the image cache; the least recently used images go past it.")
-@click.option("-q", "--quiet", is_flag=True, help="Only print results and errors.")
-@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+              metavar="MB", help=N_("Size cap of the image cache; the least recently used images go past it."))
+@click.option("-q", "--quiet", is_flag=True, help=N_("Only print results and errors."))
+@click.option("--debug", is_flag=True, help=N_("Show tracebacks instead of one-line errors."))
+@click.option("--lang", type=Language(), default=None, allow_from_autoenv=False,
+
+              help=N_("Language of messages, help and documents (default: HHD_LANG, then LC_ALL, LC_MESSAGES, "
+                      "LANG, then English)."))
 @click.version_option(__version__, prog_name="hhd")
 @click.pass_context
 def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, timeout: float,
-        cache_max: int, quiet: bool, debug: bool) -> None:
+        cache_max: int, quiet: bool, debug: bool, lang: str | None) -> None:
     """hhd — tools for Hell's Half-Draft with Hellscube v1.2.
 
     \b
@@ -110,6 +217,7 @@ def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, ti
 
     if os.environ.get("NO_COLOR"):  # https://no-color.org: Click only strips colour when not on a terminal
         ctx.color = False
+    # --lang was read before parsing (HhdGroup.main), so that --help and usage errors are in the language
     ctx.obj = Env(resolve_cache_dir(cache_dir), registry_url, timeout, quiet, debug, cache_max_mb=cache_max)
 
 
@@ -126,14 +234,15 @@ def output_option(default: str | None, what: str) -> Callable[[Callable[..., Any
                         show_default=default is not None, metavar="FILE", help=what)
 
 
-def format_option(choices: list[str], what: str = "Output format (default: from the output's extension).",
+def format_option(choices: list[str], what: str = N_("Output format (default: from the output's extension)."),
                   default: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return click.option("--format", "fmt", type=click.Choice(choices), default=default,
                         show_default=default is not None, help=what)
 
 
 json_option = click.option("--json", "as_json", is_flag=True,
-                           help='Print the whole result as JSON (an object with "schema": 1).')
+                           help=N_('Print the whole result as JSON (an object with "schema": 1; its keys are the '
+                                   'same in every language).'))
 
 
 def _set_offline(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -143,16 +252,18 @@ def _set_offline(ctx: click.Context, _param: click.Parameter, value: bool) -> No
 
 offline_option = click.option("--offline", is_flag=True, expose_value=False, envvar="HHD_OFFLINE",
                               show_envvar=True, callback=_set_offline,
-                              help="No network at all: use only the cache (and what is built in).")
+                              help=N_("No network at all: use only the cache (and what is built in)."))
 font_option = click.option("--font", type=click.Path(dir_okay=False, exists=True), envvar="HHD_FONT",
-                           show_envvar=True, metavar="TTF", help="A TrueType font for the PDF.")
-lang_option = click.option("--lang", type=click.Choice(["en", "ru"]), default="en", show_default=True,
-                           envvar="HHD_LANG", show_envvar=True, help="Language of headings and labels.")
+                           show_envvar=True, metavar="TTF", help=N_("A TrueType font for the PDF."))
+lang_option = click.option("--lang", type=Language(), default=None, envvar="HHD_LANG", show_envvar=True,
+                           callback=_command_language,
+                           help=N_("Language of the document (default: the run's language, as hhd --lang)."))
+
 paper_option = click.option("--paper", default="a4", show_default=True, envvar="HHD_PAPER", show_envvar=True,
-                            metavar="PAPER", help="a4, letter, a3, legal or WxHmm (e.g. 210x297mm).")
+                            metavar="PAPER", help=N_("a4, letter, a3, legal or WxHmm (e.g. 210x297mm)."))
 backs_option = click.option("--backs", type=click.Choice(["none", "red"]), default="none", show_default=True,
-                            help="red: a page of red backs after each page, for long-edge duplex.")
-text_only_option = click.option("--text-only", is_flag=True, help="Draw every card from its data; no images.")
+                            help=N_("red: a page of red backs after each page, for long-edge duplex."))
+text_only_option = click.option("--text-only", is_flag=True, help=N_("Draw every card from its data; no images."))
 
 
 class _UnlistedArgument(click.Argument):
@@ -171,7 +282,7 @@ def library_option(old_positional: bool = False) -> Callable[[Callable[..., Any]
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
         f = click.option("-l", "--library", type=FILE, default=Path(DEFAULT_LIBRARY), show_default=True,
                          envvar="HHD_LIBRARY", show_envvar=True, metavar="FILE",
-                         help="The library file (written by hhd generate).")(f)
+                         help=N_("The library file (written by hhd generate)."))(f)
         if not old_positional:
             return f
         f = click.argument("old_library", cls=_UnlistedArgument, required=False, type=FILE)(f)
@@ -222,7 +333,7 @@ def _write(env: Env, path: Path, data: bytes | str | Callable[[BinaryIO], object
 
     write_output(path, data)
     said = what() if callable(what) else what
-    env.info(f"wrote {path}{': ' + said if said else ''}")
+    env.info(_("wrote {path}: {what}").format(path=path, what=said) if said else _("wrote {path}").format(path=path))
 
 
 # --- progress -----------------------------------------------------------------------------------------
@@ -232,7 +343,7 @@ def _byte_progress(env: Env) -> tuple[Callable[[int, int | None], None] | None, 
     """A byte progress bar on a terminal; nothing when piped or quiet."""
     if env.quiet or not sys.stderr.isatty():
         return None, lambda: None
-    bar: Any = click.progressbar(length=1, label="downloading", file=sys.stderr, show_pos=False)
+    bar: Any = click.progressbar(length=1, label=_("downloading"), file=sys.stderr, show_pos=False)
     state = {"started": False}
 
     def update(done: int, total: int | None) -> None:
@@ -266,11 +377,11 @@ def _counting_progress(env: Env, total: int, label: str) -> tuple[Callable[[], N
 
 
 @cli.command()
-@click.option("--source", metavar="URL|FILE", help="Read cards from this URL or file (legacy or current format).")
-@click.option("--symbols", metavar="URL|FILE", help="Read the mana-symbol table (pips.json) from here.")
-@click.option("--symbols-only", is_flag=True, help="Refresh only the symbol table (from --symbols, else the registry).")
+@click.option("--source", metavar="URL|FILE", help=N_("Read cards from this URL or file (legacy or current format)."))
+@click.option("--symbols", metavar="URL|FILE", help=N_("Read the mana-symbol table (pips.json) from here."))
+@click.option("--symbols-only", is_flag=True, help=N_("Refresh only the symbol table (from --symbols, else the registry)."))
 @click.option("--force", is_flag=True,
-              help="Download again even when up to date; accept a card list far smaller than the cache's.")
+              help=N_("Download again even when up to date; accept a card list far smaller than the cache's."))
 @json_option
 @pass_env
 def sync(env: Env, source: str | None, symbols: str | None, symbols_only: bool, force: bool, as_json: bool) -> None:
@@ -287,11 +398,12 @@ def sync(env: Env, source: str | None, symbols: str | None, symbols_only: bool, 
     """
     if symbols_only:
         if source:
-            raise InputError("--symbols-only reads no card list: leave out --source", "hhd sync --symbols-only")
+            raise InputError(_("--symbols-only reads no card list: leave out --source"), "hhd sync --symbols-only")
         done = env.syncer().run_symbols(symbols, force)
         for warning in done.warnings:
             env.warn(warning)
-        env.info(f"symbol table {'refreshed from' if done.updated else 'up to date:'} {done.source or '-'}")
+        env.info((_("symbol table refreshed from {source}") if done.updated else
+                  _("symbol table up to date: {source}")).format(source=done.source or "-"))
         if as_json:
             _print_json({"updated": done.updated, "symbols_source": done.source, "warnings": done.warnings})
         return
@@ -332,10 +444,10 @@ COLOR_FILTER = click.Choice(list("WUBRGPCM"), case_sensitive=False)
 
 @cli.command()
 @click.argument("query", required=False)
-@click.option("--color", type=COLOR_FILTER, help="Only cards of this color (C colorless, M multicolor).")
-@click.option("--type", "type_", metavar="TYPE", help="Only cards whose type line contains TYPE.")
-@click.option("--land/--no-land", default=None, help="Only lands, or only non-lands.")
-@click.option("--ruling", type=click.Choice(RULING_IDS), help="Only cards with this Hell's Half-Draft ruling.")
+@click.option("--color", type=COLOR_FILTER, help=N_("Only cards of this color (C colorless, M multicolor)."))
+@click.option("--type", "type_", metavar="TYPE", help=N_("Only cards whose type line contains TYPE."))
+@click.option("--land/--no-land", default=None, help=N_("Only lands, or only non-lands."))
+@click.option("--ruling", type=click.Choice(RULING_IDS), help=N_("Only cards with this Hell's Half-Draft ruling."))
 @json_option
 @offline_option
 @hidden_alias("--colour", "color", type=COLOR_FILTER)
@@ -352,20 +464,19 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
     """
     from hhdcli.browse import CardFilter, card_row, filter_cards, format_table
     from hhdcli.cards import normalize_name
-    from hhdcli.words import plural
 
-    for label, value in (("the query", query), ("--type", type_)):
+    for label, value in ((_("the query"), query), ("--type", type_)):
         if value is not None and not normalize_name(value):
-            raise InputError(f"{label} {value!r} has no letters or digits, so it matches nothing",
-                             "give part of a name or type, or leave it out to list every card")
+            raise InputError(_("{what} {value} has no letters or digits, so it matches nothing").format(
+                what=label, value=quote(value)), _("give part of a name or type, or leave it out to list every card"))
     found = filter_cards(env.cards().cards, CardFilter(query, color, type_, land, ruling))
     rows = [card_row(c) for c in found]
     if as_json:
         _print_json({"cards": rows})
         return
     table = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
-    click.echo(format_table(table, ["name", "cost", "type", "color"], _terminal_width()))
-    env.info(plural(len(rows), "card"))
+    click.echo(format_table(table, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
+    env.info(ngettext("{n} card", "{n} cards", len(rows)).format(n=len(rows)))
 
 
 def _terminal_width() -> int:
@@ -408,18 +519,21 @@ def _find_cards(env: Env, names: list[str], index: CardIndex, strict: bool = Fal
     found = []
     for name in names:
         if not normalize_name(name):
-            raise InputError(f"{name!r} names no card: it has no letters or digits", "give part of a card's name")
+            raise InputError(_("{name} names no card: it has no letters or digits").format(name=quote(name)),
+                             _("give part of a card's name"))
         card = index.find(name)
         if card is not None:
             found.append(card)
             continue
         suggestions = index.suggest(name)
         if strict or len(names) == 1:
-            raise InputError(f"no card named {name!r}", "did you mean: " + ", ".join(suggestions)
-                             if suggestions else "try `hhd cards QUERY`")
-        env.warn(f"no card named {name!r}" + (f" (did you mean: {', '.join(suggestions)}?)" if suggestions else ""))
+            raise InputError(_("no card named {name}").format(name=quote(name)),
+                             _("did you mean: {names}").format(names=", ".join(suggestions))
+                             if suggestions else _("try `hhd cards QUERY`"))
+        env.warn(_("no card named {name} (did you mean: {names}?)").format(name=quote(name), names=", ".join(
+            suggestions)) if suggestions else _("no card named {name}").format(name=quote(name)))
     if not found:
-        raise InputError("none of the names is a Hellscube v1.2 card", "check the names with `hhd cards QUERY`")
+        raise InputError(_("none of the names is a Hellscube v1.2 card"), _("check the names with `hhd cards QUERY`"))
     return found
 
 
@@ -434,8 +548,10 @@ def unknown_names(names: list[str], index: CardIndex, shown: int = 10) -> str:
     parts = []
     for name in names[:shown]:
         near = index.suggest(name)
-        parts.append(repr(name) + (f" (did you mean {' or '.join(near)}?)" if near else ""))
-    more = f"; and {len(names) - shown} more" if len(names) > shown else ""
+        parts.append(_("{name} (did you mean {names}?)").format(name=quote(name), names=_(" or ").join(near))
+                     if near else repr(name))
+    rest = len(names) - shown
+    more = "; " + ngettext("and {n} more", "and {n} more", rest).format(n=rest) if rest > 0 else ""
     return "; ".join(parts) + more
 
 
@@ -454,25 +570,25 @@ def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt:
 
 @cli.command()
 @click.option("--seed", metavar="TEXT",
-              help="Any text; the same seed and card data give the same library. Default: a new memorable seed.")
-@click.option("--size", type=int, help="Cards in the library (default: a tenth of the pool, 97).")
-@output_option(DEFAULT_LIBRARY, "The library file to write (JSON).")
-@format_option(VIEW_FORMATS, "How to print the library (summary: the figures alone).", default="text")
+              help=N_("Any text; the same seed and card data give the same library. Default: a new memorable seed."))
+@click.option("--size", type=int, help=N_("Cards in the library (default: a tenth of the pool, 97)."))
+@output_option(DEFAULT_LIBRARY, N_("The library file to write (JSON)."))
+@format_option(VIEW_FORMATS, N_("How to print the library (summary: the figures alone)."), default="text")
 @json_option
-@click.option("--exclude-banned", is_flag=True, help="Leave out cards banned in Constructed.")
-@click.option("--exclude-tag", multiple=True, metavar="TAG", help="Leave out cards with this registry tag (repeatable).")
-@click.option("--exclude-file", type=FILE, metavar="FILE", help="Leave out the cards named in this file, one per line.")
+@click.option("--exclude-banned", is_flag=True, help=N_("Leave out cards banned in Constructed."))
+@click.option("--exclude-tag", multiple=True, metavar="TAG", help=N_("Leave out cards with this registry tag (repeatable)."))
+@click.option("--exclude-file", type=FILE, metavar="FILE", help=N_("Leave out the cards named in this file, one per line."))
 @click.option("--basics-per-type", type=click.IntRange(0, 1000), default=50, show_default=True,
-              help="Copies of each basic land in the pool.")
-@click.option("--proxies", type=FILE, metavar="FILE", help="Also print proxies to this PDF (with --paper, --backs, --text-only).")
+              help=N_("Copies of each basic land in the pool."))
+@click.option("--proxies", type=FILE, metavar="FILE", help=N_("Also print proxies to this PDF (with --paper, --backs, --text-only)."))
 @click.option("--checklist", type=FILE, metavar="FILE",
-              help="Also write a checklist (.pdf, .html or .md; English, by color: see hhd checklist for more).")
+              help=N_("Also write a checklist (.pdf, .html or .md; by color, in the run's language: see hhd checklist for more)."))
 @paper_option
 @backs_option
 @text_only_option
 @click.option("--export", "exports", type=click.Choice(EXPORT_FORMATS), multiple=True,
-              help="Also export the library (repeatable; default file names, see hhd export).")
-@click.option("--force", is_flag=True, help="Replace an existing library file that holds another library.")
+              help=N_("Also export the library (repeatable; default file names, see hhd export)."))
+@click.option("--force", is_flag=True, help=N_("Replace an existing library file that holds another library."))
 @offline_option
 @pass_env
 def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: str, as_json: bool,
@@ -502,34 +618,38 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
     )
     from hhdcli.library import generate as draw
 
-    guard_outputs({"the library file (-o)": output, "--proxies": proxies, "--checklist": checklist},
+    guard_outputs({_("the library file (-o)"): output, "--proxies": proxies, "--checklist": checklist},
                   {"--exclude-file": exclude_file})
     if seed is not None:
         check_seed(seed)
     cache = env.cards()
     missing_tags, known_tags = unknown_tags(cache.cards, exclude_tag)
     for tag in missing_tags:
-        env.warn(f"--exclude-tag {tag!r}: no card has this tag, so it leaves out nothing (" +
-                 (f"tags in the card data: {', '.join(known_tags[:12])}{'…' if len(known_tags) > 12 else ''})"
-                  if known_tags else "this card data has no tags; the live registry's does: hhd sync)"))
+        shown_tags = ", ".join(known_tags[:12]) + ("…" if len(known_tags) > 12 else "")
+        env.warn(_("--exclude-tag {tag}: no card has this tag, so it leaves out nothing (tags in the card data: "
+                   "{tags})").format(tag=quote(tag), tags=shown_tags) if known_tags else
+                 _("--exclude-tag {tag}: no card has this tag, so it leaves out nothing (this card data has no "
+                   "tags; the live registry's does: hhd sync)").format(tag=quote(tag)))
     names = read_name_list(exclude_file) if exclude_file else ()
     pool, unknown = build_pool(cache.cards, Exclusions(exclude_banned, exclude_tag, names), basics_per_type)
     index = CardIndex(cache.cards)
     if unknown:
-        env.warn(f"{exclude_file}: {len(unknown)} {'name matches' if len(unknown) == 1 else 'names match'} no card: "
-                 + unknown_names(unknown, index))
+        env.warn(ngettext("{file}: {n} name matches no card: {names}", "{file}: {n} names match no card: {names}",
+                          len(unknown)).format(file=exclude_file, n=len(unknown), names=unknown_names(unknown, index)))
     if seed is None:
         seed = memorable_seed()
-        env.info(f"seed: {seed}   (pass --seed {seed} to draw this library again)")
+        env.info(_("seed: {seed}   (pass --seed {seed} to draw this library again)").format(seed=seed))
     library = draw(pool, size if size is not None else default_size(len(pool.cards)), seed, cache.fingerprint)
     data = dump_json(library.to_json())
     if not draws_the_same(output, library):
-        refuse_to_replace(output, data, "library", force)
-    _write(env, output, data, f"{library.size} cards, seed {seed!r}")
+        refuse_to_replace(output, data, _("library"), force)
+    _write(env, output, data, ngettext("{n} card, seed {seed}", "{n} cards, seed {seed}", library.size).format(
+        n=library.size, seed=quote(seed)))
     cards = resolve(library, pool.cards).cards
     _print_library(library, cards, pool.cards, fmt, as_json)
     if proxies:
-        options = _proxy_options(paper, 0.0, 0.0, text_only, False, backs, "0,0", None, f"Hell library {seed!r}")
+        options = _proxy_options(paper, 0.0, 0.0, text_only, False, backs, "0,0", None,
+                                 _("Hell library {seed}").format(seed=quote(seed)))
         _make_proxies(env, cards, cache, proxies, options)
     if checklist:
         _make_checklist(env, library, cards, cache, checklist)
@@ -539,7 +659,7 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
 
 @cli.command()
 @library_option(old_positional=True)
-@format_option(VIEW_FORMATS, "How to print the library (summary: the figures alone).", default="text")
+@format_option(VIEW_FORMATS, N_("How to print the library (summary: the figures alone)."), default="text")
 @json_option
 @offline_option
 @pass_env
@@ -561,24 +681,24 @@ def show(env: Env, library: Path, fmt: str, as_json: bool) -> None:
 # --- the deck check ---------------------------------------------------------------------------------------
 
 
-COLORS_HELP = "Use these land colors instead of a deck: letters W U B R G P, or none."
+COLORS_HELP = N_("Use these land colors instead of a deck: letters W U B R G P, or none.")
 
 
 @cli.command()
 @click.argument("deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=False)
 @library_option()
-@click.option("--all", "all_cards", is_flag=True, help="Check every Hellscube v1.2 card instead of a library.")
+@click.option("--all", "all_cards", is_flag=True, help=N_("Check every Hellscube v1.2 card instead of a library."))
 @click.option("--colors", metavar="LETTERS", help=COLORS_HELP)
 @click.option("--land", "lands", multiple=True, metavar="NAME=COLORS",
-              help='Colors of a land hhd cannot look up: --land "Steam Vents=UR".')
+              help=N_('Colors of a land hhd cannot look up: --land "Steam Vents=UR".'))
 @click.option("--scryfall-url", envvar="HHD_SCRYFALL_URL", show_envvar=True, callback=_check_url, default="https://api.scryfall.com",
-              show_default=True, metavar="URL", help="Scryfall API base URL.")
-@click.option("--rules-text", is_flag=True, help="Also count mana symbols in rules text (not the format's rule).")
+              show_default=True, metavar="URL", help=N_("Scryfall API base URL."))
+@click.option("--rules-text", is_flag=True, help=N_("Also count mana symbols in rules text (not the format's rule)."))
 @click.option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
-              help="The deck's last group after a blank line is its sideboard (or: never). Default: as the "
-                   "file's program reads it.")
+              help=N_("The deck's last group after a blank line is its sideboard (or: never). Default: as the "
+                      "file's program reads it."))
 @json_option
-@output_option(None, "Also write the report to this file (.html or .md).")
+@output_option(None, N_("Also write the report to this file (.html or .md)."))
 @format_option(["html", "md"])
 @offline_option
 @hidden_alias("--report", "output", type=FILE)
@@ -606,16 +726,21 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
     from hhdcli.render.documents import DocFormat, check_document, doc_format
 
     if deck is None and colors is None:
-        raise InputError("give a deck file or --colors", "for example: hhd check deck.txt, or hhd check --colors WU")
+        raise InputError(_("give a deck file or --colors"),
+                         _("for example: hhd check deck.txt, or hhd check --colors WU"))
     use_library = not all_cards and (_given(ctx, "library") or library.is_file())
-    guard_outputs({"the report (-o)": output}, {"the deck": deck, "the library": library if use_library else None})
+    guard_outputs({_("the report (-o)"): output}, {_("the deck"): deck,
+                                                   _("the library"): library if use_library else None})
     report_format = doc_format(output, fmt, (DocFormat.HTML, DocFormat.MD)) if output else None
     cache = env.cards()
     if use_library:
         cards = env.open_library(library).cards
-        scope = f"the {len(cards)} cards of {library}"
+        scope = ngettext("the {n} card of {library}", "the {n} cards of {library}", len(cards)).format(
+            n=len(cards), library=library)
     else:
-        cards, scope = cache.cards, f"all {len(cache.cards)} Hellscube v1.2 cards"
+        cards = cache.cards
+        scope = ngettext("the {n} Hellscube v1.2 card", "all {n} Hellscube v1.2 cards", len(cards)).format(
+            n=len(cards))
     table = SymbolTable.from_records(cache.symbols)
     parsed = read_deck(deck, sideboard_after_blank) if deck is not None and colors is None else None
     for problem in parsed.warnings if parsed else ():
@@ -651,16 +776,19 @@ def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: st
     from hhdcli.files import write_output
     from hhdcli.mana import SymbolTable
     from hhdcli.render.documents import today
-    from hhdcli.words import plural
 
     chosen = ExportFormat(fmt) if fmt else format_for(output)
     target = output or Path(DEFAULT_NAMES[chosen])
-    done = export_library(cards, f"Hell library {library.seed}", chosen, target,
+    done = export_library(cards, _("Hell library {seed}").format(seed=library.seed), chosen, target,
                           SymbolTable.from_records(cache.symbols), back_url, cardback, today(), image_base_url)
     for path, data in done.files.items():
         write_output(path, data)
-    env.info(f"wrote {target}" + (f" and {plural(len(done.files) - 1, 'more file')}" if len(done.files) > 1 else "")
-             + f": {plural(done.count, 'card')} for {chosen.value}")
+    more = len(done.files) - 1
+    cards_for = ngettext("{n} card for {program}", "{n} cards for {program}", done.count).format(
+        n=done.count, program=chosen.value)
+    env.info(ngettext("wrote {path} and {n} more file: {what}", "wrote {path} and {n} more files: {what}",
+                      more).format(path=target, n=more, what=cards_for) if more else
+             _("wrote {path}: {what}").format(path=target, what=cards_for))
     for note in done.notes:
         env.info(f"  → {note}")
     for warning in done.warnings:
@@ -669,13 +797,13 @@ def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: st
 
 @cli.command()
 @library_option()
-@format_option(EXPORT_FORMATS, "tts: Tabletop Simulator saved object; cockatrice: set + deck; mpc: MPC Autofill "
-               "order; csv: a spreadsheet (default: from -o's extension, else tts).")
-@output_option(None, "The file to write (default: hell-library.tts.json, .cockatrice.xml, .mpc.xml or .csv).")
+@format_option(EXPORT_FORMATS, N_("tts: Tabletop Simulator saved object; cockatrice: set + deck; mpc: MPC Autofill "
+               "order; csv: a spreadsheet (default: from -o's extension, else tts)."))
+@output_option(None, N_("The file to write (default: hell-library.tts.json, .cockatrice.xml, .mpc.xml or .csv)."))
 @click.option("--image-base-url", metavar="URL", callback=_check_url,
-              help="TTS: where you will upload the -images folder; the deck names its images URL/file.")
-@click.option("--back-url", metavar="URL", callback=_check_url, help="TTS: a hosted image of the red back, so every player sees it.")
-@click.option("--cardback", metavar="DRIVE_ID", help="MPC: the Google Drive id of the card back to print.")
+              help=N_("TTS: where you will upload the -images folder; the deck names its images URL/file."))
+@click.option("--back-url", metavar="URL", callback=_check_url, help=N_("TTS: a hosted image of the red back, so every player sees it."))
+@click.option("--cardback", metavar="DRIVE_ID", help=N_("MPC: the Google Drive id of the card back to print."))
 @offline_option
 @pass_env
 def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_url: str | None,
@@ -698,7 +826,7 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_ur
     """
     from hhdcli.files import guard_outputs
 
-    guard_outputs({"the export (-o)": output}, {"the library": library})
+    guard_outputs({_("the export (-o)"): output}, {_("the library"): library})
     resolved = env.open_library(library)
     _export(env, resolved.library, resolved.cards, env.cards(), fmt, output, back_url, cardback, image_base_url)
 
@@ -721,52 +849,54 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
     from hhdcli.mana import SymbolTable
     from hhdcli.render.images import ImageSettings, ImageStore
     from hhdcli.render.proxies import fallback_lines, lay_out
-    from hhdcli.words import plural
 
     settings = ImageSettings(dpi, quality, options.bleed_mm, workers, env.offline, env.cache_max_mb * 2**20, small)
     store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3), env.notice)
     wanted = 0 if options.text_only else len({u for c in cards for u in c.print_images})
-    progress, finish = _counting_progress(env, wanted, "images")
+    progress, finish = _counting_progress(env, wanted, _("images"))
     try:
         pdf = lay_out(cards, SymbolTable.from_records(cache.symbols), options, store, progress)
     finally:
         finish()
     report = pdf.report
-    _write(env, output, pdf.write, lambda: f"{plural(report.pages, 'page')}, {report.proxies} proxies: "
-           f"{report.sources()}; {report.size_bytes / 1024:.0f} KB")  # written a scan at a time
+    _write(env, output, pdf.write, lambda: _("{pages}, {proxies}: {sources}; {size} KB").format(
+        pages=ngettext("{n} page", "{n} pages", report.pages).format(n=report.pages),
+        proxies=ngettext("{n} proxy", "{n} proxies", report.proxies).format(n=report.proxies),
+        sources=report.sources(), size=round(report.size_bytes / 1024)))  # written a scan at a time
     for line in fallback_lines(report):
         env.info(line)
     if options.backs:
-        edge = "short" if report.landscape else "long"
-        env.info(f"  backs: print at 100 % (actual size), duplex, flipping on the {edge} edge")
+        env.info("  " + (_("backs: print at 100 % (actual size), duplex, flipping on the short edge")
+                         if report.landscape else
+                         _("backs: print at 100 % (actual size), duplex, flipping on the long edge")))
     for name, chars in report.missing_glyphs.items():
-        env.warn(f"{name}: the font has no glyph for {' '.join(chars)} (printed as ?); pass --font with one that has")
+        env.warn(_("{name}: the font has no glyph for {chars} (printed as ?); pass --font with one that has").format(
+            name=name, chars=" ".join(chars)))
 
 
 @cli.command()
 @library_option(old_positional=True)
-@output_option("hell-proxies.pdf", "The PDF to write.")
-@click.option("--cards", "names", multiple=True, metavar="NAME", help="Print these cards instead of a library (repeatable).")
-@click.option("--all", "all_cards", is_flag=True, help="Print every Hellscube v1.2 card (the whole set) instead.")
+@output_option("hell-proxies.pdf", N_("The PDF to write."))
+@click.option("--cards", "names", multiple=True, metavar="NAME", help=N_("Print these cards instead of a library (repeatable)."))
+@click.option("--all", "all_cards", is_flag=True, help=N_("Print every Hellscube v1.2 card (the whole set) instead."))
 @paper_option
-@click.option("--gap", type=Finite(0, 20), default=0.0, show_default=True, help="Millimetres between cards.")
-@click.option("--bleed", type=Finite(0, 5), default=0.0, show_default=True, help="Millimetres of art beyond the cut.")
+@click.option("--gap", type=Finite(0, 20), default=0.0, show_default=True, help=N_("Millimetres between cards."))
+@click.option("--bleed", type=Finite(0, 5), default=0.0, show_default=True, help=N_("Millimetres of art beyond the cut."))
 @click.option("--margin", type=Finite(5, 40), default=5.0, show_default=True,
-              help="Millimetres at the paper's edge left blank (raise it for printers that need more).")
+              help=N_("Millimetres at the paper's edge left blank (raise it for printers that need more)."))
 @click.option("--cut-lines", type=click.Choice(["corners", "full"]), default="corners", show_default=True,
-              help="corners: crop marks in the margins; full: lines across the whole sheet.")
-@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
-              help=_("Highest image resolution: larger scans are reduced to it, smaller ones embedded as they are "
-                     "(never enlarged)."))
-@click.option("--quality", type=click.IntRange(30, 100), default=85, show_default=True, help="JPEG quality of images.")
-@click.option("--small", is_flag=True, help="A smaller PDF for more CPU: optimised JPEG tables for every image.")
+              help=N_("corners: crop marks in the margins; full: lines across the whole sheet."))
+@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help=N_("Highest image resolution: larger scans are reduced to it, smaller ones embedded as they "
+                      "are (never enlarged)."))
+@click.option("--quality", type=click.IntRange(30, 100), default=85, show_default=True, help=N_("JPEG quality of images."))
+@click.option("--small", is_flag=True, help=N_("A smaller PDF for more CPU: optimised JPEG tables for every image."))
 @text_only_option
 @offline_option
-@click.option("--workers", type=click.IntRange(1, 32), default=8, show_default=True, help="Parallel image downloads.")
-@click.option("--skip-basics", is_flag=True, help="Leave basic lands out (use real basics in red sleeves).")
+@click.option("--workers", type=click.IntRange(1, 32), default=8, show_default=True, help=N_("Parallel image downloads."))
+@click.option("--skip-basics", is_flag=True, help=N_("Leave basic lands out (use real basics in red sleeves)."))
 @backs_option
-@click.option("--back-offset", default="0,0", metavar="X,Y", help="Shift the backs by X,Y mm to fix duplex misalignment.")
-@click.option("--calibration", is_flag=True, help="Print a sheet to check scale and duplex offset instead.")
+@click.option("--back-offset", default="0,0", metavar="X,Y", help=N_("Shift the backs by X,Y mm to fix duplex misalignment."))
+@click.option("--calibration", is_flag=True, help=N_("Print a sheet to check scale and duplex offset instead."))
 @font_option
 @pass_env
 def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_cards: bool, paper: str, gap: float,
@@ -789,27 +919,27 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
     from hhdcli.render.layout import parse_offset, parse_paper
     from hhdcli.render.proxies import calibration_pdf
 
-    guard_outputs({"the PDF (-o)": output}, {"the library": None if names or all_cards or calibration else library,
-                                             "--font": Path(font) if font else None})
+    guard_outputs({_("the PDF (-o)"): output}, {_("the library"): None if names or all_cards or calibration
+                                                else library, "--font": Path(font) if font else None})
     if calibration:
         _write(env, output, calibration_pdf(parse_paper(paper), font, parse_offset(back_offset)),
-               "print it at 100 %, duplex on the long edge, and follow the instructions on its back")
+               _("print it at 100 %, duplex on the long edge, and follow the instructions on its back"))
         return
     cache = env.cards()
     if all_cards:
-        cards, title = sorted(cache.cards, key=lambda c: c.name.lower()), "Hellscube v1.2, every card"
+        cards, title = sorted(cache.cards, key=lambda c: c.name.lower()), _("Hellscube v1.2, every card")
     elif names:
-        cards, title = _find_cards(env, list(names), CardIndex(cache.cards)), "Hellscube proxies"
+        cards, title = _find_cards(env, list(names), CardIndex(cache.cards)), _("Hellscube proxies")
     else:
         resolved = env.open_library(library)
-        cards, title = resolved.cards, f"Hell library {resolved.library.seed!r}"
+        cards, title = resolved.cards, _("Hell library {seed}").format(seed=quote(resolved.library.seed))
     options = _proxy_options(paper, gap, bleed, text_only, skip_basics, backs, back_offset, font, title, margin,
                              cut_lines)
     _make_proxies(env, cards, cache, output, options, dpi, quality, workers, small)
 
 
 def _make_checklist(env: Env, library: Any, cards: list[Card], cache: CardCache, output: Path,
-                    fmt: str | None = None, sort: str = "color", mode: str = "sleeve", lang: str = "en",
+                    fmt: str | None = None, sort: str = "color", mode: str = "sleeve", lang: str | None = None,
                     with_rules: bool = False, font: str | None = None) -> None:
     from hhdcli.mana import SymbolTable
     from hhdcli.render.checklist import Mode, Sort, build_checklist
@@ -817,9 +947,11 @@ def _make_checklist(env: Env, library: Any, cards: list[Card], cache: CardCache,
 
     kind = doc_format(output, fmt)
     version = cache.meta.registry_version or cache.meta.sha256[:12]
-    sheet = build_checklist(library, cards, version, Sort(sort), Mode(mode), lang, today())
+    sheet = build_checklist(library, cards, version, Sort(sort), Mode(mode), lang or current_language(), today())
     document = checklist_document(sheet, SymbolTable.from_records(cache.symbols), kind, font, with_rules)
-    _write(env, output, document, f"{sheet.total} cards in {len(sheet.groups)} groups")
+    _write(env, output, document, _("{cards} in {groups}").format(
+        cards=ngettext("{n} card", "{n} cards", sheet.total).format(n=sheet.total),
+        groups=ngettext("{n} group", "{n} groups", len(sheet.groups)).format(n=len(sheet.groups))))
 
 
 SORTS = click.Choice(["color", "type", "name", "position", "colour"])
@@ -827,17 +959,17 @@ SORTS = click.Choice(["color", "type", "name", "position", "colour"])
 
 @cli.command()
 @library_option(old_positional=True)
-@output_option("hell-checklist.pdf", "The checklist to write: .pdf, .html or .md.")
+@output_option("hell-checklist.pdf", N_("The checklist to write: .pdf, .html or .md."))
 @format_option(["pdf", "html", "md"])
-@click.option("--sort", type=SORTS, default="color", show_default=True, help="How to group the lines.")
+@click.option("--sort", type=SORTS, default="color", show_default=True, help=N_("How to group the lines."))
 @click.option("--mode", type=click.Choice(["sleeve", "return"]), default="sleeve", show_default=True,
-              help="sleeve: building the library; return: the end-of-session count.")
+              help=N_("sleeve: building the library; return: the end-of-session count."))
 @lang_option
-@click.option("--with-rules", is_flag=True, help="Append the one-page rules reference.")
+@click.option("--with-rules", is_flag=True, help=N_("Append the one-page rules reference."))
 @font_option
 @offline_option
 @pass_env
-def checklist(env: Env, library: Path, output: Path, fmt: str | None, sort: str, mode: str, lang: str,
+def checklist(env: Env, library: Path, output: Path, fmt: str | None, sort: str, mode: str, lang: str | None,
               with_rules: bool, font: str | None) -> None:
     """A checklist of the library's physical cards, to sleeve it and to count it back.
 
@@ -848,21 +980,23 @@ def checklist(env: Env, library: Path, output: Path, fmt: str | None, sort: str,
     """
     from hhdcli.files import guard_outputs
 
-    guard_outputs({"the checklist (-o)": output}, {"the library": library, "--font": Path(font) if font else None})
+    guard_outputs({_("the checklist (-o)"): output}, {_("the library"): library,
+                                                      "--font": Path(font) if font else None})
     resolved = env.open_library(library)
     _make_checklist(env, resolved.library, resolved.cards, env.cards(), output, fmt, sort, mode, lang, with_rules,
                     font)
 
 
 @cli.command()
-@output_option("hell-rules.pdf", "The rules sheet to write: .pdf, .html or .md.")
+@output_option("hell-rules.pdf", N_("The rules sheet to write: .pdf, .html or .md."))
 @format_option(["pdf", "html", "md"])
 @lang_option
 @font_option
 @click.option("-l", "--library", type=FILE, metavar="FILE",
-              help="Add a page of this library's cards with their Hell's Half-Draft rulings (a booklet).")
+              help=N_("Add a page of this library's cards with their Hell's Half-Draft rulings (a booklet)."))
 @pass_env
-def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None, library: Path | None) -> None:
+def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str | None,
+          library: Path | None) -> None:
     """A one-page quick reference of the Hell's Half-Draft rules.
 
     \b
@@ -876,11 +1010,13 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None, 
     from hhdcli.mana import SymbolTable
     from hhdcli.render.documents import doc_format, rules_document
 
-    guard_outputs({"the rules sheet (-o)": output}, {"--font": Path(font) if font else None, "the library": library})
+    guard_outputs({_("the rules sheet (-o)"): output}, {"--font": Path(font) if font else None,
+                                                         _("the library"): library})
     kind = doc_format(output, fmt)
     table = SymbolTable.from_records(symbols_or_builtin(env.cache_dir))  # the sheet alone needs no card cache
     cards = env.open_library(library).cards if library else None
-    _write(env, output, rules_document(lang, table, kind, font, cards))
+    chosen = lang or current_language()
+    _write(env, output, rules_document(chosen if chosen in LANGUAGES else "en", table, kind, font, cards))
 
 
 # --- the Hell table --------------------------------------------------------------------------------------------
@@ -889,20 +1025,20 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None, 
 @cli.command()
 @library_option()
 @click.option("--deck", "decks", multiple=True, metavar="NAME=FILE",
-              help="A player and their deck list (repeatable): the verdicts follow its lands.")
+              help=N_("A player and their deck list (repeatable): the verdicts follow its lands."))
 @click.option("--player", "players", multiple=True, metavar="NAME=COLORS",
-              help="A player by the colors their lands make, without a deck file (repeatable): Anna=RG.")
+              help=N_("A player by the colors their lands make, without a deck file (repeatable): Anna=RG."))
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
-              help="Where to listen: 0.0.0.0 lets phones on your network join (with a join code).")
+              help=N_("Where to listen: 0.0.0.0 lets phones on your network join (with a join code)."))
 @click.option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True, metavar="PORT",
-              help="The port to listen on.")
+              help=N_("The port to listen on."))
 @click.option("--state", "state_file", type=FILE, metavar="FILE",
-              help="The session's SQLite file (default: beside the library, LIBRARY.table.sqlite).")
+              help=N_("The session's SQLite file (default: beside the library, LIBRARY.table.sqlite)."))
 @click.option("--land", "lands", multiple=True, metavar="NAME=COLORS",
-              help="The colors of a land hhd cannot look up, as in hhd check (repeatable).")
-@click.option("--new-code", is_flag=True, help="A new join code (phones that joined must scan again).")
+              help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
+@click.option("--new-code", is_flag=True, help=N_("A new join code (phones that joined must scan again)."))
 @click.option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
-              help="Each deck's last group after a blank line is its sideboard (or: never), as in hhd check.")
+              help=N_("Each deck's last group after a blank line is its sideboard (or: never), as in hhd check."))
 @offline_option
 @pass_env
 def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, ...], host: str, port: int,
@@ -921,8 +1057,8 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
     from hhdcli.table.serve import serve
 
     if not decks and not players:
-        raise InputError("name the players: --deck NAME=FILE or --player NAME=COLORS",
-                         "for example: hhd table --player Anna=RG --player Ben=WUB")
+        raise InputError(_("name the players: --deck NAME=FILE or --player NAME=COLORS"),
+                         _("for example: hhd table --player Anna=RG --player Ben=WUB"))
     resolved = env.open_library(library)
     cache = env.cards()
     colors = _table_players(env, cache, decks, players, lands, sideboard_after_blank)
@@ -940,7 +1076,8 @@ def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...], players: 
     for option, from_deck in [(o, True) for o in decks] + [(o, False) for o in players]:
         name, sep, value = option.partition("=")
         if not sep or not name.strip() or not value.strip():
-            raise InputError(f"{option!r} is not NAME=VALUE", "for example --deck Anna=anna.txt or --player Anna=RG")
+            raise InputError(_("{option} is not NAME=VALUE").format(option=quote(option)),
+                             _("for example --deck Anna=anna.txt or --player Anna=RG"))
         if from_deck:
             deck = read_deck(Path(value), sideboard_after_blank)
             for problem in deck.warnings:
@@ -948,8 +1085,8 @@ def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...], players: 
             lookup = None if env.offline else _scryfall(env)
             found = deck_colors(deck, cache.cards, overrides, lookup)
             if found.unresolved:
-                env.warn(f"{value}: not known, so not counted: {', '.join(found.unresolved)} "
-                         "(name their colors with --land NAME=COLORS)")
+                env.warn(_("{file}: not known, so not counted: {names} (name their colors with --land NAME=COLORS)")
+                         .format(file=value, names=", ".join(found.unresolved)))
             colors[name.strip()] = found.colors
         else:
             colors[name.strip()] = parse_colors_option(value)
@@ -978,8 +1115,11 @@ def cache_clean(env: Env) -> None:
     removed, freed = evict(env.cache_dir / "images", 0)
     swept = sum(sweep_leftovers(folder) for folder in (env.cache_dir, env.cache_dir / "images" / "raw",
                                                         env.cache_dir / "images" / "print"))
-    click.echo(f"removed {removed} images ({freed / 2**20:.1f} MB) and {swept} half-written files "
-               f"from {env.cache_dir}")
+    click.echo(_("removed {images} ({size} MB) and {files} from {folder}").format(
+        images=ngettext("{n} image", "{n} images", removed).format(n=removed), size=format_decimal(freed / 2**20),
+        files=ngettext("{n} half-written file", "{n} half-written files", swept).format(n=swept),
+        folder=env.cache_dir))
+
 
 
 def main() -> None:

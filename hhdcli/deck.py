@@ -15,6 +15,7 @@ from hhdcli.costs import symbols_in
 from hhdcli.decklists import Deck, DeckEntry, parse_deck
 from hhdcli.errors import InputError
 from hhdcli.files import read_text_file
+from hhdcli.i18n import _
 
 __all__ = ["Deck", "DeckEntry", "parse_deck", "read_deck", "deck_colors", "hellscube_land_colors"]
 
@@ -24,11 +25,11 @@ _BASIC_BY_KEY = {normalize_name(name): color for name, color in BASIC_LANDS.item
 def read_deck(path: Path, sideboard_after_blank: bool | None = None) -> Deck:
     """Read a deck file in any export players use (see hhdcli.decklists), refusing what is not a deck.
     `sideboard_after_blank`: see `parse_deck` (None reads blank lines as the file's program does)."""
-    text = read_text_file(path, "deck list", "export the deck as text (Arena, MTGO, Moxfield…), .dek or .cod")
+    text = read_text_file(path, _("deck list"), _("export the deck as text (Arena, MTGO, Moxfield…), .dek or .cod"))
     deck = parse_deck(text, str(path), sideboard_after_blank)
     if not deck.main and not deck.sideboard:
-        raise InputError(f"{path}: no cards read (looks like {deck.format}; {len(deck.ignored)} lines not understood)",
-                         "export the deck as text, one card a line (4 Forest), or as .dek or .cod")
+        raise InputError(_("{path}: no cards read (looks like {format}; {n} lines not understood)").format(path=path, format=deck.format, n=len(deck.ignored)),
+                         _("export the deck as text, one card a line (4 Forest), or as .dek or .cod"))
     return deck
 
 
@@ -85,15 +86,15 @@ def parse_land_option(option: str) -> tuple[str, tuple[str, ...]]:
     name, sep, letters = option.rpartition("=")
     colors = palette.parse_letters(letters)
     if not sep or not name.strip() or not letters.strip() or colors is None:
-        raise InputError(f"--land {option!r} is not NAME=COLORS",
-                         'write it like --land "Steam Vents=UR" (W U B R G P, or none)')
+        raise InputError(_("--land {option!r} is not NAME=COLORS").format(option=option),
+                         _("write it like --land \"Steam Vents=UR\" (W U B R G P, or none)"))
     return name.strip(), colors
 
 
 def parse_colors_option(option: str) -> tuple[str, ...]:
     colors = palette.parse_letters(option)
     if colors is None:
-        raise InputError(f"--colors {option!r}: use the letters W U B R G P, or none", "for example --colors WUB")
+        raise InputError(_("--colors {option!r}: use the letters W U B R G P, or none").format(option=option), _("for example --colors WUB"))
     return colors
 
 

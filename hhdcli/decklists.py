@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from hhdcli.cards import normalize_name
 from hhdcli.errors import InputError
-from hhdcli.i18n import _, ngettext
+from hhdcli.i18n import N_, _, ngettext
 
 
 class Zone(StrEnum):
@@ -50,7 +50,7 @@ MAX_LINE = 300  # a longer line is no card line (and no regular expression gets 
 @dataclass
 class Deck:
     source: str
-    format: str = "plain list"
+    format: str = N_("plain list")
     entries: list[DeckEntry] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     ignored: list[tuple[int, str]] = field(default_factory=list)  # (line, text) not understood, up to MAX_COUNTED
@@ -102,8 +102,10 @@ class Deck:
 
     def describe(self) -> str:
         s = self.summary()
-        return (f"{self.source} ({self.format}): {s['main']} main, {s['sideboard']} sideboard, "
-                f"{len(self.commanders)} commander, {len(self.ignored)} lines ignored")
+        return _("{source} ({format}): {main} main, {sideboard} sideboard, {commanders} commander, {ignored} "
+                 "lines ignored").format(source=self.source, format=_(self.format), main=s["main"],
+                                         sideboard=s["sideboard"], commanders=len(self.commanders),
+                                         ignored=len(self.ignored))
 
 
 # --- headings -----------------------------------------------------------------------------------------
@@ -487,7 +489,7 @@ def detect_format(text: str, source: str = "") -> str:
         return "Apprentice / MTGTop8"
     if has(r"^(deck|sideboard)$"):
         return "Arena / MTGGoldfish"
-    return "MTGO / plain list"
+    return N_("MTGO / plain list")
 
 
 class _XmlDeck:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from hhdcli.i18n import _, ngettext, quote
 from hhdcli.terminal import printable
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class Env:
 
     def warn(self, message: str) -> None:
         if not self.quiet:
-            click.secho(f"warning: {printable(message)}", err=True, fg="yellow")
+            click.secho(_("warning: {message}").format(message=printable(message)), err=True, fg="yellow")
 
     def notice(self, message: str) -> None:
         """A wait long enough to wonder about (a server's Retry-After, Scryfall's back-off): say what it is."""
@@ -74,16 +75,16 @@ class Env:
         if cache_exists(self.cache_dir):
             return load_cache(self.cache_dir)
         if not self.offline and not recent_failed_sync(self.cache_dir):
-            self.info("no card cache yet: syncing from the registry once…")
+            self.info(_("no card cache yet: syncing from the registry once…"))
             try:
                 self.report_sync(self.syncer().run())
                 return load_cache(self.cache_dir)
             except (NetworkError, DataError) as exc:  # a cache that cannot be written is still an error
-                self.warn(f"could not sync: {exc.message}")
+                self.warn(_("could not sync: {reason}").format(reason=exc.message))
                 note_failed_sync(self.cache_dir)  # say it once: the next hour's commands do not try again
         builtin = load_builtin()
-        self.info(f"offline: using the built-in Hellscube v1.2 data of {builtin.meta.fetched_at[:10]}; "
-                  "`hhd sync` fetches the live registry")
+        self.info(_("offline: using the built-in Hellscube v1.2 data of {date}; `hhd sync` fetches the live "
+                    "registry").format(date=builtin.meta.fetched_at[:10]))
         return builtin
 
     def report_sync(self, result: SyncResult) -> None:
@@ -91,10 +92,13 @@ class Env:
             self.warn(warning)
         meta = result.meta
         if result.updated:
-            self.info(f"synced {meta.card_count} Hellscube v1.2 cards from {meta.source} into {self.cache_dir}")
+            self.info(ngettext("synced {n} Hellscube v1.2 card from {source} into {folder}",
+                               "synced {n} Hellscube v1.2 cards from {source} into {folder}", meta.card_count).format(
+                n=meta.card_count, source=meta.source, folder=self.cache_dir))
         else:
             version = meta.registry_version or meta.etag or meta.sha256[:12]
-            self.info(f"up to date (version {version}, {meta.card_count} cards)")
+            self.info(ngettext("up to date (version {version}, {n} card)", "up to date (version {version}, {n} cards)",
+                               meta.card_count).format(version=version, n=meta.card_count))
 
     def open_library(self, path: Path) -> ResolvedLibrary:
         from hhdcli.library import open_library
@@ -104,5 +108,7 @@ class Env:
         for warning in resolved.warnings:
             self.warn(warning)
         for entry, card in resolved.renamed:
-            self.info(f"{path}: card {entry.position} {entry.name!r} is called {card.name!r} now")
+            self.info(_("{path}: card {position} {old} is called {new} now").format(
+                path=path, position=entry.position, old=quote(entry.name), new=quote(card.name)))
+
         return resolved

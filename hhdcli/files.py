@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import errno
 import json
 import os
 import stat
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from hhdcli.errors import CacheError, InputError
+from hhdcli.i18n import N_, _
 
 
 def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], object], durable: bool = True) -> None:
@@ -103,8 +105,21 @@ def _file_mode(path: Path) -> int:
         return 0o666 & ~_UMASK
 
 
-def _why(exc: OSError) -> str:
-    return exc.strerror or exc.__class__.__name__
+# The system's reasons as the C library words them in English (Python does not translate strerror): the
+# common ones are msgids, so that a Russian message does not end in English.
+OS_REASONS = {errno.ENOENT: N_("No such file or directory"), errno.EACCES: N_("Permission denied"),
+              errno.EPERM: N_("Operation not permitted"), errno.EISDIR: N_("Is a directory"),
+              errno.ENOTDIR: N_("Not a directory"), errno.EEXIST: N_("File exists"),
+              errno.ENOSPC: N_("No space left on device"), errno.EROFS: N_("Read-only file system"),
+              errno.ENAMETOOLONG: N_("File name too long"), errno.ELOOP: N_("Too many levels of symbolic links")}
+
+
+def os_reason(exc: OSError) -> str:
+    """Why the system refused, in the run's language where the catalog has it."""
+    return _(OS_REASONS[exc.errno]) if exc.errno in OS_REASONS else exc.strerror or exc.__class__.__name__
+
+
+_why = os_reason
 
 
 def write_output(path: Path, data: bytes | str | Callable[[BinaryIO], object]) -> None:
@@ -112,13 +127,13 @@ def write_output(path: Path, data: bytes | str | Callable[[BinaryIO], object]) -
     or a new path: renaming over a device or a pipe would replace it with a file."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if Path(path).exists() and not Path(path).is_file():
-        raise InputError(f"cannot write {path}: it is not a regular file",
-                         "choose another output path (-o): a new file or one hhd wrote")
+        raise InputError(_("cannot write {path}: it is not a regular file").format(path=path),
+                         _("choose another output path (-o): a new file or one hhd wrote"))
     try:
         write_atomic(Path(path), payload)
     except OSError as exc:
-        raise InputError(f"cannot write {path}: {_why(exc)}",
-                         "choose another output path (-o) in a folder you can write to") from exc
+        raise InputError(_("cannot write {path}: {why}").format(path=path, why=_why(exc)),
+                         _("choose another output path (-o) in a folder you can write to")) from exc
 
 
 def write_cache_file(path: Path, data: bytes, durable: bool = True) -> None:
@@ -126,8 +141,8 @@ def write_cache_file(path: Path, data: bytes, durable: bool = True) -> None:
     try:
         write_atomic(Path(path), data, durable)
     except OSError as exc:
-        raise CacheError(f"cannot write the cache file {path}: {_why(exc)}",
-                         "make the cache folder writable, or choose another with --cache-dir or HHD_CACHE_DIR") from exc
+        raise CacheError(_("cannot write the cache file {path}: {why}").format(path=path, why=_why(exc)),
+                         _("make the cache folder writable, or choose another with --cache-dir or HHD_CACHE_DIR")) from exc
 
 
 def dump_json(document: Any) -> bytes:
@@ -163,21 +178,21 @@ def decode_text(raw: bytes) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
-def read_input(path: Path, what: str, limit: int, hint: str = "check the path") -> bytes:
+def read_input(path: Path, what: str, limit: int, hint: str | None = None) -> bytes:
     """The bytes of a file a person named: a regular file only (a FIFO would hang, /dev/zero never end),
     read no further than `limit` + 1 bytes so that the caller can tell "too large"."""
+    hint = hint or _("check the path")
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once, then is refused
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise InputError(f"{path} is not a regular file (a device, pipe or folder): cannot read it as "
-                                 f"{what}", hint)
+                raise InputError(_("{path} is not a regular file (a device, pipe or folder): cannot read it as {what}").format(path=path, what=what), hint)
             with os.fdopen(fd, "rb", closefd=False) as handle:
                 return handle.read(limit + 1)
         finally:
             os.close(fd)
     except OSError as exc:
-        raise InputError(f"cannot read {what} {path}: {_why(exc)}", hint) from exc
+        raise InputError(_("cannot read {what} {path}: {why}").format(what=what, path=path, why=_why(exc)), hint) from exc
 
 
 def read_text_file(path: Path, what: str, hint: str) -> str:
@@ -187,8 +202,8 @@ def read_text_file(path: Path, what: str, hint: str) -> str:
     if not binary and wide_encoding(raw) and "\0" in decode_text(raw):
         binary = True
     if len(raw) > MAX_TEXT_BYTES or binary:
-        why = "a binary file" if binary else f"over {MAX_TEXT_BYTES // 2**20} MB"
-        raise InputError(f"{path} is not a {what} ({why})", hint)
+        why = _("a binary file") if binary else _("over {n} MB").format(n=MAX_TEXT_BYTES // 2**20)
+        raise InputError(_("{path} is not a {what} ({why})").format(path=path, what=what, why=why), hint)
     return decode_text(raw)
 
 
@@ -212,8 +227,8 @@ def guard_outputs(outputs: dict[str, Path | None], inputs: dict[str, Path | None
     for i, (out_label, out) in enumerate(given_out):
         for in_label, source in given_in + given_out[i + 1:]:
             if _same_file(out, source):
-                raise InputError(f"{out} is both {out_label} and {in_label}: writing one would destroy the other",
-                                 f"choose another path for {out_label}")
+                raise InputError(_("{out} is both {out_label} and {in_label}: writing one would destroy the other").format(out=out, out_label=out_label, in_label=in_label),
+                                 _("choose another path for {out_label}").format(out_label=out_label))
 
 
 def refuse_to_replace(path: Path, data: bytes, what: str, force: bool) -> None:
@@ -226,5 +241,5 @@ def refuse_to_replace(path: Path, data: bytes, what: str, force: bool) -> None:
     except OSError:
         return  # nothing readable to lose
     if not same and not force:
-        raise InputError(f"{path} exists and holds another {what}",
-                         "pass --force to replace it, or choose another path with -o")
+        raise InputError(_("{path} exists and holds another {what}").format(path=path, what=what),
+                         _("pass --force to replace it, or choose another path with -o"))

@@ -15,6 +15,7 @@ from urllib.parse import urlparse
 
 from hhdcli import __version__
 from hhdcli.errors import DownloadError
+from hhdcli.i18n import _
 
 if TYPE_CHECKING:
     import requests
@@ -115,7 +116,7 @@ def _retry_class(notice: Notice | None) -> type:
             wait = asked if asked is not None else self.get_backoff_time()
             if notice and wait > NOTICE_AFTER:
                 why = "the server asked to (Retry-After)" if asked is not None else "before trying again"
-                notice(f"waiting {wait:.0f} s: {why}")
+                notice(_("waiting {wait:.0f} s: {why}").format(wait=wait, why=why))
             super().sleep(response)
 
     return PoliteRetry
@@ -269,7 +270,7 @@ class Client:
 
         wrong = url_problem(url)
         if wrong:
-            raise DownloadError(url, wrong, "check the URL")
+            raise DownloadError(url, wrong, _("check the URL"))
         host = urlparse(url).netloc
         earlier = self._failed_hosts.get(host)
         if earlier is not None:
@@ -311,9 +312,8 @@ def _refused(url: str, response: requests.Response, hint: str) -> DownloadError:
     """An HTTP error answer, with when to come back if the server said so."""
     back = retry_after_at(response.headers.get("Retry-After", ""))
     if back is not None:
-        return DownloadError(url, f"HTTP {response.status_code}; the server asks to wait until {clock(back)} "
-                             "(Retry-After)", f"nothing was changed; try again after {clock(back)}")
-    return DownloadError(url, f"HTTP {response.status_code} {response.reason}", hint)
+        return DownloadError(url, _("HTTP {status_code}; the server asks to wait until {clock} (Retry-After)").format(status_code=response.status_code, clock=clock(back)), _("nothing was changed; try again after {clock}").format(clock=clock(back)))
+    return DownloadError(url, _("HTTP {status_code} {reason}").format(status_code=response.status_code, reason=response.reason), hint)
 
 
 def clock(moment: datetime) -> str:
@@ -346,7 +346,7 @@ def read_capped(response: requests.Response, url: str, limit: int, progress: Pro
     total = int(response.headers.get("Content-Length") or 0) or None
     encoded = bool(response.headers.get("Content-Encoding"))
     if total and not encoded and total > limit:
-        raise DownloadError(url, f"larger than {limit // 2**20} MB", "check the URL")
+        raise DownloadError(url, _("larger than {number} MB").format(number=limit // 2**20), _("check the URL"))
     chunks: list[bytes] = []
     done = 0
     raw = response.raw
@@ -358,13 +358,13 @@ def read_capped(response: requests.Response, url: str, limit: int, progress: Pro
         chunks.append(chunk)
         done += len(chunk)
         if done > limit:
-            raise DownloadError(url, f"larger than {limit // 2**20} MB", "check the URL")
+            raise DownloadError(url, _("larger than {number} MB").format(number=limit // 2**20), _("check the URL"))
         if progress:
             progress(raw.tell() if encoded else done, total)
         if deadline is not None and time.monotonic() > deadline:
-            raise DownloadError(url, f"timed out (still arriving after the deadline, {done // 1024} KB so far)",
+            raise DownloadError(url, _("timed out (still arriving after the deadline, {number} KB so far)").format(number=done // 1024),
                                 TIMEOUT_HINT)
     # urllib3 already refuses short bodies; this catches servers that close early without a length error
     if total and not encoded and done < total:
-        raise DownloadError(url, f"truncated ({done} of {total} bytes)", RETRY_HINT)
+        raise DownloadError(url, _("truncated ({done} of {total} bytes)").format(done=done, total=total), RETRY_HINT)
     return b"".join(chunks)

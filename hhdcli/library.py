@@ -14,6 +14,7 @@ from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name,
 from hhdcli.colors import POOL_BASICS
 from hhdcli.errors import DataError, HhdError, InputError
 from hhdcli.files import read_input, read_text_file
+from hhdcli.i18n import _
 from hhdcli.jsonio import load_json
 
 LIBRARY_FORMAT = "hhd-library"
@@ -92,8 +93,8 @@ def seeded_sample(items: Sequence[Any], size: int, seed: str) -> list[Any]:
     change.
     """
     if not 1 <= size <= len(items):
-        raise InputError(f"library size {size} is outside 1..{len(items)} (the pool size)",
-                         "choose --size within the pool")
+        raise InputError(_("library size {size} is outside 1..{n} (the pool size)").format(size=size, n=len(items)),
+                         _("choose --size within the pool"))
     rng = random.Random(f"hhd-library-v1:{seed}")
     order = list(items)
     for i in range(size):
@@ -114,12 +115,12 @@ MAX_SEED = 200  # characters: a seed is read out at the table, not pasted from a
 
 def check_seed(seed: str) -> str:
     if not seed.strip() or len(seed) > MAX_SEED:
-        raise InputError(f"the seed must be 1 to {MAX_SEED} characters (this one has {len(seed)})",
-                         "choose a short seed such as ember-tide-42")
+        raise InputError(_("the seed must be 1 to {MAX_SEED} characters (this one has {n})").format(MAX_SEED=MAX_SEED, n=len(seed)),
+                         _("choose a short seed such as ember-tide-42"))
     try:
         seed.encode("utf-8")
     except UnicodeEncodeError:  # a byte that is not UTF-8 in argv arrives as a lone surrogate
-        raise InputError("the seed has a byte that is not UTF-8 text", "choose a seed such as ember-tide-42") from None
+        raise InputError(_("the seed has a byte that is not UTF-8 text"), _("choose a seed such as ember-tide-42")) from None
     return seed
 
 
@@ -186,7 +187,7 @@ def draws_the_same(path: Path, library: Library) -> bool:
     """The file holds this draw (seed, pool, cards, card data by hash), perhaps with the data named otherwise:
     writing it again loses nothing, so it needs no --force."""
     try:
-        old = load_json(read_input(Path(path), "a library file", MAX_LIBRARY_BYTES))
+        old = load_json(read_input(Path(path), _("a library file"), MAX_LIBRARY_BYTES))
         return (old["seed"], old["pool"], old["card_data"]["sha256"], [e["id"] for e in old["cards"]]) == \
             (library.seed, library.pool, library.card_data["sha256"], [e.id for e in library.cards])
     except (HhdError, ValueError, KeyError, TypeError):
@@ -196,28 +197,27 @@ def draws_the_same(path: Path, library: Library) -> bool:
 def load_library(path: Path) -> Library:
     """Read a library file back, refusing one of another format or edited into inconsistency."""
     try:
-        raw = read_input(Path(path), "a library file", MAX_LIBRARY_BYTES)
+        raw = read_input(Path(path), _("a library file"), MAX_LIBRARY_BYTES)
         if len(raw) > MAX_LIBRARY_BYTES:
-            raise DataError(f"{path} is over {MAX_LIBRARY_BYTES // 2**20} MB: not a library file",
-                            "make one with `hhd generate -o FILE`")
+            raise DataError(_("{path} is over {number} MB: not a library file").format(path=path, number=MAX_LIBRARY_BYTES // 2**20),
+                            _("make one with `hhd generate -o FILE`"))
         document = load_json(raw)
     except ValueError as exc:
-        raise DataError(f"{path} is not a library file (not JSON: {exc.__class__.__name__})",
-                        "make one with `hhd generate -o FILE`") from exc
+        raise DataError(_("{path} is not a library file (not JSON: {__name__})").format(path=path, __name__=exc.__class__.__name__),
+                        _("make one with `hhd generate -o FILE`")) from exc
     if not isinstance(document, dict) or document.get("format") != LIBRARY_FORMAT:
-        raise DataError(f"{path} is not an hhd library file", "make one with `hhd generate -o FILE`")
+        raise DataError(_("{path} is not an hhd library file").format(path=path), _("make one with `hhd generate -o FILE`"))
     if document.get("version") not in READABLE_VERSIONS:
-        raise DataError(f"{path} is library format version {document.get('version')!r}; this hhd reads "
-                        f"versions {', '.join(map(str, READABLE_VERSIONS))}", "update hhd, or generate it again")
+        raise DataError(_("{path} is library format version {get!r}; this hhd reads versions {join}").format(path=path, get=document.get('version'), join=', '.join(map(str, READABLE_VERSIONS))), _("update hhd, or generate it again"))
     problem = _field_problem(document)
     if problem:
-        raise DataError(f"{path}: {problem}", "generate the library again (hhd generate --seed SEED --force)")
+        raise DataError(f"{path}: {problem}", _("generate the library again (hhd generate --seed SEED --force)"))
     try:
         entries = [LibraryEntry.from_json(e) for e in document["cards"]]
         library = Library(str(document["seed"]), dict(document["pool"]), dict(document["card_data"]), entries)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise DataError(f"{path}: a field is missing or of the wrong type ({exc})",
-                        "generate the library again") from exc
+        raise DataError(_("{path}: a field is missing or of the wrong type ({exc})").format(path=path, exc=exc),
+                        _("generate the library again")) from exc
     _check_consistent(path, library, document.get("size"))
     return library
 
@@ -298,7 +298,7 @@ def _check_consistent(path: Path, library: Library, size: Any) -> None:
     elif len({e.id for e in library.cards}) != library.size:
         problem = "the same physical card is listed twice"
     if problem:
-        raise DataError(f"{path} was edited into an inconsistent state: {problem}", "generate the library again")
+        raise DataError(_("{path} was edited into an inconsistent state: {problem}").format(path=path, problem=problem), _("generate the library again"))
 
 
 @dataclass
@@ -321,11 +321,11 @@ def open_library(path: Path, hellscube: Sequence[Card], card_sha256: str) -> Res
     resolved = resolve(library, hellscube)
     made_from = str(library.card_data.get("sha256"))
     if made_from != card_sha256:
-        resolved.warnings.append(f"{path}: the card data changed since this library was made "
-                                 f"(made from {made_from[:12]}, the cards now are {card_sha256[:12]})")
+        resolved.warnings.append(_("{path}: the card data changed since this library was made (made from {value}, the cards "
+                                   "now are {value2})").format(path=path, value=made_from[:12], value2=card_sha256[:12]))
     for entry in resolved.missing:
         what = "printed from the library file" if entry.card else "left out (an old library file keeps no copy)"
-        resolved.warnings.append(f"{path}: card {entry.position} {entry.name!r} is not in the card data now; {what}")
+        resolved.warnings.append(_("{path}: card {position} {name!r} is not in the card data now; {what}").format(path=path, position=entry.position, name=entry.name, what=what))
     return resolved
 
 
@@ -363,6 +363,6 @@ def resolve(library: Library, hellscube: Iterable[Card]) -> ResolvedLibrary:
 
 def read_name_list(path: Path) -> tuple[str, ...]:
     """An exclude file: one card name per line; blank lines and # comments ignored."""
-    text = read_text_file(path, "name list", "give a text file, one card name per line")
+    text = read_text_file(path, _("name list"), _("give a text file, one card name per line"))
     names = (line.split("#", 1)[0].strip() for line in text.splitlines())
     return tuple(n for n in names if n)

@@ -17,6 +17,7 @@ from typing import Any
 from hhdcli.cards import Card
 from hhdcli.colors import COLORS, color_letter, ordered
 from hhdcli.costs import is_number, parse_cost, symbols_in
+from hhdcli.i18n import _
 
 _SHAPE_COLORS = re.compile(r"[WUBRGPCS]+")
 GENERIC: frozenset[str] = frozenset()
@@ -216,7 +217,8 @@ def judge(card: Card, deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONL
     cost = card_cost(card, with_rules_text)
     symbols = tuple(s for s in cost.symbols if s not in table.not_mana) if with_rules_text else cost.symbols
     result = table.assess(symbols, colors)
-    warnings = tuple(f"{card.name}: ignored non-cost text in a cost slot: {s[:40]!r}" for s in cost.stray) \
+    warnings = tuple(_("{name}: ignored non-cost text in a cost slot: {text!r}").format(name=card.name, text=s[:40])
+                     for s in cost.stray) \
         if cost.stray else ()
     return Verdict(card, result.verdict, result.missing, result.unknown, warnings)
 

@@ -28,6 +28,7 @@ from hhdcli.cards import Parsed, parse_registry
 from hhdcli.errors import DataError, HhdError, InputError
 from hhdcli.files import read_input, write_cache_file
 from hhdcli.http import Client, Download, HttpSettings, Notice, Progress
+from hhdcli.i18n import _
 from hhdcli.jsonio import load_json
 
 EXPECTED_CARDS = 720
@@ -93,12 +94,12 @@ def is_url(source: str) -> bool:
 def _read_local(path_text: str) -> bytes:
     """A registry file as it is, or gzipped (the registry serves its catalog gzipped; tests/data keeps it so)."""
     path = Path(path_text).expanduser()
-    raw = read_input(path, "a registry file", MAX_DOWNLOAD, "check the path given to --source/--symbols")
+    raw = read_input(path, _("a registry file"), MAX_DOWNLOAD, _("check the path given to --source/--symbols"))
     if raw.startswith(b"\x1f\x8b"):
         raw = _gunzip(raw, path)
     if len(raw) > MAX_DOWNLOAD:
-        raise InputError(f"{path} is over {MAX_DOWNLOAD // 2**20} MB: not a registry file",
-                         "check the path given to --source/--symbols")
+        raise InputError(_("{path} is over {number} MB: not a registry file").format(path=path, number=MAX_DOWNLOAD // 2**20),
+                         _("check the path given to --source/--symbols"))
     return raw
 
 
@@ -109,7 +110,7 @@ def _gunzip(raw: bytes, path: Path) -> bytes:
     try:
         data = unpack.decompress(raw, MAX_DOWNLOAD + 1)  # a bound: a small file must not unpack into gigabytes
     except zlib.error as exc:
-        raise DataError(f"{path} is a damaged gzip file ({exc})", "download the registry file again") from exc
+        raise DataError(_("{path} is a damaged gzip file ({exc})").format(path=path, exc=exc), _("download the registry file again")) from exc
     return data
 
 
@@ -150,17 +151,17 @@ class Syncer:
         version = manifest.version
         if manifest.card_count is not None and manifest.card_count != parsed.records:
             # the catalog is cached for days, the manifest for minutes: this catalog may be an old one
-            self.warnings.append(f"the catalog holds {parsed.records} cards but its manifest says "
-                                 f"{manifest.card_count}: it may be a stale copy; try again in a few minutes")
+            self.warnings.append(_("the catalog holds {records} cards but its manifest says {card_count}: it may be a stale "
+                                   "copy; try again in a few minutes").format(records=parsed.records, card_count=manifest.card_count))
             if old is not None:
-                self.warnings.append("kept the previous card data")
+                self.warnings.append(_("kept the previous card data"))
                 return SyncResult(False, old, self.warnings)
             version = None  # stored, but not as that version: the next sync fetches again
         fmt, cards = parsed.format, parsed.cards
         if old is not None and not force and len(cards) < SHRINK_LIMIT * old.card_count:
-            raise DataError(f"{download.url} has {len(cards)} Hellscube v1.2 cards, the cache has {old.card_count}: "
-                            "refusing to replace the cache with far fewer cards",
-                            "nothing was changed; if that is really the new card list, pass --force")
+            raise DataError(_("{url} has {n} Hellscube v1.2 cards, the cache has {card_count}: refusing to replace the "
+                              "cache with far fewer cards").format(url=download.url, n=len(cards), card_count=old.card_count),
+                            _("nothing was changed; if that is really the new card list, pass --force"))
         symbols_download = self._symbols(symbols, source, old, force)
         meta = CacheMeta(
             source=download.url, format=fmt, registry_version=version,
@@ -181,7 +182,7 @@ class Syncer:
                 return Download(self.urls.catalog, not_modified=True), manifest
             return self._from_url(self.urls.catalog, old, force), manifest
         except HhdError as exc:
-            self.warnings.append(f"the registry catalog failed ({exc.message}); trying the repository database")
+            self.warnings.append(_("the registry catalog failed ({message}); trying the repository database").format(message=exc.message))
             return self._from_url(self.urls.database, old, force), Manifest()
 
     def _manifest(self) -> Manifest:
@@ -191,7 +192,7 @@ class Syncer:
             count = document.get("cardCount")
             return Manifest(str(document["version"]), count if isinstance(count, int) else None)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise DataError(f"the manifest {self.urls.manifest} has no version") from exc
+            raise DataError(_("the manifest {manifest} has no version").format(manifest=self.urls.manifest)) from exc
 
     def _from_url(self, url: str, old: CacheMeta | None, force: bool) -> Download:
         same = old is not None and old.source == url and not force
@@ -209,12 +210,12 @@ class Syncer:
         shown = 5  # a feed of broken records is a few lines and a count, not a screenful
         self.warnings.extend(f"{download.url}: {line}" for line in parsed.skipped[:shown])
         if len(parsed.skipped) > shown:
-            self.warnings.append(f"… and {len(parsed.skipped) - shown} more records skipped")
+            self.warnings.append(_("… and {number} more records skipped").format(number=len(parsed.skipped) - shown))
         if not parsed.cards:
-            raise DataError(f"{download.url}: no Hellscube v1.2 cards (set HLC) in {parsed.format} data",
-                            "nothing was changed; check that --source is the Hellscube database")
+            raise DataError(_("{url}: no Hellscube v1.2 cards (set HLC) in {format} data").format(url=download.url, format=parsed.format),
+                            _("nothing was changed; check that --source is the Hellscube database"))
         if len(parsed.cards) != EXPECTED_CARDS:
-            self.warnings.append(f"found {len(parsed.cards)} Hellscube v1.2 cards, expected {EXPECTED_CARDS}")
+            self.warnings.append(_("found {n} Hellscube v1.2 cards, expected {EXPECTED_CARDS}").format(n=len(parsed.cards), EXPECTED_CARDS=EXPECTED_CARDS))
         return parsed
 
     def _symbols(self, symbols: str | None, source: str | None, old: CacheMeta | None,
@@ -245,11 +246,11 @@ class Syncer:
         except (HhdError, ValueError) as exc:
             message = exc.message if isinstance(exc, HhdError) else f"{symbols}: {exc}"
             if explicit:
-                raise DataError(f"symbol table: {message}", "nothing was changed; check --symbols") from exc
+                raise DataError(_("symbol table: {message}").format(message=message), _("nothing was changed; check --symbols")) from exc
             if has_symbols(self.cache_dir):
-                self.warnings.append(f"no new symbol table ({message}); keeping the previous one")
+                self.warnings.append(_("no new symbol table ({message}); keeping the previous one").format(message=message))
                 return None
-            self.warnings.append(f"no new symbol table ({message}); using the built-in one")
+            self.warnings.append(_("no new symbol table ({message}); using the built-in one").format(message=message))
             return Download(f"{BUILTIN_PREFIX} pips.json", builtin_symbols_file())
 
     def run_symbols(self, symbols: str | None = None, force: bool = False) -> SymbolsResult:

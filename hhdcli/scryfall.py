@@ -19,6 +19,7 @@ from typing import Any
 from hhdcli.errors import NetworkError
 from hhdcli.files import dump_json, write_cache_file
 from hhdcli.http import Client, HttpSettings, Notice, clock, retry_after_at
+from hhdcli.i18n import _
 from hhdcli.jsonio import load_json
 
 DEFAULT_SCRYFALL_URL = "https://api.scryfall.com"
@@ -76,7 +77,7 @@ class ScryfallLands:
             try:
                 known.update(self._fetch(wanted))
             except NetworkError as exc:
-                self.warn(f"Scryfall lookup failed ({exc.message}); name the lands with --land NAME=COLORS")
+                self.warn(_("Scryfall lookup failed ({message}); name the lands with --land NAME=COLORS").format(message=exc.message))
             else:
                 write_cache_file(self.path, dump_json(known))
         result: dict[str, Answer | None] = {}
@@ -105,17 +106,17 @@ class ScryfallLands:
                     document["data"]  # noqa: B018 - the shape is checked here, used by the caller
                     return dict(document)
                 except (ValueError, KeyError, TypeError) as exc:
-                    raise NetworkError(f"{url} answered something that is not a card list") from exc
+                    raise NetworkError(_("{url} answered something that is not a card list").format(url=url)) from exc
             if attempt == 2:
-                raise NetworkError(f"{url} is still busy (HTTP 429 twice)", "try again in a few minutes")
+                raise NetworkError(_("{url} is still busy (HTTP 429 twice)").format(url=url), _("try again in a few minutes"))
             back = retry_after_at(str(answer.headers.get("Retry-After", "")))
             wait = max(BACK_OFF, (back - datetime.now().astimezone()).total_seconds() if back else 0.0)
             if wait > BACK_OFF:  # longer than the back-off this command budgets for: not worth waiting
                 assert back is not None
-                raise NetworkError(f"{url} asks to wait until {clock(back)} (HTTP 429): try again after {clock(back)}",
-                                   "or pass --offline, naming lands with --land NAME=COLORS")
+                raise NetworkError(_("{url} asks to wait until {clock} (HTTP 429): try again after {clock}").format(url=url, clock=clock(back)),
+                                   _("or pass --offline, naming lands with --land NAME=COLORS"))
             if self.notice:
-                self.notice(f"waiting {wait:.0f} s: Scryfall asked to slow down (HTTP 429)")
+                self.notice(_("waiting {wait:.0f} s: Scryfall asked to slow down (HTTP 429)").format(wait=wait))
             self.sleep(wait)
         raise AssertionError("unreachable")
 

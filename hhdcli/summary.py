@@ -12,6 +12,7 @@ from typing import Any
 
 from hhdcli.cards import Card, CardType, Kind
 from hhdcli.colors import COLOR_GROUPS, GROUP_NAMES, POOL_BASICS, Group
+from hhdcli.i18n import N_, _, ngettext, quote
 from hhdcli.library import Library
 
 CURVE = ("0", "1", "2", "3", "4", "5", "6", "7+")
@@ -64,12 +65,27 @@ def summary_json(rows: Sequence[Row]) -> dict[str, Any]:
     return result
 
 
+# The figures' names and labels as shown to people; the JSON keeps the English ones (they are keys). Basic
+# lands are card names and stay as printed.
+SHOWN = {"type": N_("type"), "color": N_("color"), "basics": N_("basics"), "mana value": N_("mana value"),
+         "Land": N_("Land"), "Creature": N_("Creature"), "Planeswalker": N_("Planeswalker"),
+         "Instant": N_("Instant"), "Sorcery": N_("Sorcery"), "Artifact": N_("Artifact"),
+         "Enchantment": N_("Enchantment"), "Other": N_("Other"), "White": N_("White"), "Blue": N_("Blue"),
+         "Black": N_("Black"), "Red": N_("Red"), "Green": N_("Green"), "Purple": N_("Purple"),
+         "Multicolor": N_("Multicolor"), "Colorless": N_("Colorless")}
+
+
+def shown(word: str) -> str:
+    return _(SHOWN[word]) if word in SHOWN else word
+
+
 def format_summary(rows: Sequence[Row]) -> str:
     lines = []
+    width = max(len(shown(figure)) for figure in FIGURES) + 2
     for figure in FIGURES:
-        cells = [f"{r.label} {r.count} ({r.expected:g})" for r in rows if r.figure == figure]
-        lines.append(f"{figure + ':':<12}" + "  ".join(cells))
-    lines.append("(in brackets: expected for a random tenth)")
+        cells = [f"{shown(r.label)} {r.count} ({r.expected:g})" for r in rows if r.figure == figure]
+        lines.append(f"{shown(figure) + ':':<{width}}" + "  ".join(cells))
+    lines.append(_("(in brackets: expected for a random tenth)"))
     return "\n".join(lines)
 
 
@@ -101,7 +117,10 @@ def render_view(fmt: str, library: Library, rows: list[dict[str, Any]], summary:
 
 
 def _text(library: Library, rows: list[dict[str, Any]], summary: Sequence[Row]) -> str:
-    header = f"Hell library — seed {library.seed!r}, {library.size} of {library.pool.get('cards')} cards (top first)"
+    pool = int(library.pool.get("cards") or 0)
+    header = ngettext("Hell library — seed {seed}, {n} of {pool} card (top first)",
+                      "Hell library — seed {seed}, {n} of {pool} cards (top first)", pool).format(
+        seed=quote(library.seed), n=library.size, pool=pool)
     body = [f"{r['position']:>3}. {r['name']}" + (f"   {r['mana_cost']}" if r["mana_cost"] else "")
             + (f"   — {r['type_line']}" if r["type_line"] else "") for r in rows]
     return "\n".join([header, *body, "", format_summary(summary)])
@@ -112,11 +131,15 @@ def _md_cell(text: Any) -> str:
 
 
 def _markdown(library: Library, rows: list[dict[str, Any]], summary: Sequence[Row]) -> str:
-    lines = [f"# Hell library — seed `{library.seed}`", "",
-             f"{library.size} of {library.pool.get('cards')} cards, top first.", "",
-             "| # | Card | Cost | Type |", "|---:|---|---|---|"]
+    pool = int(library.pool.get("cards") or 0)
+    lines = ["# " + _("Hell library — seed {seed}").format(seed=f"`{library.seed}`"), "",
+             ngettext("{n} of {pool} card, top first.", "{n} of {pool} cards, top first.", pool).format(
+                 n=library.size, pool=pool), "",
+             "| # | {} | {} | {} |".format(_("Card"), _("Cost"), _("Type")), "|---:|---|---|---|"]
     lines += [f"| {r['position']} | {_md_cell(r['name'])} | {_md_cell(r['mana_cost'])} | {_md_cell(r['type_line'])} |"
               for r in rows]
-    lines += ["", "| Figure | Value | Library | Expected |", "|---|---|---:|---:|"]
-    lines += [f"| {r.figure} | {r.label} | {r.count} | {r.expected:g} |" for r in summary]
+    lines += ["", "| {} | {} | {} | {} |".format(_("Figure"), _("Value"), _("Library"), _("Expected")),
+              "|---|---|---:|---:|"]
+    lines += [f"| {shown(r.figure)} | {shown(r.label)} | {r.count} | {r.expected:g} |" for r in summary]
+
     return "\n".join(lines)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
+from hhdcli.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
@@ -39,8 +40,8 @@ def format_for(output: Path | None) -> ExportFormat:
     if name.endswith(".mpc.xml"):
         return ExportFormat.MPC
     if name.endswith(".xml"):
-        raise InputError(f"{output}: an .xml file could be a Cockatrice set or an MPC Autofill order",
-                         "pass --format cockatrice or --format mpc")
+        raise InputError(_("{output}: an .xml file could be a Cockatrice set or an MPC Autofill order").format(output=output),
+                         _("pass --format cockatrice or --format mpc"))
     return ExportFormat.TTS
 
 
@@ -58,7 +59,7 @@ class Exported:
     count: int = 0  # the cards in the export (an MPC order leaves out those without a Drive image)
 
 
-RULES_NOTE = (
+RULES_NOTE = N_(  # the TTS notecard, in the run's language when written
     "Draw from the Hell library instead of your own when you like (not when it is empty).\n"
     "1. A land: take it; in your draw step you may play it at once, outside the land limit.\n"
     "2. A spell whose every mana colour your deck's lands make (hybrid: any one option; Phyrexian: always; "
@@ -88,8 +89,8 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
 
         orders, missing = mpc_orders(cards, drive_id_of(cardback) if cardback else HELLFALL_CARDBACK)
         if len(missing) == len(cards):
-            raise InputError("no card of this library has a Google Drive image: the MPC order would be empty",
-                             "print it with hhd proxies instead")
+            raise InputError(_("no card of this library has a Google Drive image: the MPC order would be empty"),
+                             _("print it with hhd proxies instead"))
         # MakePlayingCards prints at most 612 cards a project: the first order is the output, the next NAME-2…
         stem = output.name.removesuffix(".xml").removesuffix(".mpc")
         for number, order in enumerate(orders, start=1):
@@ -103,8 +104,10 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
         left_out = set(missing)
         done.count = sum(1 for c in cards if c.name not in left_out)
         if missing:
-            done.warnings.append(f"{len(missing)} cards have no Google Drive image and are not in the order "
-                                 f"(print them with hhd proxies): {', '.join(missing)}")
+            done.warnings.append(ngettext(
+                "{n} card has no Google Drive image and is not in the order (print it with hhd proxies): {names}",
+                "{n} cards have no Google Drive image and are not in the order (print them with hhd proxies): {names}",
+                len(missing)).format(n=len(missing), names=", ".join(missing)))
     elif fmt is ExportFormat.COCKATRICE:
         from hhdcli.export.cockatrice import deck_file, set_file
         from hhdcli.export.tokens import builtin_tokens, tokens_for
@@ -112,9 +115,9 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
         made_tokens = tokens_for(cards, builtin_tokens() if tokens is None else tokens)
         done.files[output] = set_file(cards, title, made or date.today(), made_tokens)
         deck = output.with_name(output.name.removesuffix(".xml").removesuffix(".cockatrice") + ".cod")
-        done.files[deck] = deck_file(cards, title, "A Hell library drawn by hhd; keep it in library order.")
-        done.notes.append(f"copy {output.name} into Cockatrice's customsets folder (Card Database → Open custom "
-                          f"sets folder), restart Cockatrice, then load {deck.name} in the deck editor")
+        done.files[deck] = deck_file(cards, title, _("A Hell library drawn by hhd; keep it in library order."))
+        done.notes.append(_("copy {name} into Cockatrice's customsets folder (Card Database → Open custom sets "
+                            "folder), restart Cockatrice, then load {name2} in the deck editor").format(name=output.name, name2=deck.name))
     else:
         _tts(done, cards, title, output, table, back_url, image_base_url)
     return done
@@ -153,8 +156,8 @@ def drive_id_of(text: str) -> str:
         return found
     if re.fullmatch(r"[\w-]{10,}", text.strip()):
         return text.strip()
-    raise InputError(f"--cardback {text!r} is neither a Google Drive id nor a share link",
-                     "paste the id (the part after /d/ in the share link) or the link itself")
+    raise InputError(_("--cardback {text!r} is neither a Google Drive id nor a share link").format(text=text),
+                     _("paste the id (the part after /d/ in the share link) or the link itself"))
 
 
 def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table: SymbolTable,
@@ -184,9 +187,14 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
                      else card.id, card)
 
     back = back_url or local("hell-back", None)
-    done.files[output] = tts_save(cards, title, face_url, back, RULES_NOTE)
+    done.files[output] = tts_save(cards, title, face_url, back, _(RULES_NOTE))
     if rendered and image_base_url:
-        done.notes.append(f"upload the {len(rendered)} images of {folder} to {image_base_url} before you load the deck")
+        done.notes.append(ngettext("upload the {n} image of {folder} to {url} before you load the deck",
+                                   "upload the {n} images of {folder} to {url} before you load the deck",
+                                   len(rendered)).format(n=len(rendered), folder=folder, url=image_base_url))
     elif rendered:
-        done.notes.append(f"{len(rendered)} images are files in {folder}: only this computer shows them; for "
-                          "online play upload the folder and export again with --image-base-url URL")
+        done.notes.append(ngettext("{n} image is a file in {folder}: only this computer shows it; for online play "
+                                   "upload the folder and export again with --image-base-url URL",
+                                   "{n} images are files in {folder}: only this computer shows them; for online play "
+                                   "upload the folder and export again with --image-base-url URL",
+                                   len(rendered)).format(n=len(rendered), folder=folder))

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hhdcli.cards import Card, card_text
+from hhdcli.i18n import _
 from hhdcli.rulings import hell_lines
 
 FACE_DOWN = {"posX": 0, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180, "rotZ": 180,
@@ -56,17 +57,17 @@ def _deck(nickname: str, description: str, entries: list[tuple[Card, dict[str, A
 def tts_save(cards: Sequence[Card], title: str, face_url: Callable[[Card, int], str], back_url: str,
              rules: str) -> bytes:
     """The saved object. `face_url(card, side)` gives each side's image (side 0 front, 1 back)."""
-    library = _deck(title, "The Hell library, top card first. Draw from the top; never shuffle it.",
+    library = _deck(title, _("The Hell library, top card first. Draw from the top; never shuffle it."),
                     [(card, _custom(face_url(card, 0), back_url)) for card in cards], 0)
     states = [library]
     dfcs = [(card, _custom(face_url(card, 0), face_url(card, 1), unique_back=True))
             for card in dict.fromkeys(c for c in cards if c.is_double_faced)]
     if len(dfcs) >= 2:  # a deck of one card is no deck to Tabletop Simulator: one card is a card
-        states.append(_deck("Double-faced cards", "Both sides of the library's double-faced cards, to swap in "
-                            "when one is drawn.", dfcs, 2.5, face_down=False, first_key=len(cards) + 1))
+        states.append(_deck(_("Double-faced cards"), _("Both sides of the library's double-faced cards, to swap in "
+                                                           "when one is drawn."), dfcs, 2.5, face_down=False, first_key=len(cards) + 1))
     elif dfcs:
         card, custom = dfcs[0]
         states.append({**_card(len(cards) + 1, card, custom, 2.5), "Transform": _transform(2.5, face_down=False)})
-    states.append({"Name": "Notecard", "Nickname": "Hell's Half-Draft: taking a Hell card", "Description": rules,
+    states.append({"Name": "Notecard", "Nickname": _("Hell's Half-Draft: taking a Hell card"), "Description": rules,
                    "Transform": _transform(-2.5, face_down=False)})
     return (json.dumps({"SaveName": title, "ObjectStates": states}, indent=2, ensure_ascii=False) + "\n").encode()

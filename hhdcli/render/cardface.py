@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from hhdcli.cards import Card, Face
+from hhdcli.i18n import _, ngettext
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
 from hhdcli.render.layout import INK, MM
@@ -75,9 +76,9 @@ class Painter:
         c.roundRect(slot.x + 4 * MM, slot.y + 4 * MM, slot.w - 8 * MM, slot.h - 8 * MM, 3 * MM, stroke=1, fill=0)
         c.setFillColorRGB(*BACK_GOLD)
         c.setFont(self.fonts.bold, 30)
-        c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 4, "HELL")
+        c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 4, safe_text(self.fonts, _("HELL"), bold=True))
         c.setFont(self.fonts.regular, 8)
-        c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 20, "Hell's Half-Draft")
+        c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 20, safe_text(self.fonts, _("Hell's Half-Draft")))
         c.restoreState()
 
     # --- text proxies ---------------------------------------------------------------------------
@@ -319,14 +320,14 @@ class Painter:
         else:
             c.setFillColor(INK)
         c.setFont(self.fonts.regular, MIN_PT)
-        line = f"{card.set_code} · Hell's Half-Draft proxy" + (f" · {part[0]}/{part[1]}" if part[1] > 1 else "")
+        line = f"{card.set_code} · " + _("Hell's Half-Draft proxy") + (f" · {part[0]}/{part[1]}" if part[1] > 1 else "")
         x, y, room = slot.x + 3.4 * MM, slot.y + BORDER + 0.6 * MM, slot.w - 6.8 * MM
         if rulings:  # a small flag, then the ids: with the footer's words when they fit, else in their place
             self._flag(x, y)
             x, room = x + 2.0 * MM, room - 2.0 * MM
-            ids = f"Hell: {', '.join(rulings)}"
+            ids = _("Hell: {rulings}").format(rulings=", ".join(rulings))
             line = next((t for t in (f"{line} · {ids}", f"{card.set_code} · {ids}", ids)
-                         if c.stringWidth(t, self.fonts.regular, MIN_PT) <= room), f"{len(rulings)} Hell rulings")
+                         if c.stringWidth(t, self.fonts.regular, MIN_PT) <= room), ngettext("{n} Hell ruling", "{n} Hell rulings", len(rulings)).format(n=len(rulings)))
         c.drawString(x, y, safe_text(self.fonts, line))
 
     def _flag(self, x: float, y: float) -> None:

@@ -10,6 +10,7 @@ from enum import StrEnum
 
 from hhdcli.cards import Card, CardType, Kind, normalize_name
 from hhdcli.colors import GROUP_ORDER, Group
+from hhdcli.i18n import N_, format_date, translator
 from hhdcli.library import Library
 from hhdcli.mana import SymbolTable
 from hhdcli.render.cardface import FRAME
@@ -72,9 +73,23 @@ class Checklist:
     labels: dict[str, str]
     lang: str
     has_rulings: bool = False  # some card is marked ⚑: the legend is printed
+    total_text: str = ""  # "Total: 97 cards", in the checklist's language and plural
 
 
-def lines_for(cards: Sequence[Card]) -> list[Line]:
+# The basic land types as the rules sheet names them (the basics' names stay as printed)
+BASIC_TYPES = {"Plains": N_("Plains"), "Island": N_("Island"), "Swamp": N_("Swamp"), "Mountain": N_("Mountain"),
+               "Forest": N_("Forest"), "Nebula": N_("Nebula"), "Wastes": N_("Wastes")}
+
+
+def basic_type_line(name: str, lang: str) -> str:
+    """A basic land's type line in the checklist's language: Basic Land — Forest, Базовая земля — Лес."""
+    catalog = translator(lang)
+    subtype = catalog.gettext(BASIC_TYPES[name]) if name in BASIC_TYPES else name
+    return catalog.gettext("Basic Land — {type}").format(type=subtype) if name in BASIC_TYPES else \
+        catalog.gettext("Basic Land")
+
+
+def lines_for(cards: Sequence[Card], lang: str = "en") -> list[Line]:
     """One line per card; copies of a basic become one line with a box per copy."""
     copies = Counter(c.name for c in cards if c.is_basic)
     lines, seen = [], set()
@@ -87,7 +102,8 @@ def lines_for(cards: Sequence[Card]) -> list[Line]:
         else:
             boxes = 1
         kind = Kind.BASIC if card.is_basic else card.primary_type
-        lines.append(Line(card.name, card.mana_cost, card.type_line, card.group, kind, card.frame, boxes, position,
+        type_line = basic_type_line(card.name, lang) if card.is_basic else card.type_line
+        lines.append(Line(card.name, card.mana_cost, type_line, card.group, kind, card.frame, boxes, position,
                           bool(card_rulings(card))))
     return lines
 
@@ -96,12 +112,14 @@ def build_checklist(library: Library, cards: Sequence[Card], card_version: str, 
                     mode: Mode = Mode.SLEEVE, lang: str = "en", today: date | None = None) -> Checklist:
     text = labels(lang)
     mode = Mode(mode)
-    lines = lines_for(cards)
+    lines = lines_for(cards, lang)
     groups = _grouped(lines, Sort(sort), text)
-    header = [(text["seed"], library.seed), (text["date"], (today or date.today()).isoformat()),
+    header = [(text["seed"], library.seed), (text["date"], format_date(today or date.today(), lang)),
               (text["data"], card_version), (text["sleeves"], text["red"])]
-    return Checklist(text[f"title_{mode}"], text[f"subtitle_{mode}"], header, groups, sum(g.count for g in groups),
-                     text, lang, any(line.hell for line in lines))
+    total = sum(g.count for g in groups)
+    total_text = translator(lang).ngettext("Total: {n} card", "Total: {n} cards", total).format(n=total)
+    return Checklist(text[f"title_{mode}"], text[f"subtitle_{mode}"], header, groups, total,
+                     text, lang, any(line.hell for line in lines), total_text)
 
 
 def _grouped(lines: list[Line], sort: Sort, text: dict[str, str]) -> list[Section]:
@@ -157,7 +175,8 @@ def _draw_checklist(canvas, checklist: Checklist, table: SymbolTable, fonts: Fon
     _advance(canvas, checklist, fonts, cursor, need=LINE * 2)
     canvas.setFont(fonts.bold, 10)
     canvas.drawString(_x(cursor, column_w), cursor.y - LINE, safe_text(
-        fonts, f"{checklist.labels['total']}: {checklist.total} {checklist.labels['cards']}", bold=True))
+        fonts, checklist.total_text, bold=True))
+
     if checklist.has_rulings:  # the legend, wrapped to the column rather than running past it
         from hhdcli.render.proxies import wrap_words
 

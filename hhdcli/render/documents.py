@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
+from hhdcli.i18n import _
 from hhdcli.render.templates import render
 
 if TYPE_CHECKING:
@@ -36,10 +37,9 @@ def doc_format(path: Path, chosen: str | None, allowed: tuple[DocFormat, ...] = 
     found = DocFormat(chosen) if chosen else _BY_SUFFIX.get(Path(path).suffix.lower())
     names = ", ".join(f.value for f in allowed)
     if found is None:
-        raise InputError(f"{path}: cannot tell the format from the extension", f"end the name in .{allowed[0].value} "
-                         f"or pass --format ({names})")
+        raise InputError(_("{path}: cannot tell the format from the extension").format(path=path), _("end the name in .{value} or pass --format ({names})").format(value=allowed[0].value, names=names))
     if found not in allowed:
-        raise InputError(f"{path}: this command writes {names}, not {found.value}", f"for example -o out.{allowed[0]}")
+        raise InputError(_("{path}: this command writes {names}, not {value}").format(path=path, names=names, value=found.value), _("for example -o out.{value}").format(value=allowed[0]))
     return found
 
 
@@ -66,12 +66,17 @@ def _frame_css() -> dict[str, str]:
 
 def check_document(report: CheckReport, table: SymbolTable, fmt: DocFormat) -> str:
     """The deck check as HTML or Markdown."""
-    colors = "".join(report.deck_colors) or "none"
+    from hhdcli.check import format_odds, how_known, summary_line, verdict_word
+    from hhdcli.i18n import _, current_language, ngettext
     from hhdcli.rulings import card_rulings
 
+    colors = "".join(report.deck_colors) or _("none")
     return render(f"check.{fmt}.j2", report=report, s=report.summary, verdicts=report.sorted_verdicts,
                    colors=colors, gains=[w for w in report.what_if if w.gain > 0], cost=_cost_markup(table),
-                   odds=report.odds, hell=lambda card: [r.id for r in card_rulings(card)])
+                   odds=report.odds, hell=lambda card: [r.id for r in card_rulings(card)],
+                   # the report speaks the run's language; the take rule's words as the rules sheet says them
+                   _=_, ngettext=ngettext, lang=current_language(), verdict_word=verdict_word, how_known=how_known,
+                   summary_text=summary_line(report.summary), odds_text=format_odds(report.odds, report.whole_set)[0])
 
 
 def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat, font: str | None = None,
@@ -82,10 +87,17 @@ def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat,
     if fmt is DocFormat.PDF:
         from hhdcli.render.checklist import checklist_pdf
 
-        return checklist_pdf(checklist, table, font, checklist.lang if with_rules else None)
-    rules = rules_context(checklist.lang) if with_rules else None
+        return checklist_pdf(checklist, table, font, _rules_language(checklist.lang) if with_rules else None)
+    rules = rules_context(_rules_language(checklist.lang)) if with_rules else None
     return render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(table),
                    frame_css=_frame_css())
+
+
+def _rules_language(lang: str) -> str:
+    """The rules sheet is written in English and Russian (not a catalog): another language gets the English."""
+    from hhdcli.render.texts import LANGS
+
+    return lang if lang in LANGS else "en"
 
 
 def rules_document(lang: str, table: SymbolTable, fmt: DocFormat, font: str | None = None,
@@ -94,6 +106,7 @@ def rules_document(lang: str, table: SymbolTable, fmt: DocFormat, font: str | No
     that have a Hell's Half-Draft ruling, each with its ruling ids and clarification."""
     from hhdcli.render.rules import library_rulings, rules_context, rules_pdf
 
+    lang = _rules_language(lang)
     section = library_rulings(library, lang) if library is not None else None
     if fmt is DocFormat.PDF:
         return rules_pdf(lang, table, font, section)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from hhdcli.errors import InputError
 from hhdcli.files import read_input
+from hhdcli.i18n import _
 
 # The font hhd ships (DejaVu Sans Condensed: Latin, Greek, Cyrillic and symbols; see scripts/build_fonts.py):
 # every machine prints the same pages, whatever fonts it has.
@@ -80,13 +81,13 @@ def _load_fonts(font_path: str | None) -> Fonts:
         path = Path(font_path).expanduser()
         # one registered name per font file (a stable one: PDFs stay the same bytes from run to run)
         name = "hhd-custom-" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
-        data = read_input(path, "a font", MAX_FONT_BYTES, "give a .ttf file")
+        data = read_input(path, _("a font"), MAX_FONT_BYTES, _("give a .ttf file"))
         if len(data) > MAX_FONT_BYTES:
-            raise InputError(f"--font {path}: over {MAX_FONT_BYTES // 2**20} MB, not a font", "give a .ttf file")
+            raise InputError(_("--font {path}: over {number} MB, not a font").format(path=path, number=MAX_FONT_BYTES // 2**20), _("give a .ttf file"))
         try:
             pdfmetrics.registerFont(TTFont(name, io.BytesIO(data)))
         except (OSError, TTFError, ValueError, struct.error) as exc:
-            raise InputError(f"--font {path}: not a usable TrueType font ({exc})", "give a .ttf file") from exc
+            raise InputError(_("--font {path}: not a usable TrueType font ({exc})").format(path=path, exc=exc), _("give a .ttf file")) from exc
         return Fonts(name, name, name, True)
     names = ("hhd-regular", "hhd-bold", "hhd-italic")
     folder = files("hhdcli") / "fonts"

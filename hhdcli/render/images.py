@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 from hhdcli.errors import DownloadError
 from hhdcli.files import write_cache_file
 from hhdcli.http import Client, HttpSettings, Notice
+from hhdcli.i18n import N_
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 CARD_MM = (63.0, 88.0)
@@ -244,8 +245,8 @@ class ImageError(Exception):
     pass
 
 
-NOT_AN_IMAGE = "not an image"  # (a captive portal's page, an error page): never kept in the cache
-BOMB = "refused: decompression bomb"
+NOT_AN_IMAGE = N_("not an image")  # (a captive portal's page, an error page): never kept in the cache
+BOMB = N_("refused: decompression bomb")
 
 
 @lru_cache(maxsize=1)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from reportlab.lib.colors import CMYKColor
 
 from hhdcli.errors import InputError
+from hhdcli.i18n import _
 
 MM = 72 / 25.4  # points per millimetre
 INK = CMYKColor(0, 0, 0, 1)  # text, black frames and marks in pure K: a colour printer prints them with black ink only
@@ -27,22 +28,22 @@ def parse_paper(text: str) -> tuple[float, float]:
         return PAPERS_MM[key]
     match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(mm)?", key)
     if not match:
-        raise InputError(f"--paper {text!r} is not a paper size", "use a4, letter, a3, legal or WxHmm like 210x297mm")
+        raise InputError(_("--paper {text!r} is not a paper size").format(text=text), _("use a4, letter, a3, legal or WxHmm like 210x297mm"))
     size = float(match[1]), float(match[2])
     low, high = PAPER_RANGE_MM
     if not all(low <= side <= high for side in size):
-        raise InputError(f"--paper {text!r}: each side must be {low:g} to {high:g} mm", "for example 210x297mm")
+        raise InputError(_("--paper {text!r}: each side must be {low:g} to {high:g} mm").format(text=text, low=low, high=high), _("for example 210x297mm"))
     return size
 
 
 def parse_offset(text: str) -> tuple[float, float]:
     match = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*", text or "0,0")
     if not match:
-        raise InputError(f"--back-offset {text!r} is not X,Y in mm", "for example --back-offset 0.5,-1")
+        raise InputError(_("--back-offset {text!r} is not X,Y in mm").format(text=text), _("for example --back-offset 0.5,-1"))
     offset = float(match[1]), float(match[2])
     if any(abs(v) > MAX_BACK_OFFSET_MM for v in offset):
-        raise InputError(f"--back-offset {text!r}: at most {MAX_BACK_OFFSET_MM:g} mm each way",
-                         "measure the calibration sheet again: duplex errors are a few millimetres")
+        raise InputError(_("--back-offset {text!r}: at most {MAX_BACK_OFFSET_MM:g} mm each way").format(text=text, MAX_BACK_OFFSET_MM=MAX_BACK_OFFSET_MM),
+                         _("measure the calibration sheet again: duplex errors are a few millimetres"))
     return offset
 
 
@@ -126,8 +127,8 @@ def make_sheet(paper_mm: tuple[float, float], gap_mm: float = 0.0, bleed_mm: flo
     if turned is not None and (portrait is None or turned.per_page > portrait.per_page):
         return turned
     if portrait is None:
-        raise InputError(f"a {CARD_W_MM:g} x {CARD_H_MM:g} mm card does not fit on {paper_mm[0]:g} x {paper_mm[1]:g} mm "
-                         f"paper with {margin_mm:g} mm margins", "choose a larger --paper or a smaller --margin/--gap")
+        raise InputError(_("a {CARD_W_MM:g} x {CARD_H_MM:g} mm card does not fit on {value:g} x {value2:g} mm paper "
+                           "with {margin_mm:g} mm margins").format(CARD_W_MM=CARD_W_MM, CARD_H_MM=CARD_H_MM, value=paper_mm[0], value2=paper_mm[1], margin_mm=margin_mm), _("choose a larger --paper or a smaller --margin/--gap"))
     return portrait
 
 

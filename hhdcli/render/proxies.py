@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from hhdcli.cards import Card, Face
 from hhdcli.errors import CacheError
+from hhdcli.i18n import N_, _, ngettext
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
 from hhdcli.render.images import BOMB, NOT_AN_IMAGE, ImageResult, ImageStore
 from hhdcli.render.layout import (
@@ -26,7 +27,6 @@ from hhdcli.render.layout import (
 )
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.splice import SpliceError, StandIns, splice
-from hhdcli.words import plural
 
 if TYPE_CHECKING:
     from hhdcli.mana import SymbolTable
@@ -48,7 +48,7 @@ class ProxyOptions:
     cut_lines: str = "corners"  # or "full": lines across the whole sheet
 
 
-NO_REGISTRY_IMAGE = "no image in the registry"
+NO_REGISTRY_IMAGE = N_("no image in the registry")  # reasons are msgids: compared as they are, shown translated
 
 
 @dataclass(frozen=True)
@@ -76,14 +76,18 @@ class ProxyReport:
 
     def sources(self) -> str:
         """Where the faces came from: "23 basics, 74 from card data (images unreachable)", no "0 from 0 images"."""
-        parts = [f"{self.basics} basics"] if self.basics else []
+        parts = [ngettext("{n} basic", "{n} basics", self.basics).format(n=self.basics)] if self.basics else []
         if self.proxies > self.text:
-            parts.append(f"{self.proxies - self.text} from {plural(self.images, 'image')}")
+            parts.append(ngettext("{n} from {images}", "{n} from {images}", self.proxies - self.text).format(
+                n=self.proxies - self.text,
+                images=ngettext("{n} image", "{n} images", self.images).format(n=self.images)))
         drawn = self.text - self.basics
         if drawn:
             reasons = set(self.fallbacks.values())
             unreachable = self.images == 0 and reasons and not reasons & {NO_REGISTRY_IMAGE, NOT_AN_IMAGE, BOMB}
-            parts.append(f"{drawn} from card data" + (" (images unreachable)" if unreachable else ""))
+            parts.append((ngettext("{n} from card data (images unreachable)", "{n} from card data (images "
+                                   "unreachable)", drawn) if unreachable else
+                          ngettext("{n} from card data", "{n} from card data", drawn)).format(n=drawn))
         return ", ".join(parts)
 
 
@@ -111,7 +115,7 @@ def resolve_images(proxies: list[Proxy], results: dict[str, ImageResult], report
         if result and result.path:
             out.append(proxy)
         elif proxy.card.name not in report.fallbacks:
-            report.fallbacks[proxy.card.name] = (result.error if result else None) or "no image"
+            report.fallbacks[proxy.card.name] = (result.error if result else None) or N_("no image")
             out.append(Proxy(proxy.card))
     return out
 
@@ -130,8 +134,8 @@ class ProxyPdf:
         try:
             self.report.size_bytes = splice(self.layout, self.scans, out)
         except SpliceError as exc:  # a cached scan changed or broke between fetching and writing
-            raise CacheError(f"an image in the cache is damaged: {exc}",
-                             "run hhd cache clean, then hhd proxies again") from exc
+            raise CacheError(_("an image in the cache is damaged: {exc}").format(exc=exc),
+                             _("run hhd cache clean, then hhd proxies again")) from exc
         return self.report.size_bytes
 
 
@@ -218,7 +222,7 @@ def continued(proxies: list[Proxy], measure: Painter, slot: Slot) -> list[Proxy]
 def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable, fonts: Fonts,
           options: ProxyOptions, missing: dict[str, set[str]], texts: TextLayouts | None,
           stand_ins: StandIns) -> bytes:
-    return make_pdf((sheet.page_w, sheet.page_h), options.title or "Hell's Half-Draft proxies",
+    return make_pdf((sheet.page_w, sheet.page_h), options.title or _("Hell's Half-Draft proxies"),
                     lambda canvas: _draw_pages(canvas, proxies, images, sheet, table, fonts, options, missing,
                                                texts, stand_ins),
                     print_at_actual_size=True)
@@ -252,7 +256,8 @@ def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: She
                     painter.text_card(slot, proxy.card, proxy.faces, proxy.part)
         _draw_marks(canvas, sheet, options.cut_lines)
         slots = "  ".join(f"{i + 1} {p.card.name}" for i, p in enumerate(page))
-        _page_furniture(canvas, sheet, fonts, f"{options.title} · page {number}/{len(pages)} · {slots}")
+        _page_furniture(canvas, sheet, fonts, f"{options.title} · " + _("page {number}/{pages}").format(
+            number=number, pages=len(pages)) + f" · {slots}")
         canvas.restoreState()
         canvas.showPage()
         if options.backs:
@@ -350,7 +355,8 @@ def _scale_bar(canvas, fonts: Fonts, start: float, y: float) -> None:
         height = 1.6 * MM if tick in (0, 50) else 0.8 * MM
         canvas.line(start + tick * MM, y, start + tick * MM, y + height)
     canvas.setFont(fonts.regular, 6)
-    canvas.drawString(start + 51.5 * MM, y - 0.6 * MM, "should measure 50 mm — print at 100 % / actual size")
+    canvas.drawString(start + 51.5 * MM, y - 0.6 * MM,
+                      safe_text(fonts, _("should measure 50 mm — print at 100 % / actual size")))
 
 
 def _footer(canvas, fonts: Fonts, footer: str, at: tuple[float, float], width: float) -> None:
@@ -396,7 +402,7 @@ def calibration_pdf(paper_mm: tuple[float, float], font: str | None = None,
         _calibration_back(canvas, size, fonts, back_offset_mm)
         canvas.showPage()
 
-    return make_pdf(size, "hhd calibration sheet", draw, print_at_actual_size=True)
+    return make_pdf(size, _("hhd calibration sheet"), draw, print_at_actual_size=True)
 
 
 def calibration_crosses(size: tuple[float, float], side: str,
@@ -431,17 +437,19 @@ def _calibration_front(canvas, size: tuple[float, float], fonts: Fonts) -> None:
     canvas.setLineWidth(0.5)
     for x, y in calibration_crosses(size, "front"):
         _cross(canvas, fonts, x, y, "F")
-    canvas.setFont(fonts.bold, 12)
-    canvas.drawCentredString(w / 2, h - 14 * MM, "hhd calibration sheet — print at 100 % (actual size), duplex")
+    title = safe_text(fonts, _("hhd calibration sheet — print at 100 % (actual size), duplex"), bold=True)
+    room = w - 30 * MM  # clear of any printer's margin, in every language
+    canvas.setFont(fonts.bold, min(12.0, 12.0 * room / canvas.stringWidth(title, fonts.bold, 12)))
+    canvas.drawCentredString(w / 2, h - 14 * MM, title)
     left, base = (w - 100 * MM) / 2, h / 2 + 20 * MM
     canvas.line(left, base, left + 100 * MM, base)
     for mm in range(0, 101):
         tick = 3 * MM if mm % 10 == 0 else 1.5 * MM if mm % 5 == 0 else 0.8 * MM
         canvas.line(left + mm * MM, base, left + mm * MM, base + tick)
     canvas.setFont(fonts.regular, 8)
-    canvas.drawCentredString(w / 2, base - 5 * MM, "this ruler should measure exactly 100 mm")
+    canvas.drawCentredString(w / 2, base - 5 * MM, safe_text(fonts, _("this ruler should measure exactly 100 mm")))
     canvas.rect((w - 63 * MM) / 2, h / 2 - 100 * MM, 63 * MM, 88 * MM)
-    canvas.drawCentredString(w / 2, h / 2 - 56 * MM, "a card: 63 x 88 mm")
+    canvas.drawCentredString(w / 2, h / 2 - 56 * MM, safe_text(fonts, _("a card: 63 x 88 mm")))
 
 
 def _calibration_back(canvas, size: tuple[float, float], fonts: Fonts, offset_mm: tuple[float, float]) -> None:
@@ -451,21 +459,24 @@ def _calibration_back(canvas, size: tuple[float, float], fonts: Fonts, offset_mm
     canvas.setLineWidth(0.5)
     for x, y in calibration_crosses(size, "back", offset_mm):
         _cross(canvas, fonts, x, y, "B")
-    lines = [
-        ("BACK — hold the sheet to a light, this side towards you", fonts.bold, 11),
-        ("1. Each arrow B must point the same way as the arrow F you see through the paper.", fonts.regular, 8),
-        ("   If it points the other way, set the printer to flip on the other edge.", fonts.regular, 8),
-        ("2. Measure how far this side's cross sits from the front's: X mm to the right (left: negative)", fonts.regular, 8),
-        ("   and Y mm up (down: negative).", fonts.regular, 8),
-        ("3. Pass the opposite: --back-offset -X,-Y", fonts.bold, 9),
-        ("   (1 mm right and 0.5 mm down → --back-offset -1,0.5; add it to the offset already used:", fonts.regular, 8),
-        (f"   this sheet was printed with --back-offset {offset_mm[0]:g},{offset_mm[1]:g}).", fonts.regular, 8),
+    # paragraphs, wrapped to the sheet (a translation is longer than the English), later lines indented
+    paragraphs = [
+        (_("BACK — hold the sheet to a light, this side towards you"), fonts.bold, 11),
+        (_("1. Each arrow B must point the same way as the arrow F you see through the paper. If it points the "
+           "other way, set the printer to flip on the other edge."), fonts.regular, 8),
+        (_("2. Measure how far this side's cross sits from the front's: X mm to the right (left: negative) and "
+           "Y mm up (down: negative)."), fonts.regular, 8),
+        (_("3. Pass the opposite: --back-offset -X,-Y"), fonts.bold, 9),
+        (_("(1 mm right and 0.5 mm down → --back-offset -1,0.5; add it to the offset already used: this sheet "
+           "was printed with --back-offset {x:g},{y:g}).").format(x=offset_mm[0], y=offset_mm[1]), fonts.regular, 8),
     ]
     y = h / 2 + 20 * MM
-    for text, font, points in lines:
+    for text, font, points in paragraphs:
         canvas.setFont(font, points)
-        canvas.drawString(w * 0.2, y, safe_text(fonts, text, bold=font == fonts.bold))
-        y -= points * 1.5
+        shown = safe_text(fonts, text, bold=font == fonts.bold)
+        for i, line in enumerate(wrap_words(canvas, shown, font, points, w * 0.6)):
+            canvas.drawString(w * 0.2 + (3 * MM if i else 0), y, line)
+            y -= points * 1.5
 
 
 def fallback_lines(report: ProxyReport) -> list[str]:
@@ -475,7 +486,11 @@ def fallback_lines(report: ProxyReport) -> list[str]:
         by_reason.setdefault(reason, []).append(name)
     lines = []
     for reason, names in sorted(by_reason.items(), key=lambda kv: -len(kv[1])):
-        shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-        lines.append(f"  text proxy ({reason}): {len(names)} — {shown}")
+        more = len(names) - 6
+        shown = ", ".join(names[:6]) + (" " + ngettext("and {n} more", "and {n} more", more).format(n=more)
+                                        if more > 0 else "")
+        lines.append("  " + _("text proxy ({reason}): {n} — {names}").format(reason=_(reason), n=len(names),
+                                                                           names=shown))
+
     return lines
 

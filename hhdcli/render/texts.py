@@ -6,45 +6,38 @@ from dataclasses import dataclass
 
 from hhdcli.colors import COLOR_NAMES
 from hhdcli.errors import InputError
+from hhdcli.i18n import N_, _, available, translator
 
 LANGS = ("en", "ru")
 
-# Each label in English and Russian, side by side so a missing translation shows at a glance.
-_LABELS: dict[str, tuple[str, str]] = {
-    "title_sleeve": ("Hell library checklist", "Опись Адской библиотеки"),
-    "title_return": ("End-of-session count", "Пересчёт в конце сессии"),
-    "subtitle_sleeve": ("Tick each card as it goes into a red sleeve.",
-                        "Отмечайте каждую карту, когда она ложится в красный протектор."),
-    "subtitle_return": ("Tick each card as it comes back; look for the missing ones in every deck and box.",
-                        "Отмечайте каждую вернувшуюся карту; недостающие ищите во всех колодах и коробках."),
-    "seed": ("Seed", "Сид"), "date": ("Date", "Дата"), "data": ("Card data", "Данные карт"),
-    "sleeves": ("Sleeves", "Протекторы"), "red": ("red", "красные"), "total": ("Total", "Итого"),
-    "hell_legend": ("⚑ a Hell's Half-Draft ruling changes how the card works (hhd card NAME)",
-                    "⚑ правило Адского полудрафта меняет работу карты (hhd card НАЗВАНИЕ)"),
-    "cards": ("cards", "карт"), "page": ("page", "стр."), "order": ("Library order", "Порядок в библиотеке"),
+# Each printed label, an English msgid: its translations are in the catalogs (hhdcli/locale/*/hhd.po).
+_LABELS: dict[str, str] = {
+    "title_sleeve": N_("Hell library checklist"),
+    "title_return": N_("End-of-session count"),
+    "subtitle_sleeve": N_("Tick each card as it goes into a red sleeve."),
+    "subtitle_return": N_("Tick each card as it comes back; look for the missing ones in every deck and box."),
+    "seed": N_("Seed"), "date": N_("Date"), "data": N_("Card data"),
+    "sleeves": N_("Sleeves"), "red": N_("red"), "total": N_("Total"),
+    "hell_legend": N_("⚑ a Hell's Half-Draft ruling changes how the card works (hhd card NAME)"),
+    "page": N_("page"), "order": N_("Library order"),
     # colour groups (the English names are the colour vocabulary's own)
-    "W": (COLOR_NAMES["W"], "Белые"), "U": (COLOR_NAMES["U"], "Синие"), "B": (COLOR_NAMES["B"], "Чёрные"),
-    "R": (COLOR_NAMES["R"], "Красные"), "G": (COLOR_NAMES["G"], "Зелёные"), "P": (COLOR_NAMES["P"], "Фиолетовые"),
-    "M": ("Multicolor", "Многоцветные"), "C": ("Colorless", "Бесцветные"), "L": ("Lands", "Земли"),
-    "basic": ("Basic lands", "Базовые земли"),
+    "W": N_("White"), "U": N_("Blue"), "B": N_("Black"), "R": N_("Red"), "G": N_("Green"), "P": N_("Purple"),
+    "M": N_("Multicolor"), "C": N_("Colorless"), "L": N_("Lands"),
+    "basic": N_("Basic lands"),
     # type groups
-    "Land": ("Lands", "Земли"), "Creature": ("Creatures", "Существа"), "Planeswalker": ("Planeswalkers", "Мироходцы"),
-    "Instant": ("Instants", "Мгновенные заклинания"), "Sorcery": ("Sorceries", "Волшебства"),
-    "Artifact": ("Artifacts", "Артефакты"), "Enchantment": ("Enchantments", "Чары"), "Other": ("Other", "Прочее"),
-    "A": ("A–Z", "А–Я"),
-    "rules_title": ("Hell's Half-Draft — quick reference", "Адский полудрафт — памятка"),
+    "Land": N_("Lands"), "Creature": N_("Creatures"), "Planeswalker": N_("Planeswalkers"),
+    "Instant": N_("Instants"), "Sorcery": N_("Sorceries"),
+    "Artifact": N_("Artifacts"), "Enchantment": N_("Enchantments"), "Other": N_("Other"),
+    "A": N_("A–Z"),
+    "rules_title": N_("Hell's Half-Draft — quick reference"),
     # the booklet's page of a library's cards (hhd rules -l LIBRARY)
-    "library_rulings": ("This library's cards with a ruling", "Карты этой библиотеки с правилами формата"),
-    "library_count": ("Cards with a Hell's Half-Draft ruling: {ruled} of the library's {total}.",
-                      "Карт с правилами Адского полудрафта: {ruled} из {total} в библиотеке."),
-    "library_none": ("None of the library's cards has a ruling of its own.",
-                     "Ни одной карты библиотеки правила формата особо не касаются."),
-    "rulings_heading": ("The rulings", "Правила"),
-    "guessed": ("* guessed from the card's text: the card is not in hhd's reviewed table.",
-                "* угадано по тексту карты: карты нет в проверенной таблице hhd."),
+    "library_rulings": N_("This library's cards with a ruling"),
+    "library_count": N_("Cards with a Hell's Half-Draft ruling: {ruled} of the library's {total}."),
+    "library_none": N_("None of the library's cards has a ruling of its own."),
+    "rulings_heading": N_("The rulings"),
+    "guessed": N_("* guessed from the card's text: the card is not in hhd's reviewed table."),
 }
-LABELS: dict[str, dict[str, str]] = {lang: {key: pair[i] for key, pair in _LABELS.items()}
-                                     for i, lang in enumerate(LANGS)}
+assert all(COLOR_NAMES[letter] == _LABELS[letter] for letter in COLOR_NAMES)  # one colour vocabulary
 
 
 @dataclass(frozen=True)
@@ -220,6 +213,8 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
 
 
 def labels(lang: str) -> dict[str, str]:
-    if lang not in LABELS:
-        raise InputError(f"--lang {lang!r} is not available", "use en or ru")
-    return LABELS[lang]
+    """Every printed label in `lang` (the checklist's, the rules sheet's title)."""
+    if not available(lang):
+        raise InputError(_("--lang {lang!r} is not available").format(lang=lang), _("use en or ru"))
+    catalog = translator(lang)
+    return {key: catalog.gettext(message) for key, message in _LABELS.items()}
