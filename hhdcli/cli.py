@@ -880,26 +880,30 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str, font: str | None) 
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
               help="Where to listen: 0.0.0.0 lets phones on your network join (with a join code).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True, metavar="PORT",
-              help="The port to listen on.")
+              envvar="HHD_TABLE_PORT", show_envvar=True, help="The port to listen on.")
 @click.option("--state", "state_file", type=FILE, metavar="FILE",
               help="The session's SQLite file (default: beside the library, LIBRARY.table.sqlite).")
 @click.option("--land", "lands", multiple=True, metavar="NAME=COLORS",
               help="The colors of a land hhd cannot look up, as in hhd check (repeatable).")
-@click.option("--new-code", is_flag=True, help="A new join code (phones that joined must scan again).")
+@click.option("--new-code", is_flag=True,
+              help="A new join code and host secret (phones must scan the board's QR code again).")
 @offline_option
 @pass_env
 def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, ...], host: str, port: int,
           state_file: Path | None, lands: tuple[str, ...], new_code: bool) -> None:
     """Run a Hell library on this computer for phones around the table.
 
-    Every player opens the printed address, picks their name and draws from Hell: the page shows the
-    card and what the take rule says for their deck. The session (library order, sideboard, log) lives
-    in a SQLite file, so stopping and starting again goes on where it was. Ctrl-C stops it.
+    Every player opens the printed address (or scans the QR code on the board), picks their name and
+    draws from Hell: the phone shows their Hell cards and what the take rule says for their deck. The
+    board (the second address, on this computer) shows the library, the sideboard, every player and the
+    log, and seats players on new phones. The session lives in a SQLite file, so stopping and starting
+    again goes on where it was. Ctrl-C stops it. --deck NAME=FILE reads a player's land colours from
+    their deck list instead of --player NAME=COLORS.
 
     \b
-    Examples:
+    Examples (with hell-library.json from hhd generate in this folder):
       hhd table --player Anna=RG --player Ben=WUB
-      hhd table -l hell-library.json --deck Anna=anna.txt --deck Ben=ben.dek --host 0.0.0.0
+      hhd table --player Anna=RG --player Ben=WUB --host 0.0.0.0
     """
     from hhdcli.table.serve import serve
 
