@@ -16,8 +16,8 @@ import pytest
 
 from hhdcli.cache import load_cache
 from hhdcli.library import load_library, resolve
-from hhdcli.table.app import create_app
-from hhdcli.table.serve import open_session
+from hhdcli.table.app import Changes, create_app
+from hhdcli.table.serve import listen, open_session
 
 PLAYERS = {"Anna": tuple("RG"), "Ben": tuple("WUB"), "Cleo": tuple("WUBRGP")}
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -28,7 +28,7 @@ class Table:
     """`hhd table`'s app served on 127.0.0.1 in a thread; `call` speaks its JSON API, `as_` as a seated player."""
 
     def __init__(self, state: Path, library: Path, cache_dir: Path, code: str | None = None,
-                 players: dict[str, tuple[str, ...]] | None = None) -> None:
+                 players: dict[str, tuple[str, ...]] | None = None, port: int = 0) -> None:
         from werkzeug.serving import make_server
 
         self.library, self.cache_dir, self.code = library, cache_dir, code
@@ -36,8 +36,12 @@ class Table:
         resolved = resolve(load_library(library), cache.cards)
         self.session, self.resumed = open_session(resolved, cache, players or PLAYERS, state)
         self.host = self.session.host_secret()
-        self.server = make_server("127.0.0.1", 0, create_app(self.session, code), threaded=True)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.changes = Changes()
+        self.socket = listen("127.0.0.1", port)  # as hhd table binds it: a restart may take the same port again
+        self.port = int(self.socket.getsockname()[1])
+        self.server = make_server("127.0.0.1", self.port, create_app(self.session, code, self.changes, join_urls=[]),
+                                  threaded=True, fd=self.socket.fileno())
+        self.url = f"http://127.0.0.1:{self.port}"
         self.tokens: dict[str, str] = {}
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
@@ -78,8 +82,10 @@ class Table:
         return next(p for p in self.state(viewer if viewer is not None else name)["players"] if p["name"] == name)
 
     def stop(self) -> None:
+        self.changes.close()  # open pages' event streams end, as when hhd table stops
         self.server.shutdown()
         self.server.server_close()
+        self.socket.close()
 
 
 @pytest.fixture

@@ -149,7 +149,7 @@ def test_a_seat_is_one_phones_and_reads_without_a_token_are_a_spectators(seated)
 
 def raw(t: Table, method: str, target: str, headers: list[tuple[bytes, bytes]], body: bytes = b"") -> tuple[int, bytes]:
     """A request with headers as raw bytes (http.client would refuse to encode some)."""
-    connection = http.client.HTTPConnection("127.0.0.1", t.server.server_port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", t.port, timeout=10)
     try:
         connection.putrequest(method, target, skip_accept_encoding=True)
         for name, value in headers:

@@ -281,7 +281,7 @@ def test_the_log_comes_a_page_at_a_time(table):
 def test_every_action_is_pushed_to_listening_pages_as_it_happens(table):
     import http.client
 
-    connection = http.client.HTTPConnection("127.0.0.1", table.server.server_port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", table.port, timeout=10)
     connection.request("GET", "/api/events")
     stream = connection.getresponse()
     assert stream.status == 200 and stream.getheader("Content-Type").startswith("text/event-stream")

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
@@ -113,7 +114,8 @@ class Served:
     host: str
     changes: Changes
     join_urls: list[str] = field(default_factory=list)
-    faces: dict[int, bytes] = field(default_factory=dict)
+    images: Path | None = None  # the card image cache (its downloads): a card's print image, when there
+    faces: dict[int, tuple[bytes, str]] = field(default_factory=dict)
     pages: dict[str, str] = field(default_factory=dict)  # the page in each language: the same for every asker
 
 
@@ -129,13 +131,14 @@ def same_bytes(given: str | None, expected: str) -> bool:
 
 
 def create_app(session: Session, code: str | None = None, changes: Changes | None = None,
-               host_secret: str | None = None, join_urls: list[str] | None = None) -> Flask:
+               host_secret: str | None = None, join_urls: list[str] | None = None,
+               images: Path | None = None) -> Flask:
     """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code)."""
     app = Flask(__name__)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
     app.extensions["hhd-table"] = Served(session, code, host_secret or session.host_secret(), changes or Changes(),
-                                         join_urls or [])
+                                         join_urls or [], images)
     app.register_blueprint(table)
     return app
 
@@ -379,15 +382,33 @@ def events() -> Any:
 
 @table.get("/cards/<face_id>.png")
 def face(face_id: str) -> Any:
-    from hhdcli.render.faces import face_png
-
+    """A card's face for those who may see it: its print image when the image cache holds it (hhd proxies
+    fetched it), else the face hhd draws from its text. The page never asks another site."""
     session, faces = served().session, served().faces
     position = session.face_position(face_id)
     if position is None or not session.may_see(position, viewer()):  # face down, or another's
         raise TableError("no card to show here", status=404)
     if position not in faces:
-        faces[position] = face_png(session.cards[position], session.table, dpi=150)
-    return Response(faces[position], mimetype="image/png", headers={"Cache-Control": "private, max-age=86400"})
+        faces[position] = _face(session, position, served().images)
+    data, kind = faces[position]
+    return Response(data, mimetype=kind, headers={"Cache-Control": "private, max-age=86400"})
+
+
+def _face(session: Session, position: int, images: Path | None) -> tuple[bytes, str]:
+    from hhdcli.render.faces import face_png
+    from hhdcli.render.images import ImageStore
+
+    card = session.cards[position]
+    if images is not None and card.print_images:
+        raw = ImageStore(images).raw_path(card.print_images[0])
+        try:
+            data = raw.read_bytes()
+        except OSError:
+            data = b""
+        for magic, kind in ((b"\xff\xd8\xff", "image/jpeg"), (b"\x89PNG", "image/png"), (b"RIFF", "image/webp")):
+            if data.startswith(magic):
+                return data, kind
+    return face_png(card, session.table, dpi=150), "image/png"
 
 
 # --- seats -------------------------------------------------------------------------------------------------

@@ -121,7 +121,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
         port = sock.getsockname()[1]
         urls = addresses(host, port, code)
         changes = Changes()
-        app = create_app(session, code, changes, host_secret, urls)
+        app = create_app(session, code, changes, host_secret, urls, env.cache_dir / "images")
         server = make_server(host, port, app, threaded=True, fd=sock.fileno())
     except BaseException:
         sock.close()
