@@ -1031,12 +1031,13 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
               help=N_("Where to listen: 0.0.0.0 lets phones on your network join (with a join code)."))
 @click.option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True, metavar="PORT",
-              help=N_("The port to listen on."))
+              envvar="HHD_TABLE_PORT", show_envvar=True, help=N_("The port to listen on."))
 @click.option("--state", "state_file", type=FILE, metavar="FILE",
               help=N_("The session's SQLite file (default: beside the library, LIBRARY.table.sqlite)."))
 @click.option("--land", "lands", multiple=True, metavar="NAME=COLORS",
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
-@click.option("--new-code", is_flag=True, help=N_("A new join code (phones that joined must scan again)."))
+@click.option("--new-code", is_flag=True,
+              help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
 @click.option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
               help=N_("Each deck's last group after a blank line is its sideboard (or: never), as in hhd check."))
 @offline_option
@@ -1045,14 +1046,17 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
           state_file: Path | None, lands: tuple[str, ...], new_code: bool, sideboard_after_blank: bool | None) -> None:
     """Run a Hell library on this computer for phones around the table.
 
-    Every player opens the printed address, picks their name and draws from Hell: the page shows the
-    card and what the take rule says for their deck. The session (library order, sideboard, log) lives
-    in a SQLite file, so stopping and starting again goes on where it was. Ctrl-C stops it.
+    Every player opens the printed address (or scans the QR code on the board), picks their name and
+    draws from Hell: the phone shows their Hell cards and what the take rule says for their deck. The
+    board (the second address, on this computer) shows the library, the sideboard, every player and the
+    log, and seats players on new phones. The session lives in a SQLite file, so stopping and starting
+    again goes on where it was. Ctrl-C stops it. --deck NAME=FILE reads a player's land colours from
+    their deck list instead of --player NAME=COLORS.
 
     \b
-    Examples:
+    Examples (with hell-library.json from hhd generate in this folder):
       hhd table --player Anna=RG --player Ben=WUB
-      hhd table -l hell-library.json --deck Anna=anna.txt --deck Ben=ben.dek --host 0.0.0.0
+      hhd table --player Anna=RG --player Ben=WUB --host 0.0.0.0
     """
     from hhdcli.table.serve import serve
 

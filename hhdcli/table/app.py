@@ -1,36 +1,53 @@
-"""The Hell table's web app (Flask): a JSON API under /api/ and one phone-sized page that uses it."""
+"""The Hell table's web app (Flask): a JSON API under /api/ and one page that uses it (a phone's hand, or the
+laptop's shared board).
+
+Every state-changing request is someone's: a player's (their token, from /api/join or a re-seat code, sent as
+X-Player-Token or the cookie) or the host's (the host secret the terminal prints for the board, sent as
+X-Host-Secret). A request without one is 401; a player acting for another is 403. Reads without a token see
+what a spectator may: counts, the open sideboard, played cards and the public log.
+"""
 
 from __future__ import annotations
 
 import hmac
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from flask import Flask, Response, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
-from hhdcli.table.state import OWN_CARDS, NeedsConfirmation, Session, TableError
+from hhdcli.table.state import OWN_CARDS, Depends, NeedsConfirmation, Session, TableError
 
 TOKEN_COOKIE = "hhd_player"
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
 MAX_POSITION = 100_000
 LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 MAX_NAME = 200  # a card's name, as a player types it
+MAX_PLAYER = 40  # a late player's name
+MAX_IDS = 300  # card descriptions asked for at once
 LOG_PAGE = 30
+ONLINE_FOR = 20.0  # seconds: a page that asked for the table this recently counts as connected
 
 
 class Changes:
-    """The table's change counter, which event streams wait on: each action wakes every open page at once."""
+    """The table's change counter, which event streams wait on: each action wakes every open page at once.
+    It also knows which players have a page listening (the board shows who is connected)."""
 
     def __init__(self, max_streams: int = 64) -> None:
         self.count = 0
         self.streams = 0
         self.max_streams = max_streams  # each open page holds a server thread
         self.closed = False
+        self.listening: dict[str, int] = {}  # player: open streams
+        self.seen: dict[str, float] = {}  # player: when their page last asked (for pages that poll)
         self._changed = threading.Condition()
 
     def bump(self) -> None:
@@ -49,14 +66,30 @@ class Changes:
             self._changed.wait_for(lambda: self.count != seen or self.closed, timeout)
             return self.count
 
-    def stream(self, keepalive: float = 15.0, lifetime: float = 600.0) -> Iterator[str]:
+    def online(self, player: str) -> bool:
+        return self.listening.get(player, 0) > 0 or time.monotonic() - self.seen.get(player, -ONLINE_FOR) < ONLINE_FOR
+
+    def asked(self, player: str | None) -> None:
+        if player is not None:
+            self.seen[player] = time.monotonic()
+
+    def _listen(self, player: str | None, step: int) -> None:
+        """A player's page starts or stops listening: the boards hear of it (who is connected)."""
+        with self._changed:
+            self.streams += step
+            if player is not None:
+                self.listening[player] = self.listening.get(player, 0) + step
+                self.count += 1
+                self._changed.notify_all()
+
+    def stream(self, player: str | None = None, keepalive: float = 15.0, lifetime: float = 600.0) -> Iterator[str]:
         """Server-sent events: `change` at once and after every action; a comment line every `keepalive`
         seconds (which also finds pages that went away); the page's EventSource reconnects after `lifetime`."""
         with self._changed:
             if self.streams >= self.max_streams:
                 raise TableError("too many pages are listening; this one will ask every second instead",
                                  status=503)
-            self.streams += 1
+        self._listen(player, 1)
         try:
             seen, ends = self.count, time.monotonic() + lifetime
             yield f"retry: 1000\nevent: change\ndata: {seen}\n\n"
@@ -68,26 +101,65 @@ class Changes:
                 seen = now
                 yield f"event: change\ndata: {seen}\n\n"
         finally:
-            with self._changed:
-                self.streams -= 1
+            self._listen(player, -1)
 
 
-# what the page's script writes, translated on the server with the rest of the page
-PAGE_SCRIPT_MESSAGES = ("land", "take", "choice", "needs", "→ sideboard", "In Hell's Half-Draft:",
-                        "Your deck's lands make:", "no colour",
-                        "a land: into your hand; in your draw step you may play it at once",
-                        "take it; in your draw step you may cast it for {2} less",
-                        "take it, or decline: it goes on top of the sideboard", "Undo it anyway?", "owner",
-                        "Who are you?", "Pick your name first.", "no owner: its owner's library is the Hell library",
-                        "Hell library: top", "Hell library: bottom", "to the bottom:", "game", "table",
-                        "cards to the bottom",
-                        # the log's actions, named in a refusal ("the last action is Anna's (opening hand)")
-                        "draw", "decline", "opening hand", "mulligan", "play from sideboard", "to sideboard",
-                        "own card to sideboard", "to the Hell library", "end of game",
-                        # the log's sentences
-                        "drew a Hell card", "took the card drawn", "declined", "drew an opening hand",
-                        "took a mulligan", "played the sideboard's top card", "sent to the sideboard",
-                        "sent a card of their deck to the sideboard", "put into the Hell library", "ended the game")
+@dataclass
+class Served:
+    """What one app serves: the session, its join code (None: loopback only), the host's secret, the change
+    counter and the addresses phones join at."""
+
+    session: Session
+    code: str | None
+    host: str
+    changes: Changes
+    join_urls: list[str] = field(default_factory=list)
+    images: Path | None = None  # the card image cache (its downloads): a card's print image, when there
+    faces: dict[int, tuple[bytes, str]] = field(default_factory=dict)
+    pages: dict[str, str] = field(default_factory=dict)  # the page in each language: the same for every asker
+
+
+def served() -> Served:
+    found: Served = current_app.extensions["hhd-table"]
+    return found
+
+
+def same_bytes(given: str | None, expected: str) -> bool:
+    """A code or secret from the network against ours: as bytes, in constant time (compare_digest refuses
+    str with non-ASCII letters), whatever the letters sent."""
+    return given is not None and hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode())
+
+
+def create_app(session: Session, code: str | None = None, changes: Changes | None = None,
+               host_secret: str | None = None, join_urls: list[str] | None = None,
+               images: Path | None = None) -> Flask:
+    """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code)."""
+    app = Flask(__name__)
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
+    app.extensions["hhd-table"] = Served(session, code, host_secret or session.host_secret(), changes or Changes(),
+                                         join_urls or [], images)
+    app.register_blueprint(table)
+    return app
+
+
+table = Blueprint("table", __name__)
+
+
+# --- who is asking, in which language ---------------------------------------------------------------------
+
+
+def language() -> str:
+    from hhdcli.table.i18n import choose_language
+
+    return choose_language(request.args.get("lang"), request.cookies.get("hhd_lang"), request.accept_languages)
+
+
+def gettext() -> Callable[[str], str]:
+    """The asker's language's messages (their remembered choice, else their browser's)."""
+    from hhdcli.table.i18n import translations
+
+    return translations(language()).gettext
 
 
 def _text(value: str) -> bool:
@@ -99,224 +171,407 @@ def _text(value: str) -> bool:
     return True
 
 
-def create_app(session: Session, code: str | None = None, changes: Changes | None = None) -> Flask:
-    """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code)."""
-    app = Flask(__name__)
-    changes = changes or Changes()
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
-    faces: dict[int, bytes] = {}
+def token() -> str | None:
+    given = request.headers.get("X-Player-Token") or request.cookies.get(TOKEN_COOKIE)
+    return given if given and _text(given) else None
 
-    def gettext() -> Any:
-        """The asker's language's messages (their remembered choice, else their browser's)."""
-        from hhdcli.table.i18n import choose_language, translations
 
-        lang = choose_language(None, request.cookies.get("hhd_lang"), request.accept_languages)
-        return translations(lang).gettext
+def viewer() -> str | None:
+    """The player whose token the request carries, or None."""
+    return served().session.viewer(token())
 
-    @app.before_request
-    def same_site() -> Any:
-        """A page on another site may not act on the table: a POST must come from this table's own page
-        (Origin, when sent, is this host) as JSON (which a cross-site form cannot send), and a table on
-        loopback answers only to loopback names (no DNS rebinding)."""
-        if code is None and (request.host.rsplit(":", 1)[0].strip("[]") not in LOOPBACK_NAMES):
-            return jsonify(error=gettext()("this table answers on 127.0.0.1 or localhost only")), 403
-        if request.method != "POST":
-            return None
-        origin = request.headers.get("Origin")
-        if origin and urlparse(origin).netloc != request.host:
-            return jsonify(error=gettext()("requests from another site are refused")), 403
-        if request.mimetype != "application/json":
-            return jsonify(error=gettext()("send JSON (Content-Type: application/json)")), 415
+
+def is_host() -> bool:
+    return same_bytes(request.headers.get("X-Host-Secret"), served().host)
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object, read by hhd's own reader: too deep, NaN or not UTF-8 is a 400."""
+    raw = request.get_data(cache=True)
+    try:
+        data = load_json(raw) if raw else {}
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise TableError('send a JSON object, for example {"player": "Anna"}', status=400)
+    return data
+
+
+def named(key: str = "player") -> str | None:
+    name = body().get(key)
+    if name is None:
         return None
+    if not isinstance(name, str) or not name.strip() or not _text(name):
+        raise TableError('say who acts: {"player": NAME}', status=400)
+    return name
 
-    @app.before_request
-    def check_code() -> Any:
-        if code is None:
-            return None
-        given = request.args.get("code") or request.headers.get("X-Join-Code") or ""
-        if not hmac.compare_digest(given, code):
-            return jsonify(error=gettext()("this table needs its join code: open the address hhd table printed")), 403
+
+NO_SEAT = N_("this needs your seat at the table: open the table's address on your phone and pick your name")
+
+
+def player() -> str:
+    """The player acting: the one whose token the request carries (a "player" in the body must be them)."""
+    who = viewer()
+    if who is None:
+        raise TableError(NO_SEAT, status=401)
+    name = named()
+    if name is not None and name != who:
+        raise TableError("only {player}'s own phone acts for {player}", status=403, player=name)
+    return who
+
+
+def player_or_host() -> str | None:
+    """A player (by token) or the host (by secret: None, logged as the host)."""
+    if viewer() is None and is_host() and named() is None:
         return None
+    return player()
 
-    @app.after_request
-    def announce(response: Response) -> Response:
-        """Every action that went through wakes the pages listening for changes."""
-        if request.method == "POST" and response.status_code < 400 and request.path != "/api/join":
-            changes.bump()
-        return response
 
-    @app.errorhandler(TableError)
-    def refused(error: TableError) -> Any:
-        """The refusal in the asker's language; `confirm` when confirming would let it through."""
-        return jsonify(error=error.said(gettext()), confirm=isinstance(error, NeedsConfirmation)), error.status
+def host() -> None:
+    if not is_host():
+        raise TableError("only the host's board does this (the address hhd table printed for this computer)",
+                         status=401 if viewer() is None else 403)
 
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> Any:
-        return jsonify(error=error.description or error.name), error.code
 
-    def body() -> dict[str, Any]:
-        """The request's JSON object, read by hhd's own reader: too deep, NaN or not UTF-8 is a 400."""
-        raw = request.get_data(cache=True)
-        try:
-            data = load_json(raw) if raw else None
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            raise TableError('send a JSON object, for example {"player": "Anna"}', status=400)
-        return data
+def position_value(value: Any, own_cards: bool = False) -> bool:
+    """A library position; with `own_cards`, a player's own card's number too."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    return 1 <= value <= MAX_POSITION or own_cards and OWN_CARDS < value <= OWN_CARDS + MAX_POSITION
 
-    def viewer() -> str | None:
-        """Who is asking: the player whose token the request carries (cookie, or X-Player-Token)."""
-        return session.viewer(request.headers.get("X-Player-Token") or request.cookies.get(TOKEN_COOKIE))
 
-    def named() -> str:
-        name = body().get("player")
-        if not isinstance(name, str) or not name.strip() or not _text(name):
-            raise TableError('say who acts: {"player": NAME}', status=400)
-        return name
+def positions(key: str) -> list[int]:
+    value = body().get(key, [])
+    if not isinstance(value, list) or not all(position_value(p) for p in value):
+        raise TableError('"{key}" must be a list of library positions (numbers from 1)', status=400, key=key)
+    return value
 
-    def player() -> str:
-        """The player acting, who must be the one asking once they have joined."""
-        name = named()
-        if not session.may_act(name, viewer()):
-            raise TableError("only {player}'s own phone acts for {player}: pick your name on it", status=403,
-                             player=name)
-        return name
 
-    def position_value(value: Any, own_cards: bool = False) -> bool:
-        """A library position; with `own_cards`, a player's own card's number too."""
-        if not isinstance(value, int) or isinstance(value, bool):
-            return False
-        return 1 <= value <= MAX_POSITION or own_cards and OWN_CARDS < value <= OWN_CARDS + MAX_POSITION
+# --- guards ------------------------------------------------------------------------------------------------
 
-    def positions(key: str) -> list[int] | None:
-        value = body().get(key)
-        if value is None:
-            return None
-        if not isinstance(value, list) or not all(position_value(p) for p in value):
-            raise TableError('"{key}" must be a list of library positions (numbers from 1)', status=400, key=key)
-        return value
 
-    @app.get("/")
-    def page() -> Any:
+@table.before_app_request
+def same_site() -> Any:
+    """A page on another site may not act on the table: a POST must come from this table's own page
+    (Origin, when sent, is this host) as JSON (which a cross-site form cannot send), and a table on
+    loopback answers only to loopback names (no DNS rebinding)."""
+    if served().code is None and (request.host.rsplit(":", 1)[0].strip("[]") not in LOOPBACK_NAMES):
+        return jsonify(error=gettext()("this table answers on 127.0.0.1 or localhost only")), 403
+    if request.method != "POST":
+        return None
+    origin = request.headers.get("Origin")
+    if origin and urlparse(origin).netloc != request.host:
+        return jsonify(error=gettext()("requests from another site are refused")), 403
+    if request.mimetype != "application/json":
+        return jsonify(error=gettext()("send JSON (Content-Type: application/json)")), 415
+    return None
+
+
+@table.before_app_request
+def check_code() -> Any:
+    """Off loopback every request carries the join code; a page without it (an old code, a bare address) is
+    told how to join, in its language."""
+    code = served().code
+    if code is None:
+        return None
+    if same_bytes(request.args.get("code") or request.headers.get("X-Join-Code"), code):
+        return None
+    if request.method == "GET" and not request.path.startswith(("/api/", "/cards/")):
         from hhdcli.render.templates import render
-        from hhdcli.table.i18n import choose_language, translations
 
-        asked = request.args.get("lang")
-        lang = choose_language(asked, request.cookies.get("hhd_lang"), request.accept_languages)
-        _ = translations(lang).gettext
-        page = Response(render("table.html.j2", seed=session.seed, lang=lang, _=_,
-                               messages={m: _(m) for m in PAGE_SCRIPT_MESSAGES}), mimetype="text/html")
-        if asked in ("en", "ru"):  # a switch the page remembers
-            page.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax")
-        return page
+        _ = gettext()
+        return Response(render("table-join.html.j2", lang=language(), _=_), status=403, mimetype="text/html")
+    return jsonify(error=gettext()("this table needs its join code: open the address hhd table printed")), 403
 
-    @app.post("/api/join")
-    def join() -> Any:
-        """A player picks their name: their token, as a cookie the page keeps (and in the answer, for scripts).
-        A name taken on another phone is not given to a second one."""
-        name = named()
-        if not session.may_act(name, viewer()):
-            raise TableError("{player} has joined on another phone already", status=403, player=name)
-        token = session.join(name)
-        answer = jsonify(player=name, token=token)
-        answer.set_cookie(TOKEN_COOKIE, token, max_age=30 * 86400, httponly=True, samesite="Strict")
-        return answer
 
-    @app.get("/api/state")
-    def state() -> Any:
-        return jsonify(session.state(LOG_PAGE, viewer=viewer()))
+@table.after_app_request
+def announce(response: Response) -> Response:
+    """Every action that went through wakes the pages listening for changes."""
+    if request.method == "POST" and response.status_code < 400:
+        served().changes.bump()
+    return response
 
-    @app.get("/api/log")
-    def log() -> Any:
-        """Older log entries, a page at a time: ?before=ID (the oldest entry shown)."""
-        before = request.args.get("before", "")
-        if before and not (before.isdigit() and len(before) < 19):
-            raise TableError("?before= takes a log entry's id", status=400)
-        return jsonify(session.log(int(before) if before else None, LOG_PAGE, viewer()))
 
-    @app.get("/api/events")
-    def events() -> Any:
-        """A stream of server-sent events: one each time the table changes (pages fall back to polling)."""
-        stream = changes.stream()
-        first = next(stream)  # refused now (too many listeners) rather than inside the stream
-        return Response(_chain(first, stream), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+@table.app_errorhandler(TableError)
+def refused(error: TableError) -> Any:
+    """The refusal in the asker's language; `confirm` when confirming would let it through."""
+    return jsonify(error=error.said(gettext()), confirm=isinstance(error, NeedsConfirmation),
+                   depends=isinstance(error, Depends)), error.status
 
-    @app.post("/api/draw")
-    def draw() -> Any:
-        return jsonify(session.draw(player()))
 
-    @app.post("/api/take")
-    def take() -> Any:
-        return jsonify(session.take(player()))
+@table.app_errorhandler(HTTPException)
+def http_error(error: HTTPException) -> Any:
+    return jsonify(error=gettext()(error.name)), error.code
 
-    @app.post("/api/decline")
-    def decline() -> Any:
-        return jsonify(session.decline(player()))
 
-    @app.post("/api/opening-hand")
-    def opening_hand() -> Any:
-        return jsonify(cards=session.opening_hand(player()))
+@table.app_errorhandler(Exception)
+def failed(error: Exception) -> Any:
+    """hhd's own failure: one line in the host's terminal, and an answer that names no internals."""
+    print(f"hhd table: {request.method} {request.path} failed: {type(error).__name__}: {error}", file=sys.stderr,
+          flush=True)
+    return jsonify(error=gettext()("the table failed to do that; the host's terminal says why")), 500
 
-    @app.post("/api/mulligan")
-    def mulligan() -> Any:
-        return jsonify(to_bottom=session.mulligan(player(), positions("positions")))
 
-    @app.post("/api/play-sideboard")
-    def play_sideboard() -> Any:
-        return jsonify(session.play_sideboard_top(player()))
+# --- the page ----------------------------------------------------------------------------------------------
 
-    @app.post("/api/to-sideboard")
-    def to_sideboard() -> Any:
-        position: Any = body().get("position")
-        if not position_value(position, own_cards=True):
-            raise TableError('say which card: {"position": N}', status=400)
-        return jsonify(session.to_sideboard(position))
 
-    @app.post("/api/own-card")
-    def own_card() -> Any:
-        """A card of the player's own deck leaves the game: onto the sideboard's top, by name."""
-        name = body().get("name")
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME or not _text(name):
-            raise TableError('name the card: {{"player": NAME, "name": CARD}} (at most {most} characters)',
-                             status=400, most=MAX_NAME)
-        return jsonify(session.own_card_to_sideboard(player(), " ".join(name.split())))
+@table.get("/")
+def page() -> Any:
+    from hhdcli.table.i18n import choose_language
+    from hhdcli.table.page import page_html
 
-    @app.post("/api/to-hell-library")
-    def to_hell_library() -> Any:
-        position: Any = body().get("position")
-        end = body().get("end", "top")
-        if not position_value(position) or end not in ("top", "bottom"):
-            raise TableError('say which card and where: {"position": N, "end": "top" or "bottom"}', status=400)
-        return jsonify(session.to_hell_library(position, end))
+    asked = request.args.get("lang")
+    lang = choose_language(asked, request.cookies.get("hhd_lang"), request.accept_languages)
+    pages = served().pages
+    if lang not in pages:
+        pages[lang] = page_html(served().session, lang, served().join_urls)
+    answer = Response(pages[lang], mimetype="text/html", headers={"Cache-Control": "no-store"})
+    if asked in ("en", "ru"):  # a switch the page remembers
+        answer.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax")
+    return answer
 
-    @app.post("/api/end-game")
-    def end_game() -> Any:
-        returned = positions("returned") if request.get_data(cache=True) else None
-        return jsonify(session.end_game(returned))
 
-    @app.post("/api/undo")
-    def undo() -> Any:
-        data = body() if request.get_data(cache=True) else {}
-        who = data.get("player")
-        if who is not None and (not isinstance(who, str) or not _text(who)):
-            raise TableError('say who undoes: {"player": NAME}', status=400)
-        return jsonify(session.undo(who, data.get("anyone") is True))
+@table.get("/qr.svg")
+def join_qr() -> Any:
+    """The join address as a QR code, for the board."""
+    from hhdcli.table.page import qr_svg
 
-    @app.get("/cards/<face_id>.png")
-    def face(face_id: str) -> Any:
-        from hhdcli.render.faces import face_png
+    urls = served().join_urls or [request.host_url.rstrip("/") + (f"/?code={served().code}" if served().code else "/")]
+    return Response(qr_svg(urls[0]), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
-        position = session.face_position(face_id)
-        if position is None or not session.may_see(position, viewer()):  # face down, or another's
-            raise TableError("no card to show here", status=404)
-        if position not in faces:
-            faces[position] = face_png(session.cards[position], session.table, dpi=150)
-        return Response(faces[position], mimetype="image/png", headers={"Cache-Control": "max-age=86400"})
 
-    return app
+# --- reading -----------------------------------------------------------------------------------------------
+
+
+@table.get("/api/state")
+def state() -> Any:
+    who = viewer()
+    changes = served().changes
+    changes.asked(who)
+    seen = served().session.state(LOG_PAGE, viewer=who, lang=language())
+    for p in seen["players"]:
+        p["online"] = changes.online(p["name"])
+    seen["host"] = is_host()
+    return jsonify(seen)
+
+
+@table.get("/api/cards")
+def cards() -> Any:
+    """The descriptions of cards the asker may see, by face id: ?ids=a,b,c (a page asks once per card)."""
+    ids = [i for i in request.args.get("ids", "").split(",") if i][:MAX_IDS]
+    return jsonify(served().session.describe_faces(ids, viewer(), language()))
+
+
+@table.get("/api/log")
+def log() -> Any:
+    """Older log entries, a page at a time: ?before=ID (the oldest entry shown)."""
+    before = request.args.get("before", "")
+    if before and not (before.isascii() and before.isdigit() and len(before) < 19):
+        raise TableError("?before= takes a log entry's id", status=400)
+    return jsonify(served().session.log(int(before) if before else None, LOG_PAGE, viewer()))
+
+
+@table.get("/api/events")
+def events() -> Any:
+    """A stream of server-sent events: one each time the table changes (pages fall back to polling)."""
+    stream = served().changes.stream(viewer())
+    first = next(stream)  # refused now (too many listeners) rather than inside the stream
+    return Response(_chain(first, stream), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@table.get("/cards/<face_id>.png")
+def face(face_id: str) -> Any:
+    """A card's face for those who may see it: its print image when the image cache holds it (hhd proxies
+    fetched it), else the face hhd draws from its text. The page never asks another site."""
+    session, faces = served().session, served().faces
+    position = session.face_position(face_id)
+    if position is None or not session.may_see(position, viewer()):  # face down, or another's
+        raise TableError("no card to show here", status=404)
+    if position not in faces:
+        faces[position] = _face(session, position, served().images)
+    data, kind = faces[position]
+    return Response(data, mimetype=kind, headers={"Cache-Control": "private, max-age=86400"})
+
+
+def _face(session: Session, position: int, images: Path | None) -> tuple[bytes, str]:
+    from hhdcli.render.faces import face_png
+    from hhdcli.render.images import ImageStore
+
+    card = session.cards[position]
+    if images is not None and card.print_images:
+        raw = ImageStore(images).raw_path(card.print_images[0])
+        try:
+            data = raw.read_bytes()
+        except OSError:
+            data = b""
+        for magic, kind in ((b"\xff\xd8\xff", "image/jpeg"), (b"\x89PNG", "image/png"), (b"RIFF", "image/webp")):
+            if data.startswith(magic):
+                return data, kind
+    return face_png(card, session.table, dpi=150), "image/png"
+
+
+# --- seats -------------------------------------------------------------------------------------------------
+
+
+@table.post("/api/join")
+def join() -> Any:
+    """A phone takes a free seat (its token, as a cookie the page keeps and in the answer), or a phone holding a
+    token (a re-seat code) confirms it. A seat another phone holds is refused."""
+    session = served().session
+    who = viewer()
+    name = named()
+    if who is not None and name in (None, who):
+        given = token()
+    elif name is None:
+        raise TableError(NO_SEAT, status=401)
+    else:
+        given = session.join(name)
+        who = name
+    answer = jsonify(player=who, token=given)
+    answer.set_cookie(TOKEN_COOKIE, given or "", max_age=30 * 86400, httponly=True, samesite="Strict")
+    return answer
+
+
+@table.post("/api/host/release")
+def release() -> Any:
+    host()
+    name = named()
+    if name is None:
+        raise TableError('say whose seat: {"player": NAME}', status=400)
+    served().session.release(name)
+    return jsonify(released=name)
+
+
+@table.post("/api/host/reseat")
+def reseat() -> Any:
+    """A new token for a player's new phone, as an address and its QR code; the old phone's is refused now."""
+    from hhdcli.table.page import qr_svg
+
+    host()
+    name = named()
+    if name is None:
+        raise TableError('say whose seat: {"player": NAME}', status=400)
+    given = served().session.reseat(name)
+    base = served().join_urls[0] if served().join_urls else request.host_url.rstrip("/") + (
+        f"/?code={served().code}" if served().code else "/")
+    url = f"{base}#seat={given}"
+    return jsonify(player=name, url=url, qr=qr_svg(url))
+
+
+@table.post("/api/host/add-player")
+def add_player() -> Any:
+    from hhdcli import colors as palette
+
+    host()
+    name, colors = body().get("player"), body().get("colors", "")
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_PLAYER or not _text(name):
+        raise TableError("name the player (at most {most} characters)", status=400, most=MAX_PLAYER)
+    letters = palette.parse_letters(colors) if isinstance(colors, str) else None
+    if letters is None:
+        raise TableError("colors: the letters W U B R G P, or none", status=400)
+    served().session.add_player(" ".join(name.split()), "".join(letters))
+    return jsonify(player=" ".join(name.split()), colors="".join(letters))
+
+
+# --- actions -----------------------------------------------------------------------------------------------
+
+
+@table.post("/api/draw")
+def draw() -> Any:
+    return jsonify(served().session.draw(player()))
+
+
+@table.post("/api/take")
+def take() -> Any:
+    return jsonify(served().session.take(player()))
+
+
+@table.post("/api/decline")
+def decline() -> Any:
+    return jsonify(served().session.decline(player()))
+
+
+@table.post("/api/opening-hand")
+def opening_hand() -> Any:
+    return jsonify(cards=served().session.opening_hand(player()))
+
+
+@table.post("/api/mulligan")
+def mulligan() -> Any:
+    return jsonify(served().session.mulligan(player()))
+
+
+@table.post("/api/keep")
+def keep() -> Any:
+    """The opening hand kept: "bottom" lists the Hell cards that go to the bottom, in the order ticked."""
+    who = player()
+    if "bottom" not in body():
+        raise TableError('say which Hell cards go to the bottom: {"bottom": [...]} (an empty list for none)',
+                         status=400)
+    return jsonify(to_bottom=served().session.keep(who, positions("bottom")))
+
+
+@table.post("/api/play")
+def play() -> Any:
+    who = player()
+    position: Any = body().get("position")
+    if not position_value(position):
+        raise TableError('say which card: {"position": N}', status=400)
+    return jsonify(served().session.play(who, position))
+
+
+@table.post("/api/play-sideboard")
+def play_sideboard() -> Any:
+    return jsonify(served().session.play_sideboard_top(player()))
+
+
+@table.post("/api/to-sideboard")
+def to_sideboard() -> Any:
+    who = player()
+    position: Any = body().get("position")
+    if not position_value(position, own_cards=True):
+        raise TableError('say which card: {"position": N}', status=400)
+    return jsonify(served().session.to_sideboard(who, position))
+
+
+@table.post("/api/own-card")
+def own_card() -> Any:
+    """A card of the player's own deck leaves the game: onto the sideboard's top, by name."""
+    who = player()
+    name = body().get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME or not _text(name):
+        raise TableError('name the card: {{"player": NAME, "name": CARD}} (at most {most} characters)',
+                         status=400, most=MAX_NAME)
+    return jsonify(served().session.own_card_to_sideboard(who, " ".join(name.split())))
+
+
+@table.post("/api/to-hell-library")
+def to_hell_library() -> Any:
+    who = player_or_host()
+    position: Any = body().get("position")
+    end = body().get("end", "top")
+    if not position_value(position) or end not in ("top", "bottom"):
+        raise TableError('say which card and where: {"position": N, "end": "top" or "bottom"}', status=400)
+    return jsonify(served().session.to_hell_library(who, position, end))
+
+
+@table.post("/api/end-game")
+def end_game() -> Any:
+    """Two steps: without "confirm": true the answer says what ending the game will do, and nothing moves."""
+    who = player_or_host()
+    if body().get("confirm") is not True:
+        raise NeedsConfirmation("ending the game puts every Hell card outside the libraries and the sideboard at "
+                                "the bottom of the Hell library in random order, and begins game {next}",
+                                next=served().session.state(0)["game"] + 1)
+    return jsonify(served().session.end_game(who))
+
+
+@table.post("/api/undo")
+def undo() -> Any:
+    """The asker's own last action; with "anyone": true (confirmed), or for the host, the table's last."""
+    who = player_or_host()
+    return jsonify(served().session.undo(who, body().get("anyone") is True))
 
 
 def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:

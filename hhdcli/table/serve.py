@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import secrets
+import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
+from hhdcli.i18n import _
 from hhdcli.mana import SymbolTable
 from hhdcli.table.state import Session, TableError
 
@@ -30,7 +33,11 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
     try:
         return session, session.start(players)
     except TableError as exc:
-        raise InputError(exc.message, "pass another --state FILE for this library") from exc
+        from hhdcli.i18n import current_language
+        from hhdcli.table.i18n import translations
+
+        said = exc.said(translations(current_language()).gettext)  # the table's catalog, in the host's language
+        raise InputError(said, _("pass another --state FILE for this library")) from exc
 
 
 VIRTUAL = ("docker", "br-", "virbr", "veth", "vboxnet", "vmnet", "tun", "tap", "wg", "zt", "tailscale", "utun",
@@ -69,6 +76,31 @@ def _bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """The server's socket, bound here rather than by werkzeug (which prints its own text and exits): a port in
+    use or an address not of this computer is hhd's one-line error saying what to do."""
+    try:
+        found = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise InputError(_("--host {host} is not an address of this computer").format(host=host),
+                         _("use --host 0.0.0.0 for phones on your network, or 127.0.0.1 for this computer only")) from exc
+    family, kind, proto, _name, address = found[0]
+    server = socket.socket(family, kind, proto)
+    try:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart right after a stop binds again
+        server.bind(address)
+        server.listen(128)
+    except OSError as exc:
+        server.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise InputError(_("port {port} is in use by another program (another hhd table?)").format(port=port),
+                             _("stop it, or choose another --port")) from exc
+        raise InputError(_("cannot listen on {host}:{port}: {reason}").format(host=host, port=port,
+                                                                            reason=exc.strerror),
+                         _("choose another --host or --port")) from exc
+    return server
+
+
 def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
           state_file: Path, host: str, port: int, new_code: bool = False) -> None:
     import logging
@@ -79,28 +111,42 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request: pages ask often
 
-    session, resumed = open_session(resolved, cache, players, state_file)
-    # the join code is the session's: phones keep it across restarts until --new-code rotates it
-    code = None if host in LOOPBACK else session.join_code(lambda: secrets.token_urlsafe(6), new_code)
-    if code:
-        env.warn(f"listening on {host}: anyone on this network can reach the table; the join code keeps them out")
+    sock = listen(host, port)  # before anything is said: a bad --host or a busy port is the only line
     try:
+        session, resumed = open_session(resolved, cache, players, state_file)
+        # the join code and the host's secret are the session's: phones and the board keep them across restarts
+        # until --new-code rotates both
+        code = None if host in LOOPBACK else session.join_code(lambda: secrets.token_urlsafe(6), new_code)
+        host_secret = session.host_secret(new_code)
+        port = sock.getsockname()[1]
+        urls = addresses(host, port, code)
         changes = Changes()
-        server = make_server(host, port, create_app(session, code, changes), threaded=True)
-    except OSError as exc:
-        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}", "choose another --port") from exc
-    urls = addresses(host, port, code)
-    env.info(("resumed" if resumed else "started") + f" the session of library {session.seed!r} in {state_file}")
+        app = create_app(session, code, changes, host_secret, urls, env.cache_dir / "images")
+        server = make_server(host, port, app, threaded=True, fd=sock.fileno())
+    except BaseException:
+        sock.close()
+        raise
+    if code:
+        env.warn(_("listening on {host}: anyone on this network can reach the table; the join code keeps them out")
+                 .format(host=host))
+    env.info((_("resumed the session of library {seed} in {file}") if resumed else
+              _("started the session of library {seed} in {file}")).format(seed=repr(session.seed), file=state_file))
     for url in urls:
-        print(f"open {url}", flush=True)
+        print(_("open {url}").format(url=url), flush=True)
+    board = f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
+    board += (f"?code={code}" if code else "") + f"#host={host_secret}"
+    print(_("the board (on this computer, the host's): {url}").format(url=board), flush=True)
     _qr(urls[0])
     try:
-        server.serve_forever()
+        server.serve_forever()  # werkzeug's returns on Ctrl-C (it swallows KeyboardInterrupt)
     except KeyboardInterrupt:
-        env.info("stopped; start hhd table again to go on where you were")
+        pass
     finally:
         changes.close()  # open pages' event streams end now
         server.server_close()
+        sock.close()
+    env.info(_("stopped; the session is kept in {file}: run the same hhd table command to go on where you were")
+             .format(file=state_file))
 
 
 def _qr(url: str) -> None:

@@ -1,18 +1,26 @@
 """One Hell library session kept in SQLite: the library's order, the shared sideboard, the cards players
-took, the log, and undo. Every action is one transaction (BEGIN IMMEDIATE), so two phones acting at the same
-instant are served one after the other and no card is drawn twice or lost.
+hold and played, the seats, the log, and undo. Every action is one transaction (BEGIN IMMEDIATE, after a
+lock that queues this process's writers fairly), so two phones acting at the same instant are served one after
+the other and no card is drawn twice or lost.
 
-Zones: `library` (ord ascending: the top first), `sideboard` (ord ascending: the top first), `out` (taken
-by a player: hand, battlefield, graveyard — anywhere but the library and the sideboard), `pending` (drawn,
-a choice card waiting for take or decline).
+Zones: `library` (ord ascending: the top first), `sideboard` (ord ascending: the top first), `hand` (a
+player's Hell cards in hand: theirs alone to see), `out` (played: battlefield, graveyard — anywhere but the
+libraries, the sideboard and the hand; open to everyone), `pending` (drawn, a choice card waiting for take or
+decline).
+
+Who acts is the caller's business (hhdcli.table.app checks tokens); every action here is told its player, or
+None for the host (the laptop running the table), and logs it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import random
 import secrets
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,9 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from hhdcli.cards import Card, card_text
+from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
 from hhdcli.mana import SymbolTable, Take, judge
-from hhdcli.rulings import rulings_json
+from hhdcli.rulings import card_rulings
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -31,12 +40,23 @@ CREATE TABLE IF NOT EXISTS cards (position INTEGER PRIMARY KEY, zone TEXT NOT NU
 CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, colors TEXT NOT NULL, token TEXT);
 CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY AUTOINCREMENT, game INTEGER NOT NULL, player TEXT,
                                 action TEXT NOT NULL, detail TEXT NOT NULL, undo TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS cards_by_zone ON cards (zone, ord);
 """
 OPENING_HAND = 2
 # Cards of the players' own decks that left the game (by name, onto the sideboard) are numbered from here, above
 # every library position; `name` holds their name, Hell cards have none (their card data says it).
 OWN_CARDS = 1_000_000
 COLUMNS = ("position", "zone", "ord", "player", "owner", "name")
+HELD = ("hand", "out", "pending")  # outside the libraries and the sideboard: back to the Hell library at the end
+DEALING = ("opening hand", "mulligan")  # the actions that deal a player's Hell opening cards
+# What a player drew, holds or put back is theirs to know: the others read that they acted, not on which card.
+PRIVATE_ACTIONS = ("draw", "take", "opening hand", "mulligan", "keep")
+# what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
+# (hell-library.json maps positions to names, so a position of a hidden card is its name)
+SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone")
+REMINDERS = {Take.LAND: "a land: into your hand; in your draw step you may play it at once",
+             Take.TAKE: "take it; in your draw step you may cast it for {2} less",
+             Take.CHOICE: "take it, or decline: it goes on top of the sideboard"}
 
 
 class TableError(Exception):
@@ -63,6 +83,19 @@ class NeedsConfirmation(TableError):
     translated = ("action",)
 
 
+class Depends(TableError):
+    """Refused: later actions moved the same cards (or began a later game); they must be undone first. They
+    are named as "Ben: draw", the action in the asker's language."""
+
+    def __init__(self, later: list[tuple[str | None, str]]) -> None:
+        self.later = later
+        super().__init__(N_("later actions depend on it; undo them first: {actions}"), actions="")
+
+    def said(self, gettext: Callable[[str], str] = str) -> str:
+        named = ", ".join(f"{who or gettext('the host')}: {gettext(action)}" for who, action in self.later)
+        return gettext(self.template).format(actions=named)
+
+
 @dataclass
 class Session:
     """The session over one SQLite file; `cards` are the library's cards by library-file position."""
@@ -74,27 +107,50 @@ class Session:
     library_hash: str = ""  # the library file's content: a library drawn again with other options is another
     _faces: dict[str, int] = field(default_factory=dict)  # the opaque face ids of this session's cards
     _face_of: dict[int, str] = field(default_factory=dict)  # and back
+    # a card's description and verdict are computed once per session, not at every read (rulings, text, take rule)
+    _described: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict, repr=False)
+    _verdicts: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
+    # writers queue here, in the order they came, rather than in SQLite's busy wait (sleeps that grow)
+    _writer: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _local: threading.local = field(default_factory=threading.local, repr=False)
 
     # --- storage ---------------------------------------------------------------------------------
 
     def connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
         db.row_factory = sqlite3.Row
         db.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+        db.execute("PRAGMA synchronous=NORMAL")  # WAL stays consistent; a power cut may lose the last action only
+        return db
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's connection for reads (opening one costs more than the read)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = self.connect()
         return db
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        db = self.connect()
+        with self._writer:
+            db = self._reader()
+            db.execute("BEGIN IMMEDIATE")  # one writer at a time, other processes included
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """Reads that all see the same moment, whatever the phones do meanwhile."""
+        db = self._reader()
+        db.execute("BEGIN")
         try:
-            db.execute("BEGIN IMMEDIATE")  # one writer at a time: actions never interleave
             yield db
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         finally:
-            db.close()
+            db.execute("COMMIT")
 
     def start(self, players: dict[str, tuple[str, ...]]) -> bool:
         """Create the session (library in file order, empty sideboard) unless the file holds this library's
@@ -103,7 +159,7 @@ class Session:
         try:
             return self._start(players)
         except sqlite3.DatabaseError as exc:
-            raise TableError(f"{self.path} is damaged ({exc})", status=400) from exc
+            raise TableError("{file} is damaged ({reason})", status=400, file=self.path, reason=exc) from exc
 
     def _check_file(self) -> None:
         """An existing state file must be an SQLite database: an empty or foreign file is not a session."""
@@ -113,10 +169,11 @@ class Session:
         except FileNotFoundError:
             return
         except OSError as exc:
-            raise TableError(f"cannot read {self.path}: {exc.strerror}", status=400) from exc
+            raise TableError("cannot read {file}: {reason}", status=400, file=self.path, reason=exc.strerror) from exc
         if header != b"SQLite format 3\x00":
-            raise TableError(f"{self.path} is not an hhd table session ({'empty' if not header else 'not SQLite'})",
-                             status=400)
+            said = {True: N_("{file} is not an hhd table session (empty)"),
+                    False: N_("{file} is not an hhd table session (not SQLite)")}[not header]
+            raise TableError(said, status=400, file=self.path)
 
     def _start(self, players: dict[str, tuple[str, ...]]) -> bool:
         db = self.connect()
@@ -133,12 +190,12 @@ class Session:
         with self.transaction() as db:
             found = db.execute("SELECT value FROM meta WHERE key = 'seed'").fetchone()
             if found is not None and found["value"] != self.seed:
-                raise TableError(f"{self.path} holds the session of library {found['value']!r}, not {self.seed!r}",
-                                 status=400)
+                raise TableError("{file} holds the session of library {found}, not {seed}", status=400,
+                                 file=self.path, found=repr(found["value"]), seed=repr(self.seed))
             drawn_from = db.execute("SELECT value FROM meta WHERE key = 'library'").fetchone()
             if drawn_from is not None and self.library_hash and drawn_from["value"] != self.library_hash:
-                raise TableError(f"{self.path} holds the session of another library with the seed {self.seed!r} "
-                                 "(drawn again with other options or card data)", status=400)
+                raise TableError("{file} holds the session of another library with the seed {seed} (drawn again "
+                                 "with other options or card data)", status=400, file=self.path, seed=repr(self.seed))
             resumed = found is not None
             if self.library_hash:
                 db.execute("INSERT INTO meta VALUES ('library', ?) ON CONFLICT(key) DO NOTHING", (self.library_hash,))
@@ -162,9 +219,6 @@ class Session:
     def _name_faces(self, secret: str) -> None:
         """Each card's face is served under an id made from the session's secret, not its library position:
         an address says nothing of the card behind it."""
-        import hashlib
-        import hmac
-
         self._faces = {hmac.new(secret.encode(), f"face:{p}".encode(), hashlib.sha256).hexdigest()[:20]: p
                        for p in self.cards}
         self._face_of = {p: face for face, p in self._faces.items()}
@@ -172,87 +226,116 @@ class Session:
     def face_position(self, face: str) -> int | None:
         return self._faces.get(face)
 
-    def join_code(self, make: Callable[[], str], new: bool = False) -> str:
-        """The session's join code, kept in the state file; a new one when there is none or `new` asks."""
+    def _kept(self, key: str, make: Callable[[], str], new: bool = False) -> str:
         with self.transaction() as db:
-            found = db.execute("SELECT value FROM meta WHERE key = 'code'").fetchone()
+            found = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
             if found is not None and not new:
                 return str(found["value"])
-            code = make()
-            db.execute("INSERT INTO meta VALUES ('code', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                       (code,))
-            return code
+            value = make()
+            db.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                       (key, value))
+            return value
 
-    # --- reading ---------------------------------------------------------------------------------------
+    def join_code(self, make: Callable[[], str], new: bool = False) -> str:
+        """The session's join code, kept in the state file; a new one when there is none or `new` asks."""
+        return self._kept("code", make, new)
 
-    # --- who is asking -------------------------------------------------------------------------------
+    def host_secret(self, new: bool = False) -> str:
+        """The host's secret (the laptop's board proves it is the host with it), kept like the join code."""
+        return self._kept("host", lambda: secrets.token_urlsafe(18), new)
+
+    # --- seats -------------------------------------------------------------------------------------------
 
     def join(self, player: str) -> str:
-        """The player's own token (made the first time, kept in the state file: it survives restarts). Once a
-        player has one, only requests carrying it act for them or see their Hell cards."""
+        """Seat a player on this phone: their token, kept in the state file (it survives restarts). A seat
+        taken by another phone is refused; the host releases it or re-seats the player."""
         with self.transaction() as db:
             self._colors(db, player)
             token = db.execute("SELECT token FROM players WHERE name = ?", (player,)).fetchone()["token"]
-            if token is None:
-                token = secrets.token_urlsafe(18)
-                db.execute("UPDATE players SET token = ? WHERE name = ?", (token, player))
-            return str(token)
+            if token is not None:
+                raise TableError("{player} is playing from another phone; the host can release the seat or show "
+                                 "{player}'s re-seat code on the board", status=403, player=player)
+            token = secrets.token_urlsafe(18)
+            db.execute("UPDATE players SET token = ? WHERE name = ?", (token, player))
+            self._changed(db)
+            return token
 
-    def _one(self, sql: str, *args: object) -> sqlite3.Row | None:
-        """One row of a read outside any action."""
-        db = self.connect()
-        try:
-            return db.execute(sql, args).fetchone()
-        finally:
-            db.close()
+    def reseat(self, player: str) -> str:
+        """The host gives a player a new token (for a new phone): the old phone's is refused from now on."""
+        with self.transaction() as db:
+            self._colors(db, player)
+            token = secrets.token_urlsafe(18)
+            db.execute("UPDATE players SET token = ? WHERE name = ?", (token, player))
+            self._changed(db)
+            return token
+
+    def release(self, player: str) -> None:
+        """The host frees a seat: its phone is refused, and the next phone to pick the name gets it."""
+        with self.transaction() as db:
+            self._colors(db, player)
+            db.execute("UPDATE players SET token = NULL WHERE name = ?", (player,))
+            self._changed(db)
+
+    def add_player(self, player: str, colors: str) -> None:
+        """A late player, added from the board while the table runs."""
+        with self.transaction() as db:
+            if db.execute("SELECT 1 FROM players WHERE name = ?", (player,)).fetchone():
+                raise TableError("{player} is at the table already", player=player)
+            db.execute("INSERT INTO players (name, colors) VALUES (?, ?)", (player, colors))
+            self._changed(db)
 
     def viewer(self, token: str | None) -> str | None:
-        """The player a token belongs to, or None."""
-        row = self._one("SELECT name FROM players WHERE token = ?", token) if token else None
-        return str(row["name"]) if row else None
-
-    def may_act(self, player: str, viewer: str | None) -> bool:
-        """A player who joined with a token acts only through it; one who never joined (a script) freely."""
-        row = self._one("SELECT token FROM players WHERE name = ?", player)
-        return row is None or row["token"] is None or viewer == player
+        """The player a token belongs to, or None. Tokens are compared as bytes, in constant time."""
+        if not token:
+            return None
+        given = token.encode("utf-8", "surrogatepass")
+        for row in self._reader().execute("SELECT name, token FROM players WHERE token IS NOT NULL"):
+            if hmac.compare_digest(given, str(row["token"]).encode()):
+                return str(row["name"])
+        return None
 
     def may_see(self, position: int, viewer: str | None) -> bool:
-        """A card's face: the open sideboard's for everyone, a player's Hell cards for that player alone."""
-        row = self._one("SELECT zone, player FROM cards WHERE position = ?", position)
-        return row is not None and (row["zone"] == "sideboard" or (viewer is not None and row["player"] == viewer))
+        """A card's face: the open sideboard's and played cards for everyone, a hand for its player alone."""
+        row = self._reader().execute("SELECT zone, player FROM cards WHERE position = ?", (position,)).fetchone()
+        if row is None:
+            return False
+        return row["zone"] in ("sideboard", "out") or (viewer is not None and row["player"] == viewer)
 
-    def state(self, log_size: int = 30, viewer: str | None = None) -> dict[str, Any]:
-        """What `viewer` may see: their own Hell cards and waiting card, the others' counts, the open
-        sideboard, the library count and the log with the others' private cards left out."""
-        db = self.connect()
-        try:
-            db.execute("BEGIN")  # every read below sees the same moment, whatever the phones do meanwhile
-            rows = db.execute("SELECT * FROM cards ORDER BY ord").fetchall()
-            players = db.execute("SELECT * FROM players ORDER BY name").fetchall()
+    # --- reading ---------------------------------------------------------------------------------------
+
+    def state(self, log_size: int = 30, viewer: str | None = None, lang: str = "en") -> dict[str, Any]:
+        """What `viewer` may see: their own Hell cards and waiting card, the others' counts and played cards, the
+        open sideboard, the library count and the log with the others' private cards left out. Cards are
+        listed by reference (id, name, owner); their descriptions come from `describe_faces`, once per page."""
+        with self.snapshot() as db:
+            rows = db.execute("SELECT position, zone, player, owner, name FROM cards WHERE zone != 'library' "
+                              "ORDER BY ord").fetchall()
+            library = db.execute("SELECT COUNT(*) FROM cards WHERE zone = 'library'").fetchone()[0]
+            players = db.execute("SELECT * FROM players ORDER BY rowid").fetchall()
             meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('game', 'version')").fetchall())
+            game = int(meta["game"])
             log = self._log_page(db, None, log_size)
-            db.execute("COMMIT")
-        finally:
-            db.close()
-        by_zone: dict[str, list[sqlite3.Row]] = {}
+            phases = self._phases(db, game)
+        by_player: dict[str, list[sqlite3.Row]] = {}
+        sideboard = []
         for row in rows:
-            by_zone.setdefault(row["zone"], []).append(row)
+            if row["zone"] == "sideboard":
+                sideboard.append(self._ref(row))
+            elif row["player"] is not None:
+                by_player.setdefault(row["player"], []).append(row)
         return {
-            "seed": self.seed, "game": int(meta["game"]), "version": int(meta.get("version", 0)),
-            "library_count": len(by_zone.get("library", [])),
-            "sideboard": [self._shown(r) for r in by_zone.get("sideboard", [])],
-            "players": [self._player(p, rows, viewer) for p in players],
-            "log": [_public(dict(entry), viewer) for entry in log["entries"]], "log_more": log["more"],
+            "seed": self.seed, "game": game, "version": int(meta.get("version", 0)), "you": viewer,
+            "library_count": library, "sideboard": sideboard,
+            "players": [self._player(p, by_player.get(p["name"], []), viewer, phases.get(p["name"]), lang)
+                        for p in players],
+            "log": [_public(entry, viewer) for entry in log["entries"]], "log_more": log["more"],
         }
 
     def log(self, before: int | None, size: int, viewer: str | None) -> dict[str, Any]:
         """A page of the log, newest first, of the entries older than `before` (a log id)."""
-        db = self.connect()
-        try:
+        with self.snapshot() as db:
             page = self._log_page(db, before, size)
-        finally:
-            db.close()
-        return {"log": [_public(dict(entry), viewer) for entry in page["entries"]], "log_more": page["more"]}
+        return {"log": [_public(entry, viewer) for entry in page["entries"]], "log_more": page["more"]}
 
     @staticmethod
     def _log_page(db: sqlite3.Connection, before: int | None, size: int) -> dict[str, Any]:
@@ -260,44 +343,73 @@ class Session:
         log's length."""
         entries = db.execute("SELECT id, game, player, action, detail FROM log WHERE id < ? ORDER BY id DESC "
                              "LIMIT ?", (before if before is not None else 2**62, size + 1)).fetchall()
-        return {"entries": entries[:size], "more": len(entries) > size}
+        return {"entries": [dict(e) for e in entries[:size]], "more": len(entries) > size}
 
-    def _player(self, player: sqlite3.Row, rows: list[sqlite3.Row], viewer: str | None) -> dict[str, Any]:
-        mine = [r for r in rows if r["player"] == player["name"]]
+    @staticmethod
+    def _phases(db: sqlite3.Connection, game: int) -> dict[str, str]:
+        """Each player's opening hand this game: 'dealt' (mulligan or keep next) or 'kept'."""
+        phases: dict[str, str] = {}
+        for row in db.execute("SELECT player, action FROM log WHERE game = ? AND action IN "
+                              "('opening hand', 'mulligan', 'keep') ORDER BY id", (game,)):
+            phases[row["player"]] = "kept" if row["action"] == "keep" or phases.get(row["player"]) == "kept" \
+                else "dealt"
+        return phases
+
+    def _player(self, player: sqlite3.Row, mine: list[sqlite3.Row], viewer: str | None, phase: str | None,
+                lang: str) -> dict[str, Any]:
+        hand = [r for r in mine if r["zone"] == "hand"]
         pending = next((r["position"] for r in mine if r["zone"] == "pending"), None)
-        held = [r for r in mine if r["zone"] == "out"]
-        seen = {"name": player["name"], "colors": player["colors"], "card_count": len(held),
-                "waiting": pending is not None, "joined": player["token"] is not None}
-        if viewer != player["name"] and player["token"] is not None:  # another's hand is private
-            return {**seen, "cards": [], "pending": None}
-        return {**seen, "cards": [self._shown(r) for r in held],
-                "pending": self.verdict(pending, player["colors"]) if pending is not None else None}
+        seen = {"name": player["name"], "colors": player["colors"], "card_count": len(hand),
+                "waiting": pending is not None, "seated": player["token"] is not None,
+                "played": [self._ref(r) for r in mine if r["zone"] == "out"]}
+        if viewer != player["name"]:  # another's hand is private
+            return {**seen, "cards": [], "pending": None, "opening": None}
+        return {**seen, "cards": [self._ref(r) for r in hand], "opening": phase,
+                "pending": self.verdict(pending, player["colors"], lang) if pending is not None else None}
 
-    def _shown(self, row: sqlite3.Row) -> dict[str, Any]:
-        """A visible card with its owner (None: nobody has moved it out of Hell; its owner's library is the
-        Hell library, its owner's other zones the sideboard)."""
-        return {**self.describe(row["position"], row["name"]), "owner": row["owner"]}
+    def _ref(self, row: sqlite3.Row) -> dict[str, Any]:
+        """A card the viewer may see, by reference: its face id (for its description), name and owner (None:
+        nobody has moved it out of Hell; its owner's library is the Hell library, its other zones the
+        sideboard)."""
+        position = int(row["position"])
+        card = self.cards.get(position)
+        return {"position": position, "id": self._face_of.get(position) or f"own-{position}",
+                "name": card.name if card else (row["name"] or "?"), "hell": card is not None, "owner": row["owner"]}
 
-    def describe(self, position: int, name: str | None = None) -> dict[str, Any]:
-        """A card as the page shows it: a Hell card with its image, text and rulings; a player's own card
-        (which left the game onto the sideboard) by its name alone."""
+    def describe_faces(self, ids: list[str], viewer: str | None, lang: str) -> dict[str, dict[str, Any]]:
+        """The descriptions of the cards named by face id that the viewer may see (others are left out)."""
+        found = {}
+        for face in ids:
+            position = self._faces.get(face)
+            if position is not None and self.may_see(position, viewer):
+                found[face] = self.describe(position, lang=lang)
+        return found
+
+    def describe(self, position: int, name: str | None = None, lang: str = "en") -> dict[str, Any]:
+        """A card as the page shows it: a Hell card with its image, text and rulings (in `lang`); a player's own
+        card (which left the game onto the sideboard) by its name alone. Computed once per session."""
         card = self.cards.get(position)
         if card is None:
             return {"position": position, "name": name or "?", "hell": False, "cost": "", "type_line": "",
                     "image": None, "face": None, "text": "", "hell_rulings": []}
-        images = card.print_images
-        return {"position": position, "name": card.name, "hell": True, "cost": card.mana_cost,
-                "type_line": card.type_line, "image": images[0] if images else None,
-                "face": f"/cards/{self._face_of[position]}.png",
-                "text": card_text(card), "hell_rulings": rulings_json(card)}
+        key = (position, lang)
+        found = self._described.get(key)
+        if found is None:
+            images = card.print_images
+            found = self._described[key] = {
+                "position": position, "id": self._face_of[position], "name": card.name, "hell": True,
+                "cost": card.mana_cost, "type_line": card.type_line, "image": images[0] if images else None,
+                "face": f"/cards/{self._face_of[position]}.png", "text": card_text(card),
+                "hell_rulings": [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)]}
+        return dict(found)
 
-    def verdict(self, position: int, colors: str) -> dict[str, Any]:
-        result = judge(self.cards[position], colors, self.table)
-        reminder = {Take.LAND: "a land: into your hand; in your draw step you may play it at once",
-                    Take.TAKE: "take it; in your draw step you may cast it for {2} less",
-                    Take.CHOICE: "take it, or decline: it goes on top of the sideboard"}[result.verdict]
-        return {**self.describe(position), "verdict": result.verdict, "missing": list(result.missing),
-                "reminder": reminder}
+    def verdict(self, position: int, colors: str, lang: str = "en") -> dict[str, Any]:
+        key = (position, colors)
+        result = self._verdicts.get(key)
+        if result is None:
+            result = self._verdicts[key] = judge(self.cards[position], colors, self.table)
+        return {**self.describe(position, lang=lang), "verdict": result.verdict, "missing": list(result.missing),
+                "reminder": REMINDERS[result.verdict]}
 
     # --- actions -------------------------------------------------------------------------------------
 
@@ -326,34 +438,43 @@ class Session:
         return str(row["colors"])
 
     @staticmethod
-    def _top(db: sqlite3.Connection, zone: str) -> int | None:
-        row = db.execute("SELECT position FROM cards WHERE zone = ? ORDER BY ord LIMIT 1", (zone,)).fetchone()
-        return None if row is None else int(row["position"])
+    def _game(db: sqlite3.Connection) -> int:
+        return int(db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"])
+
+    @staticmethod
+    def _top(db: sqlite3.Connection, zone: str, count: int = 1) -> list[int]:
+        return [int(r["position"]) for r in db.execute(
+            "SELECT position FROM cards WHERE zone = ? ORDER BY ord LIMIT ?", (zone, count))]
 
     @staticmethod
     def _move(db: sqlite3.Connection, position: int, zone: str, end: str, player: str | None = None) -> None:
-        """Put a card on the `top` or `bottom` of a zone (for `out`, order does not matter)."""
+        """Put a card on the `top` or `bottom` of a zone (for a player's zones, order is the order it came)."""
         edge = db.execute(f"SELECT {'MIN' if end == 'top' else 'MAX'}(ord) AS o FROM cards WHERE zone = ?",
                           (zone,)).fetchone()["o"]
         ord_ = 0 if edge is None else edge - 1 if end == "top" else edge + 1
         db.execute("UPDATE cards SET zone = ?, ord = ?, player = ? WHERE position = ?", (zone, ord_, player, position))
-        if zone == "out" and player:  # the rules' owner: the first player to move it out of Hell and the sideboard
+        if zone in ("hand", "out") and player:  # the rules' owner: the first player to move it out of Hell
             db.execute("UPDATE cards SET owner = COALESCE(owner, ?) WHERE position = ?", (player, position))
 
+    def _held(self, db: sqlite3.Connection, player: str, zone: str = "hand") -> list[int]:
+        """A player's Hell cards in a zone, in the order they came (a deck's own card is no Hell card)."""
+        return [int(r["position"]) for r in db.execute(
+            "SELECT position FROM cards WHERE zone = ? AND player = ? AND position < ? ORDER BY ord",
+            (zone, player, OWN_CARDS))]
+
     def draw(self, player: str) -> dict[str, Any]:
-        """The top card for a player: a land or a take goes to them; a choice waits for take or decline."""
+        """The top card for a player: a land or a take goes to their hand; a choice waits for take or decline."""
         with self.transaction() as db:
             colors = self._colors(db, player)
             if db.execute("SELECT 1 FROM cards WHERE zone = 'pending' AND player = ?", (player,)).fetchone():
                 raise TableError("{player} has a drawn card waiting: take it or decline it first", player=player)
-            position = self._top(db, "library")
-            if position is None:
+            top = self._top(db, "library")
+            if not top:
                 raise TableError("the Hell library is empty: the rules forbid drawing from it")
-            answer = self.verdict(position, colors)
-            self._act(db, player, "draw", {"position": position, "name": answer["name"], "verdict": answer["verdict"]},
-                      [position])
-            zone = "pending" if answer["verdict"] == Take.CHOICE else "out"
-            self._move(db, position, zone, "bottom", player)
+            answer = self.verdict(top[0], colors)
+            self._act(db, player, "draw", {"position": top[0], "name": answer["name"], "verdict": answer["verdict"]},
+                      top)
+            self._move(db, top[0], "pending" if answer["verdict"] == Take.CHOICE else "hand", "bottom", player)
         return answer
 
     def _pending(self, db: sqlite3.Connection, player: str) -> int:
@@ -367,7 +488,7 @@ class Session:
         with self.transaction() as db:
             position = self._pending(db, player)
             self._act(db, player, "take", {"position": position, "name": self.cards[position].name}, [position])
-            self._move(db, position, "out", "bottom", player)
+            self._move(db, position, "hand", "bottom", player)
         return self.describe(position)
 
     def decline(self, player: str) -> dict[str, Any]:
@@ -378,50 +499,100 @@ class Session:
             self._move(db, position, "sideboard", "top")
         return self.describe(position)
 
+    def _opening(self, db: sqlite3.Connection, player: str) -> tuple[str | None, list[int]]:
+        """A player's opening hand this game: None, 'dealt' or 'kept', and the Hell cards last dealt."""
+        phase: str | None = None
+        dealt: list[int] = []
+        for row in db.execute("SELECT action, detail FROM log WHERE game = ? AND player = ? AND action IN "
+                              "('opening hand', 'mulligan', 'keep') ORDER BY id", (self._game(db), player)):
+            if row["action"] == "keep":
+                phase = "kept"
+            elif phase != "kept":
+                phase, dealt = "dealt", [int(p) for p in load_json(row["detail"])["dealt"]]
+        return phase, dealt
+
+    def _deal(self, db: sqlite3.Connection) -> list[int]:
+        positions = self._top(db, "library", OPENING_HAND)
+        if len(positions) < OPENING_HAND:
+            raise TableError("the Hell library has fewer than 2 cards left for an opening hand")
+        return positions
+
     def opening_hand(self, player: str) -> list[dict[str, Any]]:
-        """The 2 Hell cards of a player's opening hand, from the top."""
+        """The 2 Hell cards of a player's opening hand, from the top: once a game (a mulligan deals anew)."""
         with self.transaction() as db:
             self._colors(db, player)
-            game = db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"]
-            dealt = {r["action"]: r["n"] for r in db.execute(
-                "SELECT action, COUNT(*) AS n FROM log WHERE game = ? AND player = ? GROUP BY action", (game, player))}
-            if dealt.get("opening hand", 0) > dealt.get("mulligan", 0):  # once a game, and again after a mulligan
+            phase, _ = self._opening(db, player)
+            if phase is not None:
                 raise TableError("{player} has an opening hand this game; a mulligan deals a new one", player=player)
-            positions = [int(r["position"]) for r in db.execute(
-                "SELECT position FROM cards WHERE zone = 'library' ORDER BY ord LIMIT ?", (OPENING_HAND,))]
-            if len(positions) < OPENING_HAND:
-                raise TableError("the Hell library has fewer than 2 cards left for an opening hand")
-            self._act(db, player, "opening hand", {"positions": positions}, positions)
+            positions = self._deal(db)
+            self._act(db, player, "opening hand", {"dealt": positions, "count": len(positions)}, positions)
             for position in positions:
-                self._move(db, position, "out", "bottom", player)
+                self._move(db, position, "hand", "bottom", player)
         return [self.describe(p) for p in positions]
 
-    def mulligan(self, player: str, positions: list[int] | None = None) -> list[int]:
-        """A mulligan: the player's Hell cards (or those named) go to the bottom of the Hell library, in the
-        order they were drawn, not shuffled."""
+    def mulligan(self, player: str) -> dict[str, Any]:
+        """A London mulligan: the Hell cards of the player's opening hand go to the bottom of the Hell library in
+        the order they were dealt, not shuffled, and two new ones are dealt from the top."""
         with self.transaction() as db:
             self._colors(db, player)
-            held = [int(r["position"]) for r in db.execute(  # Hell cards only: a deck's own card is no Hell card
-                "SELECT position FROM cards WHERE zone = 'out' AND player = ? AND position < ? ORDER BY ord",
-                (player, OWN_CARDS))]
-            chosen = held if positions is None else [p for p in positions if p in held]
-            if positions is not None and len(chosen) != len(positions):
+            phase, dealt = self._opening(db, player)
+            if phase is None:
+                raise TableError("{player} has no opening hand yet: draw it first", player=player)
+            if phase == "kept":
+                raise TableError("{player} kept their opening hand this game", player=player)
+            returned = [p for p in dealt if p in self._held(db, player)]
+            # the new cards come from the top; from a library this short, the old ones come straight back
+            new = (self._top(db, "library", OPENING_HAND) + returned)[:OPENING_HAND]
+            if len(new) < OPENING_HAND:
+                raise TableError("the Hell library has fewer than 2 cards left for an opening hand")
+            self._act(db, player, "mulligan", {"returned": returned, "dealt": new, "count": len(new)},
+                      list(dict.fromkeys(returned + new)))
+            for position in returned:
+                self._move(db, position, "library", "bottom")
+            for position in new:
+                self._move(db, position, "hand", "bottom", player)
+        return {"to_bottom": returned, "cards": [self.describe(p) for p in new]}
+
+    def keep(self, player: str, bottom: list[int]) -> list[int]:
+        """The end of the mulligans: the Hell cards the player ticked (none, some or all) go to the bottom of the
+        Hell library in the order ticked; the rest stay in hand. Nothing is chosen for the player."""
+        with self.transaction() as db:
+            self._colors(db, player)
+            phase, _ = self._opening(db, player)
+            if phase is None:
+                raise TableError("{player} has no opening hand yet: draw it first", player=player)
+            if phase == "kept":
+                raise TableError("{player} kept their opening hand this game", player=player)
+            chosen = list(dict.fromkeys(bottom))
+            if any(p not in self._held(db, player) for p in chosen):
                 raise TableError("{player} does not hold every card named", status=400, player=player)
-            self._act(db, player, "mulligan", {"positions": chosen}, chosen)
+            self._act(db, player, "keep", {"bottom": chosen, "count": len(chosen)}, chosen)
             for position in chosen:
                 self._move(db, position, "library", "bottom")
         return chosen
 
-    def play_sideboard_top(self, player: str) -> dict[str, Any]:
+    def play(self, player: str, position: int) -> dict[str, Any]:
+        """A Hell card from the player's hand played (battlefield, graveyard…): open to everyone now, and back
+        to the Hell library at the end of the game."""
         with self.transaction() as db:
             self._colors(db, player)
-            position = self._top(db, "sideboard")
-            if position is None:
-                raise TableError("the sideboard is empty")
-            name = self._name(db, position)
-            self._act(db, player, "play from sideboard", {"position": position, "name": name}, [position])
+            if position not in self._held(db, player):
+                raise TableError("{player} holds no such card", status=404, player=player)
+            self._act(db, player, "play", {"position": position, "name": self.cards[position].name}, [position])
             self._move(db, position, "out", "bottom", player)
-        return self.describe(position, name)
+        return self.describe(position)
+
+    def play_sideboard_top(self, player: str) -> dict[str, Any]:
+        """Anyone may play the sideboard's top card as if it were in their hand: it is played, open to all."""
+        with self.transaction() as db:
+            self._colors(db, player)
+            top = self._top(db, "sideboard")
+            if not top:
+                raise TableError("the sideboard is empty")
+            name = self._name(db, top[0])
+            self._act(db, player, "play from sideboard", {"position": top[0], "name": name}, top)
+            self._move(db, top[0], "out", "bottom", player)
+        return self.describe(top[0], name)
 
     def _name(self, db: sqlite3.Connection, position: int) -> str:
         card = self.cards.get(position)
@@ -443,7 +614,7 @@ class Session:
             self._move(db, position, "sideboard", "top")
         return {**self.describe(position, name), "owner": player}
 
-    def to_hell_library(self, position: int, end: str) -> dict[str, Any]:
+    def to_hell_library(self, player: str | None, position: int, end: str) -> dict[str, Any]:
         """An ownerless Hell card on the sideboard put into "its owner's library": the Hell library (top or
         bottom, as the effect says)."""
         with self.transaction() as db:
@@ -455,76 +626,109 @@ class Session:
             if row["owner"] is not None:
                 raise TableError("{owner} owns {card}: its owner's library is theirs", owner=row["owner"],
                                  card=self.cards[position].name)
-            self._act(db, None, "to the Hell library", {"position": position, "name": self.cards[position].name,
-                                                        "end": end}, [position])
+            self._act(db, player, "to the Hell library", {"position": position, "name": self.cards[position].name,
+                                                          "end": end}, [position])
             self._move(db, position, "library", end)
         return self.describe(position)
 
-    def to_sideboard(self, position: int) -> dict[str, Any]:
-        """A card leaving the game (exile, ante…) goes on top of the sideboard."""
+    def to_sideboard(self, player: str | None, position: int) -> dict[str, Any]:
+        """A card leaving the game (exile, ante…) goes on top of the sideboard: a played card by anyone's effect,
+        a card in hand by its holder."""
         with self.transaction() as db:
-            row = db.execute("SELECT zone FROM cards WHERE position = ?", (position,)).fetchone()
-            if row is None:
+            row = db.execute("SELECT zone, player FROM cards WHERE position = ?", (position,)).fetchone()
+            hidden = row is not None and row["zone"] == "hand" and row["player"] != player
+            if row is None or hidden:  # another's hand is no business of this player's, not even its positions
                 raise TableError("no card at library position {position}", status=404, position=position)
-            if row["zone"] != "out":
+            if row["zone"] not in ("out", "hand"):
                 raise TableError("{card} is not in play", status=409, card=self._name(db, position))
             name = self._name(db, position)
-            self._act(db, None, "to sideboard", {"position": position, "name": name}, [position])
+            self._act(db, player, "to sideboard", {"position": position, "name": name}, [position])
             self._move(db, position, "sideboard", "top")
         return self.describe(position, name)
 
-    def end_game(self, returned: list[int] | None = None) -> dict[str, Any]:
-        """The Hell cards outside the library and the sideboard (or those named) go to the bottom of the Hell
-        library in random order, seeded by the session's secret and the game, and logged; the next game begins."""
+    def end_game(self, player: str | None) -> dict[str, Any]:
+        """The Hell cards outside the libraries and the sideboard go to the bottom of the Hell library in random
+        order, seeded by the session's secret and the game; players' own cards go home; the next game begins,
+        with ownership afresh (an ownerless card on the sideboard may be put into the Hell library again)."""
         with self.transaction() as db:
-            game = int(db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"])
-            # a card waiting for take or decline is outside the library too: it goes back with the rest
+            game = self._game(db)
             out = [int(r["position"]) for r in db.execute(
-                "SELECT position FROM cards WHERE zone IN ('out', 'pending') ORDER BY ord")]
-            chosen = out if returned is None else list(dict.fromkeys(returned))
-            strays = [p for p in chosen if p not in out]
-            if strays:
-                raise TableError("cards {positions} are not outside the library and the sideboard", status=400,
-                                 positions=", ".join(map(str, strays)))
-            # players' own cards in play go back to their decks; only Hell cards go to the Hell library
-            home = [p for p in out if p >= OWN_CARDS]
-            order = sorted(p for p in chosen if p < OWN_CARDS)
+                "SELECT position FROM cards WHERE zone IN ('hand', 'out', 'pending') ORDER BY ord")]
+            home = [p for p in out if p >= OWN_CARDS]  # players' own cards in play go back to their decks
+            owned = [int(r["position"]) for r in db.execute(
+                "SELECT position FROM cards WHERE zone IN ('library', 'sideboard') AND owner IS NOT NULL "
+                "AND position < ?", (OWN_CARDS,))]
+            order = sorted(p for p in out if p < OWN_CARDS)
             secret = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
             random.Random(f"hhd-table:{secret['value'] if secret else self.seed}:{game}").shuffle(order)
-            self._act(db, None, "end of game", {"game": game, "to_bottom": order}, order + home)
+            # the log says how many, never which: the order at the bottom is the library's secret
+            self._act(db, player, "end of game", {"game": game, "count": len(order)},
+                      list(dict.fromkeys(order + home + owned)))
             for position in order:
                 self._move(db, position, "library", "bottom")
             db.executemany("DELETE FROM cards WHERE position = ?", [(p,) for p in home])
+            db.execute("UPDATE cards SET owner = NULL WHERE position < ?", (OWN_CARDS,))
             db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (str(game + 1),))
-        return {"game": game + 1, "to_bottom": order}
+        return {"game": game + 1, "count": len(order)}
 
-    def undo(self, player: str | None = None, anyone: bool = False) -> dict[str, Any]:
-        """Take back the last action: every card back where it was, the game number too. A player undoes their
-        own last action; another player's only when `anyone` confirms it."""
+    def undo(self, player: str | None, anyone: bool = False) -> dict[str, Any]:
+        """Take back the asking player's own last action, even when others acted since, unless later actions
+        moved the same cards (those are named, and the undo refused). With `anyone` (confirmed), or for the
+        host, the table's last action whoever took it."""
         with self.transaction() as db:
-            last = db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
-            if last is None:
-                raise TableError("nothing to undo")
-            if player is not None and last["player"] not in (None, player) and not anyone:
-                raise NeedsConfirmation("the last action is {player}'s ({action})", player=last["player"],
-                                        action=last["action"])
-            inverse = load_json(last["undo"])
+            if player is not None and not anyone:
+                entry = db.execute("SELECT * FROM log WHERE player = ? ORDER BY id DESC LIMIT 1",
+                                   (player,)).fetchone()
+                if entry is None:
+                    last = db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
+                    if last is None:
+                        raise TableError("nothing to undo")
+                    if last["player"] is None:
+                        raise NeedsConfirmation("you have no action to undo; the last action is the host's "
+                                                "({action})", action=last["action"])
+                    raise NeedsConfirmation("you have no action to undo; the last action is {player}'s ({action})",
+                                            player=last["player"], action=last["action"])
+            else:
+                entry = db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
+                if entry is None:
+                    raise TableError("nothing to undo")
+                if player is None and not anyone and entry["player"] is not None:  # the host, a player's action
+                    raise NeedsConfirmation("the last action is {player}'s ({action})", player=entry["player"],
+                                            action=entry["action"])
+            self._refuse_dependents(db, entry)
+            inverse = load_json(entry["undo"])
             # the moved cards' rows as they were (a session from before this kept every row, with fewer columns)
             for row in inverse["cards"]:
                 names = ", ".join(COLUMNS[:len(row)])
                 db.execute(f"INSERT OR REPLACE INTO cards ({names}) VALUES ({', '.join('?' * len(row))})", row)
             db.executemany("DELETE FROM cards WHERE position = ?", [(p,) for p in inverse.get("created", [])])
             db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (inverse["game"],))
-            db.execute("DELETE FROM log WHERE id = ?", (last["id"],))
+            db.execute("DELETE FROM log WHERE id = ?", (entry["id"],))
             self._changed(db)
-        return {"undone": last["action"], "detail": load_json(last["detail"])}
+        shown = _public(dict(entry), player)
+        return {"undone": entry["action"], "player": entry["player"], "detail": shown["detail"]}
 
+    @staticmethod
+    def _refuse_dependents(db: sqlite3.Connection, entry: sqlite3.Row) -> None:
+        """Later actions that moved any card this one moved (or began a later game) depend on it."""
+        def moved(row: sqlite3.Row) -> set[int]:
+            inverse = load_json(row["undo"])
+            return {int(r[0]) for r in inverse["cards"]} | {int(p) for p in inverse.get("created", [])}
 
-PRIVATE_ACTIONS = ("draw", "take", "opening hand", "mulligan")  # what a player drew or holds is theirs to see
+        mine = moved(entry)
+        later = db.execute("SELECT * FROM log WHERE id > ? ORDER BY id", (entry["id"],)).fetchall()
+        blocking = [r for r in later if moved(r) & mine or r["action"] == "end of game"
+                    or entry["action"] == "end of game"]
+        if blocking:
+            raise Depends([(r["player"], r["action"]) for r in blocking[:3]])
 
 
 def _public(entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
-    """A log entry as `viewer` may read it: another player's draws and hands without the cards."""
-    if entry["action"] in PRIVATE_ACTIONS and entry["player"] not in (None, viewer):
-        return {**entry, "detail": "{}"}
-    return entry
+    """A log entry as `viewer` may read it: names and counts only; another player's draws, hands and mulligans
+    without their cards."""
+    detail = load_json(entry["detail"]) if isinstance(entry["detail"], str) else entry["detail"]
+    shown = {k: v for k, v in detail.items() if k in SHOWN_DETAIL}
+    if entry["action"] in PRIVATE_ACTIONS and entry["player"] != viewer:
+        shown = {k: v for k, v in shown.items() if k == "count"}
+    return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
+            "detail": shown}

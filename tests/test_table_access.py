@@ -1,0 +1,217 @@
+"""Every table action is someone's: the walk over every route with no token, another player's token, the right
+token and the host's secret; and nothing sent from the network reaches a traceback."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import sqlite3
+
+import pytest
+from tablekit import Table, cards_rows
+
+# Anna's lands make no colour: most Hell cards are a choice for her (take or decline)
+SEATS = {"Anna": (), "Ben": tuple("WUB"), "Cleo": tuple("WUBRGP")}
+
+
+@pytest.fixture
+def seated(legacy_cache, library, tmp_path):
+    running = Table(tmp_path / "session.sqlite", library, legacy_cache, players=SEATS)
+    for name in SEATS:
+        running.seat(name)
+    yield running
+    running.stop()
+
+
+def waiting(t: Table) -> dict:
+    """Anna draws until a card waits for her take or decline."""
+    while not t.player("Anna")["pending"]:
+        assert t.as_("Anna", "/api/draw")[0] == 200
+    return {}
+
+
+def dealt(t: Table) -> list[int]:
+    return [c["position"] for c in t.as_("Anna", "/api/opening-hand")[1]["cards"]]
+
+
+def on_sideboard(t: Table) -> dict:
+    waiting(t)
+    position = t.player("Anna")["pending"]["position"]
+    assert t.as_("Anna", "/api/decline")[0] == 200
+    return {"position": position, "end": "bottom"}
+
+
+# each action, and how the table is set up so that Anna's own request goes through
+PLAYER_ACTIONS = {
+    "/api/draw": lambda t: {},
+    "/api/take": waiting,
+    "/api/decline": waiting,
+    "/api/opening-hand": lambda t: {},
+    "/api/mulligan": lambda t: (dealt(t), {})[1],
+    "/api/keep": lambda t: {"bottom": dealt(t)[1:]},
+    "/api/play": lambda t: {"position": dealt(t)[0]},
+    "/api/play-sideboard": lambda t: (t.as_("Anna", "/api/own-card", {"name": "Grizzly Bears"}), {})[1],
+    "/api/to-sideboard": lambda t: {"position": dealt(t)[0]},
+    "/api/own-card": lambda t: {"name": "Llanowar Elves"},
+}
+HOST_OR_PLAYER = {
+    "/api/to-hell-library": on_sideboard,
+    "/api/end-game": lambda t: (dealt(t), {"confirm": True})[1],
+    "/api/undo": lambda t: (dealt(t), {})[1],
+}
+
+
+def table_as_it_is(t: Table) -> tuple:
+    db = sqlite3.connect(t.session.path)
+    try:
+        log = db.execute("SELECT COUNT(*) FROM log").fetchone()[0]
+        seats = db.execute("SELECT name, token FROM players ORDER BY name").fetchall()
+    finally:
+        db.close()
+    return cards_rows(t.session.path), log, seats
+
+
+def held_names(t: Table) -> list[str]:
+    anna = t.player("Anna")
+    return [c["name"] for c in anna["cards"]] + ([anna["pending"]["name"]] if anna["pending"] else [])
+
+
+def refused_and_unchanged(t: Table, path: str, body: dict, status: int, **asker) -> dict:
+    before, secrets = table_as_it_is(t), held_names(t)
+    got, answer = t.call(path, body, **asker)
+    assert got == status, (path, asker, answer)
+    assert answer["error"] and not any(name in json.dumps(answer) for name in secrets)  # nothing of Anna's hand
+    assert table_as_it_is(t) == before  # and nothing moved
+    return answer
+
+
+@pytest.mark.parametrize("path", [*PLAYER_ACTIONS, *HOST_OR_PLAYER])
+def test_every_action_needs_the_acting_players_token(seated, path):
+    setup = {**PLAYER_ACTIONS, **HOST_OR_PLAYER}[path]
+    body = setup(seated)
+    said = refused_and_unchanged(seated, path, body, 401)  # no token: nobody's action
+    assert "seat" in said["error"]
+    refused_and_unchanged(seated, path, {"player": "Anna", **body}, 403, token=seated.tokens["Ben"])
+    if path in PLAYER_ACTIONS:  # the host is no player: its secret does not draw for anyone
+        refused_and_unchanged(seated, path, body, 401, host=True)
+    status, answer = seated.call(path, body, token=seated.tokens["Anna"])
+    assert status == 200, answer
+
+
+@pytest.mark.parametrize("path", list(HOST_OR_PLAYER))
+def test_the_host_acts_on_the_table_with_its_secret(seated, path):
+    body = HOST_OR_PLAYER[path](seated)
+    if path == "/api/undo":
+        status, asked = seated.call(path, body, host=True)
+        assert status == 409 and asked["confirm"] and "Anna" in asked["error"]  # a player's action: confirm first
+        body = {"anyone": True}
+    status, answer = seated.call(path, body, host=True)
+    assert status == 200, answer
+    if path != "/api/undo":
+        assert seated.state()["log"][0]["player"] is None  # logged as the host's
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/host/release", {"player": "Anna"}),
+    ("/api/host/reseat", {"player": "Anna"}),
+    ("/api/host/add-player", {"player": "Dana", "colors": "G"}),
+])
+def test_seats_are_the_hosts_alone_to_change(seated, path, body):
+    refused_and_unchanged(seated, path, body, 401)
+    refused_and_unchanged(seated, path, body, 403, token=seated.tokens["Anna"])
+    refused_and_unchanged(seated, path, body, 401, headers={"X-Host-Secret": "guessed"})
+    assert seated.call(path, body, host=True)[0] == 200
+
+
+def test_an_anonymous_undo_takes_back_nothing_and_names_no_card(seated):
+    drawn = seated.as_("Ben", "/api/draw")[1]
+    status, answer = seated.call("/api/undo", {})
+    assert status == 401 and drawn["name"] not in json.dumps(answer)
+    assert seated.player("Ben")["card_count"] + bool(seated.player("Ben")["pending"]) == 1
+    status, answer = seated.as_("Anna", "/api/undo", {"anyone": True})  # confirmed: Ben's draw, not its card
+    assert status == 200 and answer["undone"] == "draw" and drawn["name"] not in json.dumps(answer)
+
+
+def test_a_seat_is_one_phones_and_reads_without_a_token_are_a_spectators(seated):
+    assert seated.call("/api/join", {"player": "Anna"})[0] == 403  # a second phone cannot take her seat
+    hand = dealt(seated)
+    watcher = seated.call("/api/state")[1]
+    anna = next(p for p in watcher["players"] if p["name"] == "Anna")
+    assert watcher["you"] is None and anna["card_count"] == 2 and anna["cards"] == []
+    ids = [seated.session._face_of[p] for p in hand]
+    assert seated.call("/api/cards?ids=" + ",".join(ids))[1] == {}  # a spectator reads no hand
+    assert seated.call("/api/cards?ids=" + ",".join(ids), token=seated.tokens["Ben"])[1] == {}
+    assert set(seated.call("/api/cards?ids=" + ",".join(ids), token=seated.tokens["Anna"])[1]) == set(ids)
+
+
+# --- nothing from the network reaches a traceback --------------------------------------------------------
+
+
+def raw(t: Table, method: str, target: str, headers: list[tuple[bytes, bytes]], body: bytes = b"") -> tuple[int, bytes]:
+    """A request with headers as raw bytes (http.client would refuse to encode some)."""
+    connection = http.client.HTTPConnection("127.0.0.1", t.port, timeout=10)
+    try:
+        connection.putrequest(method, target, skip_accept_encoding=True)
+        for name, value in headers:
+            connection.putheader(name, value)
+        if body:
+            connection.putheader(b"Content-Length", str(len(body)).encode())
+        connection.endheaders(body or None)
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def coded(legacy_cache, library, tmp_path):
+    running = Table(tmp_path / "coded.sqlite", library, legacy_cache, code="s3cret")
+    yield running
+    running.stop()
+
+
+@pytest.mark.parametrize("target, headers", [
+    ("/api/state?code=%D0%BA%D0%BE%D0%B4", []),
+    ("/api/state?code=%FF%FE", []),
+    ("/api/state", [(b"X-Join-Code", "cödé".encode("latin-1"))]),
+    ("/api/state", [(b"X-Join-Code", "код".encode())]),
+    ("/", [(b"X-Join-Code", b"\xff\x00")]),
+])
+def test_a_join_code_in_any_encoding_is_refused_not_a_traceback(coded, capfd, target, headers):
+    status, _ = raw(coded, "GET", target, headers)
+    assert status == 403
+    assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("headers", [
+    [(b"X-Player-Token", "жетон".encode())],
+    [(b"X-Player-Token", b"\xff\xfe\x80")],
+    [(b"Cookie", "hhd_player=жетон".encode())],
+    [(b"X-Host-Secret", "ключ".encode())],
+    [(b"Accept-Language", b"\xff\xfe;q=\xff")],
+])
+def test_tokens_and_headers_in_any_encoding_are_a_4xx(coded, capfd, headers):
+    sent = [(b"Content-Type", b"application/json"), (b"X-Join-Code", b"s3cret"), *headers]
+    status, answer = raw(coded, "POST", "/api/draw", sent, b"{}")
+    assert 400 <= status < 500 and json.loads(answer)["error"]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_the_servers_own_failure_is_one_line_and_a_json_500_naming_no_internals(seated, capfd):
+    db = sqlite3.connect(seated.session.path)
+    db.execute("DROP TABLE log")  # the state file damaged under the running table
+    db.commit()
+    db.close()
+    status, answer = seated.call("/api/state")
+    assert status == 500 and "log" not in answer["error"] and "sqlite" not in answer["error"].lower()
+    err = capfd.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("hhd table:")]
+    assert len(lines) == 1 and "OperationalError" in lines[0] and "Traceback" not in err
+
+
+def test_a_page_without_the_code_or_with_an_old_one_says_how_to_join_in_its_language(coded):
+    for target in ("/", "/?code=old"):
+        status, page = raw(coded, "GET", target, [(b"Accept-Language", b"ru-RU,ru;q=0.9")])
+        assert status == 403 and b"<html lang=\"ru\">" in page and "QR-код".encode() in page
+        status, page = raw(coded, "GET", target, [])
+        assert status == 403 and b"scan the QR code" in page

@@ -1,0 +1,129 @@
+"""The table in both languages: every message of the page, its script and the API has its Russian, plurals
+follow CLDR (ru: one, few, many), and the page and the API answer in the asker's language."""
+
+from __future__ import annotations
+
+import re
+import urllib.request
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_file
+
+from hhdcli.table.i18n import translations
+from hhdcli.table.page import PLURAL_RULES, VERDICTS, page_messages, script_messages
+from hhdcli.table.state import REMINDERS
+
+PACKAGE = Path(__file__).parents[1] / "hhdcli"
+TEMPLATES = ("table.html.j2", "table-join.html.j2")
+# the calls whose first argument is a message of the table's catalog (Babel's extractor reads Python's own tokens)
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "TableError": None, "NeedsConfirmation": None, "Depends": None}
+HTTP_NAMES = ("Bad Request", "Not Found", "Method Not Allowed", "Request Entity Too Large", "Unsupported Media Type")
+
+pytest_plugins = ("tablekit",)  # the `table` fixture
+
+
+def python_messages() -> set[str]:
+    """The API's refusals and answers: TableError templates and gettext()(…) in hhdcli/table/*.py. Messages built
+    with an f-string (the host's terminal only, in English) are not literal and are not extracted."""
+    found = set()
+    for name in ("app.py", "state.py"):
+        for _line, message, _comments, _context in extract_from_file(
+                "python", PACKAGE / "table" / name, keywords={**KEYWORDS, "gettext()": None}):
+            text = message if isinstance(message, str) else message[0]
+            if text and "{self" not in text:
+                found.add(text)
+    # gettext()("…"): Babel sees the call of gettext's result as no keyword, so read those by pattern
+    for name in ("app.py", "state.py"):
+        source = (PACKAGE / "table" / name).read_text(encoding="utf-8")
+        found |= set(re.findall(r'gettext\(\)\("((?:[^"\\]|\\.)+)"\)', source))
+        found |= set(re.findall(r"gettext\('((?:[^'\\]|\\.)+)'\)", source))
+    return found
+
+
+def template_messages() -> set[str]:
+    found = set()
+    for name in TEMPLATES:
+        source = (PACKAGE / "templates" / name).read_text(encoding="utf-8")
+        found |= {m.replace("\\'", "'") for m in re.findall(r"""_\("((?:[^"\\]|\\.)+)"\)""", source)}
+        found |= {m.replace("\\'", "'") for m in re.findall(r"""_\('((?:[^'\\]|\\.)+)'\)""", source)}
+    return found
+
+
+def every_message() -> set[str]:
+    singles, plurals = script_messages()
+    return (python_messages() | template_messages() | set(singles) | set(REMINDERS.values()) | set(HTTP_NAMES)
+            | set(VERDICTS)
+            | {"the host"} | {a for a in ("draw", "take", "decline", "opening hand", "mulligan", "keep", "play",
+                                         "play from sideboard", "to sideboard", "own card to sideboard",
+                                         "to the Hell library", "end of game")})
+
+
+def test_every_message_of_the_page_and_the_api_has_its_russian():
+    russian = translations("ru")
+    messages = every_message()
+    untranslated = sorted(m for m in messages if russian.gettext(m) == m)
+    assert len(messages) > 120 and untranslated == []
+
+
+def test_every_russian_message_keeps_the_fields_of_its_english():
+    russian = translations("ru")
+    for message in every_message():
+        fields = set(re.findall(r"\{(\w*)\}", message))
+        assert set(re.findall(r"\{(\w*)\}", russian.gettext(message))) == fields, message
+
+
+def cldr_ru(n: int) -> int:
+    return 0 if n % 10 == 1 and n % 100 != 11 else 1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2
+
+
+@pytest.mark.parametrize("n, form", [(0, 2), (1, 0), (2, 1), (5, 2), (11, 2), (21, 0), (22, 1), (111, 2), (104, 1)])
+def test_russian_plurals_follow_cldr_in_the_catalog_and_the_pages_rule(n, form):
+    russian = translations("ru")
+    assert cldr_ru(n) == form
+    assert russian.ngettext("{count} card", "{count} cards", n) == ["{count} карта", "{count} карты",
+                                                                    "{count} карт"][form]
+    page_rule = PLURAL_RULES["ru"].replace("&&", " and ").replace("||", " or ")
+    pick = re.sub(r"(.+?) \? (\d) : (.+?) \? (\d) : (\d)", r"(\2 if \1 else (\4 if \3 else \5))", page_rule)
+    assert eval(pick, {"n": n}) == form  # the rule the page's script evaluates, read as Python
+
+
+def test_every_plural_message_has_three_distinct_russian_forms():
+    _, plurals = script_messages()
+    forms = page_messages("ru")["P"]
+    assert plurals and all(len(set(forms[s])) == 3 for s, _p in plurals), forms
+    assert all(len(page_messages("en")["P"][s]) == 2 for s, _p in plurals)
+
+
+def test_the_catalog_header_names_russians_three_plural_forms():
+    header = (PACKAGE / "locale" / "ru" / "LC_MESSAGES" / "table.po").read_text(encoding="utf-8")
+    assert "Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && " \
+           "(n%100<10 || n%100>=20) ? 1 : 2);" in header
+
+
+def page_text(url: str, headers: dict[str, str] | None = None) -> str:
+    request = urllib.request.Request(url, headers=headers or {})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return answer.read().decode()
+
+
+def test_the_page_speaks_russian_from_the_browsers_language_and_remembers_a_switch(table):
+    russian = page_text(table.url + "/", {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"})
+    assert '<html lang="ru">' in russian and "Адская библиотека" in russian and "Взять из Ада" in russian
+    english = page_text(table.url + "/", {"Accept-Language": "en-GB"})
+    assert '<html lang="en">' in english and "Draw from Hell" in english
+    request = urllib.request.Request(table.url + "/?lang=ru", headers={"Accept-Language": "en"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert "hhd_lang=ru" in answer.headers.get("Set-Cookie", "")
+    remembered = page_text(table.url + "/", {"Accept-Language": "en", "Cookie": "hhd_lang=ru"})
+    assert '<html lang="ru">' in remembered
+
+
+def test_a_refusal_comes_in_the_players_language_without_a_gender_for_names(table):
+    table.as_("Anna", "/api/opening-hand")
+    anna = table.tokens["Anna"]
+    status, refused = table.call("/api/opening-hand", {}, {"Accept-Language": "ru-RU,ru;q=0.9"}, token=anna)
+    assert status == 409 and refused["error"].startswith("Anna: стартовая рука в этой игре уже есть")
+    status, refused = table.call("/api/undo", {}, {"Cookie": "hhd_lang=ru"}, token=table.seat("Ben"))
+    assert status == 409 and refused["confirm"] and "Anna" in refused["error"] and "стартовая рука" in refused["error"]
+    assert "opening hand this game" in table.as_("Anna", "/api/opening-hand")[1]["error"]  # English

@@ -1,0 +1,409 @@
+"""The Hell table's rules through its HTTP API, as the players' phones use it: draws and verdicts, the London
+mulligan, cards leaving the game, the end of a game, undo, seats, and the secrets each answer keeps."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+from tablekit import PLAYERS, Table, cards_rows, positions_in, settle
+
+pytest_plugins = ("tablekit",)  # the `table` fixture
+
+
+
+def test_a_draw_reveals_the_top_card_with_the_players_verdict(table, library):
+    names = [e["name"] for e in json.loads(library.read_text())["cards"]]
+    top = positions_in(table.session.path, "library")[0]  # the top of the table's own secret order
+    status, card = table.as_("Anna", "/api/draw")
+    assert status == 200 and card["position"] == top and card["name"] == names[top - 1]
+    assert card["verdict"] in ("land", "take", "choice") and card["reminder"] and card["text"]
+    if card["verdict"] == "take":
+        assert "{2} less" in card["reminder"]
+    assert table.state()["library_count"] == 96
+    assert (table.player("Anna")["pending"] is not None) == (card["verdict"] == "choice")
+
+
+def test_a_choice_waits_for_take_or_decline_and_decline_tops_the_sideboard(table):
+    while True:  # Ben's deck makes W U B: draw until a card needs a colour he lacks
+        status, card = table.as_("Ben", "/api/draw")
+        assert status == 200
+        if card["verdict"] == "choice":
+            break
+    assert card["missing"]
+    again = table.as_("Ben", "/api/draw")
+    assert again[0] == 409 and "take it or decline it first" in again[1]["error"]
+    assert table.as_("Ben", "/api/decline")[0] == 200
+    assert table.state()["sideboard"][0]["position"] == card["position"]  # on top, open to everyone
+    assert table.as_("Ben", "/api/take")[0] == 409  # nothing waiting any more
+    status, played = table.as_("Anna", "/api/play-sideboard")
+    assert status == 200 and played["position"] == card["position"]
+    assert card["position"] in [c["position"] for c in table.player("Anna", viewer="")["played"]]  # open to all
+
+
+def hand(table: Table, name: str) -> list[int]:
+    return [c["position"] for c in table.player(name)["cards"]]
+
+
+def test_mulligan_twice_with_a_partial_keep_leaves_exactly_the_opening_hells_cards(table):
+    """Opening hand → mulligan → opening hand (refused) → mulligan → keep with one ticked: two Hell cards dealt
+    each time, the old ones to the bottom in order, unshuffled; at keep only the ticked one goes to the bottom."""
+    order = positions_in(table.session.path, "library")
+    first = [c["position"] for c in table.as_("Cleo", "/api/opening-hand")[1]["cards"]]
+    assert first == order[:2]
+    status, mull = table.as_("Cleo", "/api/mulligan")
+    assert status == 200 and mull["to_bottom"] == first and [c["position"] for c in mull["cards"]] == order[2:4]
+    assert positions_in(table.session.path, "library")[-2:] == first  # the bottom, in the order dealt
+    assert table.as_("Cleo", "/api/opening-hand")[0] == 409  # once a game, whatever the button order
+    second = table.as_("Cleo", "/api/mulligan")[1]
+    assert second["to_bottom"] == order[2:4] and hand(table, "Cleo") == order[4:6]
+    status, kept = table.as_("Cleo", "/api/keep", {"bottom": [order[5]]})
+    assert status == 200 and kept["to_bottom"] == [order[5]]
+    assert hand(table, "Cleo") == [order[4]] and positions_in(table.session.path, "library")[-1] == order[5]
+    assert table.as_("Cleo", "/api/mulligan")[0] == 409 and table.as_("Cleo", "/api/keep", {"bottom": []})[0] == 409
+    assert table.state()["library_count"] == 96
+
+
+def test_keeping_with_nothing_ticked_keeps_every_card_and_the_order_ticked_is_the_order_to_the_bottom(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    assert table.as_("Anna", "/api/keep", {"bottom": []})[1]["to_bottom"] == [] and hand(table, "Anna") == dealt
+    table.as_("Ben", "/api/opening-hand")
+    bens = hand(table, "Ben")
+    assert table.as_("Ben", "/api/keep", {"bottom": bens[::-1]})[1]["to_bottom"] == bens[::-1]
+    assert positions_in(table.session.path, "library")[-2:] == bens[::-1]
+    assert table.as_("Cleo", "/api/keep", {"bottom": []})[0] == 409  # no opening hand yet
+    table.as_("Cleo", "/api/opening-hand")
+    assert table.as_("Cleo", "/api/keep", {})[0] == 400  # nothing defaults: say which, or an empty list
+
+
+def test_playing_a_held_card_shows_it_to_everyone_and_it_returns_at_the_end_of_the_game(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    assert table.as_("Anna", "/api/play", {"position": dealt[0]})[0] == 200
+    seen = table.player("Anna", viewer="Ben")
+    assert seen["card_count"] == 1 and [c["position"] for c in seen["played"]] == [dealt[0]]
+    assert table.as_("Ben", "/api/play", {"position": dealt[1]})[0] == 404  # Anna's hand is not Ben's to play
+    assert table.as_("Ben", "/api/to-sideboard", {"position": dealt[1]})[0] == 404  # nor to exile
+    assert table.as_("Ben", "/api/to-sideboard", {"position": dealt[0]})[0] == 200  # a played card: anyone's effect
+    ended = table.as_("Anna", "/api/end-game", {"confirm": True})[1]
+    assert ended["count"] == 1 and positions_in(table.session.path, "library")[-1] == dealt[1]
+
+
+def test_cards_leaving_the_game_go_to_the_sideboard(table):
+    dealt = table.as_("Anna", "/api/opening-hand")[1]["cards"]
+    leaving = dealt[1]["position"]
+    assert table.as_("Anna", "/api/to-sideboard", {"position": leaving})[0] == 200
+    assert table.state()["sideboard"][0]["position"] == leaving
+    still = positions_in(table.session.path, "library")[10]
+    assert table.as_("Anna", "/api/to-sideboard", {"position": still})[0] == 409  # still in the library
+    assert table.as_("Anna", "/api/to-sideboard", {"position": 999})[0] == 404
+
+
+def test_ending_the_game_is_two_steps_and_says_what_it_will_do(table):
+    dealt = positions_in(table.session.path, "library")[:4]
+    for player in ("Anna", "Ben"):
+        table.as_(player, "/api/opening-hand")
+    before = cards_rows(table.session.path)
+    status, asked = table.as_("Anna", "/api/end-game")
+    assert status == 409 and asked["confirm"] and "game 2" in asked["error"] and "random order" in asked["error"]
+    assert cards_rows(table.session.path) == before  # the first step moves nothing
+    status, ended = table.as_("Anna", "/api/end-game", {"confirm": True})
+    assert status == 200 and ended == {"game": 2, "count": 4}
+    assert sorted(positions_in(table.session.path, "library")[-4:]) == sorted(dealt)
+    state = table.state("Ben")
+    assert state["game"] == 2 and state["log"][0]["action"] == "end of game" and state["log"][0]["player"] == "Anna"
+
+
+def test_the_end_of_game_log_names_no_library_position_and_ownership_starts_afresh(table):
+    """Library-file positions map to names through hell-library.json: the log says how many cards went to the
+    bottom, never which, and a card owned last game is ownerless in the next."""
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    table.as_("Anna", "/api/to-sideboard", {"position": dealt[0]})
+    assert table.state()["sideboard"][0]["owner"] == "Anna"
+    table.as_("Ben", "/api/end-game", {"confirm": True})
+    for viewer in (None, "Anna", "Ben"):
+        state = table.state(viewer)
+        entry = state["log"][0]
+        assert entry["detail"] == {"game": 1, "count": 1}
+        assert state["sideboard"][0]["owner"] is None  # afresh: the Hell library is its owner's library again
+        shown = json.dumps(state["log"])
+        assert '"position' not in shown and "to_bottom" not in shown and "dealt" not in shown
+    assert table.as_("Ben", "/api/to-hell-library", {"position": dealt[0], "end": "top"})[0] == 200
+
+
+def test_the_tables_order_is_secret_not_the_library_files_nor_the_seeds(table, legacy_cache, library, tmp_path):
+    order = positions_in(table.session.path, "library")
+    assert sorted(order) == list(range(1, 98)) and order != list(range(1, 98))
+    other = Table(tmp_path / "again.sqlite", library, legacy_cache)
+    other.stop()
+    assert positions_in(other.session.path, "library") != order
+    text = json.dumps(table.state())
+    db = sqlite3.connect(table.session.path)
+    try:
+        secret = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()[0]
+    finally:
+        db.close()
+    page = urllib.request.urlopen(table.url + "/", timeout=10).read().decode()
+    assert len(secret) == 32 and secret not in text and secret not in page and table.host not in page
+
+
+def test_undo_takes_back_ones_own_last_action_even_after_anothers(table):
+    """Anna draws, Ben draws: Anna's undo takes back her draw (her card back on top), Ben's stays."""
+    order = positions_in(table.session.path, "library")
+    table.as_("Anna", "/api/opening-hand")
+    table.as_("Ben", "/api/opening-hand")
+    status, undone = table.as_("Anna", "/api/undo")
+    assert status == 200 and undone["undone"] == "opening hand" and undone["player"] == "Anna"
+    assert hand(table, "Anna") == [] and hand(table, "Ben") == order[2:4]
+    assert positions_in(table.session.path, "library")[:2] == order[:2]
+
+
+def test_undo_refuses_when_later_actions_moved_the_same_card_and_names_them(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    table.as_("Anna", "/api/to-sideboard", {"position": dealt[0]})
+    table.as_("Ben", "/api/play-sideboard")  # Ben plays the card Anna sent to the sideboard
+    table.as_("Anna", "/api/undo")  # her last action: the card to the sideboard … which Ben's play depends on
+    status, refused = table.as_("Anna", "/api/undo")
+    assert status == 409 and refused["depends"] and "Ben: play from sideboard" in refused["error"]
+    assert table.player("Ben", viewer="Ben")["played"][0]["position"] == dealt[0]
+
+
+def test_anothers_action_is_undone_only_when_confirmed(table):
+    table.as_("Anna", "/api/opening-hand")
+    status, refused = table.as_("Ben", "/api/undo")
+    assert status == 409 and refused["confirm"] and "Anna" in refused["error"]
+    assert table.as_("Ben", "/api/undo", {"anyone": True})[1]["undone"] == "opening hand"
+    assert table.as_("Ben", "/api/undo")[0] == 409  # nothing left: nothing to undo
+    assert table.state()["log"] == []
+
+
+def test_every_log_entry_carries_its_player(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    table.as_("Anna", "/api/to-sideboard", {"position": dealt[0]})
+    table.as_("Cleo", "/api/own-card", {"name": "Llanowar Elves"})
+    table.as_("Ben", "/api/end-game", {"confirm": True})
+    table.call("/api/end-game", {"confirm": True}, host=True)
+    assert [(e["player"], e["action"]) for e in table.state()["log"]] == [
+        (None, "end of game"), ("Ben", "end of game"), ("Cleo", "own card to sideboard"), ("Anna", "to sideboard"),
+        ("Anna", "opening hand")]  # None: the host's board
+
+
+def test_a_card_of_a_players_own_deck_leaves_the_game_onto_the_sideboard_by_name(table):
+    status, card = table.as_("Anna", "/api/own-card", {"name": "  Llanowar   Elves "})
+    assert status == 200 and card["name"] == "Llanowar Elves" and card["owner"] == "Anna" and not card["hell"]
+    top = table.state()["sideboard"][0]
+    assert top["name"] == "Llanowar Elves" and top["owner"] == "Anna" and not top["hell"]
+    assert table.as_("Ben", "/api/play-sideboard")[1]["name"] == "Llanowar Elves"  # anyone plays it
+    assert [(c["name"], c["owner"]) for c in table.player("Ben")["played"]] == [("Llanowar Elves", "Anna")]
+    ended = table.as_("Ben", "/api/end-game", {"confirm": True})[1]
+    assert ended["count"] == 0 and len(cards_rows(table.session.path)) == 97  # back to Anna's deck
+    assert table.as_("Ben", "/api/undo")[1]["undone"] == "end of game"
+    assert table.as_("Ben", "/api/undo")[1]["undone"] == "play from sideboard"
+    assert table.as_("Anna", "/api/undo")[1]["undone"] == "own card to sideboard"
+    assert len(cards_rows(table.session.path)) == 97 and table.state()["sideboard"] == []
+    assert table.as_("Anna", "/api/own-card", {"name": "x" * 201})[0] == 400
+
+
+def test_an_ownerless_card_put_into_its_owners_library_goes_to_the_hell_library(table):
+    top = positions_in(table.session.path, "library")[0]
+    table.as_("Ben", "/api/draw")
+    if table.player("Ben")["pending"]:
+        table.as_("Ben", "/api/decline")
+    else:  # taken: Ben owns it; send it to the sideboard, where it stays his
+        table.as_("Ben", "/api/to-sideboard", {"position": top})
+        assert table.as_("Ben", "/api/to-hell-library", {"position": top, "end": "bottom"})[0] == 409
+        return
+    assert table.as_("Anna", "/api/to-hell-library", {"position": top, "end": "bottom"})[0] == 200
+    assert positions_in(table.session.path, "library")[-1] == top and positions_in(table.session.path, "sideboard") == []
+    assert table.as_("Anna", "/api/to-hell-library", {"position": top, "end": "top"})[0] == 409
+
+
+def test_a_hell_cards_owner_is_the_first_player_to_take_it_out_of_hell(table):
+    leaving = table.as_("Anna", "/api/opening-hand")[1]["cards"][0]["position"]
+    table.as_("Anna", "/api/to-sideboard", {"position": leaving})
+    assert table.state()["sideboard"][0]["owner"] == "Anna"
+    assert table.as_("Ben", "/api/play-sideboard")[1]["position"] == leaving
+    assert next(c for c in table.player("Ben")["played"] if c["position"] == leaving)["owner"] == "Anna"
+    table.as_("Ben", "/api/undo")
+    assert table.state()["sideboard"][0]["owner"] == "Anna"
+
+
+def test_undo_keeps_the_inverse_of_an_action_not_a_copy_of_the_table(table):
+    for player in ("Anna", "Ben", "Cleo"):
+        table.as_(player, "/api/opening-hand")
+    table.as_("Anna", "/api/end-game", {"confirm": True})
+    db = sqlite3.connect(table.session.path)
+    try:
+        sizes = {action: len(undo) for action, undo in db.execute("SELECT action, undo FROM log")}
+    finally:
+        db.close()
+    assert sizes["opening hand"] < 200 and sizes["end of game"] < 600  # six cards moved, not 97 rows
+    table.as_("Anna", "/api/undo")
+    for player in ("Cleo", "Ben", "Anna"):
+        table.as_(player, "/api/undo")
+    assert all(row[1] == "library" for row in cards_rows(table.session.path))
+
+
+def test_an_opening_hand_comes_again_in_the_next_game(table):
+    assert table.as_("Anna", "/api/opening-hand")[0] == 200
+    status, refused = table.as_("Anna", "/api/opening-hand")
+    assert status == 409 and "mulligan" in refused["error"]
+    table.as_("Anna", "/api/end-game", {"confirm": True})
+    assert table.as_("Anna", "/api/opening-hand")[0] == 200  # a new game, a new hand
+
+
+def test_the_end_of_a_game_returns_a_card_still_waiting_for_take_or_decline(table):
+    while True:
+        status, card = table.as_("Ben", "/api/draw")
+        assert status == 200
+        if card["verdict"] == "choice":
+            break
+    assert table.as_("Ben", "/api/end-game", {"confirm": True})[0] == 200
+    assert table.player("Ben")["pending"] is None
+    assert card["position"] in positions_in(table.session.path, "library")
+
+
+def test_the_log_comes_a_page_at_a_time(table):
+    for _ in range(35):
+        table.as_("Cleo", "/api/draw")
+        settle(table, "Cleo")
+    state = table.state()
+    assert len(state["log"]) == 30 and state["log_more"]
+    older = table.call(f"/api/log?before={state['log'][-1]['id']}")[1]
+    ids = [e["id"] for e in state["log"] + older["log"]]
+    assert ids == sorted(ids, reverse=True) and len(set(ids)) == len(ids) and not older["log_more"]
+    assert table.call("/api/log?before=x")[0] == 400 and table.call("/api/log?before=%D9%A1%D9%A2")[0] == 400
+
+
+def test_every_action_is_pushed_to_listening_pages_as_it_happens(table):
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", table.port, timeout=10)
+    connection.request("GET", "/api/events")
+    stream = connection.getresponse()
+    assert stream.status == 200 and stream.getheader("Content-Type").startswith("text/event-stream")
+
+    def event() -> list[str]:
+        lines = []
+        while not lines or lines[-1] != "":
+            lines.append(stream.readline().decode().rstrip("\n"))
+        return lines
+
+    first = event()
+    assert "event: change" in first
+    table.as_("Cleo", "/api/draw")
+    pushed = event()  # the read would time out (10 s) if nothing came
+    assert "event: change" in pushed
+    connection.close()
+
+
+def test_an_empty_hell_library_answers_empty(table):
+    for _ in range(97):
+        settle(table, "Cleo")
+        assert table.as_("Cleo", "/api/draw")[0] == 200
+    settle(table, "Cleo")
+    status, answer = table.as_("Cleo", "/api/draw")
+    assert status == 409 and "empty" in answer["error"]
+
+
+@pytest.mark.parametrize("path, body, status", [
+    ("/api/draw", {"player": "Zed"}, 403),
+    ("/api/draw", b"not json", 400),
+    ("/api/draw", {"player": ""}, 400),
+    ("/api/draw", ["Anna"], 400),
+    ("/api/keep", {"bottom": "all"}, 400),
+    ("/api/nowhere", {}, 404),
+])
+def test_bad_requests_get_a_clear_json_error(table, path, body, status):
+    got, answer = table.call(path, body, token=table.seat("Anna"))
+    assert got == status and isinstance(answer["error"], str) and answer["error"]
+
+
+def test_draws_at_the_same_instant_never_share_or_lose_a_card(legacy_cache, library, tmp_path):
+    players = {f"P{i}": tuple("WUBRGP") for i in range(8)}
+    table = Table(tmp_path / "race.sqlite", library, legacy_cache, players=players)
+    drawn: list[int] = []
+    try:
+        for name in players:
+            table.seat(name)
+        for _ in range(6):
+            start = threading.Barrier(len(players))
+
+            def draw(name: str, start: threading.Barrier = start) -> None:
+                start.wait()
+                status, card = table.as_(name, "/api/draw")
+                assert status == 200
+                drawn.append(card["position"])
+
+            threads = [threading.Thread(target=draw, args=(name,)) for name in players]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        assert len(drawn) == 48 and len(set(drawn)) == 48  # no card twice
+        assert set(drawn).isdisjoint(positions_in(table.session.path, "library"))
+        assert table.state()["library_count"] == 97 - 48
+    finally:
+        table.stop()
+
+
+# --- seats --------------------------------------------------------------------------------------------------
+
+
+def test_a_dead_phones_seat_is_released_or_re_seated_by_the_host_and_the_old_phone_is_refused(table):
+    old = table.seat("Anna")
+    table.as_("Anna", "/api/opening-hand")
+    assert table.call("/api/join", {"player": "Anna"})[0] == 403  # a new phone cannot just take her name
+    status, seat = table.call("/api/host/reseat", {"player": "Anna"}, host=True)
+    assert status == 200 and "#seat=" in seat["url"] and seat["qr"].startswith("<?xml") or "<svg" in seat["qr"]
+    new = seat["url"].split("#seat=")[1]
+    assert table.call("/api/draw", {}, token=old)[0] == 401  # the old phone is refused from now on
+    assert table.call("/api/join", {}, token=new)[1]["player"] == "Anna"  # the new phone is Anna, her hand too
+    assert len(table.call("/api/state", token=new)[1]["players"][0]["cards"]) == 2
+    assert table.call("/api/host/release", {"player": "Anna"}, host=True)[0] == 200
+    assert table.call("/api/draw", {}, token=new)[0] == 401 and not table.player("Anna", viewer="")["seated"]
+    status, joined = table.call("/api/join", {"player": "Anna"})  # the seat is free: the next phone takes it
+    assert status == 200 and table.call("/api/state", token=joined["token"])[1]["you"] == "Anna"
+
+
+def test_a_late_player_is_added_from_the_board_without_a_restart(table):
+    assert table.call("/api/host/add-player", {"player": " Dana ", "colors": "bg"}, host=True)[1] == {
+        "player": "Dana", "colors": "BG"}
+    assert table.call("/api/host/add-player", {"player": "Dana", "colors": ""}, host=True)[0] == 409
+    assert table.call("/api/host/add-player", {"player": "Eve", "colors": "XYZ"}, host=True)[0] == 400
+    dana = table.call("/api/join", {"player": "Dana"})[1]["token"]
+    assert table.call("/api/draw", {}, token=dana)[0] == 200
+    assert [p["name"] for p in table.state()["players"]] == [*PLAYERS, "Dana"]
+
+
+def test_a_card_still_in_the_hell_library_cannot_be_looked_at(table):
+    hidden = positions_in(table.session.path, "library")[5]
+    for guess in (f"/cards/{hidden}.png", f"/cards/{table.session._face_of[hidden]}.png"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(table.url + guess, timeout=10)
+        assert refused.value.code == 404
+    drawn = table.as_("Cleo", "/api/draw")[1]
+    face_id = drawn["face"].removeprefix("/cards/").removesuffix(".png")
+    assert len(face_id) == 20 and int(face_id, 16) != drawn["position"]
+    request = urllib.request.Request(table.url + drawn["face"], headers={"X-Player-Token": table.seat("Cleo")})
+    assert urllib.request.urlopen(request, timeout=10).read().startswith(b"\x89PNG")  # Cleo sees her card
+    with pytest.raises(urllib.error.HTTPError):  # nobody else does
+        urllib.request.urlopen(table.url + drawn["face"], timeout=10)
+
+
+def test_hands_are_private_and_a_token_survives_a_restart(table):
+    dealt = table.as_("Anna", "/api/opening-hand")[1]["cards"]
+    seen_by_ben = table.state("Ben")
+    anna_for_ben = next(p for p in seen_by_ben["players"] if p["name"] == "Anna")
+    assert anna_for_ben["cards"] == [] and anna_for_ben["card_count"] == 2 and anna_for_ben["opening"] is None
+    assert all(h["name"] not in json.dumps(seen_by_ben) for h in dealt)  # not in the log either
+    restarted = Table(table.session.path, table.library, table.cache_dir)
+    try:
+        me = next(p for p in restarted.call("/api/state", token=table.tokens["Anna"])[1]["players"]
+                  if p["name"] == "Anna")
+        assert me["card_count"] == 2 and len(me["cards"]) == 2
+    finally:
+        restarted.stop()
