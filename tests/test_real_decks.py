@@ -225,7 +225,7 @@ def test_xmage_importer_test_files_read_as_xmage_reads_them(name):
 COCKATRICE_TESTS = Path(__file__).parent / "vendor" / "cockatrice" / "loading_from_clipboard_test.cpp"
 # Where hhd reads differently on purpose: Cockatrice takes a single blank line as the sideboard's start in any
 # list; hhd only when what comes before it is a main deck (40 cards or more), so that a short list grouped by a
-# blank line stays one deck (issue 20, point 1).
+# blank line stays one deck (issue 20, point 1) — and says it is unsure, and reads Cockatrice's way when told.
 SHORT_LISTS_STAY_WHOLE = {"UseFirstBlankIfOnlyOneBlankToSplitSideboard", "deckAsCard"}
 
 
@@ -291,6 +291,9 @@ def test_plain_text_decks_read_as_cockatrice_reads_them(name, text, main, side, 
         return
     deck = read_deck(path)
     if name in SHORT_LISTS_STAY_WHOLE:
+        assert deck.doubts and "--sideboard-after-blank" in deck.doubts[0]  # hhd says it is unsure
+        told = read_deck(path, sideboard_after_blank=True)  # and, told, reads what Cockatrice reads
+        assert tally(told.main) == keyed(main) and tally(told.sideboard) == keyed(side)
         main, side = main | side, {}
     assert tally(deck.main) == keyed(main) and tally(deck.sideboard) == keyed(side)
 
