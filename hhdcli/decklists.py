@@ -501,20 +501,47 @@ class _XmlDeck:
         self.zones: list[Zone] = []
         self.catalogue_only = 0
         self.source = source
+        self.card: tuple[int, int, Zone] | None = None  # an OCTGN <card> being read: line, count, zone
+        self.text: list[str] = []
 
     def start(self, tag: str, attrs: dict[str, str]) -> None:
         line = self.parser.CurrentLineNumber  # type: ignore[attr-defined]
         if self.deck is None:
             self.root = tag
-            self.deck = Deck(self.source, "Cockatrice .cod" if tag == "cockatrice_deck" else "MTGO .dek")
+            self.deck = Deck(self.source, _XML_FORMATS.get(tag, "MTGO .dek"))
         if self.root == "cockatrice_deck":
             self._cod(tag, attrs, line)
+        elif self.root == "deck":
+            self._o8d(tag, attrs, line)
         elif tag == "Cards":
             self._dek(attrs, line)
 
     def end(self, tag: str) -> None:
-        if self.root == "cockatrice_deck" and tag == "zone" and self.zones:
+        if tag in ("zone", "section") and self.zones:
             self.zones.pop()
+        elif tag == "card" and self.card is not None and self.deck is not None:
+            line, count, zone = self.card
+            name = "".join(self.text).strip()
+            self.card, self.text = None, []
+            if is_card_name(name):
+                self.deck.entries.append(DeckEntry(count, split_name(name), line, zone))
+            else:
+                self.deck.not_understood(line, "<card>", "card without a name")
+
+    def characters(self, data: str) -> None:
+        if self.card is not None and sum(map(len, self.text)) < MAX_LINE:
+            self.text.append(data)
+
+    def _o8d(self, tag: str, attrs: dict[str, str], line: int) -> None:
+        """OCTGN: <deck><section name="Main|Sideboard|Command Zone"><card qty="4" id="…">Forest</card>,
+        as XMage's O8dDeckImporter reads it (sections Main and Sideboard; qty 1 when missing or no number;
+        magefree/mage Mage/src/main/java/mage/cards/decks/importer/O8dDeckImporter.java)."""
+        if tag == "section":
+            self.zones.append(_O8D_SECTIONS.get(attrs.get("name", "").lower(), Zone.IGNORED))
+        elif tag == "card" and self.zones:
+            quantity = attrs.get("qty", "1")
+            self.card, self.text = (line, min(100, max(1, int(quantity))) if _is_count(quantity) else 1,
+                                    self.zones[-1]), []
 
     def _cod(self, tag: str, attrs: dict[str, str], line: int) -> None:
         """Cockatrice: <zone name="main|side|tokens"><card number="4" name="Forest"/></zone>, each card's
@@ -553,6 +580,7 @@ def _parse_xml(text: str, source: str) -> Deck:
     state = _XmlDeck(source, parser)
     parser.StartElementHandler = state.start
     parser.EndElementHandler = state.end
+    parser.CharacterDataHandler = state.characters
     try:
         parser.Parse(text, True)
     except expat.ExpatError as exc:
@@ -567,7 +595,7 @@ def _parse_xml(text: str, source: str) -> Deck:
                      "names; hhd needs card names", state.catalogue_only).format(source=source, n=state.catalogue_only),
             _("export the deck from Magic Online as text (.txt), which writes the names, or write it one card a line "
               "(4 Forest)"))
-    if not deck.entries and state.root not in ("Deck", "cockatrice_deck"):
+    if not deck.entries and state.root not in _XML_FORMATS:
         raise InputError(_("{source}: XML, but not a deck this hhd reads (<{tag}>)").format(source=source,
                                                                                         tag=state.root[:40]),
                          _("export as MTGO .dek, Cockatrice .cod or text"))
@@ -575,6 +603,8 @@ def _parse_xml(text: str, source: str) -> Deck:
 
 
 _COD_ZONES = {"main": Zone.MAIN, "side": Zone.SIDEBOARD, "sideboard": Zone.SIDEBOARD, "tokens": Zone.IGNORED}
+_O8D_SECTIONS = {"main": Zone.MAIN, "sideboard": Zone.SIDEBOARD, "command zone": Zone.COMMANDER}
+_XML_FORMATS = {"Deck": "MTGO .dek", "cockatrice_deck": "Cockatrice .cod", "deck": "OCTGN .o8d"}
 
 
 # --- CSV decks, read by their header ------------------------------------------------------------------

@@ -196,6 +196,7 @@ XMAGE_IMPORTER = {
                       {"Unmoored Ego": 3, "Beacon Bolt": 1}),
     "testdeck.dck": ({"Ugin, the Ineffable": 1, "Cephalid Looter": 1, "Adventure Awaits": 1, "Acquisitions Expert": 1},
                      {"Archon of Emeria": 3, "Akoum Hellhound": 1}),
+    "testdeck.o8d": ({"Forest": 1}, {"Island": 2}),  # O8dDeckImportTest
 }
 # XMage drops names its card lookup does not know while importing; hhd keeps them for `check` to report.
 XMAGE_UNKNOWN = {"testdeck.cod": {"@#$NOT A REAL CARD NAME@#$": 1}}
@@ -321,3 +322,30 @@ def test_a_real_csv_of_unknown_columns_is_refused_in_one_line_naming_them():
     assert str(refused.value.args[0]).endswith(
         "a CSV file hhd cannot read as a deck (columns: commandant, nombre, nom, ajoutée via suggestion, "
         "marquée à retirer)") and "\n" not in str(refused.value)
+
+
+# XMage's MTGJSON deck test files (MtgjsonDeckImportTest.java: ArcaneTempo_GRN and GrandLarceny_OTC from
+# mtgjson.com), kept gzipped. XMage puts a commander in the sideboard; hhd counts it in the main deck.
+MTGJSON_MAIN = {'Goblin Electromancer': 4, 'Crackling Drake': 4, 'Murmuring Mystic': 2, 'Arclight Phoenix': 1, 'Niv-Mizzet, Parun': 2, 'Chart a Course': 4, 'Lava Coil': 4, 'Beacon Bolt': 1, 'Opt': 4, 'Radical Idea': 4, 'Shock': 4, 'Dive Down': 2, 'Blink of an Eye': 1, 'The Mirari Conjecture': 1, 'Sulfur Falls': 3, 'Izzet Guildgate': 4, 'Island': 8, 'Mountain': 7}
+MTGJSON_SIDE = {'The Mirari Conjecture': 1, 'Beacon Bolt': 1, 'Negate': 3, 'Entrancing Melody': 3, 'Fiery Cannonade': 3, 'Shivan Fire': 2, 'Disdainful Stroke': 2}
+
+
+def _gunzipped(tmp_path, name: str) -> Path:
+    import gzip
+
+    path = tmp_path / name.removesuffix(".gz")
+    path.write_bytes(gzip.decompress((REAL / "xmage-importer" / name).read_bytes()))
+    return path
+
+
+def test_mtgjson_decks_read_as_xmage_reads_them(tmp_path):
+    deck = read_deck(_gunzipped(tmp_path, "testdeck.json.gz"))
+    assert deck.format == "MTGJSON .json" and deck.problems == []
+    assert tally(deck.main) == keyed(MTGJSON_MAIN) and tally(deck.sideboard) == keyed(MTGJSON_SIDE)
+
+
+def test_an_mtgjson_commander_deck_counts_its_commander_in_the_main_deck(tmp_path):
+    deck = read_deck(_gunzipped(tmp_path, "testdeckCommander.json.gz"))
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == (100, 0, ["Yuma, Proud Protector"])
+    assert {"Plains": 6, "Mountain": 4, "Forest": 7, "Heaven // Earth": 1}.items() <= {
+        e.name: e.count for e in deck.main}.items() and deck.problems == []
