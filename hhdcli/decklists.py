@@ -635,10 +635,11 @@ def _csv_header(text: str) -> list[str]:
 
 
 def _is_csv(text: str, source: str) -> bool:
-    """A CSV deck: a .csv file, or a first line that is a header with a name and a quantity column."""
-    if source.lower().endswith(".csv"):
-        return True
+    """A CSV deck: a .csv file whose first line has columns (a plain list saved as .csv is read as text), or a
+    first line that is a header with a name and a quantity column."""
     header = _csv_header(text)
+    if source.lower().endswith(".csv") and len(header) > 1:
+        return True
     return any(c in header for c in _NAME_COLUMNS) and any(c in header for c in _COUNT_COLUMNS)
 
 

@@ -299,6 +299,21 @@ def test_csv_decks_are_read_by_their_header(text, fmt, main, side, commander):
     assert (deck.format, *_sizes(deck), deck.commanders) == (fmt, main, side, commander)
 
 
+def test_a_plain_list_saved_as_csv_is_read_as_text():
+    assert _sizes(parse_deck("4 Forest\n\n2 Duress\n", "deck.csv")) == (6, 0)
+
+
+@pytest.mark.parametrize("text, main, side", [
+    # TappedOut's CSV: Board (main, side, maybe), Qty, Name
+    ("Board,Qty,Name,Printing,Foil\nmain,4,Forest,M21,\nside,2,Duress,M20,\nmaybe,1,Bolt,M10,\n", 4, 2),
+    # ManaBox: Name,…,Quantity
+    ("Name,Set code,Set name,Collector number,Foil,Rarity,Quantity\nForest,M21,Core Set 2021,274,normal,common,20\n",
+     20, 0),
+])
+def test_other_csv_exports_are_read_by_their_header_too(text, main, side):
+    assert _sizes(parse_deck(text, "deck.csv")) == (main, side)
+
+
 def test_an_unknown_csv_is_refused_naming_its_columns():
     with pytest.raises(InputError, match=r"deck.csv: a CSV file hhd cannot read as a deck \(columns: id, price\)"):
         parse_deck("id,price\n1,2\n", "deck.csv")
