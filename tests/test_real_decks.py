@@ -349,3 +349,14 @@ def test_an_mtgjson_commander_deck_counts_its_commander_in_the_main_deck(tmp_pat
     assert (count(deck.main), count(deck.sideboard), deck.commanders) == (100, 0, ["Yuma, Proud Protector"])
     assert {"Plains": 6, "Mountain": 4, "Forest": 7, "Heaven // Earth": 1}.items() <= {
         e.name: e.count for e in deck.main}.items() and deck.problems == []
+
+
+def test_xmages_own_blank_line_test_file_is_unsure_until_told():
+    """XMage's TxtDeckImporterTest reads JustLands.txt as 3 main, 2 sideboard (all after the first blank line);
+    five cards are no deck with a sideboard to hhd, which reads one deck, says so, and reads XMage's way when
+    told with --sideboard-after-blank."""
+    path = REAL / "xmage-importer" / "JustLands.txt"
+    deck = read_deck(path)
+    assert (count(deck.main), count(deck.sideboard)) == (5, 0) and "--sideboard-after-blank" in deck.doubts[0]
+    told = read_deck(path, sideboard_after_blank=True)
+    assert (count(told.main), count(told.sideboard)) == (3, 2)
