@@ -351,7 +351,9 @@ def _blank_line_sideboard(deck: Deck, lines: list[str], after_blank: bool | None
     - `.dec` (Apprentice, MWS): XMage's DecDeckImporter skips blank lines (only `SB:` marks the sideboard;
       magefree/mage Mage/src/main/java/mage/cards/decks/importer/DecDeckImporter.java, readLine).
     - text (Cockatrice, MTGO, Arena): a blank line is the sideboard break only when it is the one break
-      (Cockatrice DeckList::loadFromStream_Plain; its tests UseFirstBlankIfOnlyOneBlankToSplitSideboard and
+      (Cockatrice/Cockatrice libcockatrice_deck_list/libcockatrice/deck_list/deck_list.cpp,
+      DeckList::loadFromStream_Plain: the first empty line after the cards starts the sideboard unless another
+      follows the next card; its tests UseFirstBlankIfOnlyOneBlankToSplitSideboard and
       IfMultipleScatteredBlanksAllMainBoard), and hhd wants a sideboard that looks like one
       (`_plausible_sideboard`); 99 cards and one or two after the break are a Commander deck and its
       commanders.
@@ -433,7 +435,8 @@ def _shouted_heading(line: str) -> Zone | None:
 
 def _is_title(lines: list[str], number: int) -> bool:
     """A line without a count first in a counted list, with a blank line or a heading after it: the deck's
-    name ("Mono Red Burn"), not one copy of a card."""
+    name ("Mono Red Burn"), not one copy of a card (Cockatrice's loadFromStream_Plain reads the lines before
+    the blank line ahead of the first card as the deck's name and comments)."""
     if any(line.strip() for line in lines[:number - 1]):
         return False
     after = next((line.strip() for line in lines[number:] if line.strip()), "")
