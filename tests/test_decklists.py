@@ -389,3 +389,9 @@ def test_json_decks_are_read_by_their_boards(text, fmt):
 def test_json_nested_too_deeply_is_a_one_line_error():
     with pytest.raises(InputError, match="not a readable JSON deck"):
         parse_deck("{" + '"a":[' * 100_000 + "]" * 100_000 + "}", "deep.json")
+
+
+@pytest.mark.parametrize("line", ["4 Forest", "4x Forest", "4X Forest", "x4 Forest", "4* Forest", "(4) Forest",
+                                  "[4] Forest"])
+def test_every_multiplier_cockatrice_reads_is_a_count(line):
+    assert [(e.count, e.name) for e in parse_deck(line + "\n", "d.txt").entries] == [(4, "Forest")]
