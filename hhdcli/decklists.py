@@ -157,7 +157,7 @@ def heading_zone(line: str) -> Zone | None:
 
 # `4 Forest`, `4x Forest`, and Cockatrice's other multipliers (deck_list.cpp, reMultiplier): `x4 Forest`,
 # `4* Forest`, `(4) Forest`, `[4] Forest`; no deck holds 10,000 of a card
-_COUNT = re.compile(r"^[xX(\[]*(?P<count>[0-9]{1,4})(?:[xX*)\]]+\s*|\s+)(?P<rest>\S.*)$")
+_COUNT = re.compile(r"^[xX(\[]*(?P<count>[0-9]{1,4})(?:\s*[xX]\s+|[xX*)\]]+\s*|\s+)(?P<rest>\S.*)$")
 # [THS] Forest, [2ED:297] Mountain, Cockatrice's [B] Forest, XMage's [WAR:2*] and [M20:191+], Magic Workstation's empty []
 _LEADING_SET = re.compile(r"^\[(?:[A-Za-z0-9_]{1,6}(?::[\w★*+-]+)?)?\]\s*")
 _TRAILERS = (

@@ -391,7 +391,12 @@ def test_json_nested_too_deeply_is_a_one_line_error():
         parse_deck("{" + '"a":[' * 100_000 + "]" * 100_000 + "}", "deep.json")
 
 
-@pytest.mark.parametrize("line", ["4 Forest", "4x Forest", "4X Forest", "x4 Forest", "4* Forest", "(4) Forest",
-                                  "[4] Forest"])
+@pytest.mark.parametrize("line", ["4 Forest", "4x Forest", "4X Forest", "4 x Forest", "x4 Forest", "4* Forest",
+                                  "(4) Forest", "[4] Forest"])
 def test_every_multiplier_cockatrice_reads_is_a_count(line):
     assert [(e.count, e.name) for e in parse_deck(line + "\n", "d.txt").entries] == [(4, "Forest")]
+
+
+def test_a_name_that_starts_with_x_keeps_it():
+    assert [(e.count, e.name) for e in parse_deck("4 X-Ray Vision\n1 Xenagos, the Reveler\n", "d.txt").entries] == [
+        (4, "X-Ray Vision"), (1, "Xenagos, the Reveler")]
