@@ -157,7 +157,9 @@ def heading_zone(line: str) -> Zone | None:
 
 # --- one card line ------------------------------------------------------------------------------------
 
-_COUNT = re.compile(r"^(?P<count>[0-9]{1,4})\s*[xX]?\s+(?P<rest>\S.*)$")  # no deck holds 10,000 of a card
+# `4 Forest`, `4x Forest`, and Cockatrice's other multipliers (deck_list.cpp, reMultiplier): `x4 Forest`,
+# `4* Forest`, `(4) Forest`, `[4] Forest`; no deck holds 10,000 of a card
+_COUNT = re.compile(r"^[xX(\[]*(?P<count>[0-9]{1,4})(?:\s*[xX]\s+|[xX*)\]]+\s*|\s+)(?P<rest>\S.*)$")
 # [THS] Forest, [2ED:297] Mountain, Cockatrice's [B] Forest, XMage's [WAR:2*] and [M20:191+], Magic Workstation's empty []
 _LEADING_SET = re.compile(r"^\[(?:[A-Za-z0-9_]{1,6}(?::[\w★*+-]+)?)?\]\s*")
 _TRAILERS = (
@@ -353,7 +355,9 @@ def _blank_line_sideboard(deck: Deck, lines: list[str], after_blank: bool | None
     - `.dec` (Apprentice, MWS): XMage's DecDeckImporter skips blank lines (only `SB:` marks the sideboard;
       magefree/mage Mage/src/main/java/mage/cards/decks/importer/DecDeckImporter.java, readLine).
     - text (Cockatrice, MTGO, Arena): a blank line is the sideboard break only when it is the one break
-      (Cockatrice DeckList::loadFromStream_Plain; its tests UseFirstBlankIfOnlyOneBlankToSplitSideboard and
+      (Cockatrice/Cockatrice libcockatrice_deck_list/libcockatrice/deck_list/deck_list.cpp,
+      DeckList::loadFromStream_Plain: the first empty line after the cards starts the sideboard unless another
+      follows the next card; its tests UseFirstBlankIfOnlyOneBlankToSplitSideboard and
       IfMultipleScatteredBlanksAllMainBoard), and hhd wants a sideboard that looks like one
       (`_plausible_sideboard`); 99 cards and one or two after the break are a Commander deck and its
       commanders.
@@ -435,7 +439,8 @@ def _shouted_heading(line: str) -> Zone | None:
 
 def _is_title(lines: list[str], number: int) -> bool:
     """A line without a count first in a counted list, with a blank line or a heading after it: the deck's
-    name ("Mono Red Burn"), not one copy of a card."""
+    name ("Mono Red Burn"), not one copy of a card (Cockatrice's loadFromStream_Plain reads the lines before
+    the blank line ahead of the first card as the deck's name and comments)."""
     if any(line.strip() for line in lines[:number - 1]):
         return False
     after = next((line.strip() for line in lines[number:] if line.strip()), "")
@@ -503,20 +508,47 @@ class _XmlDeck:
         self.zones: list[Zone] = []
         self.catalogue_only = 0
         self.source = source
+        self.card: tuple[int, int, Zone] | None = None  # an OCTGN <card> being read: line, count, zone
+        self.text: list[str] = []
 
     def start(self, tag: str, attrs: dict[str, str]) -> None:
         line = self.parser.CurrentLineNumber  # type: ignore[attr-defined]
         if self.deck is None:
             self.root = tag
-            self.deck = Deck(self.source, "Cockatrice .cod" if tag == "cockatrice_deck" else "MTGO .dek")
+            self.deck = Deck(self.source, _XML_FORMATS.get(tag, "MTGO .dek"))
         if self.root == "cockatrice_deck":
             self._cod(tag, attrs, line)
+        elif self.root == "deck":
+            self._o8d(tag, attrs, line)
         elif tag == "Cards":
             self._dek(attrs, line)
 
     def end(self, tag: str) -> None:
-        if self.root == "cockatrice_deck" and tag == "zone" and self.zones:
+        if tag in ("zone", "section") and self.zones:
             self.zones.pop()
+        elif tag == "card" and self.card is not None and self.deck is not None:
+            line, count, zone = self.card
+            name = "".join(self.text).strip()
+            self.card, self.text = None, []
+            if is_card_name(name):
+                self.deck.entries.append(DeckEntry(count, split_name(name), line, zone))
+            else:
+                self.deck.not_understood(line, "<card>", "card without a name")
+
+    def characters(self, data: str) -> None:
+        if self.card is not None and sum(map(len, self.text)) < MAX_LINE:
+            self.text.append(data)
+
+    def _o8d(self, tag: str, attrs: dict[str, str], line: int) -> None:
+        """OCTGN: <deck><section name="Main|Sideboard|Command Zone"><card qty="4" id="…">Forest</card>,
+        as XMage's O8dDeckImporter reads it (sections Main and Sideboard; qty 1 when missing or no number;
+        magefree/mage Mage/src/main/java/mage/cards/decks/importer/O8dDeckImporter.java)."""
+        if tag == "section":
+            self.zones.append(_O8D_SECTIONS.get(attrs.get("name", "").lower(), Zone.IGNORED))
+        elif tag == "card" and self.zones:
+            quantity = attrs.get("qty", "1")
+            self.card, self.text = (line, min(100, max(1, int(quantity))) if _is_count(quantity) else 1,
+                                    self.zones[-1]), []
 
     def _cod(self, tag: str, attrs: dict[str, str], line: int) -> None:
         """Cockatrice: <zone name="main|side|tokens"><card number="4" name="Forest"/></zone>, each card's
@@ -555,6 +587,7 @@ def _parse_xml(text: str, source: str) -> Deck:
     state = _XmlDeck(source, parser)
     parser.StartElementHandler = state.start
     parser.EndElementHandler = state.end
+    parser.CharacterDataHandler = state.characters
     try:
         parser.Parse(text, True)
     except expat.ExpatError as exc:
@@ -569,7 +602,7 @@ def _parse_xml(text: str, source: str) -> Deck:
                      "names; hhd needs card names", state.catalogue_only).format(source=source, n=state.catalogue_only),
             _("export the deck from Magic Online as text (.txt), which writes the names, or write it one card a line "
               "(4 Forest)"))
-    if not deck.entries and state.root not in ("Deck", "cockatrice_deck"):
+    if not deck.entries and state.root not in _XML_FORMATS:
         raise InputError(_("{source}: XML, but not a deck this hhd reads (<{tag}>)").format(source=source,
                                                                                         tag=state.root[:40]),
                          _("export as MTGO .dek, Cockatrice .cod or text"))
@@ -577,6 +610,8 @@ def _parse_xml(text: str, source: str) -> Deck:
 
 
 _COD_ZONES = {"main": Zone.MAIN, "side": Zone.SIDEBOARD, "sideboard": Zone.SIDEBOARD, "tokens": Zone.IGNORED}
+_O8D_SECTIONS = {"main": Zone.MAIN, "sideboard": Zone.SIDEBOARD, "command zone": Zone.COMMANDER}
+_XML_FORMATS = {"Deck": "MTGO .dek", "cockatrice_deck": "Cockatrice .cod", "deck": "OCTGN .o8d"}
 
 
 # --- CSV decks, read by their header ------------------------------------------------------------------
@@ -607,10 +642,11 @@ def _csv_header(text: str) -> list[str]:
 
 
 def _is_csv(text: str, source: str) -> bool:
-    """A CSV deck: a .csv file, or a first line that is a header with a name and a quantity column."""
-    if source.lower().endswith(".csv"):
-        return True
+    """A CSV deck: a .csv file whose first line has columns (a plain list saved as .csv is read as text), or a
+    first line that is a header with a name and a quantity column."""
     header = _csv_header(text)
+    if source.lower().endswith(".csv") and len(header) > 1:
+        return True
     return any(c in header for c in _NAME_COLUMNS) and any(c in header for c in _COUNT_COLUMNS)
 
 

@@ -299,6 +299,21 @@ def test_csv_decks_are_read_by_their_header(text, fmt, main, side, commander):
     assert (deck.format, *_sizes(deck), deck.commanders) == (fmt, main, side, commander)
 
 
+def test_a_plain_list_saved_as_csv_is_read_as_text():
+    assert _sizes(parse_deck("4 Forest\n\n2 Duress\n", "deck.csv")) == (6, 0)
+
+
+@pytest.mark.parametrize("text, main, side", [
+    # TappedOut's CSV: Board (main, side, maybe), Qty, Name
+    ("Board,Qty,Name,Printing,Foil\nmain,4,Forest,M21,\nside,2,Duress,M20,\nmaybe,1,Bolt,M10,\n", 4, 2),
+    # ManaBox: Name,…,Quantity
+    ("Name,Set code,Set name,Collector number,Foil,Rarity,Quantity\nForest,M21,Core Set 2021,274,normal,common,20\n",
+     20, 0),
+])
+def test_other_csv_exports_are_read_by_their_header_too(text, main, side):
+    assert _sizes(parse_deck(text, "deck.csv")) == (main, side)
+
+
 def test_an_unknown_csv_is_refused_naming_its_columns():
     with pytest.raises(InputError, match=r"deck.csv: a CSV file hhd cannot read as a deck \(columns: id, price\)"):
         parse_deck("id,price\n1,2\n", "deck.csv")
@@ -374,3 +389,14 @@ def test_json_decks_are_read_by_their_boards(text, fmt):
 def test_json_nested_too_deeply_is_a_one_line_error():
     with pytest.raises(InputError, match="not a readable JSON deck"):
         parse_deck("{" + '"a":[' * 100_000 + "]" * 100_000 + "}", "deep.json")
+
+
+@pytest.mark.parametrize("line", ["4 Forest", "4x Forest", "4X Forest", "4 x Forest", "x4 Forest", "4* Forest",
+                                  "(4) Forest", "[4] Forest"])
+def test_every_multiplier_cockatrice_reads_is_a_count(line):
+    assert [(e.count, e.name) for e in parse_deck(line + "\n", "d.txt").entries] == [(4, "Forest")]
+
+
+def test_a_name_that_starts_with_x_keeps_it():
+    assert [(e.count, e.name) for e in parse_deck("4 X-Ray Vision\n1 Xenagos, the Reveler\n", "d.txt").entries] == [
+        (4, "X-Ray Vision"), (1, "Xenagos, the Reveler")]

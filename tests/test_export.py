@@ -532,3 +532,12 @@ def test_a_full_set_mpc_order_is_split_into_orders_mpc_autofill_takes_without_as
     assert [int(ET.fromstring(order).findtext("details/quantity")) for order in done.files.values()] == [612, 108]
     assert len(printed) == 720 and len(set(printed)) == 720
     assert done.notes[0].startswith("2 orders (set.mpc.xml, set-2.mpc.xml): MakePlayingCards prints at most 612")
+
+
+def test_the_cockatrice_deck_is_valid_against_cockatrices_own_deck_schema(every_excerpt_card, tmp_path):
+    from lxml import etree
+
+    run, library = every_excerpt_card
+    export(run, library, "cockatrice", tmp_path / "hell.cockatrice.xml")
+    schema = etree.XMLSchema(etree.parse(str(CARDS_XSD.with_name("deck.xsd"))))
+    assert schema.validate(etree.parse(str(tmp_path / "hell.cod"))), schema.error_log

@@ -196,6 +196,7 @@ XMAGE_IMPORTER = {
                       {"Unmoored Ego": 3, "Beacon Bolt": 1}),
     "testdeck.dck": ({"Ugin, the Ineffable": 1, "Cephalid Looter": 1, "Adventure Awaits": 1, "Acquisitions Expert": 1},
                      {"Archon of Emeria": 3, "Akoum Hellhound": 1}),
+    "testdeck.o8d": ({"Forest": 1}, {"Island": 2}),  # O8dDeckImportTest
 }
 # XMage drops names its card lookup does not know while importing; hhd keeps them for `check` to report.
 XMAGE_UNKNOWN = {"testdeck.cod": {"@#$NOT A REAL CARD NAME@#$": 1}}
@@ -225,7 +226,7 @@ def test_xmage_importer_test_files_read_as_xmage_reads_them(name):
 COCKATRICE_TESTS = Path(__file__).parent / "vendor" / "cockatrice" / "loading_from_clipboard_test.cpp"
 # Where hhd reads differently on purpose: Cockatrice takes a single blank line as the sideboard's start in any
 # list; hhd only when what comes before it is a main deck (40 cards or more), so that a short list grouped by a
-# blank line stays one deck (issue 20, point 1).
+# blank line stays one deck (issue 20, point 1) — and says it is unsure, and reads Cockatrice's way when told.
 SHORT_LISTS_STAY_WHOLE = {"UseFirstBlankIfOnlyOneBlankToSplitSideboard", "deckAsCard"}
 
 
@@ -291,6 +292,9 @@ def test_plain_text_decks_read_as_cockatrice_reads_them(name, text, main, side, 
         return
     deck = read_deck(path)
     if name in SHORT_LISTS_STAY_WHOLE:
+        assert deck.doubts and "--sideboard-after-blank" in deck.doubts[0]  # hhd says it is unsure
+        told = read_deck(path, sideboard_after_blank=True)  # and, told, reads what Cockatrice reads
+        assert tally(told.main) == keyed(main) and tally(told.sideboard) == keyed(side)
         main, side = main | side, {}
     assert tally(deck.main) == keyed(main) and tally(deck.sideboard) == keyed(side)
 
@@ -318,3 +322,41 @@ def test_a_real_csv_of_unknown_columns_is_refused_in_one_line_naming_them():
     assert str(refused.value.args[0]).endswith(
         "a CSV file hhd cannot read as a deck (columns: commandant, nombre, nom, ajoutée via suggestion, "
         "marquée à retirer)") and "\n" not in str(refused.value)
+
+
+# XMage's MTGJSON deck test files (MtgjsonDeckImportTest.java: ArcaneTempo_GRN and GrandLarceny_OTC from
+# mtgjson.com), kept gzipped. XMage puts a commander in the sideboard; hhd counts it in the main deck.
+MTGJSON_MAIN = {'Goblin Electromancer': 4, 'Crackling Drake': 4, 'Murmuring Mystic': 2, 'Arclight Phoenix': 1, 'Niv-Mizzet, Parun': 2, 'Chart a Course': 4, 'Lava Coil': 4, 'Beacon Bolt': 1, 'Opt': 4, 'Radical Idea': 4, 'Shock': 4, 'Dive Down': 2, 'Blink of an Eye': 1, 'The Mirari Conjecture': 1, 'Sulfur Falls': 3, 'Izzet Guildgate': 4, 'Island': 8, 'Mountain': 7}
+MTGJSON_SIDE = {'The Mirari Conjecture': 1, 'Beacon Bolt': 1, 'Negate': 3, 'Entrancing Melody': 3, 'Fiery Cannonade': 3, 'Shivan Fire': 2, 'Disdainful Stroke': 2}
+
+
+def _gunzipped(tmp_path, name: str) -> Path:
+    import gzip
+
+    path = tmp_path / name.removesuffix(".gz")
+    path.write_bytes(gzip.decompress((REAL / "xmage-importer" / name).read_bytes()))
+    return path
+
+
+def test_mtgjson_decks_read_as_xmage_reads_them(tmp_path):
+    deck = read_deck(_gunzipped(tmp_path, "testdeck.json.gz"))
+    assert deck.format == "MTGJSON .json" and deck.problems == []
+    assert tally(deck.main) == keyed(MTGJSON_MAIN) and tally(deck.sideboard) == keyed(MTGJSON_SIDE)
+
+
+def test_an_mtgjson_commander_deck_counts_its_commander_in_the_main_deck(tmp_path):
+    deck = read_deck(_gunzipped(tmp_path, "testdeckCommander.json.gz"))
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == (100, 0, ["Yuma, Proud Protector"])
+    assert {"Plains": 6, "Mountain": 4, "Forest": 7, "Heaven // Earth": 1}.items() <= {
+        e.name: e.count for e in deck.main}.items() and deck.problems == []
+
+
+def test_xmages_own_blank_line_test_file_is_unsure_until_told():
+    """XMage's TxtDeckImporterTest reads JustLands.txt as 3 main, 2 sideboard (all after the first blank line);
+    five cards are no deck with a sideboard to hhd, which reads one deck, says so, and reads XMage's way when
+    told with --sideboard-after-blank."""
+    path = REAL / "xmage-importer" / "JustLands.txt"
+    deck = read_deck(path)
+    assert (count(deck.main), count(deck.sideboard)) == (5, 0) and "--sideboard-after-blank" in deck.doubts[0]
+    told = read_deck(path, sideboard_after_blank=True)
+    assert (count(told.main), count(told.sideboard)) == (3, 2)

@@ -103,7 +103,7 @@ def _card(parent: ET.Element, card: Card, name: str, text: str, face: Face, side
         # a face's own colours; a one-<card> card's are the card's (the registry's: both halves of a split card,
         # an adventurer's own alone, as the rules colour them)
         "cmc": _number(card.mana_value), "colors": _colors(face.colors if double else card.colors),
-        "coloridentity": "".join(card.color_identity) if side == "front" else "",
+        "coloridentity": _colors(card.color_identity) if side == "front" else "",
         "pt": _pt(faces), "loyalty": face.loyalty or "",
     }
     for tag, value in values.items():
