@@ -436,7 +436,7 @@ def _cockatrice_cards(root) -> dict[tuple[str, str], dict]:
 
 
 def _text_as_hellfall_writes_it(text: str) -> str:
-    lines = [line for line in text.split("\n") if not line.startswith("Hell ")]
+    lines = [line for line in text.split("\n") if not line.startswith(("Hell (", "Hell: "))]  # hhd's ruling lines
     return re.sub(r"\{(.)\}", r"\1", "\n".join(lines))
 
 
