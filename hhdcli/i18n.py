@@ -96,9 +96,14 @@ def read_po(text: str) -> tuple[dict[str | tuple[str, int], str], str]:
     return messages, plural_rule
 
 
+_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")  # what may name a catalog folder: never a path or a long string
+
+
 def _catalog_path(lang: str, domain: str) -> Path | None:
+    if not _LANGUAGE_CODE.fullmatch(lang):
+        return None
     here = Path(__file__).parent / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
-    if here.is_file() and lang in LANGUAGES:
+    if lang in LANGUAGES and here.is_file():
         return here
     extra = os.environ.get(EXTRA_CATALOGS)
     if extra:
