@@ -14,7 +14,7 @@ from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name,
 from hhdcli.colors import POOL_BASICS
 from hhdcli.errors import DataError, HhdError, InputError
 from hhdcli.files import read_input, read_text_file
-from hhdcli.i18n import _
+from hhdcli.i18n import N_, _
 from hhdcli.jsonio import load_json
 
 LIBRARY_FORMAT = "hhd-library"
@@ -225,34 +225,35 @@ def load_library(path: Path) -> Library:
 def _field_problem(document: dict[str, Any]) -> str | None:
     """The first field of a library file that is missing or of the wrong type, named, or None."""
     def bad(where: str, value: Any, ok: bool, expected: str) -> str | None:
-        return None if ok else f"{where} is {json.dumps(value)[:40]}, expected {expected}"
+        return None if ok else _("{where} is {value}, expected {expected}").format(
+            where=where, value=json.dumps(value)[:40], expected=_(expected))
 
     def is_int(value: Any, low: int, high: int) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
     pool, cards = document.get("pool"), document.get("cards")
-    checks = [bad("seed", document.get("seed"), isinstance(document.get("seed"), str), "text"),
-              bad("pool", pool, isinstance(pool, dict), "an object"),
-              bad("card_data", document.get("card_data"), isinstance(document.get("card_data"), dict), "an object"),
-              bad("cards", cards, isinstance(cards, list), "a list")]
+    checks = [bad("seed", document.get("seed"), isinstance(document.get("seed"), str), N_("text")),
+              bad("pool", pool, isinstance(pool, dict), N_("an object")),
+              bad("card_data", document.get("card_data"), isinstance(document.get("card_data"), dict), N_("an object")),
+              bad("cards", cards, isinstance(cards, list), N_("a list"))]
     if isinstance(pool, dict):
         excluded = pool.get("excluded", {})
         checks += [bad("pool.basics_per_type", pool.get("basics_per_type", 50),
-                       is_int(pool.get("basics_per_type", 50), 0, 1000), "a whole number from 0 to 1000"),
-                   bad("pool.excluded", excluded, isinstance(excluded, dict), "an object")]
+                       is_int(pool.get("basics_per_type", 50), 0, 1000), N_("a whole number from 0 to 1000")),
+                   bad("pool.excluded", excluded, isinstance(excluded, dict), N_("an object"))]
         if isinstance(excluded, dict):
             checks += [bad(f"pool.excluded.{key}", excluded.get(key, []),
                            isinstance(excluded.get(key, []), list) and all(isinstance(v, str) for v in excluded.get(key, [])),
-                           "a list of text") for key in ("tags", "names")]
+                           N_("a list of text")) for key in ("tags", "names")]
     for i, entry in enumerate(cards if isinstance(cards, list) else []):
         where = f"cards[{i}]"
-        checks.append(bad(where, entry, isinstance(entry, dict), "an object"))
+        checks.append(bad(where, entry, isinstance(entry, dict), N_("an object")))
         if isinstance(entry, dict):
             checks += [bad(f"{where}.position", entry.get("position"), is_int(entry.get("position"), 1, 100_000),
-                           "a position from 1"),
+                           N_("a position from 1")),
                        bad(f"{where}.id", entry.get("id"), isinstance(entry.get("id"), str) and bool(entry.get("id")),
-                           "a card id"),
-                       bad(f"{where}.name", entry.get("name"), isinstance(entry.get("name"), str), "text"),
+                           N_("a card id")),
+                       bad(f"{where}.name", entry.get("name"), isinstance(entry.get("name"), str), N_("text")),
                        bad(f"{where}.kind", entry.get("kind"), entry.get("kind") in {k.value for k in Kind},
                            " or ".join(k.value for k in Kind))]
     return next((c for c in checks if c), None)
@@ -261,11 +262,11 @@ def _field_problem(document: dict[str, Any]) -> str | None:
 def _check_consistent(path: Path, library: Library, size: Any) -> None:
     problem = None
     if size != library.size:
-        problem = f"says size {size} but lists {library.size} cards"
+        problem = _("says size {size} but lists {n} cards").format(size=size, n=library.size)
     elif [e.position for e in library.cards] != list(range(1, library.size + 1)):
-        problem = "card positions are not 1, 2, 3… in order"
+        problem = _("card positions are not 1, 2, 3… in order")
     elif len({e.id for e in library.cards}) != library.size:
-        problem = "the same physical card is listed twice"
+        problem = _("the same physical card is listed twice")
     if problem:
         raise DataError(_("{path} was edited into an inconsistent state: {problem}").format(path=path, problem=problem), _("generate the library again"))
 

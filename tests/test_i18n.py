@@ -140,6 +140,7 @@ def test_russian_uses_the_rules_sheets_terms_and_guillemets():
     (None, {"LANG": "de_DE.UTF-8"}, ("en", "LANG")),
     (None, {"LANG": "en_US.UTF-8", "HHD_LANG": "ru"}, ("ru", "HHD_LANG")),
     ("en", {"HHD_LANG": "ru", "LC_ALL": "ru_RU.UTF-8"}, ("en", "--lang")),
+    ("de", {"HHD_LANG": "fr", "LANG": "ru_RU.UTF-8"}, ("ru", "LANG")),  # unknown choices are passed over
 ])
 def test_the_language_comes_from_lang_then_hhd_lang_then_the_locale(asked, environ, expected):
     assert choose_language(asked, environ) == expected
@@ -175,6 +176,9 @@ def test_click_speaks_russian_usage_errors_and_help_too(legacy_cache):
     helped = _run("rules", "--help", "--lang", "ru").output
     assert "Параметры:" in helped and "Показать эту справку и выйти." in helped and "Примеры:" in helped
     assert "Options:" not in helped
+    refused = _run("rules", "--lang", "de", env={"LANG": "ru_RU.UTF-8", "HHD_LANG": None, "LC_ALL": None,
+                                                 "LC_MESSAGES": None})
+    assert refused.exit_code == 2 and "Неверное значение" in refused.output and "«de» — не одно из" in refused.output
     english = _run("rules", "--help", env={"LANG": "C.UTF-8", "HHD_LANG": None, "LC_ALL": None}).output
     assert "Options:" in english and "Show this message and exit." in english
 
