@@ -100,6 +100,8 @@ def read_po(text: str) -> tuple[dict[str | tuple[str, int], str], str]:
 
 
 def _catalog_path(lang: str, domain: str) -> Path | None:
+    if not re.fullmatch(r"[a-z]{2,3}", lang):  # a language code, never a path (or a value too long for one)
+        return None
     here = Path(__file__).parent / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
     if here.is_file() and lang in LANGUAGES:
         return here
