@@ -414,3 +414,19 @@ def test_every_command_and_document_goes_through_the_catalogs(pseudo, tmp_path):
                  for name, text in documents.items()}
     left = {name: lines for name, lines in problems.items() if lines}
     assert left == {}, "\n".join(f"{name}: {line}" for name, lines in left.items() for line in lines)
+
+
+def test_the_table_page_goes_through_its_own_catalog(pseudo):
+    """The table's domain (table.po) in the pseudo-locale: its page, rendered as the app renders it, has no
+    text outside the marks but the seed and the language switch's EN/RU (its script's messages are marked too)."""
+    from hhdcli.render.templates import render
+    from hhdcli.table.app import PAGE_SCRIPT_MESSAGES
+
+    gettext = translator("xx", "table").gettext
+    messages = {m: gettext(m) for m in PAGE_SCRIPT_MESSAGES}
+    page = render("table.html.j2", seed="ember-tide-42", lang="xx", _=gettext, messages=messages)
+    parser = _HtmlText()
+    parser.feed(page)
+    left = english_left("\n".join(parser.parts), [], ("ember-tide-42", "EN", "RU"))
+    assert left == []
+    assert all(text.startswith(OPEN) for text in messages.values())
