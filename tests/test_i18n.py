@@ -178,7 +178,8 @@ def test_click_speaks_russian_usage_errors_and_help_too(legacy_cache):
     assert "Options:" not in helped
     refused = _run("rules", "--lang", "de", env={"LANG": "ru_RU.UTF-8", "HHD_LANG": None, "LC_ALL": None,
                                                  "LC_MESSAGES": None})
-    assert refused.exit_code == 2 and "Неверное значение" in refused.output and "«de» — не одно из" in refused.output
+    assert refused.exit_code == 2 and "Неверное значение '--lang' (переменная окружения: 'HHD_LANG'): «de» — не одно из" in \
+        refused.output
     english = _run("rules", "--help", env={"LANG": "C.UTF-8", "HHD_LANG": None, "LC_ALL": None}).output
     assert "Options:" in english and "Show this message and exit." in english
 
