@@ -294,7 +294,7 @@ def open_library(path: Path, hellscube: Sequence[Card], card_sha256: str) -> Res
         resolved.warnings.append(_("{path}: the card data changed since this library was made (made from {value}, the cards "
                                    "now are {value2})").format(path=path, value=made_from[:12], value2=card_sha256[:12]))
     for entry in resolved.missing:
-        what = "printed from the library file" if entry.card else "left out (an old library file keeps no copy)"
+        what = _("printed from the library file") if entry.card else _("left out (an old library file keeps no copy)")
         resolved.warnings.append(_("{path}: card {position} {name!r} is not in the card data now; {what}").format(path=path, position=entry.position, name=entry.name, what=what))
     return resolved
 
