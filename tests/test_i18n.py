@@ -431,3 +431,28 @@ def test_the_table_page_goes_through_its_own_catalog(pseudo):
     left = english_left("\n".join(parser.parts), [], ("ember-tide-42", "EN", "RU"))
     assert left == []
     assert all(text.startswith(OPEN) for text in messages.values())
+
+
+def test_russian_output_quotes_with_guillemets_and_formats_numbers_as_cldr(legacy_cache, tmp_path):
+    base = ("--cache-dir", str(legacy_cache), "--lang", "ru")
+    missing = _run(*base, "card", "zzqqxx")
+    assert missing.exit_code == 2 and "ошибка: нет карты с названием «zzqqxx»" in missing.output
+    deck = tmp_path / "deck.txt"
+    deck.write_text("20 Forest\n20 Mountain\n", encoding="utf-8")
+    checked = _run(*base, "check", str(deck), "--all", "--offline").output
+    assert re.search(r"ожидается годных: \d,\d\d;", checked)  # a decimal comma, as CLDR writes Russian
+    assert re.search(r"годны сразу \d+ %", checked) and "  взять  " in checked and "  выбор  " in checked
+
+
+def test_english_says_its_counts_in_the_singular_too(legacy_cache, tmp_path):
+    """Plural discipline in English: one group, one card, not "1 groups"."""
+    base = ("--cache-dir", str(legacy_cache), "--lang", "en")
+    library = tmp_path / "one.json"
+    assert _run(*base, "generate", "--seed", "ember-tide-42", "--size", "1", "-o", str(library),
+                "--basics-per-type", "0", "--offline").exit_code == 0
+    assert len(json.loads(library.read_text())["cards"]) == 1
+    written = _run(*base, "checklist", "-l", str(library), "--sort", "name", "-o", str(tmp_path / "c.md"),
+                   "--offline").output
+    assert "1 card in 1 group" in written
+    listed = _run(*base, "cards", "pickle krrik").output
+    assert listed.rstrip().endswith("1 card")
