@@ -114,20 +114,20 @@ def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
     try:
         document = load_json(path.read_bytes())
     except (OSError, ValueError) as exc:
-        raise _damaged(path, f"not readable JSON ({exc})") from exc
+        raise _damaged(path, _("not readable JSON ({exc})").format(exc=exc)) from exc
     if not isinstance(document, dict) or not isinstance(document.get("cards"), list):
-        raise _damaged(path, "it has no card list")
+        raise _damaged(path, _("it has no card list"))
     if not isinstance(document.get("meta"), dict):
-        raise _damaged(path, "it has no metadata")
+        raise _damaged(path, _("it has no metadata"))
     if document["meta"].get("schema") != SCHEMA_VERSION:
-        raise _damaged(path, f"schema {document['meta'].get('schema')!r}, this hhd reads {SCHEMA_VERSION}")
+        raise _damaged(path, _("schema {get!r}, this hhd reads {SCHEMA_VERSION}").format(get=document['meta'].get('schema'), SCHEMA_VERSION=SCHEMA_VERSION))
     try:
         meta = CacheMeta(**document["meta"])
         cards = [Card.from_json(c) for c in document["cards"]]
     except (TypeError, KeyError, AttributeError, ValueError) as exc:
-        raise _damaged(path, f"a record has the wrong shape ({exc})") from exc
+        raise _damaged(path, _("a record has the wrong shape ({exc})").format(exc=exc)) from exc
     if len(cards) != meta.card_count:
-        raise _damaged(path, f"it lists {len(cards)} cards but its metadata says {meta.card_count}")
+        raise _damaged(path, _("it lists {n} cards but its metadata says {card_count}").format(n=len(cards), card_count=meta.card_count))
     return CardCache(meta=meta, cards=cards,
                      symbols=load_symbols(cache_dir, meta.symbols_sha256) if with_symbols else [])
 

@@ -16,7 +16,7 @@ from hhdcli import colors
 from hhdcli.colors import BASIC_LANDS, Group
 from hhdcli.costs import is_cost, parse_cost
 from hhdcli.errors import DataError
-from hhdcli.i18n import _
+from hhdcli.i18n import N_, _
 from hhdcli.jsonio import JsonProblem, load_json
 
 # Hellscube v1.2 lives in set HLC and its children; the registry writes both HLC.0 and HLC_0.
@@ -350,8 +350,9 @@ def _faces(value: Any) -> bool:
                                            for f in value)
 
 
-_EXPECTED = {_text: "text", _number: "a number", _scalar: "text or a number", _texts: "a list of text",
-             _slot_column: "a list of face slots", _mapping: "an object", _faces: "a list of faces"}
+_EXPECTED = {_text: N_("text"), _number: N_("a number"), _scalar: N_("text or a number"),
+             _texts: N_("a list of text"), _slot_column: N_("a list of face slots"), _mapping: N_("an object"),
+             _faces: N_("a list of faces")}
 
 FACE_SCHEMA = {"name": _text, "mana_cost": _text, "type_line": _text, "oracle_text": _text, "power": _scalar,
                "toughness": _scalar, "loyalty": _scalar, "colors": _texts, "image": _text, "print_image": _text,
@@ -374,7 +375,7 @@ def _snapshot_faces(value: Any) -> bool:
         for f in value)
 
 
-_EXPECTED.update({_flag: "true or false", _snapshot_faces: "a list of faces with names"})
+_EXPECTED.update({_flag: N_("true or false"), _snapshot_faces: N_("a list of faces with names")})
 
 # A card as hhd itself writes it (Card.to_json): the copy a library file keeps of each card, which a person
 # may have edited by hand. Every field's type is checked before a Card is built from it.
@@ -389,22 +390,23 @@ SNAPSHOT_SCHEMA = {"id": _text, "name": _text, "set_code": _text, "faces": _snap
 def snapshot_problem(record: Any) -> str | None:
     """What is wrong with a card copy hhd wrote (and someone edited), or None."""
     if not isinstance(record, dict):
-        return f"is {_shown(record)}, expected an object"
+        return _("is {value}, expected an object").format(value=_shown(record))
     unknown = sorted(set(record) - set(SNAPSHOT_SCHEMA))
     if unknown:
-        return f'has a field hhd does not write ("{_shown(unknown[0])[1:-1][:30]}")'
+        return _('has a field hhd does not write ("{field}")').format(field=_shown(unknown[0])[1:-1][:30])
     for key in ("id", "name", "faces"):
         if record.get(key) is None:
-            return f'has no "{key}"'
+            return _('has no "{field}"').format(field=key)
     faces = record["faces"]
     if isinstance(faces, list):
         for i, face in enumerate(faces):
-            problem = schema_problem(face, SNAPSHOT_FACE_SCHEMA) if isinstance(face, dict) else "is not an object"
+            problem = schema_problem(face, SNAPSHOT_FACE_SCHEMA) if isinstance(face, dict) else _("is not an object")
             if problem or (isinstance(face, dict) and not isinstance(face.get("name"), str)):
-                return f"faces[{i}]: {problem or 'has no name'}"
+                return f"faces[{i}]: {problem or _('has no name')}"
             extra = sorted(set(face) - set(SNAPSHOT_FACE_SCHEMA))
             if extra:
-                return f'faces[{i}] has a field hhd does not write ("{_shown(extra[0])[1:-1][:30]}")'
+                return f"faces[{i}] " + _('has a field hhd does not write ("{field}")').format(
+                    field=_shown(extra[0])[1:-1][:30])
     return schema_problem(record, SNAPSHOT_SCHEMA)
 
 
@@ -417,7 +419,8 @@ def schema_problem(record: dict[str, Any], schema: dict[str, Any]) -> str | None
                 bad = next((f for f in value if not isinstance(f, dict) or schema_problem(f, FACE_SCHEMA)), None)
                 inner = schema_problem(bad, FACE_SCHEMA) if isinstance(bad, dict) else "a face is not an object"
                 return f'"card_faces": {inner}'
-            return f'"{key}" is {_shown(value)}, expected {_EXPECTED[valid]}'
+            return _('"{field}" is {value}, expected {expected}').format(field=key, value=_shown(value),
+                                                                         expected=_(_EXPECTED[valid]))
     return None
 
 

@@ -85,6 +85,20 @@ def _help_in_language(thing: Any) -> Iterator[None]:
 USAGE_PIECES = (N_("[OPTIONS]"), N_("COMMAND [ARGS]..."))  # Click's usage words, shown translated
 
 
+class HhdOption(click.Option):
+    """Click writes "(env var: HHD_X)" into usage errors without gettext: said in the run's language here."""
+
+    def get_error_hint(self, ctx: click.Context | None) -> str:
+        hint = super().get_error_hint(ctx)
+        start = hint.find(" (env var: ")
+        if start < 0 or not hint.endswith(")"):
+            return hint
+        return hint[:start] + " (" + _("env var: {var}").format(var=hint[start + len(" (env var: "):-1]) + ")"
+
+
+option = functools.partial(click.option, cls=HhdOption)  # every option of hhd
+
+
 class HhdCommand(_Translated, click.Command):
     pass
 
@@ -185,18 +199,18 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100, "aut
 
 
 @click.group(cls=HhdGroup, context_settings=CONTEXT)
-@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None, show_envvar=True,
+@option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None, show_envvar=True,
               metavar="DIR", help=N_("Card cache folder (default: ./cache in a checkout, else the user cache folder)."))
-@click.option("--registry-url", envvar="HHD_REGISTRY_URL", default=None, metavar="URL", show_envvar=True,
+@option("--registry-url", envvar="HHD_REGISTRY_URL", default=None, metavar="URL", show_envvar=True,
               callback=_check_url,
               help=N_("Base URL of a registry mirror serving catalog.json, catalog-manifest.json, pips.json."))
-@click.option("--timeout", type=Finite(0.1, 600), default=30.0, show_default=True, show_envvar=True,
+@option("--timeout", type=Finite(0.1, 600), default=30.0, show_default=True, show_envvar=True,
               metavar="SECONDS", help=N_("Seconds to wait for the network."))
-@click.option("--cache-max", type=click.IntRange(50, 10**7), default=2048, show_default=True, show_envvar=True,
+@option("--cache-max", type=click.IntRange(50, 10**7), default=2048, show_default=True, show_envvar=True,
               metavar="MB", help=N_("Size cap of the image cache; the least recently used images go past it."))
-@click.option("-q", "--quiet", is_flag=True, help=N_("Only print results and errors."))
-@click.option("--debug", is_flag=True, help=N_("Show tracebacks instead of one-line errors."))
-@click.option("--lang", type=Language(), default=None, allow_from_autoenv=False,
+@option("-q", "--quiet", is_flag=True, help=N_("Only print results and errors."))
+@option("--debug", is_flag=True, help=N_("Show tracebacks instead of one-line errors."))
+@option("--lang", type=Language(), default=None, allow_from_autoenv=False,
 
               help=N_("Language of messages, help and documents (default: HHD_LANG, then LC_ALL, LC_MESSAGES, "
                       "LANG, then English)."))
@@ -230,17 +244,17 @@ FILE = click.Path(dir_okay=False, path_type=Path)
 
 
 def output_option(default: str | None, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return click.option("-o", "--output", type=FILE, default=Path(default) if default else None,
+    return option("-o", "--output", type=FILE, default=Path(default) if default else None,
                         show_default=default is not None, metavar="FILE", help=what)
 
 
 def format_option(choices: list[str], what: str = N_("Output format (default: from the output's extension)."),
                   default: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return click.option("--format", "fmt", type=click.Choice(choices), default=default,
+    return option("--format", "fmt", type=click.Choice(choices), default=default,
                         show_default=default is not None, help=what)
 
 
-json_option = click.option("--json", "as_json", is_flag=True,
+json_option = option("--json", "as_json", is_flag=True,
                            help=N_('Print the whole result as JSON (an object with "schema": 1; its keys are the '
                                    'same in every language).'))
 
@@ -250,20 +264,20 @@ def _set_offline(ctx: click.Context, _param: click.Parameter, value: bool) -> No
         ctx.ensure_object(Env).offline = True
 
 
-offline_option = click.option("--offline", is_flag=True, expose_value=False, envvar="HHD_OFFLINE",
+offline_option = option("--offline", is_flag=True, expose_value=False, envvar="HHD_OFFLINE",
                               show_envvar=True, callback=_set_offline,
                               help=N_("No network at all: use only the cache (and what is built in)."))
-font_option = click.option("--font", type=click.Path(dir_okay=False, exists=True), envvar="HHD_FONT",
+font_option = option("--font", type=click.Path(dir_okay=False, exists=True), envvar="HHD_FONT",
                            show_envvar=True, metavar="TTF", help=N_("A TrueType font for the PDF."))
-lang_option = click.option("--lang", type=Language(), default=None, envvar="HHD_LANG", show_envvar=True,
+lang_option = option("--lang", type=Language(), default=None, envvar="HHD_LANG", show_envvar=True,
                            callback=_command_language,
                            help=N_("Language of the document (default: the run's language, as hhd --lang)."))
 
-paper_option = click.option("--paper", default="a4", show_default=True, envvar="HHD_PAPER", show_envvar=True,
+paper_option = option("--paper", default="a4", show_default=True, envvar="HHD_PAPER", show_envvar=True,
                             metavar="PAPER", help=N_("a4, letter, a3, legal or WxHmm (e.g. 210x297mm)."))
-backs_option = click.option("--backs", type=click.Choice(["none", "red"]), default="none", show_default=True,
+backs_option = option("--backs", type=click.Choice(["none", "red"]), default="none", show_default=True,
                             help=N_("red: a page of red backs after each page, for long-edge duplex."))
-text_only_option = click.option("--text-only", is_flag=True, help=N_("Draw every card from its data; no images."))
+text_only_option = option("--text-only", is_flag=True, help=N_("Draw every card from its data; no images."))
 
 
 class _UnlistedArgument(click.Argument):
@@ -280,7 +294,7 @@ def library_option(old_positional: bool = False) -> Callable[[Callable[..., Any]
     """-l/--library FILE on every command that reads a library; `hhd show FILE` still works."""
 
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
-        f = click.option("-l", "--library", type=FILE, default=Path(DEFAULT_LIBRARY), show_default=True,
+        f = option("-l", "--library", type=FILE, default=Path(DEFAULT_LIBRARY), show_default=True,
                          envvar="HHD_LIBRARY", show_envvar=True, metavar="FILE",
                          help=N_("The library file (written by hhd generate)."))(f)
         if not old_positional:
@@ -296,7 +310,7 @@ def hidden_alias(old: str, target: str, **kwargs: Any) -> Callable[[Callable[...
     name = "old_" + old.lstrip("-").replace("-", "_")
 
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
-        return click.option(old, name, hidden=True, default=None, **kwargs)(_merged(name, target)(f))
+        return option(old, name, hidden=True, default=None, **kwargs)(_merged(name, target)(f))
 
     return decorate
 
@@ -377,10 +391,10 @@ def _counting_progress(env: Env, total: int, label: str) -> tuple[Callable[[], N
 
 
 @cli.command()
-@click.option("--source", metavar="URL|FILE", help=N_("Read cards from this URL or file (legacy or current format)."))
-@click.option("--symbols", metavar="URL|FILE", help=N_("Read the mana-symbol table (pips.json) from here."))
-@click.option("--symbols-only", is_flag=True, help=N_("Refresh only the symbol table (from --symbols, else the registry)."))
-@click.option("--force", is_flag=True,
+@option("--source", metavar="URL|FILE", help=N_("Read cards from this URL or file (legacy or current format)."))
+@option("--symbols", metavar="URL|FILE", help=N_("Read the mana-symbol table (pips.json) from here."))
+@option("--symbols-only", is_flag=True, help=N_("Refresh only the symbol table (from --symbols, else the registry)."))
+@option("--force", is_flag=True,
               help=N_("Download again even when up to date; accept a card list far smaller than the cache's."))
 @json_option
 @pass_env
@@ -444,10 +458,10 @@ COLOR_FILTER = click.Choice(list("WUBRGPCM"), case_sensitive=False)
 
 @cli.command()
 @click.argument("query", required=False)
-@click.option("--color", type=COLOR_FILTER, help=N_("Only cards of this color (C colorless, M multicolor)."))
-@click.option("--type", "type_", metavar="TYPE", help=N_("Only cards whose type line contains TYPE."))
-@click.option("--land/--no-land", default=None, help=N_("Only lands, or only non-lands."))
-@click.option("--ruling", type=click.Choice(RULING_IDS), help=N_("Only cards with this Hell's Half-Draft ruling."))
+@option("--color", type=COLOR_FILTER, help=N_("Only cards of this color (C colorless, M multicolor)."))
+@option("--type", "type_", metavar="TYPE", help=N_("Only cards whose type line contains TYPE."))
+@option("--land/--no-land", default=None, help=N_("Only lands, or only non-lands."))
+@option("--ruling", type=click.Choice(RULING_IDS), help=N_("Only cards with this Hell's Half-Draft ruling."))
 @json_option
 @offline_option
 @hidden_alias("--colour", "color", type=COLOR_FILTER)
@@ -569,26 +583,26 @@ def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt:
 
 
 @cli.command()
-@click.option("--seed", metavar="TEXT",
+@option("--seed", metavar="TEXT",
               help=N_("Any text; the same seed and card data give the same library. Default: a new memorable seed."))
-@click.option("--size", type=int, help=N_("Cards in the library (default: a tenth of the pool, 97)."))
+@option("--size", type=int, help=N_("Cards in the library (default: a tenth of the pool, 97)."))
 @output_option(DEFAULT_LIBRARY, N_("The library file to write (JSON)."))
 @format_option(VIEW_FORMATS, N_("How to print the library (summary: the figures alone)."), default="text")
 @json_option
-@click.option("--exclude-banned", is_flag=True, help=N_("Leave out cards banned in Constructed."))
-@click.option("--exclude-tag", multiple=True, metavar="TAG", help=N_("Leave out cards with this registry tag (repeatable)."))
-@click.option("--exclude-file", type=FILE, metavar="FILE", help=N_("Leave out the cards named in this file, one per line."))
-@click.option("--basics-per-type", type=click.IntRange(0, 1000), default=50, show_default=True,
+@option("--exclude-banned", is_flag=True, help=N_("Leave out cards banned in Constructed."))
+@option("--exclude-tag", multiple=True, metavar="TAG", help=N_("Leave out cards with this registry tag (repeatable)."))
+@option("--exclude-file", type=FILE, metavar="FILE", help=N_("Leave out the cards named in this file, one per line."))
+@option("--basics-per-type", type=click.IntRange(0, 1000), default=50, show_default=True,
               help=N_("Copies of each basic land in the pool."))
-@click.option("--proxies", type=FILE, metavar="FILE", help=N_("Also print proxies to this PDF (with --paper, --backs, --text-only)."))
-@click.option("--checklist", type=FILE, metavar="FILE",
+@option("--proxies", type=FILE, metavar="FILE", help=N_("Also print proxies to this PDF (with --paper, --backs, --text-only)."))
+@option("--checklist", type=FILE, metavar="FILE",
               help=N_("Also write a checklist (.pdf, .html or .md; by color, in the run's language: see hhd checklist for more)."))
 @paper_option
 @backs_option
 @text_only_option
-@click.option("--export", "exports", type=click.Choice(EXPORT_FORMATS), multiple=True,
+@option("--export", "exports", type=click.Choice(EXPORT_FORMATS), multiple=True,
               help=N_("Also export the library (repeatable; default file names, see hhd export)."))
-@click.option("--force", is_flag=True, help=N_("Replace an existing library file that holds another library."))
+@option("--force", is_flag=True, help=N_("Replace an existing library file that holds another library."))
 @offline_option
 @pass_env
 def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: str, as_json: bool,
@@ -687,16 +701,16 @@ COLORS_HELP = N_("Use these land colors instead of a deck: letters W U B R G P, 
 @cli.command()
 @click.argument("deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=False)
 @library_option()
-@click.option("--all", "all_cards", is_flag=True, help=N_("Check every Hellscube v1.2 card instead of a library."))
-@click.option("--colors", metavar="LETTERS", help=COLORS_HELP)
-@click.option("--land", "lands", multiple=True, metavar="NAME=COLORS",
+@option("--all", "all_cards", is_flag=True, help=N_("Check every Hellscube v1.2 card instead of a library."))
+@option("--colors", metavar="LETTERS", help=COLORS_HELP)
+@option("--land", "lands", multiple=True, metavar="NAME=COLORS",
               help=N_('Colors of a land hhd cannot look up: --land "Steam Vents=UR".'))
-@click.option("--scryfall-url", envvar="HHD_SCRYFALL_URL", show_envvar=True, callback=_check_url, default="https://api.scryfall.com",
+@option("--scryfall-url", envvar="HHD_SCRYFALL_URL", show_envvar=True, callback=_check_url, default="https://api.scryfall.com",
               show_default=True, metavar="URL", help=N_("Scryfall API base URL."))
-@click.option("--rules-text", is_flag=True, help=N_("Also count mana symbols in rules text (not the format's rule)."))
-@click.option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
-              help=N_("The deck's last group after a blank line is its sideboard (or: never). Default: as the "
-                      "file's program reads it."))
+@option("--rules-text", is_flag=True, help=N_("Also count mana symbols in rules text (not the format's rule)."))
+@option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
+        help=N_("The deck's last group after a blank line is its sideboard (or: never). Default: as the "
+                "file's program reads it."))
 @json_option
 @output_option(None, N_("Also write the report to this file (.html or .md)."))
 @format_option(["html", "md"])
@@ -800,10 +814,10 @@ def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: st
 @format_option(EXPORT_FORMATS, N_("tts: Tabletop Simulator saved object; cockatrice: set + deck; mpc: MPC Autofill "
                "order; csv: a spreadsheet (default: from -o's extension, else tts)."))
 @output_option(None, N_("The file to write (default: hell-library.tts.json, .cockatrice.xml, .mpc.xml or .csv)."))
-@click.option("--image-base-url", metavar="URL", callback=_check_url,
+@option("--image-base-url", metavar="URL", callback=_check_url,
               help=N_("TTS: where you will upload the -images folder; the deck names its images URL/file."))
-@click.option("--back-url", metavar="URL", callback=_check_url, help=N_("TTS: a hosted image of the red back, so every player sees it."))
-@click.option("--cardback", metavar="DRIVE_ID", help=N_("MPC: the Google Drive id of the card back to print."))
+@option("--back-url", metavar="URL", callback=_check_url, help=N_("TTS: a hosted image of the red back, so every player sees it."))
+@option("--cardback", metavar="DRIVE_ID", help=N_("MPC: the Google Drive id of the card back to print."))
 @offline_option
 @pass_env
 def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_url: str | None,
@@ -877,26 +891,26 @@ def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, o
 @cli.command()
 @library_option(old_positional=True)
 @output_option("hell-proxies.pdf", N_("The PDF to write."))
-@click.option("--cards", "names", multiple=True, metavar="NAME", help=N_("Print these cards instead of a library (repeatable)."))
-@click.option("--all", "all_cards", is_flag=True, help=N_("Print every Hellscube v1.2 card (the whole set) instead."))
+@option("--cards", "names", multiple=True, metavar="NAME", help=N_("Print these cards instead of a library (repeatable)."))
+@option("--all", "all_cards", is_flag=True, help=N_("Print every Hellscube v1.2 card (the whole set) instead."))
 @paper_option
-@click.option("--gap", type=Finite(0, 20), default=0.0, show_default=True, help=N_("Millimetres between cards."))
-@click.option("--bleed", type=Finite(0, 5), default=0.0, show_default=True, help=N_("Millimetres of art beyond the cut."))
-@click.option("--margin", type=Finite(5, 40), default=5.0, show_default=True,
+@option("--gap", type=Finite(0, 20), default=0.0, show_default=True, help=N_("Millimetres between cards."))
+@option("--bleed", type=Finite(0, 5), default=0.0, show_default=True, help=N_("Millimetres of art beyond the cut."))
+@option("--margin", type=Finite(5, 40), default=5.0, show_default=True,
               help=N_("Millimetres at the paper's edge left blank (raise it for printers that need more)."))
-@click.option("--cut-lines", type=click.Choice(["corners", "full"]), default="corners", show_default=True,
+@option("--cut-lines", type=click.Choice(["corners", "full"]), default="corners", show_default=True,
               help=N_("corners: crop marks in the margins; full: lines across the whole sheet."))
-@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help=N_("Highest image resolution: larger scans are reduced to it, smaller ones embedded as they "
-                      "are (never enlarged)."))
-@click.option("--quality", type=click.IntRange(30, 100), default=85, show_default=True, help=N_("JPEG quality of images."))
-@click.option("--small", is_flag=True, help=N_("A smaller PDF for more CPU: optimised JPEG tables for every image."))
+@option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help=N_("Highest image resolution: larger scans are reduced to it, smaller ones embedded "
+                "as they are (never enlarged)."))
+@option("--quality", type=click.IntRange(30, 100), default=85, show_default=True, help=N_("JPEG quality of images."))
+@option("--small", is_flag=True, help=N_("A smaller PDF for more CPU: optimised JPEG tables for every image."))
 @text_only_option
 @offline_option
-@click.option("--workers", type=click.IntRange(1, 32), default=8, show_default=True, help=N_("Parallel image downloads."))
-@click.option("--skip-basics", is_flag=True, help=N_("Leave basic lands out (use real basics in red sleeves)."))
+@option("--workers", type=click.IntRange(1, 32), default=8, show_default=True, help=N_("Parallel image downloads."))
+@option("--skip-basics", is_flag=True, help=N_("Leave basic lands out (use real basics in red sleeves)."))
 @backs_option
-@click.option("--back-offset", default="0,0", metavar="X,Y", help=N_("Shift the backs by X,Y mm to fix duplex misalignment."))
-@click.option("--calibration", is_flag=True, help=N_("Print a sheet to check scale and duplex offset instead."))
+@option("--back-offset", default="0,0", metavar="X,Y", help=N_("Shift the backs by X,Y mm to fix duplex misalignment."))
+@option("--calibration", is_flag=True, help=N_("Print a sheet to check scale and duplex offset instead."))
 @font_option
 @pass_env
 def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_cards: bool, paper: str, gap: float,
@@ -961,11 +975,11 @@ SORTS = click.Choice(["color", "type", "name", "position", "colour"])
 @library_option(old_positional=True)
 @output_option("hell-checklist.pdf", N_("The checklist to write: .pdf, .html or .md."))
 @format_option(["pdf", "html", "md"])
-@click.option("--sort", type=SORTS, default="color", show_default=True, help=N_("How to group the lines."))
-@click.option("--mode", type=click.Choice(["sleeve", "return"]), default="sleeve", show_default=True,
+@option("--sort", type=SORTS, default="color", show_default=True, help=N_("How to group the lines."))
+@option("--mode", type=click.Choice(["sleeve", "return"]), default="sleeve", show_default=True,
               help=N_("sleeve: building the library; return: the end-of-session count."))
 @lang_option
-@click.option("--with-rules", is_flag=True, help=N_("Append the one-page rules reference."))
+@option("--with-rules", is_flag=True, help=N_("Append the one-page rules reference."))
 @font_option
 @offline_option
 @pass_env
@@ -1024,22 +1038,22 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
 
 @cli.command()
 @library_option()
-@click.option("--deck", "decks", multiple=True, metavar="NAME=FILE",
+@option("--deck", "decks", multiple=True, metavar="NAME=FILE",
               help=N_("A player and their deck list (repeatable): the verdicts follow its lands."))
-@click.option("--player", "players", multiple=True, metavar="NAME=COLORS",
+@option("--player", "players", multiple=True, metavar="NAME=COLORS",
               help=N_("A player by the colors their lands make, without a deck file (repeatable): Anna=RG."))
-@click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+@option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
               help=N_("Where to listen: 0.0.0.0 lets phones on your network join (with a join code)."))
-@click.option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True, metavar="PORT",
-              envvar="HHD_TABLE_PORT", show_envvar=True, help=N_("The port to listen on."))
-@click.option("--state", "state_file", type=FILE, metavar="FILE",
+@option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True, metavar="PORT",
+        envvar="HHD_TABLE_PORT", show_envvar=True, help=N_("The port to listen on."))
+@option("--state", "state_file", type=FILE, metavar="FILE",
               help=N_("The session's SQLite file (default: beside the library, LIBRARY.table.sqlite)."))
-@click.option("--land", "lands", multiple=True, metavar="NAME=COLORS",
+@option("--land", "lands", multiple=True, metavar="NAME=COLORS",
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
-@click.option("--new-code", is_flag=True,
-              help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
-@click.option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
-              help=N_("Each deck's last group after a blank line is its sideboard (or: never), as in hhd check."))
+@option("--new-code", is_flag=True,
+        help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
+@option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
+        help=N_("Each deck's last group after a blank line is its sideboard (or: never), as in hhd check."))
 @offline_option
 @pass_env
 def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, ...], host: str, port: int,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hhdcli.i18n import _
+
 
 class HhdError(Exception):
     """An error meant for a person: `message` says what went wrong, `hint` what to do next."""
@@ -11,7 +13,7 @@ class HhdError(Exception):
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)
         self.message = message
-        self.hint = hint
+        self.hint = _(hint) if hint else hint  # a hint kept as a constant (N_) is translated here
 
     def __str__(self) -> str:
         return f"{self.message} ({self.hint})" if self.hint else self.message
@@ -39,7 +41,7 @@ class DownloadError(NetworkError):
     """A request that failed, with `reason` alone (no URL) for summaries that group failures."""
 
     def __init__(self, url: str, reason: str, hint: str | None = None) -> None:
-        super().__init__(f"could not download {url}: {reason}", hint)
+        super().__init__(_("could not download {url}: {reason}").format(url=url, reason=reason), hint)
         self.url, self.reason = url, reason
 
 

@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 
 from hhdcli import __version__
 from hhdcli.errors import DownloadError
-from hhdcli.i18n import _
+from hhdcli.i18n import N_, _
 
 if TYPE_CHECKING:
     import requests
@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int | None], None]
 Notice = Callable[[str], None]  # told, in words, about every wait longer than NOTICE_AFTER seconds
 USER_AGENT = f"hhd/{__version__} (Hell's Half-Draft tools)"
-RETRY_HINT = "nothing was changed; check the connection and try again"
-TIMEOUT_HINT = "nothing was changed; try again later or raise --timeout"
+RETRY_HINT = N_("nothing was changed; check the connection and try again")  # hints are translated by HhdError
+TIMEOUT_HINT = N_("nothing was changed; try again later or raise --timeout")
 MAX_RETRY_AFTER = 60.0  # seconds: a server asking for a longer pause gets an error saying when to come back
 NOTICE_AFTER = 2.0
 
@@ -115,7 +115,7 @@ def _retry_class(notice: Notice | None) -> type:
             asked = self.get_retry_after(response) if response is not None else None
             wait = asked if asked is not None else self.get_backoff_time()
             if notice and wait > NOTICE_AFTER:
-                why = "the server asked to (Retry-After)" if asked is not None else "before trying again"
+                why = _("the server asked to (Retry-After)") if asked is not None else _("before trying again")
                 notice(_("waiting {wait:.0f} s: {why}").format(wait=wait, why=why))
             super().sleep(response)
 
@@ -199,20 +199,20 @@ def problem(exc: BaseException, url: str) -> Problem:
 
     # urllib3's NewConnectionError subclasses ConnectTimeoutError: the connection failures come first
     if found(u3.NameResolutionError, socket.gaierror):
-        return Problem(f"cannot find the host {host} (offline?)", host_down=True)
+        return Problem(_("cannot find the host {host} (offline?)").format(host=host), host_down=True)
     if found(ConnectionRefusedError):
-        return Problem(f"{host} refused the connection", host_down=True)
+        return Problem(_("{host} refused the connection").format(host=host), host_down=True)
     if found(u3.NewConnectionError):
-        return Problem(f"{host} could not be reached", host_down=True)
+        return Problem(_("{host} could not be reached").format(host=host), host_down=True)
     if found(rq.ConnectTimeout, u3.ConnectTimeoutError):
-        return Problem(f"timed out connecting to {host}", timed_out=True, host_down=True)
+        return Problem(_("timed out connecting to {host}").format(host=host), timed_out=True, host_down=True)
     if found(rq.ReadTimeout, u3.ReadTimeoutError, TimeoutError):
-        return Problem(f"timed out waiting for {host}", timed_out=True)
+        return Problem(_("timed out waiting for {host}").format(host=host), timed_out=True)
     if found(rq.ChunkedEncodingError, u3.ProtocolError, u3.IncompleteRead):
-        return Problem("truncated (the connection closed mid-file)")
+        return Problem(_("truncated (the connection closed mid-file)"))
     if found(rq.RetryError, u3.MaxRetryError):
-        return Problem(f"the server kept failing ({host})")
-    return Problem(f"{exc.__class__.__name__} from {host}")
+        return Problem(_("the server kept failing ({host})").format(host=host))
+    return Problem(_("{error} from {host}").format(error=exc.__class__.__name__, host=host))
 
 
 # --- the client ---------------------------------------------------------------------------------------
@@ -288,7 +288,7 @@ class Client:
         except (requests.exceptions.RequestException, HTTPError, OSError) as exc:
             found = problem(exc, url)
             if watchdog.fired:  # whatever the socket said when it was shut, the cause was the deadline
-                found = Problem(f"timed out ({self.settings.timeout[1]:g} s for the whole answer from {host})",
+                found = Problem(_("timed out ({value:g} s for the whole answer from {host})").format(value=self.settings.timeout[1], host=host),
                                 timed_out=True)
             if found.host_down or found.timed_out:  # a trickling host is skipped like a silent one
                 with self._lock:
@@ -302,9 +302,9 @@ def url_problem(url: str) -> str | None:
         parsed = urlparse(url)
         parsed.port  # noqa: B018 - raises on a port that is not a number
     except ValueError as exc:
-        return f"not a URL ({exc})"
+        return _("not a URL ({exc})").format(exc=exc)
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        return "not an http(s) URL"
+        return _("not an http(s) URL")
     return None
 
 

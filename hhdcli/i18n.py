@@ -22,9 +22,12 @@ import os
 import re
 import sys
 from collections.abc import Mapping
-from datetime import date
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from datetime import date  # only for the annotation: importing datetime is a millisecond of every start
 
 LANGUAGES = ("en", "ru")
 DOMAIN = "hhd"
@@ -100,7 +103,7 @@ _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")  # what may name a catalog folder: ne
 
 
 def _catalog_path(lang: str, domain: str) -> Path | None:
-    if not _LANGUAGE_CODE.fullmatch(lang):
+    if not re.fullmatch(r"[a-z]{2,3}", lang):  # a language code, never a path (or a value too long for one)
         return None
     here = Path(__file__).parent / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
     if lang in LANGUAGES and here.is_file():
@@ -190,12 +193,14 @@ LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # POSIX precedence
 
 def choose_language(asked: str | None, environ: Mapping[str, str]) -> tuple[str, str]:
     """The run's language and why: --lang, then HHD_LANG, then the locale (LC_ALL, LC_MESSAGES, LANG),
-    then English. A locale such as ru_RU.UTF-8 means ru; C, POSIX and languages hhd does not speak, English."""
-    if asked:
-        return (asked if available(asked) else "en"), "--lang"
+    then English. A locale such as ru_RU.UTF-8 means ru; C, POSIX and languages hhd does not speak, English.
+    A --lang or HHD_LANG hhd does not speak is passed over (Click then says what --lang accepts, in the
+    language the rest chose)."""
+    if asked and available(asked):
+        return asked, "--lang"
     chosen = environ.get("HHD_LANG", "").strip()
-    if chosen:
-        return (chosen if available(chosen) else "en"), "HHD_LANG"
+    if chosen and available(chosen):  # one hhd does not speak (de) is passed over, as an unknown --lang
+        return chosen, "HHD_LANG"
     for variable in LOCALE_VARIABLES:
         value = environ.get(variable, "").strip()
         if value:  # the first one set decides, as in setlocale(): LC_ALL=C means C even when LANG is ru

@@ -14,7 +14,7 @@ from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name,
 from hhdcli.colors import POOL_BASICS
 from hhdcli.errors import DataError, HhdError, InputError
 from hhdcli.files import read_input, read_text_file
-from hhdcli.i18n import _
+from hhdcli.i18n import N_, _
 from hhdcli.jsonio import load_json
 
 LIBRARY_FORMAT = "hhd-library"
@@ -232,13 +232,15 @@ def _field_problem(document: dict[str, Any]) -> str | None:
 
 
 def _bad(where: str, value: Any, ok: bool, expected: str) -> str | None:
-    return None if ok else f"{where} is {_shown(value)}, expected {expected}"
+    """`expected` is a catalog message (N_): translated here, with the value shown."""
+    return None if ok else _("{where} is {value}, expected {expected}").format(
+        where=where, value=_shown(value), expected=_(expected))
 
 
 def _shown(value: Any) -> str:
     """A refused value in a few characters, never serialised whole (it may be huge or deeply nested)."""
     if isinstance(value, (dict, list)):
-        return "an object" if isinstance(value, dict) else "a list"
+        return _("an object") if isinstance(value, dict) else _("a list")
     return json.dumps(value if not isinstance(value, str) else value[:40])[:40]
 
 
@@ -248,15 +250,15 @@ def _is_int(value: Any, low: int, high: int) -> bool:
 
 def _field_problems(document: dict[str, Any]) -> Iterator[str | None]:
     pool, cards = document.get("pool"), document.get("cards")
-    yield _bad("seed", document.get("seed"), isinstance(document.get("seed"), str), "text")
-    yield _bad("pool", pool, isinstance(pool, dict), "an object")
-    yield _bad("card_data", document.get("card_data"), isinstance(document.get("card_data"), dict), "an object")
-    yield _bad("cards", cards, isinstance(cards, list), "a list")
+    yield _bad("seed", document.get("seed"), isinstance(document.get("seed"), str), N_("text"))
+    yield _bad("pool", pool, isinstance(pool, dict), N_("an object"))
+    yield _bad("card_data", document.get("card_data"), isinstance(document.get("card_data"), dict), N_("an object"))
+    yield _bad("cards", cards, isinstance(cards, list), N_("a list"))
     if isinstance(pool, dict):
         yield from _pool_problems(pool)
     if isinstance(cards, list):
         if len(cards) > MAX_LIBRARY_CARDS:
-            yield f"cards lists {len(cards)} entries, a library has at most {MAX_LIBRARY_CARDS}"
+            yield _("cards lists {n} entries, a library has at most {most}").format(n=len(cards), most=MAX_LIBRARY_CARDS)
         for i, entry in enumerate(cards):
             yield from _entry_problems(f"cards[{i}]", entry)
 
@@ -264,24 +266,24 @@ def _field_problems(document: dict[str, Any]) -> Iterator[str | None]:
 def _pool_problems(pool: dict[str, Any]) -> Iterator[str | None]:
     excluded = pool.get("excluded", {})
     yield _bad("pool.basics_per_type", pool.get("basics_per_type", 50),
-               _is_int(pool.get("basics_per_type", 50), 0, 1000), "a whole number from 0 to 1000")
-    yield _bad("pool.excluded", excluded, isinstance(excluded, dict), "an object")
+               _is_int(pool.get("basics_per_type", 50), 0, 1000), N_("a whole number from 0 to 1000"))
+    yield _bad("pool.excluded", excluded, isinstance(excluded, dict), N_("an object"))
     if isinstance(excluded, dict):
         for key in ("tags", "names"):
             value = excluded.get(key, [])
             yield _bad(f"pool.excluded.{key}", value,
-                       isinstance(value, list) and all(isinstance(v, str) for v in value), "a list of text")
+                       isinstance(value, list) and all(isinstance(v, str) for v in value), N_("a list of text"))
 
 
 def _entry_problems(where: str, entry: Any) -> Iterator[str | None]:
-    yield _bad(where, entry, isinstance(entry, dict), "an object")
+    yield _bad(where, entry, isinstance(entry, dict), N_("an object"))
     if not isinstance(entry, dict):
         return
     kind = entry.get("kind")
     yield _bad(f"{where}.position", entry.get("position"), _is_int(entry.get("position"), 1, 100_000),
-               "a position from 1")
-    yield _bad(f"{where}.id", entry.get("id"), isinstance(entry.get("id"), str) and bool(entry.get("id")), "a card id")
-    yield _bad(f"{where}.name", entry.get("name"), isinstance(entry.get("name"), str), "text")
+               N_("a position from 1"))
+    yield _bad(f"{where}.id", entry.get("id"), isinstance(entry.get("id"), str) and bool(entry.get("id")), N_("a card id"))
+    yield _bad(f"{where}.name", entry.get("name"), isinstance(entry.get("name"), str), N_("text"))
     yield _bad(f"{where}.kind", kind, isinstance(kind, str) and kind in {k.value for k in Kind},
                " or ".join(k.value for k in Kind))
     if entry.get("card") is not None:
@@ -292,11 +294,11 @@ def _entry_problems(where: str, entry: Any) -> Iterator[str | None]:
 def _check_consistent(path: Path, library: Library, size: Any) -> None:
     problem = None
     if size != library.size:
-        problem = f"says size {size} but lists {library.size} cards"
+        problem = _("says size {size} but lists {n} cards").format(size=size, n=library.size)
     elif [e.position for e in library.cards] != list(range(1, library.size + 1)):
-        problem = "card positions are not 1, 2, 3… in order"
+        problem = _("card positions are not 1, 2, 3… in order")
     elif len({e.id for e in library.cards}) != library.size:
-        problem = "the same physical card is listed twice"
+        problem = _("the same physical card is listed twice")
     if problem:
         raise DataError(_("{path} was edited into an inconsistent state: {problem}").format(path=path, problem=problem), _("generate the library again"))
 
@@ -324,7 +326,7 @@ def open_library(path: Path, hellscube: Sequence[Card], card_sha256: str) -> Res
         resolved.warnings.append(_("{path}: the card data changed since this library was made (made from {value}, the cards "
                                    "now are {value2})").format(path=path, value=made_from[:12], value2=card_sha256[:12]))
     for entry in resolved.missing:
-        what = "printed from the library file" if entry.card else "left out (an old library file keeps no copy)"
+        what = _("printed from the library file") if entry.card else _("left out (an old library file keeps no copy)")
         resolved.warnings.append(_("{path}: card {position} {name!r} is not in the card data now; {what}").format(path=path, position=entry.position, name=entry.name, what=what))
     return resolved
 

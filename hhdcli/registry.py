@@ -28,13 +28,13 @@ from hhdcli.cards import Parsed, parse_registry
 from hhdcli.errors import DataError, HhdError, InputError
 from hhdcli.files import read_input, write_cache_file
 from hhdcli.http import Client, Download, HttpSettings, Notice, Progress
-from hhdcli.i18n import _
+from hhdcli.i18n import N_, _
 from hhdcli.jsonio import load_json
 
 EXPECTED_CARDS = 720
 SHRINK_LIMIT = 0.9  # a sync that would leave fewer than this share of the cached cards needs --force
 MAX_DOWNLOAD = 200 * 1024 * 1024  # the whole registry is ~18.5 MB; anything far larger is not it
-RETRY_HINT = "nothing was changed; check the connection and try again, or sync offline with --source FILE"
+RETRY_HINT = N_("nothing was changed; check the connection and try again, or sync offline with --source FILE")
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ class Syncer:
         try:
             parsed = parse_registry(download.data)
         except DataError as exc:
-            raise DataError(f"{download.url}: {exc.message}", exc.hint or "nothing was changed") from exc
+            raise DataError(f"{download.url}: {exc.message}", exc.hint or _("nothing was changed")) from exc
         shown = 5  # a feed of broken records is a few lines and a count, not a screenful
         self.warnings.extend(f"{download.url}: {line}" for line in parsed.skipped[:shown])
         if len(parsed.skipped) > shown:

@@ -70,3 +70,10 @@ def index(legacy_cache: Path):
     from hhdcli.cards import CardIndex
 
     return CardIndex(load_cache(legacy_cache).cards)
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked(monkeypatch):
+    """The suite reads hhd's English: a developer's LANG=ru_RU.UTF-8 must not change what it sees (the tests of
+    other languages ask for them with --lang, HHD_LANG or their own environment)."""
+    monkeypatch.setenv("HHD_LANG", "en")

@@ -140,6 +140,7 @@ def test_russian_uses_the_rules_sheets_terms_and_guillemets():
     (None, {"LANG": "de_DE.UTF-8"}, ("en", "LANG")),
     (None, {"LANG": "en_US.UTF-8", "HHD_LANG": "ru"}, ("ru", "HHD_LANG")),
     ("en", {"HHD_LANG": "ru", "LC_ALL": "ru_RU.UTF-8"}, ("en", "--lang")),
+    ("de", {"HHD_LANG": "fr", "LANG": "ru_RU.UTF-8"}, ("ru", "LANG")),  # unknown choices are passed over
 ])
 def test_the_language_comes_from_lang_then_hhd_lang_then_the_locale(asked, environ, expected):
     assert choose_language(asked, environ) == expected
@@ -175,6 +176,10 @@ def test_click_speaks_russian_usage_errors_and_help_too(legacy_cache):
     helped = _run("rules", "--help", "--lang", "ru").output
     assert "Параметры:" in helped and "Показать эту справку и выйти." in helped and "Примеры:" in helped
     assert "Options:" not in helped
+    refused = _run("rules", "--lang", "de", env={"LANG": "ru_RU.UTF-8", "HHD_LANG": None, "LC_ALL": None,
+                                                 "LC_MESSAGES": None})
+    assert refused.exit_code == 2 and "Неверное значение '--lang' (переменная окружения: 'HHD_LANG'): «de» — не одно из" in \
+        refused.output
     english = _run("rules", "--help", env={"LANG": "C.UTF-8", "HHD_LANG": None, "LC_ALL": None}).output
     assert "Options:" in english and "Show this message and exit." in english
 
@@ -410,3 +415,44 @@ def test_every_command_and_document_goes_through_the_catalogs(pseudo, tmp_path):
                  for name, text in documents.items()}
     left = {name: lines for name, lines in problems.items() if lines}
     assert left == {}, "\n".join(f"{name}: {line}" for name, lines in left.items() for line in lines)
+
+
+def test_the_table_page_goes_through_its_own_catalog(pseudo):
+    """The table's domain (table.po) in the pseudo-locale: its page, rendered as the app renders it, has no
+    text outside the marks but the seed and the language switch's EN/RU (its script's messages are marked too)."""
+    from hhdcli.render.templates import render
+    from hhdcli.table.app import PAGE_SCRIPT_MESSAGES
+
+    gettext = translator("xx", "table").gettext
+    messages = {m: gettext(m) for m in PAGE_SCRIPT_MESSAGES}
+    page = render("table.html.j2", seed="ember-tide-42", lang="xx", _=gettext, messages=messages)
+    parser = _HtmlText()
+    parser.feed(page)
+    left = english_left("\n".join(parser.parts), [], ("ember-tide-42", "EN", "RU"))
+    assert left == []
+    assert all(text.startswith(OPEN) for text in messages.values())
+
+
+def test_russian_output_quotes_with_guillemets_and_formats_numbers_as_cldr(legacy_cache, tmp_path):
+    base = ("--cache-dir", str(legacy_cache), "--lang", "ru")
+    missing = _run(*base, "card", "zzqqxx")
+    assert missing.exit_code == 2 and "ошибка: нет карты с названием «zzqqxx»" in missing.output
+    deck = tmp_path / "deck.txt"
+    deck.write_text("20 Forest\n20 Mountain\n", encoding="utf-8")
+    checked = _run(*base, "check", str(deck), "--all", "--offline").output
+    assert re.search(r"ожидается годных: \d,\d\d;", checked)  # a decimal comma, as CLDR writes Russian
+    assert re.search(r"годны сразу \d+ %", checked) and "  взять  " in checked and "  выбор  " in checked
+
+
+def test_english_says_its_counts_in_the_singular_too(legacy_cache, tmp_path):
+    """Plural discipline in English: one group, one card, not "1 groups"."""
+    base = ("--cache-dir", str(legacy_cache), "--lang", "en")
+    library = tmp_path / "one.json"
+    assert _run(*base, "generate", "--seed", "ember-tide-42", "--size", "1", "-o", str(library),
+                "--basics-per-type", "0", "--offline").exit_code == 0
+    assert len(json.loads(library.read_text())["cards"]) == 1
+    written = _run(*base, "checklist", "-l", str(library), "--sort", "name", "-o", str(tmp_path / "c.md"),
+                   "--offline").output
+    assert "1 card in 1 group" in written
+    listed = _run(*base, "cards", "pickle krrik").output
+    assert listed.rstrip().endswith("1 card")

@@ -75,8 +75,17 @@ def check_document(report: CheckReport, table: SymbolTable, fmt: DocFormat) -> s
                    colors=colors, gains=[w for w in report.what_if if w.gain > 0], cost=_cost_markup(table),
                    odds=report.odds, hell=lambda card: [r.id for r in card_rulings(card)],
                    # the report speaks the run's language; the take rule's words as the rules sheet says them
-                   _=_, ngettext=ngettext, lang=current_language(), verdict_word=verdict_word, how_known=how_known,
+                   _=_trusted(_) if fmt is DocFormat.HTML else _, ngettext=ngettext, lang=current_language(),
+                   verdict_word=verdict_word, how_known=how_known,
                    summary_text=summary_line(report.summary), odds_text=format_odds(report.odds, report.whole_set)[0])
+
+
+def _trusted(gettext: Callable[[str], str]) -> Callable[[str], Markup]:
+    """The catalog's texts are ours, safe as HTML (an apostrophe stays one); what .format() puts in them is
+    escaped by Markup."""
+    from markupsafe import Markup
+
+    return lambda message: Markup(gettext(message))
 
 
 def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat, font: str | None = None,

@@ -105,7 +105,7 @@ class ImageStore:
                 _remove(raw)  # a damaged download is fetched again, never kept
         if prepared is None:
             if self.settings.offline:
-                return ImageResult(url, error="not in the image cache (--offline)")
+                return ImageResult(url, error=N_("not in the image cache (--offline)"))
             downloaded = self._download(client, url)
             if isinstance(downloaded, str):
                 return ImageResult(url, error=downloaded)
