@@ -306,7 +306,15 @@ def test_plain_text_decks_read_as_cockatrice_reads_them(name, text, main, side, 
 TAW = {"Call for Backup.txt": (100, 0, ["Bright-Palm, Soul Awakener"]),
        "Death Toll.txt": (100, 0, ["Winter, Cynical Opportunist"]),
        "Goblin Storm.txt": (100, 0, ["Zada, Hedron Grinder"]),
-       "Assemble The Doomsday Machine.txt": (60, 0, []), "Speed.txt": (60, 0, [])}
+       "Assemble The Doomsday Machine.txt": (60, 0, []), "Speed.txt": (60, 0, []),
+       # Display Commander + COMMANDER: … [40K:170] [foil]
+       "Necron Dynasties.txt": (100, 0, ["Szarekh, the Silent King"]),
+       # a Commander section of two (partners), Planar Deck, Display Commander
+       "Blast from the Past.txt": (100, 0, ["The Fourth Doctor", "Sarah Jane Smith"]),
+       "Cavalry Charge.txt": (100, 0, ["Sidar Jabari of Zhalfir"]),  # COMMANDER:, Planar Deck, Display Commander
+       "Archenemy Nicol Bolas.txt": (60, 0, []),  # Scheme Deck of 20
+       "Endless Punishment.txt": (100, 0, ["Valgavoth, Harrower of Souls"]),  # COMMANDER: … [foil], Scheme Deck
+       "Faerie Schemes.txt": (60, 0, ["Alela, Artful Provocateur"])}  # Brawl: COMMANDER: … [foil], 59 more
 
 
 @pytest.mark.parametrize("name", sorted(TAW))
