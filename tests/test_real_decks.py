@@ -368,3 +368,42 @@ def test_xmages_own_blank_line_test_file_is_unsure_until_told():
     assert (count(deck.main), count(deck.sideboard)) == (5, 0) and "--sideboard-after-blank" in deck.doubts[0]
     told = read_deck(path, sideboard_after_blank=True)
     assert (count(told.main), count(told.sideboard)) == (3, 2)
+
+
+def _real(folder: str, name: str, tmp_path: Path) -> Path:
+    """A real file, gunzipped into tmp_path if it is kept compressed."""
+    import gzip
+
+    path = REAL / folder / name
+    if not name.endswith(".gz"):
+        return path
+    plain = tmp_path / name.removesuffix(".gz")
+    plain.write_bytes(gzip.decompress(path.read_bytes()))
+    return plain
+
+
+# ManaBox's CSV exports (collection and deck), as ManaBox writes them: one row per printing, its `Quantity`
+# column the number of copies (the sum over the rows; `Binder Name`/`Binder Type` say where they are kept, and
+# collections have no sideboard). Counted with Python's csv module over the `Quantity` column.
+MANABOX = {"riggstiggs-ManaBox_Collection.csv": 228, "marvel 7.3.csv": 446,
+           "tomekin-ManaBox_Collection.csv.gz": 2066}
+
+
+@pytest.mark.parametrize("name", sorted(MANABOX))
+def test_real_manabox_csv_exports_count_their_quantity_column(name, tmp_path):
+    deck = read_deck(_real("manabox", name, tmp_path))
+    assert deck.format == "ManaBox .csv" and deck.problems == []
+    assert (count(deck.main), count(deck.sideboard)) == (MANABOX[name], 0)
+
+
+# Deckbox's inventory exports (`Count,Tradelist Count,Name,Edition,Card Number,Condition,…`): `Count` is the
+# copies held, `Tradelist Count` how many of those are offered for trade (no more cards). Counted with Python's
+# csv module over the `Count` column.
+DECKBOX = {"Drakzon-Inventory.csv": 2280, "8bit1337-Inventory.csv.gz": 18644}
+
+
+@pytest.mark.parametrize("name", sorted(DECKBOX))
+def test_real_deckbox_inventory_exports_count_their_count_column(name, tmp_path):
+    deck = read_deck(_real("deckbox", name, tmp_path))
+    assert deck.format == "Deckbox / Moxfield .csv" and deck.problems == []
+    assert (count(deck.main), count(deck.sideboard)) == (DECKBOX[name], 0)
