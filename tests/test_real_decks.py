@@ -407,3 +407,20 @@ def test_real_deckbox_inventory_exports_count_their_count_column(name, tmp_path)
     deck = read_deck(_real("deckbox", name, tmp_path))
     assert deck.format == "Deckbox / Moxfield .csv" and deck.problems == []
     assert (count(deck.main), count(deck.sideboard)) == (DECKBOX[name], 0)
+
+
+# Commander precon lists grouped by type: a `Commander` heading, then Artifact, Creature, …, Sorcery headings, one
+# blank line before each group (six or seven groups after the commander), `1x Name (set) number` lines, CRLF line
+# ends. Each is a Wizards Commander precon: 100 cards, one of them the commander, no sideboard (and
+# every `1x` line of the file adds up to it).
+BY_TYPE = {"Hazel_of_the_Rootbloom.txt": "Hazel of the Rootbloom", "Disa_The_Restless.txt": "Disa the Restless",
+           "Ulalek_Fused_Atrocity.txt": "Ulalek, Fused Atrocity", "Ashling_The_Limitless.txt": "Ashling, the Limitless"}
+
+
+@pytest.mark.parametrize("name", sorted(BY_TYPE))
+def test_real_lists_of_many_blank_line_groups_are_one_deck_with_no_sideboard(name):
+    path = REAL / "bytype" / name
+    assert path.read_bytes().count(b"\r\n\r\n") >= 6  # the groups really are blank-line separated
+    deck = read_deck(path)
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == (100, 0, [BY_TYPE[name]])
+    assert deck.problems == [] and deck.doubts == []
