@@ -424,3 +424,11 @@ def test_real_lists_of_many_blank_line_groups_are_one_deck_with_no_sideboard(nam
     deck = read_deck(path)
     assert (count(deck.main), count(deck.sideboard), deck.commanders) == (100, 0, [BY_TYPE[name]])
     assert deck.problems == [] and deck.doubts == []
+
+
+def test_a_real_moxfield_collection_export_counts_its_count_column():
+    """Moxfield's collection CSV (every field quoted; `Count` the copies, `Tradelist Count` those for trade):
+    the one-row sample export a collection tool keeps to check its own writer against."""
+    deck = read_deck(REAL / "moxfield" / "moxfield_collection.csv")
+    assert deck.format == "Deckbox / Moxfield .csv" and deck.problems == []
+    assert [(e.count, e.name) for e in deck.main] == [(1, "Abzan Battle Priest")] and deck.sideboard == []
