@@ -399,7 +399,8 @@ def test_real_manabox_csv_exports_count_their_quantity_column(name, tmp_path):
 # Deckbox's inventory exports (`Count,Tradelist Count,Name,Edition,Card Number,Condition,…`): `Count` is the
 # copies held, `Tradelist Count` how many of those are offered for trade (no more cards). Counted with Python's
 # csv module over the `Count` column.
-DECKBOX = {"Drakzon-Inventory.csv": 2280, "8bit1337-Inventory.csv.gz": 18644}
+DECKBOX = {"Drakzon-Inventory.csv": 2280, "8bit1337-Inventory.csv.gz": 18644,
+           "cin-lawrence-deckbox_inventory.csv.gz": 4073}
 
 
 @pytest.mark.parametrize("name", sorted(DECKBOX))
