@@ -661,6 +661,8 @@ def _csv_format(header: list[str]) -> str:
         return "Deckbox / Moxfield .csv"
     if "boardtype" in header:
         return "Moxfield .csv"
+    if "manabox id" in header:  # ManaBox's export: Name, Set code, …, Quantity, ManaBox ID, Scryfall ID, …
+        return "ManaBox .csv"
     if "categories" in header or "scryfall id" in header:
         return "Archidekt .csv"
     return "CSV"
