@@ -451,7 +451,12 @@ def _reads_as_a_name(name: str) -> bool:
     """A line without a count in a counted list is a card (Cockatrice reads `Æther Adept` as one) when it
     reads like a card name: every long word capitalised, as names are and sentences are not."""
     words = re.findall(r"[^\W\d_][\w'’-]*", name)
+    if _TALLY.search(name):  # "Currently 100 Cards (67 Tokens, 33 Spells)": a list's description of itself
+        return False
     return bool(words) and len(words) <= 12 and all(not w[0].islower() for w in words if len(w) >= 4)
+
+
+_TALLY = re.compile(r"\b\d+\s+(?:cards?|tokens?|spells?)\b", re.IGNORECASE)
 
 
 def _is_comment_or_metadata(line: str) -> bool:

@@ -505,8 +505,6 @@ def test_a_real_99_card_list_with_one_card_after_its_blank_line_has_that_card_as
     assert (count(deck.main), count(deck.sideboard), deck.commanders) == (100, 0, ["Urza, Lord High Artificer"])
 
 
-@pytest.mark.xfail(strict=True, reason="hhd reads the prose line 'Currently 100 Cards (67 Tokens, 33 Spells)' as "
-                   "a card with no count (34 main); the list's 33 spells are its cards, its 67 tokens beside it")
 def test_a_real_hand_written_list_with_prose_counts_only_its_card_lines():
     """paithan/ZombieHordeEDH's Horde Magic list: a title, a paragraph, an 'Updates by:' line, 'Currently 100
     Cards (67 Tokens, 33 Spells)', then `Tokens (67):` (8 + 59 token creatures) and `Spells (33):` sections of
