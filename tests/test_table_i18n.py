@@ -127,3 +127,26 @@ def test_a_refusal_comes_in_the_players_language_without_a_gender_for_names(tabl
     status, refused = table.call("/api/undo", {}, {"Cookie": "hhd_lang=ru"}, token=table.seat("Ben"))
     assert status == 409 and refused["confirm"] and "Anna" in refused["error"] and "стартовая рука" in refused["error"]
     assert "opening hand this game" in table.as_("Anna", "/api/opening-hand")[1]["error"]  # English
+
+
+def test_rulings_on_the_page_come_in_the_askers_language(table):
+    """A drawn card's Hell's Half-Draft rulings, in the answer to the draw and in its description, are Russian
+    for a Russian page (hhdcli.rulings keeps both languages)."""
+    from hhdcli.rulings import card_rulings
+
+    token = table.seat("Cleo")  # Cleo's lands make every colour: every card goes to her hand
+    russian = {"Accept-Language": "ru-RU,ru;q=0.9"}
+    for _ in range(97):
+        status, card = table.call("/api/draw", {}, russian, token=token)
+        assert status == 200
+        if card["hell_rulings"]:
+            break
+    else:
+        pytest.skip("no card with a ruling in this library")
+    expected = [r.text("ru") for r in card_rulings(table.session.cards[card["position"]])]
+    assert [r["text"] for r in card["hell_rulings"]] == expected != [r.text("en") for r in
+                                                                     card_rulings(table.session.cards[card["position"]])]
+    described = table.call(f"/api/cards?ids={card['id']}", headers=russian, token=token)[1][card["id"]]
+    assert [r["text"] for r in described["hell_rulings"]] == expected
+    english = table.call(f"/api/cards?ids={card['id']}", token=token)[1][card["id"]]
+    assert english["hell_rulings"][0]["text"] != expected[0]

@@ -187,7 +187,7 @@ def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(brow
     old = anna.js("return localStorage.getItem('hell-token')")
     laptop.until(lambda: any("Anna" in t and "2 Адские карты" in t for t in laptop.texts("#players li")))
     # Anna's phone dies: the board shows her re-seat code; the new phone scans it and holds her hand
-    laptop.click("#players button", "На новый телефон")
+    laptop.click("#players button", "Новый телефон")
     laptop.until(lambda: laptop.shown("reseat") and "#seat=" in laptop.text("reseat-url"))
     seat_url = laptop.text("reseat-url").replace(table.url + "/", table.url + "/?lang=ru")
     new = Page(browsers.get(2, PHONE), seat_url)

@@ -478,29 +478,37 @@ def add_player() -> Any:
 # --- actions -----------------------------------------------------------------------------------------------
 
 
+def shown(card: dict[str, Any]) -> dict[str, Any]:
+    """A card in an action's answer, described in the asker's language (its rulings)."""
+    if not card.get("hell"):
+        return card
+    return {**card, **served().session.describe(card["position"], lang=language())}
+
+
 @table.post("/api/draw")
 def draw() -> Any:
-    return jsonify(served().session.draw(player()))
+    return jsonify(shown(served().session.draw(player())))
 
 
 @table.post("/api/take")
 def take() -> Any:
-    return jsonify(served().session.take(player()))
+    return jsonify(shown(served().session.take(player())))
 
 
 @table.post("/api/decline")
 def decline() -> Any:
-    return jsonify(served().session.decline(player()))
+    return jsonify(shown(served().session.decline(player())))
 
 
 @table.post("/api/opening-hand")
 def opening_hand() -> Any:
-    return jsonify(cards=served().session.opening_hand(player()))
+    return jsonify(cards=[shown(c) for c in served().session.opening_hand(player())])
 
 
 @table.post("/api/mulligan")
 def mulligan() -> Any:
-    return jsonify(served().session.mulligan(player()))
+    dealt = served().session.mulligan(player())
+    return jsonify({**dealt, "cards": [shown(c) for c in dealt["cards"]]})
 
 
 @table.post("/api/keep")
@@ -519,12 +527,12 @@ def play() -> Any:
     position: Any = body().get("position")
     if not position_value(position):
         raise TableError('say which card: {"position": N}', status=400)
-    return jsonify(served().session.play(who, position))
+    return jsonify(shown(served().session.play(who, position)))
 
 
 @table.post("/api/play-sideboard")
 def play_sideboard() -> Any:
-    return jsonify(served().session.play_sideboard_top(player()))
+    return jsonify(shown(served().session.play_sideboard_top(player())))
 
 
 @table.post("/api/to-sideboard")
