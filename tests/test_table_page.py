@@ -178,6 +178,42 @@ def test_mulligan_twice_with_a_partial_keep_undo_after_another_and_a_cancelled_e
     assert all(any(line.startswith(who) for who in ("Anna", "Ben")) for line in ben.log())  # every entry has its player
 
 
+def test_three_games_on_three_phones_and_the_board(browsers, table):
+    """Each game: opening hands kept on every phone, a draw each, a card played; the board follows every change
+    by push and ends the game; the next game goes on with the same library and sideboard, ownership afresh."""
+    laptop = board(browsers, 0, table)
+    phones = {name: phone(browsers, i + 1, table, name) for i, name in enumerate(("Anna", "Ben", "Cleo"))}
+    for game in (1, 2, 3):
+        for page in phones.values():
+            page.press("opening-hand")
+            page.until(lambda p=page: len(p.hand()) == 2)
+            page.click("#keep")
+            page.until(lambda p=page: not p.shown("opening"))
+        for page in phones.values():
+            page.press("draw")
+            page.until(lambda p=page: p.shown("drawn"))
+            if page.shown("choice"):
+                page.press("decline")
+            else:
+                page.click("#dismiss")
+            page.until(lambda p=page: not p.shown("drawn"))
+        anna = phones["Anna"]
+        anna.click("#mine .play")
+        laptop.until(lambda: len(laptop.texts("#played li")) == 1)
+        counts = {n: table.player(n, viewer="")["card_count"] for n in phones}
+        laptop.until(lambda c=counts: all(any(t.startswith(f"{n} · {k} Hell card") for t in laptop.texts("#players li"))
+                                          for n, k in c.items()))
+        held = sum(counts.values()) + 1  # in hands, and Anna's card in play
+        laptop.until(lambda h=held: library_count(laptop) + len(laptop.texts("#sideboard .tile")) + h == 97)
+        laptop.click("#end")
+        laptop.until(lambda: laptop.shown("end-confirm"))
+        laptop.click("#end-yes")
+        for page in phones.values():
+            page.until(lambda p=page, g=game: p.text("game") == str(g + 1) and p.hand() == [])
+        assert all(c["owner"] is None for c in table.state()["sideboard"])
+        assert library_count(laptop) + len(table.state()["sideboard"]) == 97
+
+
 def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(browsers, table):
     laptop = board(browsers, 0, table, lang="ru")
     anna = phone(browsers, 1, table, "Anna", lang="ru")
