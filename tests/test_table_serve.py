@@ -21,8 +21,10 @@ from tablekit import Table, free_port
 
 def hhd_table(cache: Path, *args: str, cwd: Path | None = None, port: int | None = None) -> subprocess.Popen:
     env = {**os.environ, "HHD_CACHE_DIR": str(cache), "HHD_TABLE_PORT": str(port or free_port())}
+    # SIGINT as a terminal sends it, even when this run inherited it ignored (a test worker, a background job)
     return subprocess.Popen([sys.executable, "-m", "hhdcli", *args], env=env, cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def stop_with_ctrl_c(process: subprocess.Popen) -> tuple[str, str]:

@@ -126,18 +126,19 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
     except BaseException:
         sock.close()
         raise
-    if code:
-        env.warn(_("listening on {host}: anyone on this network can reach the table; the join code keeps them out")
-                 .format(host=host))
-    env.info((_("resumed the session of library {seed} in {file}") if resumed else
-              _("started the session of library {seed} in {file}")).format(seed=repr(session.seed), file=state_file))
-    for url in urls:
-        print(_("open {url}").format(url=url), flush=True)
-    board = f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
-    board += (f"?code={code}" if code else "") + f"#host={host_secret}"
-    print(_("the board (on this computer, the host's): {url}").format(url=board), flush=True)
-    _qr(urls[0])
-    try:
+    try:  # Ctrl-C from here on, even before the server runs, is the stop that keeps the session
+        if code:
+            env.warn(_("listening on {host}: anyone on this network can reach the table; the join code keeps them "
+                       "out").format(host=host))
+        env.info((_("resumed the session of library {seed} in {file}") if resumed else
+                  _("started the session of library {seed} in {file}")).format(seed=repr(session.seed),
+                                                                             file=state_file))
+        for url in urls:
+            print(_("open {url}").format(url=url), flush=True)
+        board = f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
+        board += (f"?code={code}" if code else "") + f"#host={host_secret}"
+        print(_("the board (on this computer, the host's): {url}").format(url=board), flush=True)
+        _qr(urls[0])
         server.serve_forever()  # werkzeug's returns on Ctrl-C (it swallows KeyboardInterrupt)
     except KeyboardInterrupt:
         pass
