@@ -515,10 +515,11 @@ def mulligan() -> Any:
 def keep() -> Any:
     """The opening hand kept: "bottom" lists the Hell cards that go to the bottom, in the order ticked."""
     who = player()
-    if "bottom" not in body():
+    key = next((k for k in ("bottom", "positions") if k in body()), None)  # "positions", as /api/mulligan once took
+    if key is None:
         raise TableError('say which Hell cards go to the bottom: {"bottom": [...]} (an empty list for none)',
                          status=400)
-    return jsonify(to_bottom=served().session.keep(who, positions("bottom")))
+    return jsonify(to_bottom=served().session.keep(who, positions(key)))
 
 
 @table.post("/api/play")

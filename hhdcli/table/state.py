@@ -96,6 +96,25 @@ class Depends(TableError):
         return gettext(self.template).format(actions=named)
 
 
+class FairLock:
+    """A lock served in arrival order (threading.Lock lets a newcomer overtake a waiter): ten phones drawing at
+    once are answered first come, first served, none waiting behind later ones."""
+
+    def __init__(self) -> None:
+        self._turn = threading.Condition()
+        self._next = self._serving = 0
+
+    def __enter__(self) -> None:
+        with self._turn:
+            ticket, self._next = self._next, self._next + 1
+            self._turn.wait_for(lambda: self._serving == ticket)
+
+    def __exit__(self, *_exc: object) -> None:
+        with self._turn:
+            self._serving += 1
+            self._turn.notify_all()
+
+
 @dataclass
 class Session:
     """The session over one SQLite file; `cards` are the library's cards by library-file position."""
@@ -111,7 +130,7 @@ class Session:
     _described: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict, repr=False)
     _verdicts: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
     # writers queue here, in the order they came, rather than in SQLite's busy wait (sleeps that grow)
-    _writer: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _writer: FairLock = field(default_factory=FairLock, repr=False)
     _local: threading.local = field(default_factory=threading.local, repr=False)
 
     # --- storage ---------------------------------------------------------------------------------
