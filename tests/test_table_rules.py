@@ -407,3 +407,19 @@ def test_hands_are_private_and_a_token_survives_a_restart(table):
         assert me["card_count"] == 2 and len(me["cards"]) == 2
     finally:
         restarted.stop()
+
+
+def test_a_session_from_before_hands_and_play_were_apart_keeps_its_players_cards_in_hand(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    table.stop()
+    db = sqlite3.connect(table.session.path)  # as an older hhd left it: held cards "out", no zones mark
+    db.execute("UPDATE cards SET zone = 'out' WHERE zone = 'hand'")
+    db.execute("DELETE FROM meta WHERE key = 'zones'")
+    db.commit()
+    db.close()
+    again = Table(table.session.path, table.library, table.cache_dir)
+    try:
+        anna = next(p for p in again.call("/api/state", token=table.tokens["Anna"])[1]["players"] if p["name"] == "Anna")
+        assert [c["position"] for c in anna["cards"]] == dealt and anna["played"] == []
+    finally:
+        again.stop()

@@ -228,6 +228,12 @@ class Session:
                                                                   ("secret", secret)])
                 db.executemany("INSERT INTO cards (position, zone, ord) VALUES (?, 'library', ?)",
                                [(p, i) for i, p in enumerate(order, start=1)])
+            if db.execute("SELECT 1 FROM meta WHERE key = 'zones'").fetchone() is None:
+                # a session from before hands and play were apart: its players' cards were all "out"; they are
+                # taken to be in hand (a player plays them again with one tap)
+                if resumed:
+                    db.execute("UPDATE cards SET zone = 'hand' WHERE zone = 'out'")
+                db.execute("INSERT INTO meta VALUES ('zones', '2')")
             secret_row = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
             self._name_faces(secret_row["value"] if secret_row else self.seed)
             for name, colors in players.items():
