@@ -97,9 +97,23 @@ def test_cards_leaving_the_game_go_to_the_sideboard(table):
     leaving = dealt[1]["position"]
     assert table.as_("Anna", "/api/to-sideboard", {"position": leaving})[0] == 200
     assert table.state()["sideboard"][0]["position"] == leaving
-    still = positions_in(table.session.path, "library")[10]
-    assert table.as_("Anna", "/api/to-sideboard", {"position": still})[0] == 409  # still in the library
+    assert table.as_("Anna", "/api/to-sideboard", {"position": leaving})[0] == 409  # on the sideboard already
     assert table.as_("Anna", "/api/to-sideboard", {"position": 999})[0] == 404
+
+
+def test_no_probe_tells_which_library_positions_other_players_hold(table):
+    """Ben asking to move each card he cannot see gets one same answer, whether it lies in the library or in
+    Anna's hand: he cannot map her hidden cards to names through hell-library.json."""
+    held = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    library = positions_in(table.session.path, "library")[:5]
+    answers = set()
+    for position in held + library:
+        for path, body in (("/api/to-sideboard", {"position": position}), ("/api/play", {"position": position}),
+                           ("/api/keep", {"bottom": [position]}), ("/api/to-hell-library", {"position": position})):
+            status, answer = table.as_("Ben", path, body)
+            name = table.session.cards[position].name  # the file's public name of the position asked about
+            answers.add((path, status, answer["error"].replace(name, "CARD").replace(str(position), "N")))
+    assert len(answers) == 4, answers  # one answer a route, whichever hidden card was asked for
 
 
 def test_ending_the_game_is_two_steps_and_says_what_it_will_do(table):

@@ -661,11 +661,13 @@ class Session:
         a card in hand by its holder."""
         with self.transaction() as db:
             row = db.execute("SELECT zone, player FROM cards WHERE position = ?", (position,)).fetchone()
-            hidden = row is not None and row["zone"] == "hand" and row["player"] != player
-            if row is None or hidden:  # another's hand is no business of this player's, not even its positions
-                raise TableError("no card at library position {position}", status=404, position=position)
-            if row["zone"] not in ("out", "hand"):
+            mine = row is not None and row["zone"] == "hand" and row["player"] == player
+            if row is not None and row["zone"] == "sideboard":  # open to all: this may be said
                 raise TableError("{card} is not in play", status=409, card=self._name(db, position))
+            if row is None or not (mine or row["zone"] == "out"):
+                # the library, another's hand or waiting card: one answer for all, so that no probe tells which
+                # library positions other players hold
+                raise TableError("no card at library position {position}", status=404, position=position)
             name = self._name(db, position)
             self._act(db, player, "to sideboard", {"position": position, "name": name}, [position])
             self._move(db, position, "sideboard", "top")
