@@ -437,3 +437,58 @@ def test_a_session_from_before_hands_and_play_were_apart_keeps_its_players_cards
         assert [c["position"] for c in anna["cards"]] == dealt and anna["played"] == []
     finally:
         again.stop()
+
+
+def test_an_evening_of_three_games_through_the_api(legacy_cache, library, tmp_path):
+    """A Russian-speaking group of three, a fourth joining late, three games: hands dealt, mulligans, draws
+    answered, cards played and exiled, a phone replaced, the server restarted with a card waiting; every card is
+    always somewhere exactly once and each game starts on the same library and sideboard."""
+    players = {"Вера": tuple("WU"), "Anna": tuple("RG"), "Ben": tuple("B")}
+    state_file, ru = tmp_path / "evening.sqlite", {"Accept-Language": "ru"}
+    table = Table(state_file, library, legacy_cache, players=players)
+    try:
+        for game in (1, 2, 3):
+            if game == 2:  # Dana arrives: added from the board, seated on her phone
+                assert table.call("/api/host/add-player", {"player": "Dana", "colors": "G"}, host=True)[0] == 200
+            names = list(players) + (["Dana"] if game > 1 else [])
+            for name in names:
+                assert table.as_(name, "/api/opening-hand")[0] == 200
+                if name == "Anna":
+                    assert table.as_(name, "/api/mulligan")[0] == 200
+                kept = table.as_(name, "/api/keep", {"bottom": hand(table, name)[:1] if name == "Ben" else []})
+                assert kept[0] == 200
+            for name in names:
+                status, card = table.call("/api/draw", {}, ru, token=table.seat(name))
+                assert status == 200 and card["reminder"]
+                if card["verdict"] == "choice":
+                    assert table.as_(name, "/api/decline" if name != "Вера" else "/api/take")[0] == 200
+            played = hand(table, "Anna")[0]
+            assert table.as_("Anna", "/api/play", {"position": played})[0] == 200
+            assert table.as_("Ben", "/api/to-sideboard", {"position": played})[0] == 200  # Ben's removal exiles it
+            if game == 2:  # Вера's phone dies: the board re-seats her on a new one
+                old = table.tokens["Вера"]
+                table.tokens["Вера"] = table.call("/api/host/reseat", {"player": "Вера"}, host=True)[1]["url"] \
+                    .split("#seat=")[1]
+                assert table.call("/api/draw", {}, token=old)[0] == 401
+            if game == 3:  # a card waits for Ben's choice across a restart
+                while not table.player("Ben")["pending"]:
+                    table.as_("Ben", "/api/draw")
+                waiting = table.player("Ben")["pending"]["position"]
+                tokens = table.tokens
+                table.stop()
+                table = Table(state_file, library, legacy_cache, players=players)
+                table.tokens = tokens
+                assert table.player("Ben")["pending"]["position"] == waiting
+            rows = cards_rows(state_file)
+            assert sorted(r[0] for r in rows if r[0] < 1_000_000) == list(range(1, 98))  # each card once
+            sideboard = positions_in(state_file, "sideboard")
+            status, asked = table.call("/api/end-game", {}, ru, token=table.seat("Вера"))
+            assert status == 409 and asked["confirm"] and "начнётся игра" in asked["error"]
+            assert table.as_("Вера", "/api/end-game", {"confirm": True})[1]["game"] == game + 1
+            assert positions_in(state_file, "sideboard") == sideboard  # the sideboard stays as it is
+            assert len(positions_in(state_file, "library")) + len(sideboard) == 97
+            log = table.call("/api/state", headers=ru, token=table.seat("Dana") if game > 1 else None)[1]["log"]
+            assert all(e["player"] is not None for e in log)  # every entry has its player
+            assert all("position" not in e["detail"] for e in log)
+    finally:
+        table.stop()
