@@ -224,7 +224,11 @@ def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(brow
     laptop.until(lambda: any("Anna" in t and "2 Адские карты" in t for t in laptop.texts("#players li")))
     # Anna's phone dies: the board shows her re-seat code; the new phone scans it and holds her hand
     laptop.click("#players button", "Новый телефон")
-    laptop.until(lambda: laptop.shown("reseat") and "#seat=" in laptop.text("reseat-url"))
+    laptop.until(lambda: laptop.js("return document.getElementById('ask').open"))  # a second step says what it does
+    assert "больше не сможет" in laptop.text("ask-text")
+    laptop.click("#ask-yes")
+    laptop.until(lambda: laptop.js("return document.getElementById('reseat').open") and
+                 "#seat=" in laptop.text("reseat-url"))
     seat_url = laptop.text("reseat-url").replace(table.url + "/", table.url + "/?lang=ru")
     new = Page(browsers.get(2, PHONE), seat_url)
     new.until(lambda: new.shown("me") and "Anna" in new.text("me") and new.hand() == held)
