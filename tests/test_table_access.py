@@ -215,3 +215,46 @@ def test_a_page_without_the_code_or_with_an_old_one_says_how_to_join_in_its_lang
         assert status == 403 and b"<html lang=\"ru\">" in page and "QR-код".encode() in page
         status, page = raw(coded, "GET", target, [])
         assert status == 403 and b"scan the QR code" in page
+
+
+def get(t: Table, path: str, **asker) -> tuple[int, bytes]:
+    sent = {}
+    if asker.get("token"):
+        sent["X-Player-Token"] = asker["token"]
+    if asker.get("host"):
+        sent["X-Host-Secret"] = t.host
+    connection = http.client.HTTPConnection("127.0.0.1", t.port, timeout=10)
+    try:
+        connection.request("GET", path, headers=sent)
+        answer = connection.getresponse()
+        if path == "/api/events":  # a stream: read no further than its first line
+            return answer.status, answer.readline()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("asker", ["nobody", "Ben", "Anna", "host"])
+def test_every_read_shows_each_asker_what_they_may_see(seated, asker):
+    """The reads of every route, for no token, another player's token, the right token and the host's secret:
+    Anna's hand (its descriptions and faces) is hers alone; the rest is the table's, open to every asker."""
+    hand = dealt(seated)
+    ids = [seated.session._face_of[p] for p in hand]
+    who = {"nobody": {}, "Ben": {"token": seated.tokens["Ben"]}, "Anna": {"token": seated.tokens["Anna"]},
+           "host": {"host": True}}[asker]
+    status, state = get(seated, "/api/state", **who)
+    seen = json.loads(state)
+    assert status == 200 and seen["you"] == (asker if asker in SEATS else None) and seen["host"] == (asker == "host")
+    anna = next(p for p in seen["players"] if p["name"] == "Anna")
+    assert anna["card_count"] == 2 and len(anna["cards"]) == (2 if asker == "Anna" else 0)
+    status, described = get(seated, "/api/cards?ids=" + ",".join(ids), **who)
+    assert status == 200 and set(json.loads(described)) == (set(ids) if asker == "Anna" else set())
+    for face in ids:
+        assert get(seated, f"/cards/{face}.png", **who)[0] == (200 if asker == "Anna" else 404)
+    assert get(seated, "/api/log", **who)[0] == 200
+    status, first = get(seated, "/api/events", **who)
+    assert status == 200 and first.startswith(b"retry:")
+    for path in ("/", "/qr.svg"):
+        assert get(seated, path, **who)[0] == 200
+    names = {seated.session.cards[p].name for p in hand}
+    assert not any(n in json.dumps(seen["log"]) for n in names)  # an opening hand's log entry names no card
