@@ -129,6 +129,7 @@ class Session:
     # a card's description and verdict are computed once per session, not at every read (rulings, text, take rule)
     _described: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict, repr=False)
     _verdicts: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
+    _shown_details: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)  # log entries', by id
     # writers queue here, in the order they came, rather than in SQLite's busy wait (sleeps that grow)
     _writer: FairLock = field(default_factory=FairLock, repr=False)
     _local: threading.local = field(default_factory=threading.local, repr=False)
@@ -353,14 +354,15 @@ class Session:
             "library_count": library, "sideboard": sideboard,
             "players": [self._player(p, by_player.get(p["name"], []), viewer, phases.get(p["name"]), lang)
                         for p in players],
-            "log": [_public(entry, viewer) for entry in log["entries"]], "log_more": log["more"],
+            "log": [_public(entry, viewer, self._shown_details) for entry in log["entries"]], "log_more": log["more"],
         }
 
     def log(self, before: int | None, size: int, viewer: str | None) -> dict[str, Any]:
         """A page of the log, newest first, of the entries older than `before` (a log id)."""
         with self.snapshot() as db:
             page = self._log_page(db, before, size)
-        return {"log": [_public(entry, viewer) for entry in page["entries"]], "log_more": page["more"]}
+        return {"log": [_public(entry, viewer, self._shown_details) for entry in page["entries"]],
+                "log_more": page["more"]}
 
     @staticmethod
     def _log_page(db: sqlite3.Connection, before: int | None, size: int) -> dict[str, Any]:
@@ -750,11 +752,17 @@ class Session:
             raise Depends([(r["player"], r["action"]) for r in blocking[:3]])
 
 
-def _public(entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+def _public(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, dict[str, Any]] | None = None
+            ) -> dict[str, Any]:
     """A log entry as `viewer` may read it: names and counts only; another player's draws, hands and mulligans
-    without their cards."""
-    detail = load_json(entry["detail"]) if isinstance(entry["detail"], str) else entry["detail"]
-    shown = {k: v for k, v in detail.items() if k in SHOWN_DETAIL}
+    without their cards. `shown_details` keeps each entry's shown detail by id (an entry never changes, and its
+    id is never used again: AUTOINCREMENT), so a state read parses no log entry twice."""
+    shown = shown_details.get(entry["id"]) if shown_details is not None else None
+    if shown is None:
+        detail = load_json(entry["detail"]) if isinstance(entry["detail"], str) else entry["detail"]
+        shown = {k: v for k, v in detail.items() if k in SHOWN_DETAIL}
+        if shown_details is not None:
+            shown_details[entry["id"]] = shown
     if entry["action"] in PRIVATE_ACTIONS and entry["player"] != viewer:
         shown = {k: v for k, v in shown.items() if k == "count"}
     return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
