@@ -151,7 +151,8 @@ def raw(t: Table, method: str, target: str, headers: list[tuple[bytes, bytes]], 
     """A request with headers as raw bytes (http.client would refuse to encode some)."""
     connection = http.client.HTTPConnection("127.0.0.1", t.port, timeout=10)
     try:
-        connection.putrequest(method, target, skip_accept_encoding=True)
+        own_host = any(name.lower() == b"host" for name, _ in headers)
+        connection.putrequest(method, target, skip_host=own_host, skip_accept_encoding=True)
         for name, value in headers:
             connection.putheader(name, value)
         if body:
@@ -258,3 +259,29 @@ def test_every_read_shows_each_asker_what_they_may_see(seated, asker):
         assert get(seated, path, **who)[0] == 200
     names = {seated.session.cards[p].name for p in hand}
     assert not any(n in json.dumps(seen["log"]) for n in names)  # an opening hand's log entry names no card
+
+
+@pytest.mark.parametrize("data, headers, status", [
+    (b'{}', [(b"Origin", b"https://evil.example")], 403),
+    (b'player=Anna', [(b"Content-Type", b"application/x-www-form-urlencoded")], 415),
+    (b'{}', [(b"Content-Type", b"text/plain")], 415),
+    (b'{"name": "' + b"x" * 70_000 + b'"}', [], 413),
+    (b"[" * 5000 + b"]" * 5000, [], 400),
+    (b'{"name": "\\ud800"}', [], 400),
+    (b'{"position": 9223372036854775808}', [], 400),
+    (b'{"name": NaN}', [], 400),
+    (b'\xff\xfe{}', [], 400),
+])
+def test_hostile_requests_are_a_4xx_json_error(seated, capfd, data, headers, status):
+    path = "/api/to-sideboard" if b"position" in data else "/api/own-card"
+    sent = [(b"X-Player-Token", seated.tokens["Anna"].encode()), *headers]
+    if not any(name == b"Content-Type" for name, _ in headers):
+        sent.append((b"Content-Type", b"application/json"))
+    got, answer = raw(seated, "POST", path, sent, data)
+    assert got == status and json.loads(answer)["error"]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_loopback_table_answers_only_to_loopback_names(seated):
+    status, answer = raw(seated, "GET", "/api/state", [(b"Host", b"evil.example")])
+    assert status == 403 and json.loads(answer)["error"]
