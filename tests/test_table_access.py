@@ -285,3 +285,12 @@ def test_hostile_requests_are_a_4xx_json_error(seated, capfd, data, headers, sta
 def test_a_loopback_table_answers_only_to_loopback_names(seated):
     status, answer = raw(seated, "GET", "/api/state", [(b"Host", b"evil.example")])
     assert status == 403 and json.loads(answer)["error"]
+
+
+def test_off_loopback_every_request_needs_the_join_code(coded):
+    assert raw(coded, "GET", "/api/state", [])[0] == 403
+    assert raw(coded, "GET", "/api/state?code=wrong", [])[0] == 403
+    assert raw(coded, "GET", "/api/state?code=s3cret", [])[0] == 200
+    assert raw(coded, "GET", "/api/state", [(b"X-Join-Code", b"s3cret")])[0] == 200
+    token = coded.seat("Anna")  # tablekit sends the code as X-Join-Code
+    assert coded.call("/api/draw", {}, token=token)[0] == 200
