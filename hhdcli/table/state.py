@@ -47,8 +47,6 @@ OPENING_HAND = 2
 # every library position; `name` holds their name, Hell cards have none (their card data says it).
 OWN_CARDS = 1_000_000
 COLUMNS = ("position", "zone", "ord", "player", "owner", "name")
-HELD = ("hand", "out", "pending")  # outside the libraries and the sideboard: back to the Hell library at the end
-DEALING = ("opening hand", "mulligan")  # the actions that deal a player's Hell opening cards
 # What a player drew, holds or put back is theirs to know: the others read that they acted, not on which card.
 PRIVATE_ACTIONS = ("draw", "take", "opening hand", "mulligan", "keep")
 # what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
