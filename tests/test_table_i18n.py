@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_file
+from tablekit import table_fixture  # noqa: F401  (the `table` fixture)
 
 from hhdcli.table.i18n import translations
 from hhdcli.table.page import PLURAL_RULES, VERDICTS, page_messages, script_messages
@@ -19,8 +20,6 @@ TEMPLATES = ("table.html.j2", "table-join.html.j2")
 # the calls whose first argument is a message of the table's catalog (Babel's extractor reads Python's own tokens)
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "TableError": None, "NeedsConfirmation": None, "Depends": None}
 HTTP_NAMES = ("Bad Request", "Not Found", "Method Not Allowed", "Request Entity Too Large", "Unsupported Media Type")
-
-pytest_plugins = ("tablekit",)  # the `table` fixture
 
 
 def python_messages() -> set[str]:
