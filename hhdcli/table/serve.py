@@ -79,11 +79,14 @@ def _bracketed(host: str) -> str:
 def listen(host: str, port: int) -> socket.socket:
     """The server's socket, bound here rather than by werkzeug (which prints its own text and exits): a port in
     use or an address not of this computer is hhd's one-line error saying what to do."""
+    not_ours = InputError(_("--host {host} is not an address of this computer").format(host=host),
+                          _("use --host 0.0.0.0 for phones on your network, or 127.0.0.1 for this computer only"))
     try:
-        found = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        # IPv4 unless the address is IPv6 ("localhost" is 127.0.0.1, where the printed address sends browsers)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        found = socket.getaddrinfo(host.strip("[]"), port, family, socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as exc:
-        raise InputError(_("--host {host} is not an address of this computer").format(host=host),
-                         _("use --host 0.0.0.0 for phones on your network, or 127.0.0.1 for this computer only")) from exc
+        raise not_ours from exc
     family, kind, proto, _name, address = found[0]
     server = socket.socket(family, kind, proto)
     try:
@@ -92,6 +95,8 @@ def listen(host: str, port: int) -> socket.socket:
         server.listen(128)
     except OSError as exc:
         server.close()
+        if exc.errno == errno.EADDRNOTAVAIL:  # a real address, of another computer
+            raise not_ours from exc
         if exc.errno == errno.EADDRINUSE:
             raise InputError(_("port {port} is in use by another program (another hhd table?)").format(port=port),
                              _("stop it, or choose another --port")) from exc
