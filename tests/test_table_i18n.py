@@ -149,3 +149,20 @@ def test_rulings_on_the_page_come_in_the_askers_language(table):
     assert [r["text"] for r in described["hell_rulings"]] == expected
     english = table.call(f"/api/cards?ids={card['id']}", token=token)[1][card["id"]]
     assert english["hell_rulings"][0]["text"] != expected[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_plural_message_picks_the_same_form_in_the_catalog_and_on_the_page(lang):
+    """For 0, 1, 2, 5, 11, 21, 22 (and more), the form gettext picks by the catalog's Plural-Forms is the form the
+    page's script picks by its CLDR rule, for every plural message; English: one for 1, other otherwise."""
+    catalog = translations(lang)
+    _, plurals = script_messages()
+    forms = page_messages(lang)["P"]
+    for singular, plural in plurals:
+        for n in (0, 1, 2, 3, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111, 1001):
+            index = (0 if n == 1 else 1) if lang == "en" else cldr_ru(n)
+            assert catalog.ngettext(singular, plural, n) == forms[singular][index], (singular, n)
+    said = {n: catalog.ngettext("{count} Hell card", "{count} Hell cards", n).format(count=n) for n in (1, 2, 5, 21, 22)}
+    assert said == ({1: "1 Hell card", 2: "2 Hell cards", 5: "5 Hell cards", 21: "21 Hell cards", 22: "22 Hell cards"}
+                    if lang == "en" else {1: "1 Адская карта", 2: "2 Адские карты", 5: "5 Адских карт",
+                                          21: "21 Адская карта", 22: "22 Адские карты"})
