@@ -489,3 +489,25 @@ def test_an_evening_of_three_games_through_the_api(legacy_cache, library, tmp_pa
             assert all("position" not in e["detail"] for e in log)
     finally:
         table.stop()
+
+
+def test_writers_are_served_in_the_order_they_came():
+    """The lock before SQLite's write lock is a queue: a writer arriving later never overtakes one waiting."""
+    from hhdcli.table.state import FairLock
+
+    lock, served = FairLock(), []
+
+    def write(i: int) -> None:
+        with lock:
+            served.append(i)
+
+    threads = []
+    with lock:  # the table is busy: every writer queues
+        for i in range(20):
+            threads.append(threading.Thread(target=write, args=(i,)))
+            threads[-1].start()
+            while lock._next < i + 2:  # this writer holds its ticket before the next one comes
+                threading.Event().wait(0.001)
+    for thread in threads:
+        thread.join()
+    assert served == list(range(20))

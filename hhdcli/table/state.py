@@ -101,16 +101,28 @@ class FairLock:
     def __init__(self) -> None:
         self._turn = threading.Condition()
         self._next = self._serving = 0
+        self._gone: set[int] = set()  # tickets whose holders stopped waiting (an exception): skipped, not awaited
 
     def __enter__(self) -> None:
         with self._turn:
             ticket, self._next = self._next, self._next + 1
-            self._turn.wait_for(lambda: self._serving == ticket)
+            try:
+                self._turn.wait_for(lambda: self._serving == ticket)
+            except BaseException:
+                self._gone.add(ticket)
+                self._skip_gone()
+                raise
 
     def __exit__(self, *_exc: object) -> None:
         with self._turn:
             self._serving += 1
-            self._turn.notify_all()
+            self._skip_gone()
+
+    def _skip_gone(self) -> None:
+        while self._serving in self._gone:
+            self._gone.discard(self._serving)
+            self._serving += 1
+        self._turn.notify_all()
 
 
 @dataclass
