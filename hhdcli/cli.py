@@ -1065,10 +1065,11 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
     board (the second address, on this computer) shows the library, the sideboard, every player and the
     log, and seats players on new phones. The session lives in a SQLite file, so stopping and starting
     again goes on where it was. Ctrl-C stops it. --deck NAME=FILE reads a player's land colours from
-    their deck list instead of --player NAME=COLORS.
+    their deck list instead of --player NAME=COLORS. The examples read hell-library.json (written by hhd
+    generate) in this folder.
 
     \b
-    Examples (with hell-library.json from hhd generate in this folder):
+    Examples:
       hhd table --player Anna=RG --player Ben=WUB
       hhd table --player Anna=RG --player Ben=WUB --host 0.0.0.0
     """

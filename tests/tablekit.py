@@ -88,8 +88,9 @@ class Table:
         self.socket.close()
 
 
-@pytest.fixture
-def table(legacy_cache, library, tmp_path):
+@pytest.fixture(name="table")
+def table_fixture(legacy_cache, library, tmp_path):
+    """A table of PLAYERS on the ember-tide-42 library (imported by the test files that use it as `table`)."""
     running = Table(tmp_path / "session.sqlite", library, legacy_cache)
     yield running
     running.stop()

@@ -151,7 +151,8 @@ def raw(t: Table, method: str, target: str, headers: list[tuple[bytes, bytes]], 
     """A request with headers as raw bytes (http.client would refuse to encode some)."""
     connection = http.client.HTTPConnection("127.0.0.1", t.port, timeout=10)
     try:
-        connection.putrequest(method, target, skip_accept_encoding=True)
+        own_host = any(name.lower() == b"host" for name, _ in headers)
+        connection.putrequest(method, target, skip_host=own_host, skip_accept_encoding=True)
         for name, value in headers:
             connection.putheader(name, value)
         if body:
@@ -215,3 +216,81 @@ def test_a_page_without_the_code_or_with_an_old_one_says_how_to_join_in_its_lang
         assert status == 403 and b"<html lang=\"ru\">" in page and "QR-код".encode() in page
         status, page = raw(coded, "GET", target, [])
         assert status == 403 and b"scan the QR code" in page
+
+
+def get(t: Table, path: str, **asker) -> tuple[int, bytes]:
+    sent = {}
+    if asker.get("token"):
+        sent["X-Player-Token"] = asker["token"]
+    if asker.get("host"):
+        sent["X-Host-Secret"] = t.host
+    connection = http.client.HTTPConnection("127.0.0.1", t.port, timeout=10)
+    try:
+        connection.request("GET", path, headers=sent)
+        answer = connection.getresponse()
+        if path == "/api/events":  # a stream: read no further than its first line
+            return answer.status, answer.readline()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("asker", ["nobody", "Ben", "Anna", "host"])
+def test_every_read_shows_each_asker_what_they_may_see(seated, asker):
+    """The reads of every route, for no token, another player's token, the right token and the host's secret:
+    Anna's hand (its descriptions and faces) is hers alone; the rest is the table's, open to every asker."""
+    hand = dealt(seated)
+    ids = [seated.session._face_of[p] for p in hand]
+    who = {"nobody": {}, "Ben": {"token": seated.tokens["Ben"]}, "Anna": {"token": seated.tokens["Anna"]},
+           "host": {"host": True}}[asker]
+    status, state = get(seated, "/api/state", **who)
+    seen = json.loads(state)
+    assert status == 200 and seen["you"] == (asker if asker in SEATS else None) and seen["host"] == (asker == "host")
+    anna = next(p for p in seen["players"] if p["name"] == "Anna")
+    assert anna["card_count"] == 2 and len(anna["cards"]) == (2 if asker == "Anna" else 0)
+    status, described = get(seated, "/api/cards?ids=" + ",".join(ids), **who)
+    assert status == 200 and set(json.loads(described)) == (set(ids) if asker == "Anna" else set())
+    for face in ids:
+        assert get(seated, f"/cards/{face}.png", **who)[0] == (200 if asker == "Anna" else 404)
+    assert get(seated, "/api/log", **who)[0] == 200
+    status, first = get(seated, "/api/events", **who)
+    assert status == 200 and first.startswith(b"retry:")
+    for path in ("/", "/qr.svg"):
+        assert get(seated, path, **who)[0] == 200
+    names = {seated.session.cards[p].name for p in hand}
+    assert not any(n in json.dumps(seen["log"]) for n in names)  # an opening hand's log entry names no card
+
+
+@pytest.mark.parametrize("data, headers, status", [
+    (b'{}', [(b"Origin", b"https://evil.example")], 403),
+    (b'player=Anna', [(b"Content-Type", b"application/x-www-form-urlencoded")], 415),
+    (b'{}', [(b"Content-Type", b"text/plain")], 415),
+    (b'{"name": "' + b"x" * 70_000 + b'"}', [], 413),
+    (b"[" * 5000 + b"]" * 5000, [], 400),
+    (b'{"name": "\\ud800"}', [], 400),
+    (b'{"position": 9223372036854775808}', [], 400),
+    (b'{"name": NaN}', [], 400),
+    (b'\xff\xfe{}', [], 400),
+])
+def test_hostile_requests_are_a_4xx_json_error(seated, capfd, data, headers, status):
+    path = "/api/to-sideboard" if b"position" in data else "/api/own-card"
+    sent = [(b"X-Player-Token", seated.tokens["Anna"].encode()), *headers]
+    if not any(name == b"Content-Type" for name, _ in headers):
+        sent.append((b"Content-Type", b"application/json"))
+    got, answer = raw(seated, "POST", path, sent, data)
+    assert got == status and json.loads(answer)["error"]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_loopback_table_answers_only_to_loopback_names(seated):
+    status, answer = raw(seated, "GET", "/api/state", [(b"Host", b"evil.example")])
+    assert status == 403 and json.loads(answer)["error"]
+
+
+def test_off_loopback_every_request_needs_the_join_code(coded):
+    assert raw(coded, "GET", "/api/state", [])[0] == 403
+    assert raw(coded, "GET", "/api/state?code=wrong", [])[0] == 403
+    assert raw(coded, "GET", "/api/state?code=s3cret", [])[0] == 200
+    assert raw(coded, "GET", "/api/state", [(b"X-Join-Code", b"s3cret")])[0] == 200
+    token = coded.seat("Anna")  # tablekit sends the code as X-Join-Code
+    assert coded.call("/api/draw", {}, token=token)[0] == 200

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_file
+from tablekit import table_fixture  # noqa: F401  (the `table` fixture)
 
 from hhdcli.table.i18n import translations
 from hhdcli.table.page import PLURAL_RULES, VERDICTS, page_messages, script_messages
@@ -19,8 +20,6 @@ TEMPLATES = ("table.html.j2", "table-join.html.j2")
 # the calls whose first argument is a message of the table's catalog (Babel's extractor reads Python's own tokens)
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "TableError": None, "NeedsConfirmation": None, "Depends": None}
 HTTP_NAMES = ("Bad Request", "Not Found", "Method Not Allowed", "Request Entity Too Large", "Unsupported Media Type")
-
-pytest_plugins = ("tablekit",)  # the `table` fixture
 
 
 def python_messages() -> set[str]:
@@ -127,3 +126,43 @@ def test_a_refusal_comes_in_the_players_language_without_a_gender_for_names(tabl
     status, refused = table.call("/api/undo", {}, {"Cookie": "hhd_lang=ru"}, token=table.seat("Ben"))
     assert status == 409 and refused["confirm"] and "Anna" in refused["error"] and "стартовая рука" in refused["error"]
     assert "opening hand this game" in table.as_("Anna", "/api/opening-hand")[1]["error"]  # English
+
+
+def test_rulings_on_the_page_come_in_the_askers_language(table):
+    """A drawn card's Hell's Half-Draft rulings, in the answer to the draw and in its description, are Russian
+    for a Russian page (hhdcli.rulings keeps both languages)."""
+    from hhdcli.rulings import card_rulings
+
+    token = table.seat("Cleo")  # Cleo's lands make every colour: every card goes to her hand
+    russian = {"Accept-Language": "ru-RU,ru;q=0.9"}
+    for _ in range(97):
+        status, card = table.call("/api/draw", {}, russian, token=token)
+        assert status == 200
+        if card["hell_rulings"]:
+            break
+    else:
+        pytest.skip("no card with a ruling in this library")
+    expected = [r.text("ru") for r in card_rulings(table.session.cards[card["position"]])]
+    assert [r["text"] for r in card["hell_rulings"]] == expected != [r.text("en") for r in
+                                                                     card_rulings(table.session.cards[card["position"]])]
+    described = table.call(f"/api/cards?ids={card['id']}", headers=russian, token=token)[1][card["id"]]
+    assert [r["text"] for r in described["hell_rulings"]] == expected
+    english = table.call(f"/api/cards?ids={card['id']}", token=token)[1][card["id"]]
+    assert english["hell_rulings"][0]["text"] != expected[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_plural_message_picks_the_same_form_in_the_catalog_and_on_the_page(lang):
+    """For 0, 1, 2, 5, 11, 21, 22 (and more), the form gettext picks by the catalog's Plural-Forms is the form the
+    page's script picks by its CLDR rule, for every plural message; English: one for 1, other otherwise."""
+    catalog = translations(lang)
+    _, plurals = script_messages()
+    forms = page_messages(lang)["P"]
+    for singular, plural in plurals:
+        for n in (0, 1, 2, 3, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111, 1001):
+            index = (0 if n == 1 else 1) if lang == "en" else cldr_ru(n)
+            assert catalog.ngettext(singular, plural, n) == forms[singular][index], (singular, n)
+    said = {n: catalog.ngettext("{count} Hell card", "{count} Hell cards", n).format(count=n) for n in (1, 2, 5, 21, 22)}
+    assert said == ({1: "1 Hell card", 2: "2 Hell cards", 5: "5 Hell cards", 21: "21 Hell cards", 22: "22 Hell cards"}
+                    if lang == "en" else {1: "1 Адская карта", 2: "2 Адские карты", 5: "5 Адских карт",
+                                          21: "21 Адская карта", 22: "22 Адские карты"})

@@ -10,10 +10,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from tablekit import PLAYERS, Table, cards_rows, positions_in, settle
-
-pytest_plugins = ("tablekit",)  # the `table` fixture
-
+from tablekit import PLAYERS, Table, cards_rows, positions_in, settle, table_fixture  # noqa: F401
 
 
 def test_a_draw_reveals_the_top_card_with_the_players_verdict(table, library):
@@ -97,9 +94,23 @@ def test_cards_leaving_the_game_go_to_the_sideboard(table):
     leaving = dealt[1]["position"]
     assert table.as_("Anna", "/api/to-sideboard", {"position": leaving})[0] == 200
     assert table.state()["sideboard"][0]["position"] == leaving
-    still = positions_in(table.session.path, "library")[10]
-    assert table.as_("Anna", "/api/to-sideboard", {"position": still})[0] == 409  # still in the library
+    assert table.as_("Anna", "/api/to-sideboard", {"position": leaving})[0] == 409  # on the sideboard already
     assert table.as_("Anna", "/api/to-sideboard", {"position": 999})[0] == 404
+
+
+def test_no_probe_tells_which_library_positions_other_players_hold(table):
+    """Ben asking to move each card he cannot see gets one same answer, whether it lies in the library or in
+    Anna's hand: he cannot map her hidden cards to names through hell-library.json."""
+    held = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    library = positions_in(table.session.path, "library")[:5]
+    answers = set()
+    for position in held + library:
+        for path, body in (("/api/to-sideboard", {"position": position}), ("/api/play", {"position": position}),
+                           ("/api/keep", {"bottom": [position]}), ("/api/to-hell-library", {"position": position})):
+            status, answer = table.as_("Ben", path, body)
+            name = table.session.cards[position].name  # the file's public name of the position asked about
+            answers.add((path, status, answer["error"].replace(name, "CARD").replace(str(position), "N")))
+    assert len(answers) == 4, answers  # one answer a route, whichever hidden card was asked for
 
 
 def test_ending_the_game_is_two_steps_and_says_what_it_will_do(table):
@@ -407,3 +418,96 @@ def test_hands_are_private_and_a_token_survives_a_restart(table):
         assert me["card_count"] == 2 and len(me["cards"]) == 2
     finally:
         restarted.stop()
+
+
+def test_a_session_from_before_hands_and_play_were_apart_keeps_its_players_cards_in_hand(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    table.stop()
+    db = sqlite3.connect(table.session.path)  # as an older hhd left it: held cards "out", no zones mark
+    db.execute("UPDATE cards SET zone = 'out' WHERE zone = 'hand'")
+    db.execute("DELETE FROM meta WHERE key = 'zones'")
+    db.commit()
+    db.close()
+    again = Table(table.session.path, table.library, table.cache_dir)
+    try:
+        anna = next(p for p in again.call("/api/state", token=table.tokens["Anna"])[1]["players"] if p["name"] == "Anna")
+        assert [c["position"] for c in anna["cards"]] == dealt and anna["played"] == []
+    finally:
+        again.stop()
+
+
+def test_an_evening_of_three_games_through_the_api(legacy_cache, library, tmp_path):
+    """A Russian-speaking group of three, a fourth joining late, three games: hands dealt, mulligans, draws
+    answered, cards played and exiled, a phone replaced, the server restarted with a card waiting; every card is
+    always somewhere exactly once and each game starts on the same library and sideboard."""
+    players = {"Вера": tuple("WU"), "Anna": tuple("RG"), "Ben": tuple("B")}
+    state_file, ru = tmp_path / "evening.sqlite", {"Accept-Language": "ru"}
+    table = Table(state_file, library, legacy_cache, players=players)
+    try:
+        for game in (1, 2, 3):
+            if game == 2:  # Dana arrives: added from the board, seated on her phone
+                assert table.call("/api/host/add-player", {"player": "Dana", "colors": "G"}, host=True)[0] == 200
+            names = list(players) + (["Dana"] if game > 1 else [])
+            for name in names:
+                assert table.as_(name, "/api/opening-hand")[0] == 200
+                if name == "Anna":
+                    assert table.as_(name, "/api/mulligan")[0] == 200
+                kept = table.as_(name, "/api/keep", {"bottom": hand(table, name)[:1] if name == "Ben" else []})
+                assert kept[0] == 200
+            for name in names:
+                status, card = table.call("/api/draw", {}, ru, token=table.seat(name))
+                assert status == 200 and card["reminder"]
+                if card["verdict"] == "choice":
+                    assert table.as_(name, "/api/decline" if name != "Вера" else "/api/take")[0] == 200
+            played = hand(table, "Anna")[0]
+            assert table.as_("Anna", "/api/play", {"position": played})[0] == 200
+            assert table.as_("Ben", "/api/to-sideboard", {"position": played})[0] == 200  # Ben's removal exiles it
+            if game == 2:  # Вера's phone dies: the board re-seats her on a new one
+                old = table.tokens["Вера"]
+                table.tokens["Вера"] = table.call("/api/host/reseat", {"player": "Вера"}, host=True)[1]["url"] \
+                    .split("#seat=")[1]
+                assert table.call("/api/draw", {}, token=old)[0] == 401
+            if game == 3:  # a card waits for Ben's choice across a restart
+                while not table.player("Ben")["pending"]:
+                    table.as_("Ben", "/api/draw")
+                waiting = table.player("Ben")["pending"]["position"]
+                tokens = table.tokens
+                table.stop()
+                table = Table(state_file, library, legacy_cache, players=players)
+                table.tokens = tokens
+                assert table.player("Ben")["pending"]["position"] == waiting
+            rows = cards_rows(state_file)
+            assert sorted(r[0] for r in rows if r[0] < 1_000_000) == list(range(1, 98))  # each card once
+            sideboard = positions_in(state_file, "sideboard")
+            status, asked = table.call("/api/end-game", {}, ru, token=table.seat("Вера"))
+            assert status == 409 and asked["confirm"] and "начнётся игра" in asked["error"]
+            assert table.as_("Вера", "/api/end-game", {"confirm": True})[1]["game"] == game + 1
+            assert positions_in(state_file, "sideboard") == sideboard  # the sideboard stays as it is
+            assert len(positions_in(state_file, "library")) + len(sideboard) == 97
+            log = table.call("/api/state", headers=ru, token=table.seat("Dana") if game > 1 else None)[1]["log"]
+            assert all(e["player"] is not None for e in log)  # every entry has its player
+            assert all("position" not in e["detail"] for e in log)
+    finally:
+        table.stop()
+
+
+def test_writers_are_served_in_the_order_they_came():
+    """The lock before SQLite's write lock is a queue: a writer arriving later never overtakes one waiting."""
+    from hhdcli.table.state import FairLock
+
+    lock, served = FairLock(), []
+
+    def write(i: int) -> None:
+        with lock:
+            served.append(i)
+
+    threads = []
+    with lock:  # the table is busy: every writer queues
+        for i in range(20):
+            threads.append(threading.Thread(target=write, args=(i,)))
+            threads[-1].start()
+            while lock._next < i + 2:  # this writer holds its ticket before the next one comes
+                threading.Event().wait(0.001)
+    for thread in threads:
+        thread.join()
+    assert served == list(range(20))

@@ -21,8 +21,10 @@ from tablekit import Table, free_port
 
 def hhd_table(cache: Path, *args: str, cwd: Path | None = None, port: int | None = None) -> subprocess.Popen:
     env = {**os.environ, "HHD_CACHE_DIR": str(cache), "HHD_TABLE_PORT": str(port or free_port())}
+    # SIGINT as a terminal sends it, even when this run inherited it ignored (a test worker, a background job)
     return subprocess.Popen([sys.executable, "-m", "hhdcli", *args], env=env, cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def stop_with_ctrl_c(process: subprocess.Popen) -> tuple[str, str]:
@@ -74,13 +76,14 @@ def test_a_port_in_use_is_hhds_one_line_error(legacy_cache, library, tmp_path):
     assert not (tmp_path / "s.sqlite").exists()  # nothing started
 
 
-def test_a_host_not_of_this_computer_is_one_line_before_any_warning(legacy_cache, library, tmp_path):
-    process = hhd_table(legacy_cache, "table", "-l", str(library), "--player", "Anna=RG", "--host", "999.1.1.1",
+@pytest.mark.parametrize("host", ["999.1.1.1", "192.0.2.77"])  # no address at all; one of another computer
+def test_a_host_not_of_this_computer_is_one_line_before_any_warning(legacy_cache, library, tmp_path, host):
+    process = hhd_table(legacy_cache, "table", "-l", str(library), "--player", "Anna=RG", "--host", host,
                         "--state", str(tmp_path / "s.sqlite"), "--offline")
     out, err = process.communicate(timeout=60)
     lines = err.strip().splitlines()
     assert process.returncode == 2 and len(lines) == 2 and lines[0].startswith("error: "), err
-    assert "--host 999.1.1.1 is not an address of this computer" in lines[0] and "0.0.0.0" in lines[1]
+    assert f"--host {host} is not an address of this computer" in lines[0] and "0.0.0.0" in lines[1]
     assert "anyone on this network" not in err and "Name or service" not in err
 
 

@@ -136,6 +136,7 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
     """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code)."""
     app = Flask(__name__)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # a state read of 100 cards: a third of its time
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
     app.extensions["hhd-table"] = Served(session, code, host_secret or session.host_secret(), changes or Changes(),
                                          join_urls or [], images)
@@ -477,39 +478,48 @@ def add_player() -> Any:
 # --- actions -----------------------------------------------------------------------------------------------
 
 
+def shown(card: dict[str, Any]) -> dict[str, Any]:
+    """A card in an action's answer, described in the asker's language (its rulings)."""
+    if not card.get("hell"):
+        return card
+    return {**card, **served().session.describe(card["position"], lang=language())}
+
+
 @table.post("/api/draw")
 def draw() -> Any:
-    return jsonify(served().session.draw(player()))
+    return jsonify(shown(served().session.draw(player())))
 
 
 @table.post("/api/take")
 def take() -> Any:
-    return jsonify(served().session.take(player()))
+    return jsonify(shown(served().session.take(player())))
 
 
 @table.post("/api/decline")
 def decline() -> Any:
-    return jsonify(served().session.decline(player()))
+    return jsonify(shown(served().session.decline(player())))
 
 
 @table.post("/api/opening-hand")
 def opening_hand() -> Any:
-    return jsonify(cards=served().session.opening_hand(player()))
+    return jsonify(cards=[shown(c) for c in served().session.opening_hand(player())])
 
 
 @table.post("/api/mulligan")
 def mulligan() -> Any:
-    return jsonify(served().session.mulligan(player()))
+    dealt = served().session.mulligan(player())
+    return jsonify({**dealt, "cards": [shown(c) for c in dealt["cards"]]})
 
 
 @table.post("/api/keep")
 def keep() -> Any:
     """The opening hand kept: "bottom" lists the Hell cards that go to the bottom, in the order ticked."""
     who = player()
-    if "bottom" not in body():
+    key = next((k for k in ("bottom", "positions") if k in body()), None)  # "positions", as /api/mulligan once took
+    if key is None:
         raise TableError('say which Hell cards go to the bottom: {"bottom": [...]} (an empty list for none)',
                          status=400)
-    return jsonify(to_bottom=served().session.keep(who, positions("bottom")))
+    return jsonify(to_bottom=served().session.keep(who, positions(key)))
 
 
 @table.post("/api/play")
@@ -518,12 +528,12 @@ def play() -> Any:
     position: Any = body().get("position")
     if not position_value(position):
         raise TableError('say which card: {"position": N}', status=400)
-    return jsonify(served().session.play(who, position))
+    return jsonify(shown(served().session.play(who, position)))
 
 
 @table.post("/api/play-sideboard")
 def play_sideboard() -> Any:
-    return jsonify(served().session.play_sideboard_top(player()))
+    return jsonify(shown(served().session.play_sideboard_top(player())))
 
 
 @table.post("/api/to-sideboard")

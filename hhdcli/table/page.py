@@ -49,11 +49,12 @@ def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
     """Each mana symbol the session's cards and the page's reminders name, as the page draws it: a background
     (one fill per option, as hhd's PDFs draw them: hhdcli/render/symbols.py) and the letters on it."""
     from hhdcli.cards import card_text
-    from hhdcli.render.symbols import glyph
+    from hhdcli.render.symbols import NOT_MANA_LABELS, glyph
 
     found = {"2"} | {s for card in session.cards.values() for s in SYMBOL.findall(card.mana_cost + card_text(card))}
-    styles = {}
-    for symbol in sorted(found):
+    styles = {symbol: {"bg": "rgb(209,201,199)", "label": label, "phyrexian": ""}  # tap and untap, as the PDFs
+              for symbol, label in NOT_MANA_LABELS.items() if symbol in found}
+    for symbol in sorted(found - set(styles)):
         g = glyph(symbol, session.table)
         if g.unknown:
             continue

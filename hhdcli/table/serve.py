@@ -79,11 +79,14 @@ def _bracketed(host: str) -> str:
 def listen(host: str, port: int) -> socket.socket:
     """The server's socket, bound here rather than by werkzeug (which prints its own text and exits): a port in
     use or an address not of this computer is hhd's one-line error saying what to do."""
+    not_ours = InputError(_("--host {host} is not an address of this computer").format(host=host),
+                          _("use --host 0.0.0.0 for phones on your network, or 127.0.0.1 for this computer only"))
     try:
-        found = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        # IPv4 unless the address is IPv6 ("localhost" is 127.0.0.1, where the printed address sends browsers)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        found = socket.getaddrinfo(host.strip("[]"), port, family, socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as exc:
-        raise InputError(_("--host {host} is not an address of this computer").format(host=host),
-                         _("use --host 0.0.0.0 for phones on your network, or 127.0.0.1 for this computer only")) from exc
+        raise not_ours from exc
     family, kind, proto, _name, address = found[0]
     server = socket.socket(family, kind, proto)
     try:
@@ -92,6 +95,8 @@ def listen(host: str, port: int) -> socket.socket:
         server.listen(128)
     except OSError as exc:
         server.close()
+        if exc.errno == errno.EADDRNOTAVAIL:  # a real address, of another computer
+            raise not_ours from exc
         if exc.errno == errno.EADDRINUSE:
             raise InputError(_("port {port} is in use by another program (another hhd table?)").format(port=port),
                              _("stop it, or choose another --port")) from exc
@@ -126,18 +131,19 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
     except BaseException:
         sock.close()
         raise
-    if code:
-        env.warn(_("listening on {host}: anyone on this network can reach the table; the join code keeps them out")
-                 .format(host=host))
-    env.info((_("resumed the session of library {seed} in {file}") if resumed else
-              _("started the session of library {seed} in {file}")).format(seed=repr(session.seed), file=state_file))
-    for url in urls:
-        print(_("open {url}").format(url=url), flush=True)
-    board = f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
-    board += (f"?code={code}" if code else "") + f"#host={host_secret}"
-    print(_("the board (on this computer, the host's): {url}").format(url=board), flush=True)
-    _qr(urls[0])
-    try:
+    try:  # Ctrl-C from here on, even before the server runs, is the stop that keeps the session
+        if code:
+            env.warn(_("listening on {host}: anyone on this network can reach the table; the join code keeps them "
+                       "out").format(host=host))
+        env.info((_("resumed the session of library {seed} in {file}") if resumed else
+                  _("started the session of library {seed} in {file}")).format(seed=repr(session.seed),
+                                                                             file=state_file))
+        for url in urls:
+            print(_("open {url}").format(url=url), flush=True)
+        board = f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
+        board += (f"?code={code}" if code else "") + f"#host={host_secret}"
+        print(_("the board (on this computer, the host's): {url}").format(url=board), flush=True)
+        _qr(urls[0])
         server.serve_forever()  # werkzeug's returns on Ctrl-C (it swallows KeyboardInterrupt)
     except KeyboardInterrupt:
         pass

@@ -47,8 +47,6 @@ OPENING_HAND = 2
 # every library position; `name` holds their name, Hell cards have none (their card data says it).
 OWN_CARDS = 1_000_000
 COLUMNS = ("position", "zone", "ord", "player", "owner", "name")
-HELD = ("hand", "out", "pending")  # outside the libraries and the sideboard: back to the Hell library at the end
-DEALING = ("opening hand", "mulligan")  # the actions that deal a player's Hell opening cards
 # What a player drew, holds or put back is theirs to know: the others read that they acted, not on which card.
 PRIVATE_ACTIONS = ("draw", "take", "opening hand", "mulligan", "keep")
 # what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
@@ -96,6 +94,37 @@ class Depends(TableError):
         return gettext(self.template).format(actions=named)
 
 
+class FairLock:
+    """A lock served in arrival order (threading.Lock lets a newcomer overtake a waiter): ten phones drawing at
+    once are answered first come, first served, none waiting behind later ones."""
+
+    def __init__(self) -> None:
+        self._turn = threading.Condition()
+        self._next = self._serving = 0
+        self._gone: set[int] = set()  # tickets whose holders stopped waiting (an exception): skipped, not awaited
+
+    def __enter__(self) -> None:
+        with self._turn:
+            ticket, self._next = self._next, self._next + 1
+            try:
+                self._turn.wait_for(lambda: self._serving == ticket)
+            except BaseException:
+                self._gone.add(ticket)
+                self._skip_gone()
+                raise
+
+    def __exit__(self, *_exc: object) -> None:
+        with self._turn:
+            self._serving += 1
+            self._skip_gone()
+
+    def _skip_gone(self) -> None:
+        while self._serving in self._gone:
+            self._gone.discard(self._serving)
+            self._serving += 1
+        self._turn.notify_all()
+
+
 @dataclass
 class Session:
     """The session over one SQLite file; `cards` are the library's cards by library-file position."""
@@ -110,8 +139,9 @@ class Session:
     # a card's description and verdict are computed once per session, not at every read (rulings, text, take rule)
     _described: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict, repr=False)
     _verdicts: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
+    _shown_details: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)  # log entries', by id
     # writers queue here, in the order they came, rather than in SQLite's busy wait (sleeps that grow)
-    _writer: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _writer: FairLock = field(default_factory=FairLock, repr=False)
     _local: threading.local = field(default_factory=threading.local, repr=False)
 
     # --- storage ---------------------------------------------------------------------------------
@@ -209,6 +239,12 @@ class Session:
                                                                   ("secret", secret)])
                 db.executemany("INSERT INTO cards (position, zone, ord) VALUES (?, 'library', ?)",
                                [(p, i) for i, p in enumerate(order, start=1)])
+            if db.execute("SELECT 1 FROM meta WHERE key = 'zones'").fetchone() is None:
+                # a session from before hands and play were apart: its players' cards were all "out"; they are
+                # taken to be in hand (a player plays them again with one tap)
+                if resumed:
+                    db.execute("UPDATE cards SET zone = 'hand' WHERE zone = 'out'")
+                db.execute("INSERT INTO meta VALUES ('zones', '2')")
             secret_row = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
             self._name_faces(secret_row["value"] if secret_row else self.seed)
             for name, colors in players.items():
@@ -328,14 +364,15 @@ class Session:
             "library_count": library, "sideboard": sideboard,
             "players": [self._player(p, by_player.get(p["name"], []), viewer, phases.get(p["name"]), lang)
                         for p in players],
-            "log": [_public(entry, viewer) for entry in log["entries"]], "log_more": log["more"],
+            "log": [_public(entry, viewer, self._shown_details) for entry in log["entries"]], "log_more": log["more"],
         }
 
     def log(self, before: int | None, size: int, viewer: str | None) -> dict[str, Any]:
         """A page of the log, newest first, of the entries older than `before` (a log id)."""
         with self.snapshot() as db:
             page = self._log_page(db, before, size)
-        return {"log": [_public(entry, viewer) for entry in page["entries"]], "log_more": page["more"]}
+        return {"log": [_public(entry, viewer, self._shown_details) for entry in page["entries"]],
+                "log_more": page["more"]}
 
     @staticmethod
     def _log_page(db: sqlite3.Connection, before: int | None, size: int) -> dict[str, Any]:
@@ -636,11 +673,13 @@ class Session:
         a card in hand by its holder."""
         with self.transaction() as db:
             row = db.execute("SELECT zone, player FROM cards WHERE position = ?", (position,)).fetchone()
-            hidden = row is not None and row["zone"] == "hand" and row["player"] != player
-            if row is None or hidden:  # another's hand is no business of this player's, not even its positions
-                raise TableError("no card at library position {position}", status=404, position=position)
-            if row["zone"] not in ("out", "hand"):
+            mine = row is not None and row["zone"] == "hand" and row["player"] == player
+            if row is not None and row["zone"] == "sideboard":  # open to all: this may be said
                 raise TableError("{card} is not in play", status=409, card=self._name(db, position))
+            if row is None or not (mine or row["zone"] == "out"):
+                # the library, another's hand or waiting card: one answer for all, so that no probe tells which
+                # library positions other players hold
+                raise TableError("no card at library position {position}", status=404, position=position)
             name = self._name(db, position)
             self._act(db, player, "to sideboard", {"position": position, "name": name}, [position])
             self._move(db, position, "sideboard", "top")
@@ -723,11 +762,17 @@ class Session:
             raise Depends([(r["player"], r["action"]) for r in blocking[:3]])
 
 
-def _public(entry: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+def _public(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, dict[str, Any]] | None = None
+            ) -> dict[str, Any]:
     """A log entry as `viewer` may read it: names and counts only; another player's draws, hands and mulligans
-    without their cards."""
-    detail = load_json(entry["detail"]) if isinstance(entry["detail"], str) else entry["detail"]
-    shown = {k: v for k, v in detail.items() if k in SHOWN_DETAIL}
+    without their cards. `shown_details` keeps each entry's shown detail by id (an entry never changes, and its
+    id is never used again: AUTOINCREMENT), so a state read parses no log entry twice."""
+    shown = shown_details.get(entry["id"]) if shown_details is not None else None
+    if shown is None:
+        detail = load_json(entry["detail"]) if isinstance(entry["detail"], str) else entry["detail"]
+        shown = {k: v for k, v in detail.items() if k in SHOWN_DETAIL}
+        if shown_details is not None:
+            shown_details[entry["id"]] = shown
     if entry["action"] in PRIVATE_ACTIONS and entry["player"] != viewer:
         shown = {k: v for k, v in shown.items() if k == "count"}
     return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],

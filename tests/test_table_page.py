@@ -1,0 +1,346 @@
+"""The Hell table's page in headless Chromium, as a group plays an evening: phones at 390×844, the laptop's board
+at 1280×800, in English and Russian. Browsers are shared by the tests of a worker (a pool, reset between tests:
+each test's table has a port, so an origin and a storage, of its own) and every wait is for what the page shows."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from tablekit import CHROMEDRIVER, Table, needs_chromium, positions_in
+
+pytestmark = needs_chromium
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js.gz"
+PHONE, BOARD = (390, 844), (1280, 800)
+DOCS = Path(__file__).parents[1] / "docs"
+
+
+class Browsers:
+    """Headless Chromiums for this worker, made when first asked for and kept for its other tests."""
+
+    def __init__(self) -> None:
+        self.made: list = []
+
+    def get(self, index: int, size: tuple[int, int], lang: str = "en"):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        while len(self.made) <= index:
+            options = webdriver.ChromeOptions()
+            for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=390,844"):
+                options.add_argument(argument)
+            options.binary_location = shutil.which("chromium") or ""
+            self.made.append(webdriver.Chrome(service=Service(CHROMEDRIVER), options=options))
+        browser = self.made[index]
+        browser.get("about:blank")
+        browser.delete_all_cookies()  # 127.0.0.1's cookies are every port's: a language chosen in another test
+        browser.set_window_size(*size)
+        return browser
+
+    def quit(self) -> None:
+        for browser in self.made:
+            browser.quit()
+
+
+@pytest.fixture(scope="session")
+def browsers():
+    pool = Browsers()
+    yield pool
+    pool.quit()
+
+
+@pytest.fixture
+def table(legacy_cache, library, tmp_path):
+    running = Table(tmp_path / "session.sqlite", library, legacy_cache)
+    yield running
+    running.stop()
+
+
+class Page:
+    """One device at the table, driven through the page alone."""
+
+    def __init__(self, browser, url: str) -> None:
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        self.browser = browser
+        self.wait = WebDriverWait(browser, 40, poll_frequency=0.1)  # browsers on two cores, beside other tests
+        browser.get(url)
+        self.until(lambda: self.js("return document.getElementById('library').textContent") not in ("", "–"))
+
+    def js(self, script: str, *args):
+        return self.browser.execute_script(script, *args)
+
+    def until(self, check, message: str = "") -> None:
+        self.wait.until(lambda _b: check(), message)
+
+    def text(self, element_id: str) -> str:
+        return str(self.js(f"return document.getElementById('{element_id}').textContent"))
+
+    def shown(self, element_id: str) -> bool:
+        return bool(self.js(f"const e = document.getElementById('{element_id}'); return !!e && !e.closest('[hidden]') "
+                            "&& getComputedStyle(e).display !== 'none'"))
+
+    def texts(self, css: str) -> list[str]:
+        return list(self.js(f"return [...document.querySelectorAll('{css}')].map(e => e.textContent.trim())"))
+
+    def click(self, css: str, text: str | None = None) -> None:
+        """Click the first element matching css (and holding text) once it is there and enabled."""
+        script = ("const all = [...document.querySelectorAll(arguments[0])].filter(e => !e.disabled && "
+                  "!e.closest('[hidden]') && (arguments[1] === null || e.textContent.includes(arguments[1])));"
+                  "if (!all.length) return false; all[0].click(); return true;")
+        self.until(lambda: self.js(script, css, text), f"no {css} {text or ''} to click")
+
+    def press(self, action: str) -> None:
+        self.click(f"button[data-action='{action}']")
+
+    def seat(self, name: str) -> None:
+        self.click("#seats button", name)
+        self.until(lambda: self.shown("me") and name in self.text("me"))
+
+    def hand(self) -> list[str]:
+        return self.texts("#mine .tile .name")
+
+    def log(self) -> list[str]:
+        return self.texts("#log li > span:first-child")
+
+
+def phone(browsers: Browsers, index: int, table: Table, name: str | None = None, lang: str = "en") -> Page:
+    page = Page(browsers.get(index, PHONE), f"{table.url}/?lang={lang}")
+    if name:
+        page.seat(name)
+    return page
+
+
+def board(browsers: Browsers, index: int, table: Table, lang: str = "en", host: bool = True) -> Page:
+    page = Page(browsers.get(index, BOARD), f"{table.url}/?lang={lang}" + (f"#host={table.host}" if host else ""))
+    if not host:  # a laptop that never held a seat or the secret (this browser may have, earlier in the test)
+        page.js("localStorage.clear()")
+        page.browser.delete_all_cookies()
+        page = Page(page.browser, f"{table.url}/?lang={lang}")
+    page.until(lambda: "board" in page.js("return document.body.className"))
+    return page
+
+
+def library_count(page: Page) -> int:
+    return int(page.text("library"))
+
+
+def test_mulligan_twice_with_a_partial_keep_undo_after_another_and_a_cancelled_end_on_the_page(browsers, table):
+    anna, ben = phone(browsers, 0, table, "Anna"), phone(browsers, 1, table, "Ben")
+    order = positions_in(table.session.path, "library")
+    names = {p: table.session.cards[p].name for p in order[:8]}
+    # Anna: opening hand, mulligan, (no second opening hand button), mulligan, tick one, keep
+    anna.press("opening-hand")
+    anna.until(lambda: anna.hand() == [names[order[0]], names[order[1]]])
+    assert not anna.shown("deal-row") and anna.shown("mull-row")
+    anna.press("mulligan")
+    anna.until(lambda: anna.hand() == [names[order[2]], names[order[3]]])
+    anna.press("mulligan")
+    anna.until(lambda: anna.hand() == [names[order[4]], names[order[5]]])
+    anna.click("#mine .tile", names[order[5]])
+    anna.until(lambda: "1" in anna.texts("#mine .tile .order"))
+    anna.click("#keep")
+    anna.until(lambda: anna.hand() == [names[order[4]]] and not anna.shown("opening"))
+    assert positions_in(table.session.path, "library")[-1] == order[5]
+    ben.until(lambda: library_count(ben) == 96)  # pushed to the other phone
+    # Anna draws, then Ben; Anna's undo takes back her own draw, not Ben's
+    anna.press("draw")
+    anna.until(lambda: anna.shown("drawn"))
+    ben.until(lambda: library_count(ben) == 95)
+    ben.press("draw")
+    ben.until(lambda: ben.shown("drawn") and library_count(ben) == 94)
+    anna.press("undo")
+    anna.until(lambda: library_count(anna) == 95 and anna.hand() == [names[order[4]]])
+    ben_seen = table.player("Ben", viewer="")  # as a spectator sees him: a count, and whether a card waits
+    assert ben_seen["card_count"] + ben_seen["waiting"] == 1
+    # the drawn card stays on Ben's phone until he dismisses (or answers) it
+    if ben.shown("choice"):
+        ben.press("decline")
+        ben.until(lambda: not ben.shown("drawn"))
+        anna.until(lambda: len(anna.texts("#sideboard .tile")) == 1)
+    else:
+        ben.click("#dismiss")
+        ben.until(lambda: not ben.shown("drawn"))
+    # end of game: the first tap says what it will do; Cancel moves nothing; the second step ends it
+    anna.click("#end")
+    anna.until(lambda: anna.shown("end-confirm") and "game 2" in anna.text("end-said"))
+    anna.click("#end-no")
+    anna.until(lambda: not anna.shown("end-confirm"))
+    assert table.state()["game"] == 1
+    anna.click("#end")
+    anna.click("#end-yes")
+    ben.until(lambda: ben.text("game") == "2")
+    assert any("ended game 1" in line for line in ben.log())
+    assert all(any(line.startswith(who) for who in ("Anna", "Ben")) for line in ben.log())  # every entry has its player
+
+
+def test_three_games_on_three_phones_and_the_board(browsers, table):
+    """Each game: opening hands kept on every phone, a draw each, a card played; the board follows every change
+    by push and ends the game; the next game goes on with the same library and sideboard, ownership afresh."""
+    laptop = board(browsers, 0, table)
+    phones = {name: phone(browsers, i + 1, table, name) for i, name in enumerate(("Anna", "Ben", "Cleo"))}
+    for game in (1, 2, 3):
+        for page in phones.values():
+            page.press("opening-hand")
+            page.until(lambda p=page: len(p.hand()) == 2)
+            page.click("#keep")
+            page.until(lambda p=page: not p.shown("opening"))
+        for page in phones.values():
+            page.press("draw")
+            page.until(lambda p=page: p.shown("drawn"))
+            if page.shown("choice"):
+                page.press("decline")
+            else:
+                page.click("#dismiss")
+            page.until(lambda p=page: not p.shown("drawn"))
+        anna = phones["Anna"]
+        anna.click("#mine .play")
+        laptop.until(lambda: len(laptop.texts("#played li")) == 1)
+        counts = {n: table.player(n, viewer="")["card_count"] for n in phones}
+        laptop.until(lambda c=counts: all(any(t.startswith(f"{n} · {k} Hell card") for t in laptop.texts("#players li"))
+                                          for n, k in c.items()))
+        held = sum(counts.values()) + 1  # in hands, and Anna's card in play
+        laptop.until(lambda h=held: library_count(laptop) + len(laptop.texts("#sideboard .tile")) + h == 97)
+        laptop.click("#end")
+        laptop.until(lambda: laptop.shown("end-confirm"))
+        laptop.click("#end-yes")
+        for page in phones.values():
+            page.until(lambda p=page, g=game: p.text("game") == str(g + 1) and p.hand() == [])
+        assert all(c["owner"] is None for c in table.state()["sideboard"])
+        assert library_count(laptop) + len(table.state()["sideboard"]) == 97
+
+
+def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(browsers, table):
+    laptop = board(browsers, 0, table, lang="ru")
+    anna = phone(browsers, 1, table, "Anna", lang="ru")
+    anna.press("opening-hand")
+    anna.until(lambda: len(anna.hand()) == 2)
+    held = anna.hand()
+    old = anna.js("return localStorage.getItem('hell-token')")
+    laptop.until(lambda: any("Anna" in t and "2 Адские карты" in t for t in laptop.texts("#players li")))
+    # Anna's phone dies: the board shows her re-seat code; the new phone scans it and holds her hand
+    laptop.click("#players button", "Новый телефон")
+    laptop.until(lambda: laptop.js("return document.getElementById('ask').open"))  # a second step says what it does
+    assert "больше не сможет" in laptop.text("ask-text")
+    laptop.click("#ask-yes")
+    laptop.until(lambda: laptop.js("return document.getElementById('reseat').open") and
+                 "#seat=" in laptop.text("reseat-url"))
+    seat_url = laptop.text("reseat-url").replace(table.url + "/", table.url + "/?lang=ru")
+    new = Page(browsers.get(2, PHONE), seat_url)
+    new.until(lambda: new.shown("me") and "Anna" in new.text("me") and new.hand() == held)
+    anna.until(lambda: anna.shown("seat") and not anna.shown("me"))  # the old phone lost the seat at once
+    status, refused = table.call("/api/draw", {}, {"Accept-Language": "ru"}, token=old)  # and is refused from now on
+    assert status == 401 and "место за столом" in refused["error"] and table.state()["library_count"] == 95
+    # a late player, added from the board, takes the old phone
+    laptop.click("#reseat-close")
+    laptop.js("document.getElementById('add-name').value = 'Dana'; document.getElementById('add-colors').value = 'G';")
+    laptop.click("#add button[type=submit]")
+    anna.until(lambda: "Dana" in anna.texts("#seats button"))
+    anna.seat("Dana")
+    anna.press("draw")
+    laptop.until(lambda: library_count(laptop) == 94)
+    line = next(t for t in laptop.log() if t.startswith("Dana"))
+    assert "берёт Адскую карту" in line  # present tense: no gender for a name
+    # a spectator: the board without the host's secret, no seat, no host buttons
+    watcher = board(browsers, 1, table, lang="ru", host=False)
+    watcher.until(lambda: library_count(watcher) == 94)
+    assert not watcher.shown("add") and not watcher.texts("#players button") and watcher.shown("join-qr")
+
+
+def test_pages_reconnect_by_themselves_after_the_server_restarts(browsers, legacy_cache, library, tmp_path):
+    state = tmp_path / "session.sqlite"
+    first = Table(state, library, legacy_cache)
+    port = first.port
+    anna = phone(browsers, 0, first, "Anna", lang="ru")
+    anna.until(lambda: anna.text("conn") == "на связи")
+    first.stop()  # the laptop's hhd table stops
+    anna.until(lambda: anna.shown("banner") and anna.text("conn") in ("переподключение…", "стол не отвечает"))
+    anna.press("draw")  # a tap while it is down says it was not sent
+    anna.until(lambda: "не отправлено" in anna.text("error") or anna.text("conn") == "стол не отвечает")
+    second = Table(state, library, legacy_cache, port=port)  # and starts again on the same port
+    try:
+        anna.until(lambda: anna.text("conn") == "на связи" and not anna.shown("banner"))
+        anna.press("draw")
+        anna.until(lambda: library_count(anna) == 96)
+    finally:
+        second.stop()
+
+
+def test_every_player_sees_their_hand_with_faces_and_text_and_a_tap_opens_it_full_screen(browsers, table):
+    anna = phone(browsers, 0, table, "Anna")
+    anna.press("opening-hand")
+    anna.until(lambda: len(anna.hand()) == 2)
+    anna.click("#keep")
+    anna.until(lambda: not anna.shown("opening"))
+    loaded = "return [...document.querySelectorAll('#mine .tile img')].every(i => i.complete && i.naturalWidth > 100)"
+    anna.until(lambda: anna.js(loaded))
+    first = anna.hand()[0]
+    anna.click("#mine .tile", first)
+    anna.until(lambda: anna.js("return document.getElementById('card-dialog').open") and anna.text("dlg-name") == first)
+    assert anna.text("dlg-text").strip()
+    anna.click("#dlg-acts button", "Play it")  # one tap plays it: open to everyone now
+    anna.until(lambda: len(anna.hand()) == 1 and any(first in t for t in anna.texts("#played li")))
+    drawn_box = "return document.getElementById('draw').getBoundingClientRect().bottom <= window.innerHeight"
+    anna.press("draw")
+    anna.until(lambda: anna.shown("drawn"))
+    assert anna.js(drawn_box)  # the Draw button stays within reach
+
+
+def axe_violations(page: Page) -> list:
+    page.js(gzip.decompress(AXE.read_bytes()).decode("utf-8"))
+    result = page.browser.execute_async_script(
+        "const done = arguments[arguments.length - 1]; axe.run(document).then(done, e => done(String(e)));")
+    assert isinstance(result, dict), result
+    assert len(result["passes"]) > 20
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+            if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_axe_core_finds_no_serious_accessibility_violation_on_the_phone_and_the_board(browsers, table, lang):
+    ben = phone(browsers, 0, table, "Ben", lang=lang)
+    ben.press("opening-hand")
+    ben.until(lambda: len(ben.hand()) == 2)
+    ben.press("draw")
+    ben.until(lambda: ben.shown("drawn"))
+    table.as_("Cleo", "/api/own-card", {"name": "Llanowar Elves"})
+    ben.until(lambda: len(ben.texts("#sideboard .tile")) == 1)
+    assert axe_violations(ben) == []
+    laptop = board(browsers, 1, table, lang=lang)
+    laptop.until(lambda: len(laptop.texts("#sideboard .tile")) == 1)
+    assert axe_violations(laptop) == []
+
+
+def test_screenshots_of_the_board_and_a_phone_mid_game(browsers, table, tmp_path):
+    """An evening's middle, photographed; HHD_KEEP_SCREENSHOTS=1 writes them to docs/ for the README."""
+    laptop = board(browsers, 0, table)
+    anna = phone(browsers, 1, table, "Anna")
+    for name in ("Ben", "Cleo"):
+        table.as_(name, "/api/opening-hand")
+        table.as_(name, "/api/keep", {"bottom": []})
+    anna.press("opening-hand")
+    anna.until(lambda: len(anna.hand()) == 2)
+    anna.click("#keep")
+    for _ in range(4):  # the sideboard fills with declined cards
+        while True:
+            card = table.as_("Ben", "/api/draw")[1]
+            if card.get("verdict") == "choice":
+                table.as_("Ben", "/api/decline")
+                break
+    table.as_("Cleo", "/api/play-sideboard")
+    anna.press("draw")
+    anna.until(lambda: anna.shown("drawn"))
+    images = "return [...document.images].filter(i => i.src && !i.closest('[hidden]')).every(i => i.complete)"
+    for page in (laptop, anna):
+        page.until(lambda p=page: p.js(images) and p.text("conn") == "connected")
+    laptop.until(lambda: len(laptop.texts("#sideboard .tile")) == 3)
+    shots = {"hell-table-board.png": laptop, "hell-table-phone.png": anna}
+    for name, page in shots.items():
+        target = (DOCS if os.environ.get("HHD_KEEP_SCREENSHOTS") else tmp_path) / name
+        page.browser.save_screenshot(str(target))
+        assert target.stat().st_size > 20_000
+    assert json.dumps(table.state())  # the table is as the pictures show it
