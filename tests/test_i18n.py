@@ -421,16 +421,22 @@ def test_the_table_page_goes_through_its_own_catalog(pseudo):
     """The table's domain (table.po) in the pseudo-locale: its page, rendered as the app renders it, has no
     text outside the marks but the seed and the language switch's EN/RU (its script's messages are marked too)."""
     from hhdcli.render.templates import render
-    from hhdcli.table.app import PAGE_SCRIPT_MESSAGES
+    from hhdcli.table.page import PAGE, PLURAL_RULES, VERDICTS, script_messages
+    from hhdcli.table.state import REMINDERS
 
-    gettext = translator("xx", "table").gettext
-    messages = {m: gettext(m) for m in PAGE_SCRIPT_MESSAGES}
-    page = render("table.html.j2", seed="ember-tide-42", lang="xx", _=gettext, messages=messages)
+    catalog = translator("xx", "table")
+    singles, plurals = script_messages()
+    words = {m: catalog.gettext(m) for m in (*singles, *REMINDERS.values(), *VERDICTS)}
+    forms = {s: [catalog.ngettext(s, p, n) for n in (1, 2)] for s, p in plurals}
+    url = "http://127.0.0.1:8040/?code=abc"
+    page = render(PAGE, seed="ember-tide-42", lang="xx", _=catalog.gettext, messages={"T": words, "P": forms},
+                  plural_rule=PLURAL_RULES["en"], symbols={}, join_urls=[url])
     parser = _HtmlText()
     parser.feed(page)
-    left = english_left("\n".join(parser.parts), [], ("ember-tide-42", "EN", "RU"))
+    left = english_left("\n".join(parser.parts), [], ("ember-tide-42", "EN", "RU", url))
     assert left == []
-    assert all(text.startswith(OPEN) for text in messages.values())
+    assert all(text.startswith(OPEN) for text in words.values())
+    assert all(form.startswith(OPEN) for both in forms.values() for form in both)
 
 
 def test_russian_output_quotes_with_guillemets_and_formats_numbers_as_cldr(legacy_cache, tmp_path):
