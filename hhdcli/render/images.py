@@ -142,6 +142,7 @@ class Fetching:
             from concurrent.futures import ThreadPoolExecutor  # not imported by a warm run
 
             client = Client(store.http, accept="image/*", notice=store.notice)
+            _import_for_workers(client)
 
             def work(url: str) -> ImageResult:
                 result = store._one(client, url)
@@ -169,6 +170,15 @@ class Fetching:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _import_for_workers(client: Client) -> None:
+    """Import here, before any download thread starts, what the threads would import on their first image
+    (requests, urllib3 and certifi through the session; Pillow): the caller lays pages out meanwhile (ReportLab,
+    importlib.resources), and two threads importing modules that import each other in opposite orders make
+    Python raise _DeadlockError (seen in `hhd proxies` offline, images unreachable)."""
+    client.session  # noqa: B018  (made once; its imports with it)
+    from PIL import Image, ImageOps  # noqa: F401
 
 
 def usable_print_image(path: Path) -> bool:
