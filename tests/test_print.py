@@ -107,6 +107,12 @@ def test_a_print_size_jpeg_is_embedded_as_it_is():
     small = io.BytesIO()
     Image.new("RGB", (372, 520), (200, 30, 30)).save(small, "JPEG")
     assert prepare(small.getvalue(), ImageSettings(dpi=300)) == small.getvalue()  # --dpi is a ceiling: not enlarged
+    progressive = io.BytesIO()
+    Image.new("L", (745, 1040), 90).save(progressive, "JPEG", progressive=True)  # a PDF holds these as they are
+    assert prepare(progressive.getvalue(), ImageSettings(dpi=600)) == progressive.getvalue()
+    cmyk = io.BytesIO()
+    Image.new("CMYK", (745, 1040), (0, 0, 0, 255)).save(cmyk, "JPEG")
+    assert Image.open(io.BytesIO(prepare(cmyk.getvalue(), ImageSettings(dpi=600)))).mode == "RGB"  # decoded
     large = io.BytesIO()
     Image.new("RGB", (1488, 2079), (200, 30, 30)).save(large, "JPEG")
     reduced = prepare(large.getvalue(), ImageSettings(dpi=300))

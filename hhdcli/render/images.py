@@ -365,15 +365,15 @@ def extend_edges(image, pad: int):
 
 
 def _embeddable(data: bytes, settings: ImageSettings) -> bool:
-    """A baseline JPEG in RGB or grey, upright and of the card's shape (within 2 %), at or below `dpi` (3 % over
-    is kept too): what the PDF can hold as it is. Read from the frame header alone (no decoder)."""
-    from hhdcli.render.splice import BASELINE, jpeg_frame
+    """A JPEG (baseline or progressive) in RGB or grey, upright and of the card's shape (within 2 %), at or below
+    `dpi` (3 % over is kept too): what the PDF can hold as it is. Read from the frame header alone (no decoder)."""
+    from hhdcli.render.splice import EMBEDDABLE, jpeg_frame
 
     frame = jpeg_frame(data)
     if frame is None:
         return False
     width, height, components, marker = frame
-    if components not in (1, 3) or marker not in BASELINE or width > height or not width:
+    if components not in (1, 3) or marker not in EMBEDDABLE or width > height or not width:
         return False
     dpi = own_dpi((width, height))
     return dpi <= settings.dpi * (1 + SAME_SIZE) and _near((width, height), card_pixels(dpi), RESAMPLE_WITHIN)
