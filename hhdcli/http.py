@@ -4,7 +4,6 @@ urllib3's messages, which changes)."""
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,6 +17,8 @@ from hhdcli.errors import DownloadError
 from hhdcli.i18n import N_, _
 
 if TYPE_CHECKING:
+    import socket
+
     import requests
 
 Progress = Callable[[int, int | None], None]
@@ -75,6 +76,8 @@ class _Watchdog:
 
     def _fire(self) -> None:
         self.fired = True
+        import socket  # here: a command that only checks a URL option never loads it
+
         for sock in list(self.sockets):
             try:
                 sock.shutdown(socket.SHUT_RDWR)
@@ -188,6 +191,8 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
 
 
 def problem(exc: BaseException, url: str) -> Problem:
+    import socket
+
     from requests import exceptions as rq
     from urllib3 import exceptions as u3
 

@@ -77,3 +77,41 @@ def _english_unless_asked(monkeypatch):
     """The suite reads hhd's English: a developer's LANG=ru_RU.UTF-8 must not change what it sees (the tests of
     other languages ask for them with --lang, HHD_LANG or their own environment)."""
     monkeypatch.setenv("HHD_LANG", "en")
+
+
+# --- a browser per worker --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser_session():
+    """One headless Chromium (through chromedriver) for this worker's whole run: starting one costs a second or
+    more on a loaded machine. Tests take it through `browser`, which hands it over clean. Skips without
+    chromedriver (the CI script installs it)."""
+    import shutil
+
+    driver_path, chromium = shutil.which("chromedriver"), shutil.which("chromium") or shutil.which("chromium-browser")
+    if driver_path is None or chromium is None:
+        pytest.skip("needs Chromium's chromedriver (the CI script installs it)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=390,844"):
+        options.add_argument(argument)
+    options.binary_location = chromium
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def browser(browser_session):
+    """The worker's Chromium as a fresh phone: a blank page, no cookies, no storage of an earlier test (each
+    test's server has its own port, so its own origin; cookies are per host, so they are cleared too)."""
+    browser_session.set_window_size(390, 844)
+    yield browser_session
+    origin = browser_session.execute_script("return location.origin")
+    browser_session.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    if origin and origin != "null":
+        browser_session.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    browser_session.get("about:blank")

@@ -439,3 +439,33 @@ def test_double_faced_cards_print_one_proxy_per_face_and_split_art_stays_upright
     with_bleed = Image.open(io.BytesIO(prepare(_jpeg((0, 0, 200)), ImageSettings(dpi=300, bleed_mm=2))))
     assert with_bleed.size == (745 + 2 * 24, 1040 + 2 * 24)  # the scan as it is, 2 mm of bleed around it
     assert with_bleed.getpixel((2, 2))[2] > 150  # the art runs into the bleed, not white
+
+
+def test_a_sheet_of_cached_scans_reads_one_font_face_and_loads_no_card_painter(server, tmp_path):
+    """What a warm `hhd proxies` of scans does not do (each is start-up time, as a fresh process sees it): parse
+    the bold and italic faces, import the text-card painter, start download threads, or write a file per scan."""
+    import sys
+
+    from support import Reply, cards_with_served_images
+
+    run, names = cards_with_served_images(server, tmp_path / "cache", 2, Reply(_grainy_jpeg((745, 1040), 2),
+                                                                               content_type="image/jpeg"))
+    assert run("proxies", *names, "-o", str(tmp_path / "cold.pdf")).exit_code == 0  # fills the print cache
+    probe = f"""
+import sys, threading
+from hhdcli.cli import main
+from reportlab.pdfbase import pdfmetrics
+sys.argv = ["hhd", "--cache-dir", {str(tmp_path / 'cache')!r}, "proxies", *{names!r}, "-o", {str(tmp_path / 'warm.pdf')!r}]
+try:
+    main()
+except SystemExit as done:
+    assert not done.code, done.code
+print(sorted(n for n in pdfmetrics.getRegisteredFontNames() if n.startswith("hhd-")))
+print("hhdcli.render.cardface" in sys.modules, "concurrent.futures" in sys.modules, threading.active_count())
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    fonts, loaded = done.stdout.splitlines()[-2:]
+    assert fonts == "['hhd-regular']"
+    assert loaded == "False False 1"
+    assert (tmp_path / "warm.pdf").read_bytes() == (tmp_path / "cold.pdf").read_bytes()

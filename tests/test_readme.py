@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,9 +16,6 @@ import pytest
 from pypdf import PdfReader
 
 from support import ROOT, bare_copy
-
-# one worker runs this file: the later test goes on in the bare copy (and its venv) the first one made
-pytestmark = pytest.mark.xdist_group("readme")
 
 UNREACHABLE = "http://127.0.0.1:9"  # nothing listens there: the registry and Scryfall are out of reach
 
@@ -121,9 +120,12 @@ def test_the_readme_runs_in_order_in_a_bare_copy_with_no_network(project, user_e
 def test_offline_later_commands_say_it_once_and_do_not_retry(project, user_env):
     """After the first command's failed sync, the next hour's commands use the built-in data with one line."""
     fresh = {**user_env, "HHD_CACHE_DIR": str(project / "other-cache")}
-    first = run("hhd cards --color R", project, fresh)
+    # the bare copy's own code, whether or not another test installed it there (tests run in any order, on
+    # any worker): `python -m hhdcli` from the copy imports the copy's hhdcli
+    hhd = f"{shlex.quote(sys.executable)} -m hhdcli"
+    first = run(f"{hhd} cards --color R", project, fresh)
     assert "could not sync" in first.stderr
-    again = run("hhd cards --color R", project, fresh)
+    again = run(f"{hhd} cards --color R", project, fresh)
     assert again.returncode == 0
     assert again.stderr.strip().splitlines()[0] == \
         "offline: using the built-in Hellscube v1.2 data of 2024-04-22; `hhd sync` fetches the live registry"

@@ -93,8 +93,12 @@ def _load_fonts(font_path: str | None) -> Fonts:
     folder = files("hhdcli") / "fonts"
     shipped = {}
     for name, file in zip(names, SHIPPED, strict=True):
-        with as_file(folder / file) as path:  # a wheel installs them as files: this is their path
-            shipped[name] = str(path)
+        resource = folder / file
+        if isinstance(resource, Path):  # a file on disk (any pip install): read when a page first uses it
+            shipped[name] = str(resource)
+            continue
+        with as_file(resource) as path:  # inside an archive: the copy as_file makes lasts only this long
+            pdfmetrics.registerFont(TTFont(name, str(path)))
     return Fonts(*names, unicode=True, files=shipped)
 
 

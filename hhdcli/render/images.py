@@ -143,6 +143,7 @@ class Fetching:
             from concurrent.futures import ThreadPoolExecutor  # not imported by a warm run
 
             client = Client(store.http, accept="image/*", notice=store.notice)
+            _import_for_workers(client)
 
             def work(url: str) -> ImageResult:
                 result = store._one(client, url)
@@ -170,6 +171,15 @@ class Fetching:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _import_for_workers(client: Client) -> None:
+    """Import here, before any download thread starts, what the threads would import on their first image
+    (requests, urllib3 and certifi through the session; Pillow): the caller lays pages out meanwhile (ReportLab,
+    importlib.resources), and two threads importing modules that import each other in opposite orders make
+    Python raise _DeadlockError (seen in `hhd proxies` offline, images unreachable)."""
+    client.session  # noqa: B018  (made once; its imports with it)
+    from PIL import Image, ImageOps  # noqa: F401
 
 
 def usable_print_image(path: Path) -> bool:
@@ -356,15 +366,15 @@ def extend_edges(image, pad: int):
 
 
 def _embeddable(data: bytes, settings: ImageSettings) -> bool:
-    """A baseline JPEG in RGB or grey, upright and of the card's shape (within 2 %), at or below `dpi` (3 % over
-    is kept too): what the PDF can hold as it is. Read from the frame header alone (no decoder)."""
-    from hhdcli.render.splice import BASELINE, jpeg_frame
+    """A JPEG (baseline or progressive) in RGB or grey, upright and of the card's shape (within 2 %), at or below
+    `dpi` (3 % over is kept too): what the PDF can hold as it is. Read from the frame header alone (no decoder)."""
+    from hhdcli.render.splice import EMBEDDABLE, jpeg_frame
 
     frame = jpeg_frame(data)
     if frame is None:
         return False
     width, height, components, marker = frame
-    if components not in (1, 3) or marker not in BASELINE or width > height or not width:
+    if components not in (1, 3) or marker not in EMBEDDABLE or width > height or not width:
         return False
     dpi = own_dpi((width, height))
     return dpi <= settings.dpi * (1 + SAME_SIZE) and _near((width, height), card_pixels(dpi), RESAMPLE_WITHIN)

@@ -128,7 +128,8 @@ def _scan_object(number: int, path: Path, out: _Counter) -> None:
 _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}  # frame headers
 
 
-BASELINE = {0xC0, 0xC1}  # sequential Huffman frames, the ones every PDF reader decodes (SOF2 is progressive)
+EMBEDDABLE = {0xC0, 0xC1, 0xC2}  # Huffman frames, sequential and progressive: what a PDF's DCTDecode reads
+#                                 (PDF 1.3 on, as img2pdf embeds them); arithmetic-coded and lossless ones are not
 
 
 def jpeg_size(path: Path) -> tuple[int, int, int]:
