@@ -389,13 +389,6 @@ MANABOX = {"riggstiggs-ManaBox_Collection.csv": 228, "marvel 7.3.csv": 446,
            "tomekin-ManaBox_Collection.csv.gz": 2066}
 
 
-@pytest.mark.parametrize("name", sorted(MANABOX))
-def test_real_manabox_csv_exports_count_their_quantity_column(name, tmp_path):
-    deck = read_deck(_real("manabox", name, tmp_path))
-    assert deck.format == "ManaBox .csv" and deck.problems == []
-    assert (count(deck.main), count(deck.sideboard)) == (MANABOX[name], 0)
-
-
 # Deckbox's inventory exports (`Count,Tradelist Count,Name,Edition,Card Number,Condition,…`): `Count` is the
 # copies held, `Tradelist Count` how many of those are offered for trade (no more cards). Counted with Python's
 # csv module over the `Count` column.
@@ -403,11 +396,16 @@ DECKBOX = {"Drakzon-Inventory.csv": 2280, "8bit1337-Inventory.csv.gz": 18644,
            "cin-lawrence-deckbox_inventory.csv.gz": 4073}
 
 
-@pytest.mark.parametrize("name", sorted(DECKBOX))
-def test_real_deckbox_inventory_exports_count_their_count_column(name, tmp_path):
-    deck = read_deck(_real("deckbox", name, tmp_path))
-    assert deck.format == "Deckbox / Moxfield .csv" and deck.problems == []
-    assert (count(deck.main), count(deck.sideboard)) == (DECKBOX[name], 0)
+CSV_EXPORTS = [("manabox", name, "ManaBox .csv", n) for name, n in sorted(MANABOX.items())] + \
+              [("deckbox", name, "Deckbox / Moxfield .csv", n) for name, n in sorted(DECKBOX.items())]
+
+
+@pytest.mark.parametrize("folder, name, program, cards", CSV_EXPORTS)
+def test_real_csv_exports_count_their_quantity_column(folder, name, program, cards, tmp_path):
+    """ManaBox's `Quantity` and Deckbox's `Count`: the copies of each row, summed; collections have no sideboard."""
+    deck = read_deck(_real(folder, name, tmp_path))
+    assert deck.format == program and deck.problems == []
+    assert (count(deck.main), count(deck.sideboard)) == (cards, 0)
 
 
 # Commander precon lists grouped by type: a `Commander` heading, then Artifact, Creature, …, Sorcery headings, one

@@ -291,26 +291,25 @@ class Session:
             if token is not None:
                 raise TableError("{player} is playing from another phone; the host can release the seat or show "
                                  "{player}'s re-seat code on the board", status=403, player=player)
-            token = secrets.token_urlsafe(18)
-            db.execute("UPDATE players SET token = ? WHERE name = ?", (token, player))
-            self._changed(db)
-            return token
+            return self._seat(db, player, secrets.token_urlsafe(18))
 
     def reseat(self, player: str) -> str:
         """The host gives a player a new token (for a new phone): the old phone's is refused from now on."""
         with self.transaction() as db:
             self._colors(db, player)
-            token = secrets.token_urlsafe(18)
-            db.execute("UPDATE players SET token = ? WHERE name = ?", (token, player))
-            self._changed(db)
-            return token
+            return self._seat(db, player, secrets.token_urlsafe(18))
 
     def release(self, player: str) -> None:
         """The host frees a seat: its phone is refused, and the next phone to pick the name gets it."""
         with self.transaction() as db:
             self._colors(db, player)
-            db.execute("UPDATE players SET token = NULL WHERE name = ?", (player,))
-            self._changed(db)
+            self._seat(db, player, None)
+
+    def _seat(self, db: sqlite3.Connection, player: str, token: str | None) -> str:
+        """Who holds a player's seat: the phone with this token, or (None) the next phone to pick the name."""
+        db.execute("UPDATE players SET token = ? WHERE name = ?", (token, player))
+        self._changed(db)
+        return token or ""
 
     def add_player(self, player: str, colors: str) -> None:
         """A late player, added from the board while the table runs."""
