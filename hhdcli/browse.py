@@ -17,6 +17,8 @@ from hhdcli.rulings import card_rulings
 
 @dataclass(frozen=True)
 class CardFilter:
+    """What `hhd cards` lists: the cards matching every criterion given (None: any)."""
+
     query: str | None = None
     color: str | None = None
     type: str | None = None

@@ -47,6 +47,8 @@ def resolve_cache_dir(option: str | os.PathLike[str] | None) -> Path:
 
 @dataclass
 class CacheMeta:
+    """Where the cached cards came from and when: the metadata cards.json keeps beside them."""
+
     source: str
     format: str
     registry_version: str | None

@@ -55,6 +55,8 @@ class CardType(StrEnum):
 
 @dataclass(frozen=True)
 class Face:
+    """One face of a card: its name, cost, type line, rules text and stats."""
+
     name: str
     mana_cost: str = ""
     type_line: str = ""
@@ -69,6 +71,8 @@ class Face:
 
 @dataclass(frozen=True)
 class Card:
+    """A Hellscube card as hhd keeps it, whichever registry format it was read from."""
+
     id: str
     name: str
     set_code: str

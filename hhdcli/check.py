@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from math import comb
 from typing import Any
 
@@ -76,6 +75,8 @@ def _about(chance: float) -> str:
         return _("almost all")
     if chance <= 0.005:
         return _("almost no")
+    from fractions import Fraction  # here: with decimal, 3 ms of every check's start-up otherwise
+
     candidates = {Fraction(n, d) for d in (2, 3, 4, 5, 10) for n in range(1, d)}
     share = min(candidates, key=lambda f: (abs(f - Fraction(chance)), f.denominator))
     return _("about {n} in {d}").format(n=share.numerator, d=share.denominator)
@@ -83,6 +84,8 @@ def _about(chance: float) -> str:
 
 @dataclass
 class CheckReport:
+    """What `hhd check` found: the deck's colours and lands, a verdict per card, what a colour more gives."""
+
     scope: str
     deck_colors: tuple[str, ...]
     lands: list[LandColors]

@@ -163,10 +163,11 @@ class Finite(click.FloatRange):
         return number
 
 
-def _check_url(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A URL option that can be fetched, checked before any work."""
-    if value is None:
-        return None
+def _check_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A URL option that can be fetched, checked before any work (its own default needs no check, and so
+    no import of the HTTP module)."""
+    if value is None or ctx.get_parameter_source(param.name or "") is click.core.ParameterSource.DEFAULT:
+        return value
     from hhdcli.http import url_problem
 
     wrong = url_problem(value)
