@@ -297,7 +297,8 @@ def parse_registry(raw: bytes) -> Parsed:
     """Parse a registry download: its format, its Hellscube v1.2 cards, how many records it holds. A record
     that breaks the format's schema is skipped and named in `skipped`; only a bad file is a DataError."""
     try:
-        document = load_json(raw)
+        with _no_collection():
+            document = load_json(raw)
     except ValueError as exc:
         snippet = raw[:40].decode("utf-8", "replace").strip()
         why = str(exc) if isinstance(exc, JsonProblem) else f"{exc.__class__.__name__}: starts with {snippet!r}"
@@ -519,8 +520,11 @@ def cost_colors(faces: Iterable[Face]) -> tuple[str, ...]:
     """The colours of the mana symbols in the faces' costs: `{2/R}` is red, `{H/B}` black, `{U/BB}` blue
     and black; numbers and `{Pickle}` have none."""
     letters = {letter for face in faces for symbol in parse_cost(face.mana_cost).symbols
-               for part in symbol.split("/") if set(part) <= set(colors.COLORS) for letter in part}
+               for part in symbol.split("/") if _COLOR_LETTERS.issuperset(part) for letter in part}
     return colors.known(letters)
+
+
+_COLOR_LETTERS = frozenset(colors.COLORS)
 
 
 def _legacy_card(record: dict[str, Any]) -> Card:
