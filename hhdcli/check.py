@@ -186,6 +186,7 @@ def format_check(report: CheckReport) -> str:
     lines.append(f"{report.scope}:")
     ordered = report.sorted_verdicts
     copies = Counter(v.card.name for v in ordered)
+    width = max(len(verdict_word(t)) for t in Take)
     for verdict in ordered:
         if copies[verdict.card.name] == 0:
             continue  # several copies of one card (basics) print as one line
@@ -195,7 +196,6 @@ def format_check(report: CheckReport) -> str:
             needs = "".join(verdict.missing)
             note += "   " + _("needs {symbols}").format(symbols=needs) if needs else ""
             note += "   " + _("unknown {symbols}").format(symbols=" ".join(verdict.unknown)) if verdict.unknown else ""
-        width = max(len(verdict_word(t)) for t in Take)
         lines.append(f"  {verdict_word(verdict.verdict):<{width}}  {verdict.card.name}   {verdict.card.mana_cost}{note}")
     lines += ["", summary_line(report.summary)]
     gains = [w for w in report.what_if if w.gain > 0]
@@ -212,7 +212,10 @@ HOW_KNOWN = {"basic": N_("basic"), "hellscube": N_("hellscube"), "scryfall": N_(
 
 
 def verdict_word(verdict: str) -> str:
-    return _(VERDICT_WORDS.get(Take(verdict), verdict)) if verdict in tuple(Take) else verdict
+    return _(VERDICT_WORDS.get(Take(verdict), verdict)) if verdict in _TAKES else verdict
+
+
+_TAKES = tuple(Take)  # once: iterating an enum is slow, and a check prints a word for each of 720 cards
 
 
 def how_known(how: str) -> str:
