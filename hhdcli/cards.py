@@ -53,6 +53,9 @@ class CardType(StrEnum):
     OTHER = "Other"
 
 
+_TYPE_WORDS = tuple((t, t.value.lower()) for t in CardType)  # once: a summary asks each of ~1,000 cards
+
+
 @dataclass(frozen=True)
 class Face:
     """One face of a card: its name, cost, type line, rules text and stats."""
@@ -131,7 +134,7 @@ class Card:
     @property
     def primary_type(self) -> CardType:
         words = self.faces[0].type_line.split("—")[0].lower().split() if self.faces else []
-        return next((t for t in CardType if t.value.lower() in words), CardType.OTHER)
+        return next((t for t, word in _TYPE_WORDS if word in words), CardType.OTHER)
 
     @property
     def type_line(self) -> str:

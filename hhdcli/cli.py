@@ -647,8 +647,8 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
                    "tags; the live registry's does: hhd sync)").format(tag=quote(tag)))
     names = read_name_list(exclude_file) if exclude_file else ()
     pool, unknown = build_pool(cache.cards, Exclusions(exclude_banned, exclude_tag, names), basics_per_type)
-    index = CardIndex(cache.cards)
     if unknown:
+        index = CardIndex(cache.cards)  # only here: 720 names normalised for the suggestions
         env.warn(ngettext("{file}: {n} name matches no card: {names}", "{file}: {n} names match no card: {names}",
                           len(unknown)).format(file=exclude_file, n=len(unknown), names=unknown_names(unknown, index)))
     if seed is None:

@@ -61,9 +61,9 @@ class Pool:
 def build_pool(hellscube: Sequence[Card], exclusions: Exclusions = Exclusions(),
                basics_per_type: int = 50) -> tuple[Pool, list[str]]:
     """The v1.2 cards left after exclusions, then the basics; also the exclude-file names not found."""
-    index = CardIndex(list(hellscube))
     # an exclude file names cards exactly (any case or punctuation): one look-up a name, however long the file
-    found = {name: index.by_key.get(normalize_name(name)) for name in dict.fromkeys(exclusions.names)}
+    by_key = CardIndex(list(hellscube)).by_key if exclusions.names else {}
+    found = {name: by_key.get(normalize_name(name)) for name in dict.fromkeys(exclusions.names)}
     unknown = [name for name, card in found.items() if card is None]
     excluded_names = {normalize_name(card.name) for card in found.values() if card is not None}
     kept = sorted((c for c in hellscube if not exclusions.excludes(c, excluded_names)),
