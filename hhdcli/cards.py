@@ -300,7 +300,7 @@ def parse_registry(raw: bytes) -> Parsed:
     """Parse a registry download: its format, its Hellscube v1.2 cards, how many records it holds. A record
     that breaks the format's schema is skipped and named in `skipped`; only a bad file is a DataError."""
     try:
-        with _no_collection():
+        with no_collection():
             document = load_json(raw)
     except ValueError as exc:
         snippet = raw[:40].decode("utf-8", "replace").strip()
@@ -314,7 +314,7 @@ def parse_registry(raw: bytes) -> Parsed:
     selected = _legacy_is_v12 if fmt == "legacy" else _current_is_v12
     schema = LEGACY_SCHEMA if fmt == "legacy" else CURRENT_SCHEMA
     parsed, skipped = [], []
-    with _no_collection():
+    with no_collection():
         for number, record in enumerate(records, 1):
             if not selected(record):
                 continue
@@ -333,7 +333,7 @@ def parse_registry(raw: bytes) -> Parsed:
 
 
 @contextmanager
-def _no_collection() -> Iterator[None]:
+def no_collection() -> Iterator[None]:
     """The garbage collector paused while thousands of cards are built: each of its passes would walk the
     whole parsed registry (nothing built here is garbage), a tenth of a sync's time."""
     enabled = gc.isenabled()
