@@ -74,3 +74,25 @@ def test_a_record_missing_fields_gets_the_defaults_and_one_with_a_stray_field_is
     stray_face["faces"][1]["stray"] = 1
     with pytest.raises(TypeError):
         Card.from_json(stray_face)
+
+
+def test_a_temp_file_is_new_private_and_named_for_the_sweep(tmp_path):
+    """write_atomic's temp files, made without the tempfile module: each a new file (never one that exists),
+    mode 0600 until it is renamed, named with the writer's pid and the leftover mark."""
+    import os
+    import stat
+
+    from hhdcli.files import LEFTOVER_MARK, _new_temp_file, write_atomic
+
+    prefix = f".cards.json.{os.getpid()}{LEFTOVER_MARK}"
+    made = [_new_temp_file(tmp_path, prefix, ".tmp") for _ in range(50)]
+    for fd, _name in made:
+        os.close(fd)
+    names = {Path(name) for _, name in made}
+    assert len(names) == 50 and all(p.is_absolute() and p.parent == tmp_path for p in names)
+    assert all(p.name.startswith(prefix) and p.name.endswith(".tmp") for p in names)
+    assert {stat.S_IMODE(p.stat().st_mode) for p in names} == {0o600}
+    for p in names:
+        p.unlink()
+    write_atomic(tmp_path / "out.json", b"{}")
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"] and (tmp_path / "out.json").read_bytes() == b"{}"
