@@ -13,7 +13,6 @@ from hhdcli.deck import Deck, LandColors, LandLookup, deck_colors
 from hhdcli.errors import InputError
 from hhdcli.i18n import N_, _, format_decimal, ngettext
 from hhdcli.mana import VERDICT_ORDER, SymbolTable, Take, Verdict, WhatIf, judge_all, what_if
-from hhdcli.rulings import card_rulings
 
 JSON_SCHEMA = 1
 OPENING_HAND = 2  # Hell cards in every opening hand
@@ -130,6 +129,8 @@ class CheckReport:
         return notes
 
     def to_json(self) -> dict[str, Any]:
+        from hhdcli.rulings import card_rulings  # here: the text report names no rulings, so never loads them
+
         return {
             "schema": JSON_SCHEMA,
             "scope": self.scope,
