@@ -738,7 +738,6 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
     from hhdcli.deck import parse_colors_option, parse_land_option, read_deck
     from hhdcli.files import guard_outputs
     from hhdcli.mana import SymbolTable
-    from hhdcli.render.documents import DocFormat, check_document, doc_format
 
     if deck is None and colors is None:
         raise InputError(_("give a deck file or --colors"),
@@ -746,7 +745,11 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
     use_library = not all_cards and (_given(ctx, "library") or library.is_file())
     guard_outputs({_("the report (-o)"): output}, {_("the deck"): deck,
                                                    _("the library"): library if use_library else None})
-    report_format = doc_format(output, fmt, (DocFormat.HTML, DocFormat.MD)) if output else None
+    report_format = None
+    if output:  # the documents module (and its templates) only for a report file
+        from hhdcli.render.documents import DocFormat, doc_format
+
+        report_format = doc_format(output, fmt, (DocFormat.HTML, DocFormat.MD))
     cache = env.cards()
     if use_library:
         cards = env.open_library(library).cards
@@ -774,6 +777,8 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
     for warning in report.warnings:
         env.warn(warning)
     if output is not None and report_format is not None:
+        from hhdcli.render.documents import check_document
+
         _write(env, output, check_document(report, table, report_format))
 
 
