@@ -12,11 +12,12 @@ from hhdcli.cache import CardCache
 from hhdcli.cards import Card, normalize_name
 from hhdcli.colors import COLOR_GROUPS, Group
 from hhdcli.i18n import N_, _, current_language, format_decimal, language_source, ngettext
-from hhdcli.rulings import card_rulings
 
 
 @dataclass(frozen=True)
 class CardFilter:
+    """What `hhd cards` lists: the cards matching every criterion given (None: any)."""
+
     query: str | None = None
     color: str | None = None
     type: str | None = None
@@ -24,8 +25,11 @@ class CardFilter:
     ruling: str | None = None  # a ruling id: only the cards whose text calls for it
 
     def matches(self, card: Card) -> bool:
-        if self.ruling and self.ruling not in {r.id for r in card_rulings(card)}:
-            return False
+        if self.ruling:
+            from hhdcli.rulings import card_rulings  # here: a list without --ruling never reads the table
+
+            if self.ruling not in {r.id for r in card_rulings(card)}:
+                return False
         if self.query and normalize_name(self.query) not in normalize_name(card.name) \
                 and self.query.lower() not in card.type_line.lower():
             return False

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from hhdcli.cards import Card
+from hhdcli.cards import Card, no_collection
 from hhdcli.errors import CacheError
 from hhdcli.files import os_reason, sweep_leftovers, write_cache_file
 from hhdcli.i18n import _
@@ -47,6 +47,8 @@ def resolve_cache_dir(option: str | os.PathLike[str] | None) -> Path:
 
 @dataclass
 class CacheMeta:
+    """Where the cached cards came from and when: the metadata cards.json keeps beside them."""
+
     source: str
     format: str
     registry_version: str | None
@@ -112,7 +114,8 @@ def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
         raise CacheError(_("no card cache in {cache_dir}").format(cache_dir=cache_dir),
                          _("run `hhd sync` (or `hhd sync --source FILE` offline)"))
     try:
-        document = load_json(path.read_bytes())
+        with no_collection():  # 720 cards' objects, none of them garbage: the collector's passes are wasted
+            document = load_json(path.read_bytes())
     except (OSError, ValueError) as exc:
         raise _damaged(path, _("not readable JSON ({exc})").format(exc=exc)) from exc
     if not isinstance(document, dict) or not isinstance(document.get("cards"), list):
@@ -123,7 +126,8 @@ def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
         raise _damaged(path, _("schema {get!r}, this hhd reads {SCHEMA_VERSION}").format(get=document['meta'].get('schema'), SCHEMA_VERSION=SCHEMA_VERSION))
     try:
         meta = CacheMeta(**document["meta"])
-        cards = [Card.from_json(c) for c in document["cards"]]
+        with no_collection():
+            cards = [Card.from_json(c) for c in document["cards"]]
     except (TypeError, KeyError, AttributeError, ValueError) as exc:
         raise _damaged(path, _("a record has the wrong shape ({exc})").format(exc=exc)) from exc
     if len(cards) != meta.card_count:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from math import comb
 from typing import Any
 
@@ -14,7 +13,6 @@ from hhdcli.deck import Deck, LandColors, LandLookup, deck_colors
 from hhdcli.errors import InputError
 from hhdcli.i18n import N_, _, format_decimal, ngettext
 from hhdcli.mana import VERDICT_ORDER, SymbolTable, Take, Verdict, WhatIf, judge_all, what_if
-from hhdcli.rulings import card_rulings
 
 JSON_SCHEMA = 1
 OPENING_HAND = 2  # Hell cards in every opening hand
@@ -76,6 +74,8 @@ def _about(chance: float) -> str:
         return _("almost all")
     if chance <= 0.005:
         return _("almost no")
+    from fractions import Fraction  # here: with decimal, 3 ms of every check's start-up otherwise
+
     candidates = {Fraction(n, d) for d in (2, 3, 4, 5, 10) for n in range(1, d)}
     share = min(candidates, key=lambda f: (abs(f - Fraction(chance)), f.denominator))
     return _("about {n} in {d}").format(n=share.numerator, d=share.denominator)
@@ -83,6 +83,8 @@ def _about(chance: float) -> str:
 
 @dataclass
 class CheckReport:
+    """What `hhd check` found: the deck's colours and lands, a verdict per card, what a colour more gives."""
+
     scope: str
     deck_colors: tuple[str, ...]
     lands: list[LandColors]
@@ -127,6 +129,8 @@ class CheckReport:
         return notes
 
     def to_json(self) -> dict[str, Any]:
+        from hhdcli.rulings import card_rulings  # here: the text report names no rulings, so never loads them
+
         return {
             "schema": JSON_SCHEMA,
             "scope": self.scope,
@@ -183,6 +187,7 @@ def format_check(report: CheckReport) -> str:
     lines.append(f"{report.scope}:")
     ordered = report.sorted_verdicts
     copies = Counter(v.card.name for v in ordered)
+    width = max(len(verdict_word(t)) for t in Take)
     for verdict in ordered:
         if copies[verdict.card.name] == 0:
             continue  # several copies of one card (basics) print as one line
@@ -192,7 +197,6 @@ def format_check(report: CheckReport) -> str:
             needs = "".join(verdict.missing)
             note += "   " + _("needs {symbols}").format(symbols=needs) if needs else ""
             note += "   " + _("unknown {symbols}").format(symbols=" ".join(verdict.unknown)) if verdict.unknown else ""
-        width = max(len(verdict_word(t)) for t in Take)
         lines.append(f"  {verdict_word(verdict.verdict):<{width}}  {verdict.card.name}   {verdict.card.mana_cost}{note}")
     lines += ["", summary_line(report.summary)]
     gains = [w for w in report.what_if if w.gain > 0]
@@ -209,7 +213,10 @@ HOW_KNOWN = {"basic": N_("basic"), "hellscube": N_("hellscube"), "scryfall": N_(
 
 
 def verdict_word(verdict: str) -> str:
-    return _(VERDICT_WORDS.get(Take(verdict), verdict)) if verdict in tuple(Take) else verdict
+    return _(VERDICT_WORDS.get(Take(verdict), verdict)) if verdict in _TAKES else verdict
+
+
+_TAKES = tuple(Take)  # once: iterating an enum is slow, and a check prints a word for each of 720 cards
 
 
 def how_known(how: str) -> str:

@@ -163,10 +163,11 @@ class Finite(click.FloatRange):
         return number
 
 
-def _check_url(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A URL option that can be fetched, checked before any work."""
-    if value is None:
-        return None
+def _check_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A URL option that can be fetched, checked before any work (its own default needs no check, and so
+    no import of the HTTP module)."""
+    if value is None or ctx.get_parameter_source(param.name or "") is click.core.ParameterSource.DEFAULT:
+        return value
     from hhdcli.http import url_problem
 
     wrong = url_problem(value)
@@ -646,8 +647,8 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
                    "tags; the live registry's does: hhd sync)").format(tag=quote(tag)))
     names = read_name_list(exclude_file) if exclude_file else ()
     pool, unknown = build_pool(cache.cards, Exclusions(exclude_banned, exclude_tag, names), basics_per_type)
-    index = CardIndex(cache.cards)
     if unknown:
+        index = CardIndex(cache.cards)  # only here: 720 names normalised for the suggestions
         env.warn(ngettext("{file}: {n} name matches no card: {names}", "{file}: {n} names match no card: {names}",
                           len(unknown)).format(file=exclude_file, n=len(unknown), names=unknown_names(unknown, index)))
     if seed is None:
@@ -737,7 +738,6 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
     from hhdcli.deck import parse_colors_option, parse_land_option, read_deck
     from hhdcli.files import guard_outputs
     from hhdcli.mana import SymbolTable
-    from hhdcli.render.documents import DocFormat, check_document, doc_format
 
     if deck is None and colors is None:
         raise InputError(_("give a deck file or --colors"),
@@ -745,7 +745,11 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
     use_library = not all_cards and (_given(ctx, "library") or library.is_file())
     guard_outputs({_("the report (-o)"): output}, {_("the deck"): deck,
                                                    _("the library"): library if use_library else None})
-    report_format = doc_format(output, fmt, (DocFormat.HTML, DocFormat.MD)) if output else None
+    report_format = None
+    if output:  # the documents module (and its templates) only for a report file
+        from hhdcli.render.documents import DocFormat, doc_format
+
+        report_format = doc_format(output, fmt, (DocFormat.HTML, DocFormat.MD))
     cache = env.cards()
     if use_library:
         cards = env.open_library(library).cards
@@ -773,6 +777,8 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
     for warning in report.warnings:
         env.warn(warning)
     if output is not None and report_format is not None:
+        from hhdcli.render.documents import check_document
+
         _write(env, output, check_document(report, table, report_format))
 
 

@@ -51,7 +51,7 @@ def ordered(colors: Iterable[str]) -> tuple[str, ...]:
 def known(colors: Iterable[str]) -> tuple[str, ...]:
     """Only the six colours, in WUBRGP order (drops C, S and anything else)."""
     present = set(colors)
-    return tuple(c for c in COLORS if c in present)
+    return tuple([c for c in COLORS if c in present])  # a list first: a generator is slower for six
 
 
 def parse_letters(text: str) -> tuple[str, ...] | None:

@@ -16,6 +16,8 @@ NUMBER = re.compile(r"-?\d+(?:\.\d+)?|\d+/\d+|∞|[XYZ]")
 
 @dataclass(frozen=True)
 class ParsedCost:
+    """A cost slot read: its mana symbols, or the stray text it holds instead."""
+
     symbols: tuple[str, ...]
     stray: str | None = None  # text in a cost slot that is not a mana cost (flavour text, a note)
 

@@ -38,6 +38,8 @@ def read_deck(path: Path, sideboard_after_blank: bool | None = None) -> Deck:
 
 @dataclass(frozen=True)
 class LandColors:
+    """A land of the deck, the colours it makes, and how hhd knows them."""
+
     name: str
     colors: tuple[str, ...]
     how: str  # basic, hellscube, scryfall, --land
@@ -45,6 +47,8 @@ class LandColors:
 
 @dataclass
 class DeckColors:
+    """The colours a deck's lands make, with the lands behind them and the names left unknown."""
+
     colors: tuple[str, ...]
     lands: list[LandColors]
     unresolved: list[str]  # names we could not tell are lands or not

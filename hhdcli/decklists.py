@@ -36,6 +36,8 @@ IN_MAIN = (Zone.MAIN, Zone.COMMANDER, Zone.COMPANION)
 
 @dataclass(frozen=True)
 class DeckEntry:
+    """One card line of a deck list: how many, which card, on which line, in which zone."""
+
     count: int
     name: str
     line: int
@@ -49,6 +51,8 @@ MAX_LINE = 300  # a longer line is no card line (and no regular expression gets 
 
 @dataclass
 class Deck:
+    """A deck list as read: its entries, and what could not be read or was read with doubt."""
+
     source: str
     format: str = N_("plain list")
     entries: list[DeckEntry] = field(default_factory=list)
@@ -178,6 +182,8 @@ _CATEGORY = re.compile(r"\[(?P<category>[^\]]*)\]")
 
 @dataclass(frozen=True)
 class CardLine:
+    """A card line's count, name, and the zone the line itself names."""
+
     count: int
     name: str
     zone: Zone | None  # a zone the line itself names (SB:, *CMDR*, [Commander{top}]), else None

@@ -186,6 +186,11 @@ def _install_in_click() -> None:
             module.ngettext = ngettext  # type: ignore[attr-defined]
 
 
+# and now, for the Click modules loaded already: its decorators translate their default help at import
+# (version_option), which gettext would look for in the system's catalogs (importing locale, 1 ms of start-up)
+_install_in_click()
+
+
 # --- choosing the language ------------------------------------------------------------------------------
 
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # POSIX precedence

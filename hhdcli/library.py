@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +39,8 @@ def basic_cards(per_type: int = 50) -> list[Card]:
 
 @dataclass(frozen=True)
 class Exclusions:
+    """What a draw leaves out of the pool: banned cards, cards with these tags, these names."""
+
     banned: bool = False
     tags: tuple[str, ...] = ()
     names: tuple[str, ...] = ()  # from --exclude-file
@@ -51,6 +52,8 @@ class Exclusions:
 
 @dataclass
 class Pool:
+    """The cards a library is drawn from, and how they were chosen."""
+
     cards: list[Card]
     description: dict[str, Any]
 
@@ -58,9 +61,9 @@ class Pool:
 def build_pool(hellscube: Sequence[Card], exclusions: Exclusions = Exclusions(),
                basics_per_type: int = 50) -> tuple[Pool, list[str]]:
     """The v1.2 cards left after exclusions, then the basics; also the exclude-file names not found."""
-    index = CardIndex(list(hellscube))
     # an exclude file names cards exactly (any case or punctuation): one look-up a name, however long the file
-    found = {name: index.by_key.get(normalize_name(name)) for name in dict.fromkeys(exclusions.names)}
+    by_key = CardIndex(list(hellscube)).by_key if exclusions.names else {}
+    found = {name: by_key.get(normalize_name(name)) for name in dict.fromkeys(exclusions.names)}
     unknown = [name for name, card in found.items() if card is None]
     excluded_names = {normalize_name(card.name) for card in found.values() if card is not None}
     kept = sorted((c for c in hellscube if not exclusions.excludes(c, excluded_names)),
@@ -132,6 +135,8 @@ def unknown_tags(hellscube: Sequence[Card], tags: Sequence[str]) -> tuple[list[s
 
 def memorable_seed() -> str:
     """Two words and a number, easy to read out at the table (ember-tide-42)."""
+    import secrets  # here: a seeded draw, the usual one, never needs it
+
     return f"{secrets.choice(_SEED_WORDS)}-{secrets.choice(_SEED_WORDS)}-{secrets.randbelow(100)}"
 
 
@@ -140,6 +145,8 @@ def memorable_seed() -> str:
 
 @dataclass(frozen=True)
 class LibraryEntry:
+    """One card of a library file, with the copy of the card it was drawn as."""
+
     position: int
     id: str
     name: str
@@ -160,6 +167,8 @@ class LibraryEntry:
 
 @dataclass
 class Library:
+    """A drawn Hell library: its seed, its pool, the card data it came from, its cards."""
+
     seed: str
     pool: dict[str, Any]
     card_data: dict[str, Any]
@@ -305,6 +314,8 @@ def _check_consistent(path: Path, library: Library, size: Any) -> None:
 
 @dataclass
 class ResolvedLibrary:
+    """A library file matched against today's card data."""
+
     library: Library
     cards: list[Card]  # library order; a card gone from the data is its copy in the file (v1 files: left out)
     missing: list[LibraryEntry]  # entries the card data no longer has

@@ -194,6 +194,8 @@ def _read_costs(costs: tuple[str, ...], rules_texts: tuple[str, ...]) -> CardCos
 
 @dataclass(frozen=True)
 class Assessment:
+    """A cost judged against the deck's colours: take or choice, and the symbols that decided it."""
+
     verdict: Take  # TAKE or CHOICE
     missing: tuple[str, ...] = ()
     unknown: tuple[str, ...] = ()
@@ -231,6 +233,8 @@ def judge_all(cards: Sequence[Card], deck_colors: Iterable[str], table: SymbolTa
 
 @dataclass(frozen=True)
 class WhatIf:
+    """How many more cards a deck could take with one more colour."""
+
     color: str
     gain: int
 

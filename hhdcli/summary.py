@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections import Counter
@@ -40,6 +39,8 @@ FIGURES: dict[str, tuple[Sequence[str], Callable[[Card], str | None]]] = {
 
 @dataclass(frozen=True)
 class Row:
+    """One figure of a library's summary: its count, and how many a random library has."""
+
     figure: str
     label: str
     count: int
@@ -106,6 +107,8 @@ def render_view(fmt: str, library: Library, rows: list[dict[str, Any]], summary:
     if fmt == "json":
         return json.dumps(library.to_json(), indent=2, sort_keys=True, ensure_ascii=False)
     if fmt == "csv":
+        import csv  # here: the other views never need it
+
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["position"], lineterminator="\n")
         writer.writeheader()
