@@ -100,13 +100,13 @@ def describe_card(card: Card) -> str:
 
 def _hell_paragraph(card: Card) -> list[str]:
     """The format's rulings on the card, its clarification, and a word when they are guessed from its text."""
-    from hhdcli.i18n import _
+    from hhdcli.i18n import _, current_language
     from hhdcli.rulings import PATTERN, hell_rulings
 
-    found = hell_rulings(card)
-    lines = [f"  [{r.id}] {r.en}" for r in found.rulings]
+    found, lang = hell_rulings(card), current_language()  # the rulings are written in English and Russian
+    lines = [f"  [{r.id}] {r.text(lang)}" for r in found.rulings]
     if found.clarification:
-        lines.append("  " + _("This card: {clarification}").format(clarification=found.clarification.en))
+        lines.append("  " + _("This card: {clarification}").format(clarification=found.clarification.text(lang)))
     if found.source == PATTERN:
         lines.append("  " + (_("(guessed from the card's text: the card is not in hhd's reviewed ruling table)")
                              if found.rulings else
