@@ -16,7 +16,17 @@ import pytest
 
 from hhdcli.cache import load_builtin
 from hhdcli.cards import Card, CardIndex, parse_registry
-from hhdcli.rulings import BY_ID, CURATED, PATTERN, RULINGS, card_rulings, curated_table, hell_rulings, pattern_rulings
+from hhdcli.rulings import (
+    BY_ID,
+    CURATED,
+    PATTERN,
+    RULINGS,
+    card_rulings,
+    curated_table,
+    hell_lines,
+    hell_rulings,
+    pattern_rulings,
+)
 from support import CURRENT_SAMPLE, EXCERPT, LEGACY, PIPS, Hhd
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -479,3 +489,13 @@ def test_the_draft_ruling_says_the_same_as_the_sheet():
     assert "removed from the game" in draft.en and "убирается из игры" in draft.ru
     assert "a card an effect turns into a token" in BY_ID["token-card"].en and "превратил в фишку" in \
         BY_ID["token-card"].ru
+
+
+def test_a_cards_ruling_lines_speak_the_language_asked_for(by_name):
+    """The lines a text proxy, a TTS description or a Cockatrice card carries: each ruling's short text and the
+    card's clarification, in English or in Russian (both are written down for every ruling)."""
+    lump = by_name["Lump of Coal"]
+    english, russian = hell_lines(lump, "en"), hell_lines(lump, "ru")
+    assert english[0].startswith("Hell (draft): drafting it = taking it") and len(english) == len(russian)
+    assert russian[0].startswith("Ад (draft): драфт карты") and russian[-1].startswith("Ад: Срабатывает")
+    assert all(ruling.short_ru and ruling.short_text("ru") == ruling.short_ru for ruling in RULINGS)
