@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
-from hhdcli.i18n import _
+from hhdcli.i18n import _, quote
 from hhdcli.mana import SymbolTable
 from hhdcli.table.state import Session, TableError
 
@@ -136,7 +136,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
             env.warn(_("listening on {host}: anyone on this network can reach the table; the join code keeps them "
                        "out").format(host=host))
         env.info((_("resumed the session of library {seed} in {file}") if resumed else
-                  _("started the session of library {seed} in {file}")).format(seed=repr(session.seed),
+                  _("started the session of library {seed} in {file}")).format(seed=quote(session.seed),
                                                                              file=state_file))
         for url in urls:
             print(_("open {url}").format(url=url), flush=True)
