@@ -570,12 +570,7 @@ class Session:
         """A London mulligan: the Hell cards of the player's opening hand go to the bottom of the Hell library in
         the order they were dealt, not shuffled, and two new ones are dealt from the top."""
         with self.transaction() as db:
-            self._colors(db, player)
-            phase, dealt = self._opening(db, player)
-            if phase is None:
-                raise TableError("{player} has no opening hand yet: draw it first", player=player)
-            if phase == "kept":
-                raise TableError("{player} kept their opening hand this game", player=player)
+            dealt = self._deciding(db, player)
             returned = [p for p in dealt if p in self._held(db, player)]
             # the new cards come from the top; from a library this short, the old ones come straight back
             new = (self._top(db, "library", OPENING_HAND) + returned)[:OPENING_HAND]
@@ -589,16 +584,21 @@ class Session:
                 self._move(db, position, "hand", "bottom", player)
         return {"to_bottom": returned, "cards": [self.describe(p) for p in new]}
 
+    def _deciding(self, db: sqlite3.Connection, player: str) -> list[int]:
+        """The Hell cards dealt in the player's opening hand, while they still mulligan or keep it."""
+        self._colors(db, player)
+        phase, dealt = self._opening(db, player)
+        if phase is None:
+            raise TableError("{player} has no opening hand yet: draw it first", player=player)
+        if phase == "kept":
+            raise TableError("{player} kept their opening hand this game", player=player)
+        return dealt
+
     def keep(self, player: str, bottom: list[int]) -> list[int]:
         """The end of the mulligans: the Hell cards the player ticked (none, some or all) go to the bottom of the
         Hell library in the order ticked; the rest stay in hand. Nothing is chosen for the player."""
         with self.transaction() as db:
-            self._colors(db, player)
-            phase, _ = self._opening(db, player)
-            if phase is None:
-                raise TableError("{player} has no opening hand yet: draw it first", player=player)
-            if phase == "kept":
-                raise TableError("{player} kept their opening hand this game", player=player)
+            self._deciding(db, player)
             chosen = list(dict.fromkeys(bottom))
             if any(p not in self._held(db, player) for p in chosen):
                 raise TableError("{player} does not hold every card named", status=400, player=player)
