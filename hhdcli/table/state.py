@@ -41,6 +41,7 @@ CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, colors TEXT NOT NULL,
 CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY AUTOINCREMENT, game INTEGER NOT NULL, player TEXT,
                                 action TEXT NOT NULL, detail TEXT NOT NULL, undo TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS cards_by_zone ON cards (zone, ord);
+CREATE INDEX IF NOT EXISTS log_by_player ON log (game, player);
 """
 OPENING_HAND = 2
 # Cards of the players' own decks that left the game (by name, onto the sideboard) are numbered from here, above
@@ -385,10 +386,10 @@ class Session:
     def _phases(db: sqlite3.Connection, game: int) -> dict[str, str]:
         """Each player's opening hand this game: 'dealt' (mulligan or keep next) or 'kept'."""
         phases: dict[str, str] = {}
-        for row in db.execute("SELECT player, action FROM log WHERE game = ? AND action IN "
-                              "('opening hand', 'mulligan', 'keep') ORDER BY id", (game,)):
-            phases[row["player"]] = "kept" if row["action"] == "keep" or phases.get(row["player"]) == "kept" \
-                else "dealt"
+        for (name,) in db.execute("SELECT name FROM players").fetchall():
+            row = _latest_opening(db, game, name)
+            if row is not None:
+                phases[name] = "kept" if row["action"] == "keep" else "dealt"
         return phases
 
     def _player(self, player: sqlite3.Row, mine: list[sqlite3.Row], viewer: str | None, phase: str | None,
@@ -537,15 +538,12 @@ class Session:
 
     def _opening(self, db: sqlite3.Connection, player: str) -> tuple[str | None, list[int]]:
         """A player's opening hand this game: None, 'dealt' or 'kept', and the Hell cards last dealt."""
-        phase: str | None = None
-        dealt: list[int] = []
-        for row in db.execute("SELECT action, detail FROM log WHERE game = ? AND player = ? AND action IN "
-                              "('opening hand', 'mulligan', 'keep') ORDER BY id", (self._game(db), player)):
-            if row["action"] == "keep":
-                phase = "kept"
-            elif phase != "kept":
-                phase, dealt = "dealt", [int(p) for p in load_json(row["detail"])["dealt"]]
-        return phase, dealt
+        row = _latest_opening(db, self._game(db), player)
+        if row is None:
+            return None, []
+        if row["action"] == "keep":
+            return "kept", []
+        return "dealt", [int(p) for p in load_json(row["detail"])["dealt"]]
 
     def _deal(self, db: sqlite3.Connection) -> list[int]:
         positions = self._top(db, "library", OPENING_HAND)
@@ -776,3 +774,13 @@ def _public(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, 
         shown = {k: v for k, v in shown.items() if k == "count"}
     return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
             "detail": shown}
+
+
+def _latest_opening(db: sqlite3.Connection, game: int, player: str) -> sqlite3.Row | None:
+    """The newest of a player's opening-hand actions this game (opening hand, mulligan, keep), which says where
+    their opening hand stands (an undone action is deleted from the log). Read backwards through the log's
+    (game, player) index: its cost does not grow with the evening's length."""
+    row: sqlite3.Row | None = db.execute(
+        "SELECT action, detail FROM log WHERE game = ? AND player = ? AND action IN ('opening hand', 'mulligan', "
+        "'keep') ORDER BY id DESC LIMIT 1", (game, player)).fetchone()
+    return row
