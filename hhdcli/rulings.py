@@ -25,6 +25,8 @@ TABLE_FILE = "data/rulings-v1.2.json"
 
 @dataclass(frozen=True)
 class Ruling:
+    """One of the format's rulings: its id, its text in English and Russian, and the patterns that guess it."""
+
     id: str
     en: str
     ru: str
@@ -147,8 +149,6 @@ RULINGS: tuple[Ruling, ...] = (
                      )),
 )
 BY_ID = {ruling.id: ruling for ruling in RULINGS}
-_COMPILED = {r.id: (re.compile("|".join(r.patterns), re.MULTILINE), re.compile(r.unless) if r.unless else None)
-             for r in RULINGS}
 _SENTENCE = re.compile(r"[^.!?\n]+")
 
 
@@ -174,6 +174,8 @@ class HellRulings:
 
 @dataclass(frozen=True)
 class TableEntry:
+    """One card of the curated table: what it is called, its image's Drive id, its rulings and clarification."""
+
     id: str
     name: str
     rulings: tuple[str, ...]
@@ -192,12 +194,20 @@ def rules_text(card: Card) -> str:
     return text
 
 
+@cache
+def _compiled() -> dict[str, tuple[re.Pattern[str], re.Pattern[str] | None]]:
+    """The patterns compiled when first needed: a card the curated table knows (every Hellscube v1.2 card) never
+    needs them, and compiling them all costs ~5 ms of every command that shows rulings."""
+    return {r.id: (re.compile("|".join(r.patterns), re.MULTILINE), re.compile(r.unless) if r.unless else None)
+            for r in RULINGS}
+
+
 def pattern_rulings(card: Card) -> tuple[Ruling, ...]:
     """The rulings a card's text calls for by the patterns alone, in the table's order."""
     sentences = _SENTENCE.findall(rules_text(card))
     found = []
     for ruling in RULINGS:
-        pattern, unless = _COMPILED[ruling.id]
+        pattern, unless = _compiled()[ruling.id]
         if any(pattern.search(s) and not (unless and unless.search(s)) for s in sentences):
             found.append(ruling)
     return tuple(found)
