@@ -207,6 +207,15 @@ def named(key: str = "player") -> str | None:
     return name
 
 
+def seat_named_by_host() -> str:
+    """The seat a host action is about: only the host may ask, and it must say whose."""
+    host()
+    name = named()
+    if name is None:
+        raise TableError('say whose seat: {"player": NAME}', status=400)
+    return name
+
+
 NO_SEAT = N_("this needs your seat at the table: open the table's address on your phone and pick your name")
 
 
@@ -436,10 +445,7 @@ def join() -> Any:
 
 @table.post("/api/host/release")
 def release() -> Any:
-    host()
-    name = named()
-    if name is None:
-        raise TableError('say whose seat: {"player": NAME}', status=400)
+    name = seat_named_by_host()
     served().session.release(name)
     return jsonify(released=name)
 
@@ -449,10 +455,7 @@ def reseat() -> Any:
     """A new token for a player's new phone, as an address and its QR code; the old phone's is refused now."""
     from hhdcli.table.page import qr_svg
 
-    host()
-    name = named()
-    if name is None:
-        raise TableError('say whose seat: {"player": NAME}', status=400)
+    name = seat_named_by_host()
     given = served().session.reseat(name)
     base = served().join_urls[0] if served().join_urls else request.host_url.rstrip("/") + (
         f"/?code={served().code}" if served().code else "/")
