@@ -15,7 +15,7 @@ from typing import Any
 
 from hhdcli.cards import Card, no_collection
 from hhdcli.errors import CacheError
-from hhdcli.files import os_reason, sweep_leftovers, write_cache_file
+from hhdcli.files import cache_write_error, os_reason, sweep_leftovers, write_cache_file
 from hhdcli.i18n import _
 from hhdcli.jsonio import load_json
 
@@ -140,12 +140,13 @@ def load_symbols(cache_dir: Path, expected_sha256: str | None = None) -> list[di
     """The registry's symbol table, or [] when none was synced (symbols are then read by shape). With
     `expected_sha256` (what cards.json says it was synced with), a table of another sync is refused."""
     path = cache_dir / SYMBOLS_FILE
-    if expected_sha256 and _file_sha256(path) != expected_sha256 \
-            and _file_sha256(cache_dir / STAGED_SYMBOLS_FILE) == expected_sha256:
-        path = cache_dir / STAGED_SYMBOLS_FILE  # a sync killed after its commit: its table is the staged one
     if not path.is_file():
         return []
     raw = path.read_bytes()
+    if expected_sha256 and hashlib.sha256(raw).hexdigest() != expected_sha256:
+        staged = cache_dir / STAGED_SYMBOLS_FILE  # a sync killed after its commit: its table is the staged one
+        if _file_sha256(staged) == expected_sha256:
+            path, raw = staged, staged.read_bytes()
     if expected_sha256 and hashlib.sha256(raw).hexdigest() != expected_sha256:
         raise CacheError(_("{path} and {number} are from different syncs (one was interrupted, or two ran at once)").format(path=path, number=cache_dir / CARDS_FILE), _("run `hhd sync --force` to fetch both again"))
     try:
@@ -231,15 +232,19 @@ def _move_in(staged: Path, target: Path) -> None:
     try:
         os.replace(staged, target)
     except OSError as exc:
-        raise CacheError(f"cannot write the cache file {target}: {exc.strerror or exc.__class__.__name__}",
-                         "make the cache folder writable, or choose another with --cache-dir or HHD_CACHE_DIR") from exc
+        raise cache_write_error(target, exc) from exc
+
+
+def written_folders(cache_dir: Path) -> tuple[Path, ...]:
+    """The folders of the cache that hhd writes files into (where a killed run may leave a temp file)."""
+    return cache_dir, cache_dir / "images" / "raw", cache_dir / "images" / "print"
 
 
 def sweep_cache(cache_dir: Path) -> int:
     """Tidy what killed runs left in the cache: every temp file of ours whose writer has gone (in the cache
     and its image folder), and a staged symbol table: moved in when cards.json goes with it (the sync was
     killed after its commit), else removed. Run under the sync lock, where no other sync is writing."""
-    removed = sum(sweep_leftovers(folder) for folder in (cache_dir, cache_dir / "images") if folder.is_dir())
+    removed = sum(sweep_leftovers(folder) for folder in written_folders(cache_dir))
     staged = cache_dir / STAGED_SYMBOLS_FILE
     if staged.exists():
         meta = read_meta(cache_dir)

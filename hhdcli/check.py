@@ -213,10 +213,9 @@ HOW_KNOWN = {"basic": N_("basic"), "hellscube": N_("hellscube"), "scryfall": N_(
 
 
 def verdict_word(verdict: str) -> str:
-    return _(VERDICT_WORDS.get(Take(verdict), verdict)) if verdict in _TAKES else verdict
-
-
-_TAKES = tuple(Take)  # once: iterating an enum is slow, and a check prints a word for each of 720 cards
+    """The verdict in the run's language (a Take is a str: the table's keys find plain strings too)."""
+    word = VERDICT_WORDS.get(verdict)  # type: ignore[call-overload]
+    return _(word) if word else verdict
 
 
 def how_known(how: str) -> str:

@@ -115,8 +115,7 @@ class HhdGroup(HhdSubgroup):
     group_class = HhdSubgroup
 
     def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
-        from hhdcli.i18n import choose_language, current_language, language_from_args, language_source, set_language
-
+        from hhdcli.i18n import choose_language, language_from_args, language_source, set_language
 
         arguments = list(sys.argv[1:] if args is None else args)
         before = current_language(), language_source()
@@ -1134,12 +1133,12 @@ def cache() -> None:
 @pass_env
 def cache_clean(env: Env) -> None:
     """Remove downloaded card images and files left half-written by a killed run (card data stays)."""
+    from hhdcli.cache import written_folders
     from hhdcli.files import sweep_leftovers
     from hhdcli.render.images import evict
 
     removed, freed = evict(env.cache_dir / "images", 0)
-    swept = sum(sweep_leftovers(folder) for folder in (env.cache_dir, env.cache_dir / "images" / "raw",
-                                                        env.cache_dir / "images" / "print"))
+    swept = sum(sweep_leftovers(folder) for folder in written_folders(env.cache_dir))
     click.echo(_("removed {images} ({size} MB) and {files} from {folder}").format(
         images=ngettext("{n} image", "{n} images", removed).format(n=removed), size=format_decimal(freed / 2**20),
         files=ngettext("{n} half-written file", "{n} half-written files", swept).format(n=swept),

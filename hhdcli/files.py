@@ -22,7 +22,6 @@ def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], object], durable
     `data` may be a function that writes the content to the file it is given (a large PDF, a piece at a time)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.parent not in _SWEPT:  # once a folder and run: a folder of 1,500 images is not listed per write
-        _SWEPT.add(path.parent)
         sweep_leftovers(path.parent)
     fd, tmp = _new_temp_file(path.parent, f".{path.name}.{os.getpid()}{LEFTOVER_MARK}", ".tmp")
     try:
@@ -60,6 +59,7 @@ LEFTOVER_MARK = ".hhd-"  # .NAME.<pid>.hhd-XXXX.tmp: a temp file of ours, and wh
 
 def sweep_leftovers(folder: Path) -> int:
     """Remove our temp files whose writer is no longer running (killed mid-write); how many went."""
+    _SWEPT.add(folder)
     removed = 0
     try:
         candidates = [p for p in folder.iterdir() if p.name.startswith(".") and p.name.endswith(".tmp")
@@ -130,7 +130,6 @@ def os_reason(exc: OSError) -> str:
     return _(OS_REASONS[exc.errno]) if exc.errno in OS_REASONS else exc.strerror or exc.__class__.__name__
 
 
-_why = os_reason
 
 
 def write_output(path: Path, data: bytes | str | Callable[[BinaryIO], object]) -> None:
@@ -143,7 +142,7 @@ def write_output(path: Path, data: bytes | str | Callable[[BinaryIO], object]) -
     try:
         write_atomic(Path(path), payload)
     except OSError as exc:
-        raise InputError(_("cannot write {path}: {why}").format(path=path, why=_why(exc)),
+        raise InputError(_("cannot write {path}: {why}").format(path=path, why=os_reason(exc)),
                          _("choose another output path (-o) in a folder you can write to")) from exc
 
 
@@ -152,8 +151,13 @@ def write_cache_file(path: Path, data: bytes, durable: bool = True) -> None:
     try:
         write_atomic(Path(path), data, durable)
     except OSError as exc:
-        raise CacheError(_("cannot write the cache file {path}: {why}").format(path=path, why=_why(exc)),
-                         _("make the cache folder writable, or choose another with --cache-dir or HHD_CACHE_DIR")) from exc
+        raise cache_write_error(path, exc) from exc
+
+
+def cache_write_error(path: Path, exc: OSError) -> CacheError:
+    """A cache file that could not be written: the one message, pointing at --cache-dir."""
+    return CacheError(_("cannot write the cache file {path}: {why}").format(path=path, why=os_reason(exc)),
+                      _("make the cache folder writable, or choose another with --cache-dir or HHD_CACHE_DIR"))
 
 
 def dump_json(document: Any) -> bytes:
@@ -203,19 +207,19 @@ def read_input(path: Path, what: str, limit: int, hint: str | None = None) -> by
         finally:
             os.close(fd)
     except OSError as exc:
-        raise InputError(_("cannot read {what} {path}: {why}").format(what=what, path=path, why=_why(exc)), hint) from exc
+        raise InputError(_("cannot read {what} {path}: {why}").format(what=what, path=path, why=os_reason(exc)), hint) from exc
 
 
 def read_text_file(path: Path, what: str, hint: str) -> str:
     """A text file a person gave (deck, exclusions, names), read the same way everywhere."""
     raw = read_input(path, what, MAX_TEXT_BYTES)
-    binary = b"\0" in raw[:8192] and wide_encoding(raw) is None  # UTF-16 text is full of NULs
-    if not binary and wide_encoding(raw) and "\0" in decode_text(raw):
-        binary = True
+    text = decode_text(raw)
+    # UTF-16 text is full of NUL bytes: a wide file is binary when its text holds one
+    binary = "\0" in text if wide_encoding(raw) else b"\0" in raw[:8192]
     if len(raw) > MAX_TEXT_BYTES or binary:
         why = _("a binary file") if binary else _("over {n} MB").format(n=MAX_TEXT_BYTES // 2**20)
         raise InputError(_("{path} is not a {what} ({why})").format(path=path, what=what, why=why), hint)
-    return decode_text(raw)
+    return text
 
 
 # --- outputs never overwrite inputs ----------------------------------------------------------------------

@@ -102,13 +102,13 @@ def read_po(text: str) -> tuple[dict[str | tuple[str, int], str], str]:
 _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")  # what may name a catalog folder: never a path or a long string
 
 
-def _catalog_path(lang: str, domain: str) -> Path | None:
-    if not re.fullmatch(r"[a-z]{2,3}", lang):  # a language code, never a path (or a value too long for one)
+def _catalog_path(lang: str, domain: str, extra: str | None = None) -> Path | None:
+    if not _LANGUAGE_CODE.fullmatch(lang):
         return None
     here = Path(__file__).parent / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
     if lang in LANGUAGES and here.is_file():
         return here
-    extra = os.environ.get(EXTRA_CATALOGS)
+    extra = extra if extra is not None else os.environ.get(EXTRA_CATALOGS)
     if extra:
         there = Path(extra) / lang / "LC_MESSAGES" / f"{domain}.po"
         if there.is_file():
@@ -123,7 +123,8 @@ def available(lang: str) -> bool:
 
 @lru_cache(maxsize=8)
 def _load(lang: str, domain: str, where: str | None) -> gettext.NullTranslations:
-    path = _catalog_path(lang, domain)
+    """`where` (HHD_LOCALE_DIR as the caller read it) is part of the cache key and the folder looked in."""
+    path = _catalog_path(lang, domain, where)
     if path is None:
         return gettext.NullTranslations()
     messages, plural_rule = read_po(path.read_text(encoding="utf-8"))
