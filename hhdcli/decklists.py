@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from hhdcli.cards import normalize_name
+from hhdcli.colors import BASIC_LANDS
 from hhdcli.errors import InputError
 from hhdcli.i18n import N_, _, ngettext
 
@@ -316,7 +317,7 @@ MIN_MAIN = 40  # the smallest main deck (limited); a list of fewer cards has no 
 MAX_LIMITED_MAIN = 45  # a limited deck: 40 cards and a few; its sideboard is the rest of the pool, any size
 MAX_SIDEBOARD = 15  # a constructed sideboard: up to fifteen cards
 COMMANDER_DECK = 100  # a Commander deck has no sideboard
-_BASICS = {normalize_name(name) for name in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Nebula")}
+_BASICS = {normalize_name(name) for name in BASIC_LANDS}
 
 
 def _plausible_sideboard(deck: Deck, last: list[DeckEntry], rest: int, side: int) -> bool:
@@ -544,7 +545,7 @@ class _XmlDeck:
             if is_card_name(name):
                 self.deck.entries.append(DeckEntry(count, split_name(name), line, zone))
             else:
-                self.deck.not_understood(line, "<card>", "card without a name")
+                self.deck.not_understood(line, "<card>", _("card without a name"))
 
     def characters(self, data: str) -> None:
         if self.card is not None and sum(map(len, self.text)) < MAX_LINE:
@@ -571,7 +572,7 @@ class _XmlDeck:
             name, count = attrs.get("name"), attrs.get("number", "1")
             if not name or not _is_count(count) or not is_card_name(name):
                 self.deck.not_understood(line, f"<card number={count[:20]!r} name={(name or '')[:60]!r}>",
-                                         "card without a name")
+                                         _("card without a name"))
                 return
             self.deck.entries.append(DeckEntry(int(count), split_name(name), line, self.zones[-1]))
 
@@ -584,7 +585,7 @@ class _XmlDeck:
         if not name or not _is_count(quantity):
             if not name and (attrs.get("CatID") or attrs.get("CatId")):
                 self.catalogue_only += 1
-            self.deck.not_understood(line, "<Cards>", "card entry without a name" if not name else _("Quantity is not a count"))
+            self.deck.not_understood(line, "<Cards>", _("card entry without a name") if not name else _("Quantity is not a count"))
             return
         sideboard = attrs.get("Sideboard", "false").lower() == "true"
         self.deck.entries.append(DeckEntry(int(quantity), split_name(name), line,

@@ -85,7 +85,6 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
         done.files[output] = library_csv(cards)
     elif fmt is ExportFormat.MPC:
         from hhdcli.export.mpc import HELLFALL_CARDBACK, PROJECT_MAX_SIZE, mpc_orders
-        from hhdcli.i18n import ngettext
 
         orders, missing = mpc_orders(cards, drive_id_of(cardback) if cardback else HELLFALL_CARDBACK)
         if len(missing) == len(cards):
