@@ -576,7 +576,7 @@ def end_game() -> Any:
     if body().get("confirm") is not True:
         raise NeedsConfirmation("ending the game puts every Hell card outside the libraries and the sideboard at "
                                 "the bottom of the Hell library in random order, and begins game {next}",
-                                next=served().session.state(0)["game"] + 1)
+                                next=served().session.game() + 1)
     return jsonify(served().session.end_game(who))
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
-from hhdcli.i18n import _, quote
+from hhdcli.i18n import _, current_language, quote
 from hhdcli.mana import SymbolTable
 from hhdcli.table.state import Session, TableError
 
@@ -33,7 +33,6 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
     try:
         return session, session.start(players)
     except TableError as exc:
-        from hhdcli.i18n import current_language
         from hhdcli.table.i18n import translations
 
         said = exc.said(translations(current_language()).gettext)  # the table's catalog, in the host's language

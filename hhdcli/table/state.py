@@ -474,6 +474,11 @@ class Session:
             raise TableError("no player named {player} at this table", status=404, player=player)
         return str(row["colors"])
 
+    def game(self) -> int:
+        """The number of the game being played (1 for the session's first)."""
+        with self.snapshot() as db:
+            return self._game(db)
+
     @staticmethod
     def _game(db: sqlite3.Connection) -> int:
         return int(db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"])
