@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -15,7 +14,7 @@ from typing import Any
 
 from hhdcli.cards import Card, no_collection
 from hhdcli.errors import CacheError
-from hhdcli.files import cache_write_error, os_reason, sweep_leftovers, write_cache_file
+from hhdcli.files import cache_write_error, os_reason, sha256_hex, sweep_leftovers, write_cache_file
 from hhdcli.i18n import _
 from hhdcli.jsonio import load_json
 
@@ -143,11 +142,11 @@ def load_symbols(cache_dir: Path, expected_sha256: str | None = None) -> list[di
     if not path.is_file():
         return []
     raw = path.read_bytes()
-    if expected_sha256 and hashlib.sha256(raw).hexdigest() != expected_sha256:
+    if expected_sha256 and sha256_hex(raw) != expected_sha256:
         staged = cache_dir / STAGED_SYMBOLS_FILE  # a sync killed after its commit: its table is the staged one
         if _file_sha256(staged) == expected_sha256:
             path, raw = staged, staged.read_bytes()
-    if expected_sha256 and hashlib.sha256(raw).hexdigest() != expected_sha256:
+    if expected_sha256 and sha256_hex(raw) != expected_sha256:
         raise CacheError(_("{path} and {number} are from different syncs (one was interrupted, or two ran at once)").format(path=path, number=cache_dir / CARDS_FILE), _("run `hhd sync --force` to fetch both again"))
     try:
         return parse_symbols(raw)
@@ -258,7 +257,7 @@ def sweep_cache(cache_dir: Path) -> int:
 
 def _file_sha256(path: Path) -> str | None:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return sha256_hex(path.read_bytes())
     except OSError:
         return None
 

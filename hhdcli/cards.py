@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -216,6 +215,12 @@ def card_text(card: Card) -> str:
     return "\n----\n".join(blocks)
 
 
+def _sha1(data: bytes) -> Any:
+    import hashlib  # only a sync from the legacy sheet names cards by hash: not every command's start-up
+
+    return hashlib.sha1(data)
+
+
 def is_land_type(type_line: str) -> bool:
     main_types = type_line.split("—")[0]
     return "land" in main_types.lower().split()
@@ -224,6 +229,8 @@ def is_land_type(type_line: str) -> bool:
 def normalize_name(name: str) -> str:
     """The key names are matched by: case, accents, punctuation and spacing do not matter; letters and
     digits of every script count (`Lim-Dûl` is `limdul`, `日本語のカード` is itself)."""
+    if name.isascii():  # most names: NFKD changes nothing and casefold is lower (~40 % of loading 720 cards)
+        return _NOT_WORD.sub("", name.lower())
     folded = unicodedata.normalize("NFKD", name).casefold().replace("æ", "ae").replace("œ", "oe")
     return _NOT_WORD.sub("", folded)
 
@@ -554,7 +561,7 @@ def _legacy_card(record: dict[str, Any]) -> Card:
     cmc = record.get("CMC")
     own_colors = cost_colors(faces)
     return Card(
-        id="hlc-" + hashlib.sha1(name.encode()).hexdigest()[:12],
+        id="hlc-" + _sha1(name.encode()).hexdigest()[:12],
         name=name,
         set_code="HLC",
         faces=faces,
@@ -632,7 +639,7 @@ def _current_card(record: dict[str, Any]) -> Card:
     mana_value = record.get("mana_value")
     listed = record.get("colors")
     return Card(
-        id=str(record.get("id") or "hlc-" + hashlib.sha1(str(record.get("name")).encode()).hexdigest()[:12]),
+        id=str(record.get("id") or "hlc-" + _sha1(str(record.get("name")).encode()).hexdigest()[:12]),
         name=str(record.get("name") or ""),
         set_code=str(record.get("set") or "").replace("_", "."),
         faces=faces,

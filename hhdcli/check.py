@@ -150,7 +150,7 @@ class CheckReport:
 def run_check(cards: Sequence[Card], scope: str, deck_colors: Sequence[str], lands: list[LandColors],
               table: SymbolTable, with_rules_text: bool = False) -> CheckReport:
     verdicts = judge_all(cards, deck_colors, table, with_rules_text)
-    gains = what_if(cards, deck_colors, table, with_rules_text)
+    gains = what_if(verdicts, deck_colors, table, with_rules_text)
     return CheckReport(scope, tuple(deck_colors), lands, verdicts, gains)
 
 

@@ -160,6 +160,23 @@ def cache_write_error(path: Path, exc: OSError) -> CacheError:
                       _("make the cache folder writable, or choose another with --cache-dir or HHD_CACHE_DIR"))
 
 
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of data, in hex: how the cache names the files of one sync."""
+    if len(data) > 1 << 20:  # a registry file: OpenSSL's is five times as fast on megabytes
+        import hashlib
+
+        return hashlib.sha256(data).hexdigest()
+    # CPython's own SHA-256 (3.11: _sha256, 3.12 on: _sha2) for what every command reads (pips.json, 80 kB):
+    # importing hashlib loads OpenSSL, ~3 ms of each command's start
+    for module in ("_sha256", "_sha2", "hashlib"):
+        try:
+            sha256 = __import__(module).sha256
+        except ImportError:
+            continue
+        return str(sha256(data).hexdigest())
+    raise ImportError("no SHA-256 in this Python")
+
+
 def dump_json(document: Any) -> bytes:
     """The one JSON style hhd writes: sorted keys, two-space indent, UTF-8, trailing newline."""
     return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")

@@ -239,15 +239,14 @@ class WhatIf:
     gain: int
 
 
-def what_if(cards: Sequence[Card], deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
+def what_if(verdicts: Sequence[Verdict], deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
             with_rules_text: bool = False) -> list[WhatIf]:
-    """For each colour the deck lacks: how many more cards become take with a land of it, best first."""
+    """For each colour the deck lacks: how many more cards become take with a land of it, best first. A card
+    the deck takes stays taken with more colours (a cost is met when one of its options is within them), so
+    only the cards of choice are judged again, once per colour."""
     colors = frozenset(deck_colors)
-    base = sum(v.verdict is Take.TAKE for v in judge_all(cards, colors, table, with_rules_text))
-    gains = []
-    for color in COLORS:
-        if color in colors:
-            continue
-        take = sum(v.verdict is Take.TAKE for v in judge_all(cards, colors | {color}, table, with_rules_text))
-        gains.append(WhatIf(color, take - base))
+    choices = [v.card for v in verdicts if v.verdict is Take.CHOICE]
+    gains = [WhatIf(color, sum(judge(card, colors | {color}, table, with_rules_text).verdict is Take.TAKE
+                               for card in choices))
+             for color in COLORS if color not in colors]
     return sorted(gains, key=lambda w: (-w.gain, COLORS.index(w.color)))

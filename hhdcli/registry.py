@@ -6,7 +6,6 @@ the previous cache exactly as it was.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +25,7 @@ from hhdcli.cache import (
 )
 from hhdcli.cards import Parsed, parse_registry
 from hhdcli.errors import DataError, HhdError, InputError
-from hhdcli.files import read_input, write_cache_file
+from hhdcli.files import read_input, sha256_hex, write_cache_file
 from hhdcli.http import Client, Download, HttpSettings, Notice, Progress
 from hhdcli.i18n import N_, _
 from hhdcli.jsonio import load_json
@@ -143,7 +142,7 @@ class Syncer:
         else:
             path = str(Path(source).expanduser().resolve())
             download = Download(path, _read_local(path))
-            if old and not force and old.source == path and old.sha256 == _sha256(download.data):
+            if old and not force and old.source == path and old.sha256 == sha256_hex(download.data):
                 download.not_modified = True
         if download.not_modified and old is not None:
             return SyncResult(False, old, self.warnings)
@@ -166,7 +165,7 @@ class Syncer:
         meta = CacheMeta(
             source=download.url, format=fmt, registry_version=version,
             fetched_at=datetime.now(UTC).replace(microsecond=0).isoformat(),
-            sha256=_sha256(download.data), card_count=len(cards),
+            sha256=sha256_hex(download.data), card_count=len(cards),
             etag=download.etag, last_modified=download.last_modified,
         )
         self._carry_symbols_meta(meta, symbols_download, old)
@@ -278,9 +277,6 @@ class Syncer:
                 meta.symbols_source, meta.symbols_sha256 = old.symbols_source, old.symbols_sha256
                 meta.symbols_etag, meta.symbols_last_modified = old.symbols_etag, old.symbols_last_modified
             return
-        meta.symbols_source, meta.symbols_sha256 = download.url, _sha256(download.data)
+        meta.symbols_source, meta.symbols_sha256 = download.url, sha256_hex(download.data)
         meta.symbols_etag, meta.symbols_last_modified = download.etag, download.last_modified
 
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()

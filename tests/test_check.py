@@ -310,3 +310,17 @@ def test_a_hellscube_land_with_basic_types_makes_their_colours():
     nebula = Card("y", "Space Field", "HLC", (Face("Space Field", type_line="Land", oracle_text="{T}: Add {P} or {G}."),))
     assert hellscube_land_colors(dual) == ("U", "R")
     assert hellscube_land_colors(nebula) == ("G", "P")
+
+
+@pytest.mark.parametrize("colors", ["", "R", "UB", "WUG", "WUBRG"])
+def test_what_one_more_colour_unlocks_counts_every_card_judged_again_with_it(index, colors):
+    """what_if judges again only the cards of choice; the count is that of judging all 720 with the colour."""
+    from hhdcli.colors import COLORS
+    from hhdcli.mana import Take, judge_all, what_if
+
+    cards, table = index.cards, SymbolTable.from_records(parse_symbols(PIPS.read_bytes()))
+    takes = {c: sum(v.verdict is Take.TAKE for v in judge_all(cards, set(colors) | set(c), table)) for c in COLORS}
+    base = sum(v.verdict is Take.TAKE for v in judge_all(cards, colors, table))
+    gains = {w.color: w.gain for w in what_if(judge_all(cards, colors, table), colors, table)}
+    assert gains == {c: takes[c] - base for c in COLORS if c not in colors}
+    assert colors == "WUBRG" or any(gains.values())  # a colour that unlocks nothing everywhere tests nothing

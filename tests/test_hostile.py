@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import time
 from datetime import UTC
@@ -69,6 +70,27 @@ def test_the_first_run_falls_back_to_built_in_data_when_the_registry_sends_junk(
 def test_the_one_json_reader_refuses_with_a_value_error(raw):
     with pytest.raises(ValueError):
         load_json(raw)
+
+
+def _large(body: str) -> str:
+    """A document past the size a registry download is read at (by msgspec), padded with a string."""
+    from hhdcli.jsonio import LARGE
+
+    return body.replace("PAD", "x" * (LARGE + 10))
+
+
+@pytest.mark.parametrize("body", ['{"data": [NaN, "PAD"]}', '{"data": [Infinity, "PAD"]}', '["PAD"'])
+def test_a_large_document_is_refused_as_a_small_one_is(body):
+    with pytest.raises(ValueError):
+        load_json(_large(body).encode())
+
+
+def test_a_large_document_reads_as_json_reads_it_whatever_its_encoding():
+    text = _large(r'{"data": [{"name": "Lim-D\u00fbl \ud83d\udd95", "n": 12345678901234567890123, "f": 0.1}], "p": "PAD"}')
+    expected = json.loads(text)
+    assert load_json(text.encode()) == expected and load_json(text) == expected
+    assert load_json(codecs.BOM_UTF8 + text.encode()) == expected  # a BOM, which only json's reader takes
+    assert load_json(text.encode("utf-16")) == expected  # UTF-16 with its BOM, as PowerShell writes
 
 
 def test_deep_or_nan_json_is_a_one_line_error_for_every_file_hhd_reads(tmp_path, legacy_cache):
