@@ -90,13 +90,12 @@ def _card(parent: ET.Element, card: Card, name: str, text: str, face: Face, side
     node = ET.SubElement(parent, "card")
     ET.SubElement(node, "name").text = cockatrice_name(name)
     ET.SubElement(node, "text").text = "\n".join([text, *hell_lines(card)]) if side == "front" else text
-    prop = ET.SubElement(node, "prop")
     main_type = _main_type(face.type_line)
     double = side == "back" or card.is_double_faced
     # a one-<card> card (split, flip, inset…) is every face the registry counts: an inset token's (Warp
     # World) type, cost, colours and P/T are not the card's
     faces = (face,) if double else card.counted_faces or card.faces[:1]
-    values = {
+    _props(node, {
         "layout": _LAYOUTS.get(card.layout, "normal"), "side": side,
         "type": _whole(f.type_line for f in faces), "maintype": main_type,
         "manacost": _whole(f.mana_cost for f in faces),
@@ -105,14 +104,19 @@ def _card(parent: ET.Element, card: Card, name: str, text: str, face: Face, side
         "cmc": _number(card.mana_value), "colors": _colors(face.colors if double else card.colors),
         "coloridentity": _colors(card.color_identity) if side == "front" else "",
         "pt": _pt(faces), "loyalty": face.loyalty or "",
-    }
-    for tag, value in values.items():
-        if value:
-            ET.SubElement(prop, tag).text = value
+    })
     ET.SubElement(node, "set", picurl=image or "", uuid=f"{card.id}{'-back' if side == 'back' else ''}").text = SET_CODE
     if other_side:
         ET.SubElement(node, "reverse-related", attach="transform").text = cockatrice_name(other_side)
     ET.SubElement(node, "tablerow").text = str(_TABLE_ROWS.get(main_type.lower(), 1))
+
+
+def _props(node: ET.Element, values: dict[str, str]) -> None:
+    """A card's <prop>: one element per value that is not empty, in the order given (cards.xsd's)."""
+    prop = ET.SubElement(node, "prop")
+    for tag, value in values.items():
+        if value:
+            ET.SubElement(prop, tag).text = value
 
 
 def _colors(letters: Iterable[str]) -> str:
@@ -138,16 +142,12 @@ def _token(parent: ET.Element, token: Token, makers: list[tuple[Card, Maker]], c
     node = ET.SubElement(parent, "card")
     ET.SubElement(node, "name").text = f"{token.name} (token)" if clash else cockatrice_name(token.name)
     ET.SubElement(node, "text").text = token.oracle_text
-    prop = ET.SubElement(node, "prop")
     main_type = _main_type(token.type_line)
-    values = {"layout": "token", "side": "front", "type": token.type_line, "maintype": main_type,
+    _props(node, {"layout": "token", "side": "front", "type": token.type_line, "maintype": main_type,
               "manacost": token.mana_cost, "cmc": _number(token.mana_value), "colors": _colors(token.colors),
               "coloridentity": _colors(token.color_identity),
               "pt": f"{token.power or ''}/{token.toughness or ''}" if token.power or token.toughness else "",
-              "loyalty": token.loyalty or ""}
-    for tag, value in values.items():
-        if value:
-            ET.SubElement(prop, tag).text = value
+              "loyalty": token.loyalty or ""})
     ET.SubElement(node, "set", picurl=token.image or "", uuid=token.id or token.name).text = SET_CODE
     for card, maker in makers:
         attributes = {"count": maker.count} if maker.count else {}
