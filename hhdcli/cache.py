@@ -219,8 +219,12 @@ def write_cache(cache_dir: Path, meta: CacheMeta, cards: list[Card], symbols_raw
     if symbols_raw is not None:
         write_cache_file(staged, symbols_raw)
     document = {"meta": meta.__dict__, "cards": [c.to_json() for c in cards]}
-    # compact: the cache is read by hhd, not people (`hhd card NAME --json` shows a card readably)
-    data = json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    # compact: the cache is read by hhd, not people (`hhd card NAME --json` shows a card readably); by msgspec,
+    # which a sync has imported for the download, the same bytes as json.dumps(separators=(",", ":"),
+    # ensure_ascii=False) in a tenth of the time
+    import msgspec
+
+    data = msgspec.json.encode(document)
     write_cache_file(cache_dir / CARDS_FILE, data)
     if symbols_raw is not None:
         _move_in(staged, cache_dir / SYMBOLS_FILE)
