@@ -673,6 +673,8 @@ def _csv_format(header: list[str]) -> str:
         return "Deckbox / Moxfield .csv"
     if "boardtype" in header:
         return "Moxfield .csv"
+    if "printcount" in header:
+        return "Untapped.gg .csv"
     if "manabox id" in header:  # ManaBox's export: Name, Set code, …, Quantity, ManaBox ID, Scryfall ID, …
         return "ManaBox .csv"
     if "categories" in header or "scryfall id" in header:
@@ -688,6 +690,11 @@ def _parse_csv(text: str, source: str) -> Deck:
         raise InputError(_("{source}: a CSV file hhd cannot read as a deck (columns: {columns})").format(
             source=source, columns=found),
             _("export it with a Name and a Quantity column (MTGO, Moxfield, Deckbox, Archidekt CSV) or as text"))
+    if "printcount" in header:
+        # Untapped.gg's Arena collection (Id,Name,Set,Color,Rarity,Count,PrintCount; one row per printing): Count
+        # is the card's count over all its printings (at most 4, the same on each of its rows), PrintCount the
+        # copies of this printing; the rows' PrintCounts add up to the collection
+        count_at = header.index("printcount")
     board_at = _column(header, _BOARD_COLUMNS)
     deck = Deck(source, _csv_format(header))
     rows = csv.reader(text.splitlines())

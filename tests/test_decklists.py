@@ -309,6 +309,9 @@ def test_a_plain_list_saved_as_csv_is_read_as_text():
     # ManaBox: Name,…,Quantity
     ("Name,Set code,Set name,Collector number,Foil,Rarity,Quantity\nForest,M21,Core Set 2021,274,normal,common,20\n",
      20, 0),
+    # Untapped.gg's Arena collection: Count is the card's over all printings (at most 4), PrintCount this printing's
+    ('Id,Name,Set,Color,Rarity,Count,PrintCount\n19577,"Phyrexian Arena",HA1,Black,Rare,4,0\n'
+     '83804,"Phyrexian Arena",ONE,Black,Rare,4,2\n93893,"Phyrexian Arena",FDN,Black,Rare,4,2\n', 4, 0),
 ])
 def test_other_csv_exports_are_read_by_their_header_too(text, main, side):
     assert _sizes(parse_deck(text, "deck.csv")) == (main, side)

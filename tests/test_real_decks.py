@@ -511,3 +511,41 @@ def test_a_real_hand_written_list_with_prose_counts_only_its_card_lines():
     assert (count(deck.main), count(deck.sideboard)) == (33, 0)
     assert sum(int(n) for n in re.findall(r"^(\d+)x ", (REAL / "text" / "paithan-zombie-horde.txt").read_text(),
                                            re.M)) == 100  # the author's count: tokens and spells
+
+
+# --- More programs' exports (fixtures2): counts as each writing program means them ---------------------------
+
+# MTGO's CSV export ("Spreadsheet CSV format" of a deck or of the collection): `Quantity` copies of each row,
+# `Sideboarded` Yes for the sideboard. The older collection export (2016) has no `Sideboarded` column and a
+# trailing comma in its header; mtgoappraiser's own test (MtgoCSVParserTest) reads its 681 rows.
+MTGO_CSV = {"prbarcelon-deck.csv": (147, 0), "mtgoappraiser-testCollection.csv": (3169, 0)}
+
+
+@pytest.mark.parametrize("name", sorted(MTGO_CSV))
+def test_real_mtgo_csv_exports_count_quantity_and_sideboarded(name):
+    deck = read_deck(REAL / "mtgo-csv" / name)
+    assert deck.format == "MTGO .csv" and deck.problems == []
+    assert (count(deck.main), count(deck.sideboard)) == MTGO_CSV[name]
+
+
+def test_a_real_untapped_collection_counts_each_printing_once():
+    """Untapped.gg's Arena collection export (`Id,Name,Set,Color,Rarity,Count,PrintCount`, one row per printing,
+    unowned printings included): `Count` is the card's count over all its printings, capped at 4 and repeated on
+    each of its rows (in this file, for all 14,398 names, `Count` = min(4, the name's PrintCounts summed));
+    `PrintCount` is the copies of the row's printing. The collection is the PrintCounts summed: 9,990, not the
+    12,312 that summing `Count` gives."""
+    import csv
+    import gzip
+    import io
+
+    path = REAL / "untapped" / "RogersJohn-collection.csv.gz"
+    rows = list(csv.DictReader(io.StringIO(gzip.decompress(path.read_bytes()).decode())))
+    by_name: dict[str, list[dict[str, str]]] = {}
+    for row in rows:
+        by_name.setdefault(row["Name"], []).append(row)
+    assert all(int(r["Count"]) == min(4, sum(int(p["PrintCount"]) for p in printings))
+               for printings in by_name.values() for r in printings)  # the file bears the columns' meaning out
+    deck = parse_deck(gzip.decompress(path.read_bytes()).decode(), "collection.csv")
+    assert deck.format == "Untapped.gg .csv" and deck.problems == []
+    assert (count(deck.main), count(deck.sideboard)) == (9990, 0)
+    assert tally(deck.main)[normalize_name("Phyrexian Arena")] == 4  # 0 + 2 + 2 over three printings
