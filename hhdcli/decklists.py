@@ -646,11 +646,20 @@ _BOARDS = {**dict.fromkeys(("yes", "true", "1", "sideboard", "side", "sideboards
                             "acquireboard", "wishboard"), Zone.IGNORED)}
 
 
+def _csv_delimiter(text: str) -> str:
+    """`;` when the header is separated by semicolons and holds no comma, as a spreadsheet or app writes CSV in
+    a locale whose decimal mark is the comma (Dragon Shield's export in French: `Quantity; Name; CardNumber; …`);
+    else `,`."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return ";" if first.count(";") >= 1 and "," not in first else ","
+
+
 def _csv_header(text: str) -> list[str]:
     first = next((line for line in text.splitlines() if line.strip()), "")
-    if len(first) > 2000 or first.count(",") < 1:
+    delimiter = _csv_delimiter(text)
+    if len(first) > 2000 or first.count(delimiter) < 1:
         return []
-    return [cell.strip().strip("\ufeff").lower() for cell in next(csv.reader([first]))]
+    return [cell.strip().strip("\ufeff").lower() for cell in next(csv.reader([first], delimiter=delimiter))]
 
 
 def _is_csv(text: str, source: str) -> bool:
@@ -697,7 +706,7 @@ def _parse_csv(text: str, source: str) -> Deck:
         count_at = header.index("printcount")
     board_at = _column(header, _BOARD_COLUMNS)
     deck = Deck(source, _csv_format(header))
-    rows = csv.reader(text.splitlines())
+    rows = csv.reader(text.splitlines(), delimiter=_csv_delimiter(text))
     next(rows, None)
     for number, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):

@@ -312,6 +312,9 @@ def test_a_plain_list_saved_as_csv_is_read_as_text():
     # Untapped.gg's Arena collection: Count is the card's over all printings (at most 4), PrintCount this printing's
     ('Id,Name,Set,Color,Rarity,Count,PrintCount\n19577,"Phyrexian Arena",HA1,Black,Rare,4,0\n'
      '83804,"Phyrexian Arena",ONE,Black,Rare,4,2\n93893,"Phyrexian Arena",FDN,Black,Rare,4,2\n', 4, 0),
+    # Dragon Shield's export in a locale whose decimal mark is the comma: semicolons between the columns
+    ("Quantity; Name; CardNumber; Expansion Code; Expansion Name; PurchasePrice; Foil\n"
+     "2;Abrade;139;vow;Innistrad: Crimson Vow;0.15;false\n1;Fire // Ice;290;mh2;Modern Horizons 2;0.2;true\n", 3, 0),
 ])
 def test_other_csv_exports_are_read_by_their_header_too(text, main, side):
     assert _sizes(parse_deck(text, "deck.csv")) == (main, side)

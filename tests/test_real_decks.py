@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -549,3 +550,24 @@ def test_a_real_untapped_collection_counts_each_printing_once():
     assert deck.format == "Untapped.gg .csv" and deck.problems == []
     assert (count(deck.main), count(deck.sideboard)) == (9990, 0)
     assert tally(deck.main)[normalize_name("Phyrexian Arena")] == 4  # 0 + 2 + 2 over three printings
+
+
+# Collection exports of Dragon Shield's MTG Card Manager and its predecessor MTG Manager (leriomaggio's
+# "original" exports of the same collection from both apps, 2020), and a later Dragon Shield export written in a
+# French locale (Phenixjj: `Quantity; Name; CardNumber; …; Single Current Price; Total Current Price`, semicolons
+# between the columns). Counts: the `Quantity` column summed, as each app and Python's csv module read it.
+COLLECTIONS = [("dragonshield", "leriomaggio-Islands.csv", 231), ("dragonshield", "leriomaggio-Gold_Multicolor.csv", 1594),
+               ("dragonshield", "Phenixjj-collection.csv.gz", 5935), ("mtgmanager", "leriomaggio-Islands.csv", 231),
+               ("mtgmanager", "leriomaggio-Gold_Multicolor.csv", 1592)]
+
+
+@pytest.mark.parametrize("folder, name, cards", COLLECTIONS)
+def test_real_collection_exports_count_their_quantity_column(folder, name, cards, tmp_path):
+    deck = read_deck(_real(folder, name, tmp_path))
+    assert deck.problems == [] and (count(deck.main), count(deck.sideboard)) == (cards, 0)
+
+
+def test_a_real_semicolon_separated_export_is_read_by_its_columns(tmp_path):
+    """Before: the semicolon header was no CSV header, and the 3,533 rows were 'not a deck line' but one."""
+    deck = read_deck(_real("dragonshield", "Phenixjj-collection.csv.gz", tmp_path))
+    assert deck.entries[0] == replace(deck.entries[0], count=1, name="+2 Mace", line=2)
