@@ -571,3 +571,32 @@ def test_a_real_semicolon_separated_export_is_read_by_its_columns(tmp_path):
     """Before: the semicolon header was no CSV header, and the 3,533 rows were 'not a deck line' but one."""
     deck = read_deck(_real("dragonshield", "Phenixjj-collection.csv.gz", tmp_path))
     assert deck.entries[0] == replace(deck.entries[0], count=1, name="+2 Mace", line=2)
+
+
+# MTGGoldfish's collection export of 2019 (`Card,Set ID,Set Name,Quantity,Foil`): `Quantity` summed.
+def test_a_real_mtggoldfish_collection_export_counts_its_quantity_column():
+    deck = read_deck(REAL / "mtggoldfish" / "AutoDMC-collection.csv")
+    assert deck.problems == [] and (count(deck.main), count(deck.sideboard)) == (2259, 0)
+
+
+# Deck lists of other shapes, counted as their writers mean them:
+# - Phenixjj's `raffine.txt`: a Commander deck as 100 names, no counts (one card a line, as Cockatrice and
+#   XMage read a line without a count);
+# - RiGraMa's custom lists (`1 Name`, the commander first, no headings): 100 cards;
+# - MeJosh's `.dec` files with upper-case `COMMANDER:`, `MAINBOARD:`, `SIDEBOARD:` headings and Moxfield's
+#   `(PLST) EMA-195` printings: each heading's cards (a 101-card singleton list is 101, as written);
+# - avborup's Archidekt exports (`1x Name (set) number [Category]`, the commander `[Commander{top}]`): 100.
+OTHER_SHAPES = {("text", "Phenixjj-raffine.txt"): (100, 0, []),
+                ("text", "RiGraMa-atraxa.txt"): (100, 0, []), ("text", "RiGraMa-krrik cEDh.txt"): (100, 0, []),
+                ("shouted", "MeJosh-bogles.dec"): (60, 15, []),
+                ("shouted", "MeJosh-kynaios-tiros-mill.dec"): (100, 0, ["Kynaios and Tiro of Meletis"]),
+                ("shouted", "MeJosh-bant-time-vault.dec"): (101, 0, []),
+                ("archidekt", "avborup-katara-ally-tribal.txt"): (100, 0, ["Katara, the Fearless"]),
+                ("archidekt", "avborup-rashmi-and-ragavan-treasures.txt"): (100, 0, ["Rashmi and Ragavan"])}
+
+
+@pytest.mark.parametrize("folder, name", sorted(OTHER_SHAPES))
+def test_real_lists_of_other_shapes_read_as_their_writers_mean_them(folder, name):
+    deck = read_deck(REAL / folder / name)
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == OTHER_SHAPES[folder, name]
+    assert deck.problems == [] and deck.doubts == []
