@@ -708,19 +708,42 @@ def _parse_csv(text: str, source: str) -> Deck:
     deck = Deck(source, _csv_format(header))
     rows = csv.reader(text.splitlines(), delimiter=_csv_delimiter(text))
     next(rows, None)
+    side_marked = False  # a lone `Sideboard` row puts the rows after it in the sideboard
     for number, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):
             continue
-        name = row[name_at].strip() if name_at < len(row) else ""
+        if _is_sideboard_row(row):
+            side_marked = True
+            continue
+        name = _csv_name(row, name_at, len(header))
         count = row[count_at].strip() if count_at is not None and count_at < len(row) else "1"
         if not name or not _is_count(count) or not is_card_name(name):
             deck.not_understood(number, ",".join(row)[:200], _("not a card row"))
             continue
         board = row[board_at].strip().lower() if board_at is not None and board_at < len(row) else ""
-        zone = _BOARDS.get(board.split(",")[0].strip(), Zone.MAIN)
+        zone = Zone.SIDEBOARD if side_marked else _BOARDS.get(board.split(",")[0].strip(), Zone.MAIN)
         if int(count):
             deck.entries.append(DeckEntry(int(count), split_name(name), number, zone))
     return deck
+
+
+def _is_sideboard_row(row: list[str]) -> bool:
+    """A row of one cell `Sideboard`: the sideboard follows, as Delver Lens deck exports (`Quantity,Name`, a blank
+    row, `Sideboard`, the sideboard's rows) mark it and cube-tools reads them (caseydavenport/cube-tools,
+    pkg/commands/parse.go, cardsFromCSVBytes: 'A "Sideboard" marker can appear as a single-column row')."""
+    cells = [cell.strip() for cell in row if cell.strip()]
+    return len(cells) == 1 and cells[0].rstrip(":").lower() == "sideboard"
+
+
+def _csv_name(row: list[str], name_at: int, columns: int) -> str:
+    """The row's card name. When the name is the last column and the row has more cells than the header, the
+    name held commas and was not quoted (Delver Lens writes `1,Otawara, Soaring City` under `Quantity,Name`):
+    the cells from the name column on are the name."""
+    if name_at >= len(row):
+        return ""
+    if name_at == columns - 1 and len(row) > columns:
+        return ",".join(row[name_at:]).strip()
+    return row[name_at].strip()
 
 
 # --- JSON decks: Moxfield's API and MTGJSON ----------------------------------------------------------------

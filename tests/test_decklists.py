@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hhdcli.deck import deck_colors, parse_deck, read_deck
-from hhdcli.decklists import parse_card_line, split_name
+from hhdcli.decklists import Zone, parse_card_line, split_name
 from hhdcli.errors import InputError
 from hhdcli.scryfall import ScryfallLands, match_answers
 from support import Reply
@@ -318,6 +318,16 @@ def test_a_plain_list_saved_as_csv_is_read_as_text():
 ])
 def test_other_csv_exports_are_read_by_their_header_too(text, main, side):
     assert _sizes(parse_deck(text, "deck.csv")) == (main, side)
+
+
+def test_a_lone_sideboard_row_starts_the_sideboard_and_an_unquoted_name_keeps_its_commas():
+    """Delver Lens's `Quantity,Name` export: names are not quoted (`1,Otawara, Soaring City`), and a blank row and a
+    `Sideboard` row come before the sideboard's rows (as caseydavenport/cube-tools' reader takes them)."""
+    deck = parse_deck("Quantity,Name\n1,Otawara, Soaring City\n39,Island\n\nSideboard\n2,Kellan, the Fae-Blooded "
+                      "// Birthright Boon\n", "deck.csv")
+    assert [(e.count, e.name, e.zone) for e in deck.entries] == [
+        (1, "Otawara, Soaring City", Zone.MAIN), (39, "Island", Zone.MAIN),
+        (2, "Kellan, the Fae-Blooded // Birthright Boon", Zone.SIDEBOARD)] and deck.problems == []
 
 
 def test_an_unknown_csv_is_refused_naming_its_columns():

@@ -600,3 +600,27 @@ def test_real_lists_of_other_shapes_read_as_their_writers_mean_them(folder, name
     deck = read_deck(REAL / folder / name)
     assert (count(deck.main), count(deck.sideboard), deck.commanders) == OTHER_SHAPES[folder, name]
     assert deck.problems == [] and deck.doubts == []
+
+
+# Cube draft decks kept by caseydavenport/cube-tools with what its own reader made of each (the deck's JSON
+# beside it: pkg/commands/parse.go, cardsFromCSVBytes and cardsFromTXTBytes). Delver Lens's `Quantity,Name`
+# scans: names unquoted (`1,Kellan, the Fae-Blooded // Birthright Boon`), a blank row and a `Sideboard` row before
+# the sideboard. Draftmancer's "Download all decks" `.txt`: `1 Name` lines, the first blank line before the
+# sideboard (the rest of the pool: 2 to 46 cards behind a 40- or 41-card deck). Over all 189 decks of that
+# snapshot with a single source file, hhd now reads main deck and sideboard as cube-tools does (before: 158).
+CUBE_TOOLS = {("delverlens", "2025-05-26-cara.csv"): (40, 14), ("delverlens", "2025-05-26-james.csv"): (42, 15),
+              ("delverlens", "2025-06-12-will.csv"): (40, 20), ("draftmancer", "2023-07-16-casey.txt"): (41, 21),
+              ("draftmancer", "2024-05-03-dom.txt"): (40, 46), ("draftmancer", "2025-04-05-casey.txt"): (41, 2)}
+
+
+@pytest.mark.parametrize("folder, name", sorted(CUBE_TOOLS))
+def test_real_cube_draft_decks_read_as_cube_tools_reads_them(folder, name):
+    deck = read_deck(REAL / folder / name)
+    assert (count(deck.main), count(deck.sideboard)) == CUBE_TOOLS[folder, name]
+    assert deck.problems == [] and deck.doubts == []
+
+
+def test_a_real_delver_lens_scan_keeps_the_commas_of_unquoted_names():
+    deck = read_deck(REAL / "delverlens" / "2025-05-26-cara.csv")
+    assert {"Kellan, the Fae-Blooded // Birthright Boon", "Lord Skitter, Sewer King", "Phelia, Exuberant Shepherd",
+            "Legion's Landing // Adanto, the First Fort"} <= {e.name for e in deck.entries}
