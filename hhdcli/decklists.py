@@ -770,7 +770,22 @@ def _parse_json(text: str, source: str) -> Deck:
                          _("export the deck as text, one card a line (4 Forest)"))
     if isinstance(document.get("data"), dict) and "mainBoard" in document["data"]:
         document = document["data"]  # MTGJSON: {"meta": {...}, "data": {the deck}}
-    boards = document.get("boards") if isinstance(document.get("boards"), dict) else document
+    if isinstance(document.get("cards"), list) and isinstance(document.get("categories"), list):
+        deck = _archidekt_json(document, source)
+    elif isinstance(document.get("convertedDeck"), list):
+        deck = _aetherhub_json(document["convertedDeck"], source)
+    else:
+        deck = _board_json(document, source)
+    if not deck.entries and not deck.ignored:
+        raise InputError(_("{source}: JSON without the boards of a Moxfield or MTGJSON deck (keys: {keys})").format(
+            source=source, keys=", ".join(str(k)[:30] for k in list(document)[:12])),
+            _("export the deck as text, one card a line (4 Forest)"))
+    return deck
+
+
+def _board_json(document: dict, source: str) -> Deck:
+    """Moxfield's API (v2 boards at the top, v3 under "boards") and MTGJSON's mainBoard/sideBoard lists."""
+    boards: dict = document["boards"] if isinstance(document.get("boards"), dict) else document
     deck = Deck(source, "Moxfield API .json" if "boards" in document or "publicId" in document else "MTGJSON .json")
     for key, zone in _JSON_BOARDS.items():
         board = boards.get(key)
@@ -781,14 +796,51 @@ def _parse_json(text: str, source: str) -> Deck:
             if not isinstance(entry, dict):
                 continue
             card: dict = entry["card"] if isinstance(entry.get("card"), dict) else entry
-            name, count = card.get("name"), entry.get("quantity", entry.get("count", 1))
-            if not isinstance(name, str) or not is_card_name(name) or type(count) is not int or not 0 < count < 10_000:
-                shown = name[:60] if isinstance(name, str) else f"<{type(name).__name__}>"  # never serialised
-                deck.not_understood(number, f"{key}: {shown}", _("not a card entry"))
-                continue
-            deck.entries.append(DeckEntry(count, split_name(name), number, zone))
-    if not deck.entries and not deck.ignored:
-        raise InputError(_("{source}: JSON without the boards of a Moxfield or MTGJSON deck (keys: {keys})").format(
-            source=source, keys=", ".join(str(k)[:30] for k in list(document)[:12])),
-            _("export the deck as text, one card a line (4 Forest)"))
+            _json_card(deck, number, key, card.get("name"), entry.get("quantity", entry.get("count", 1)), zone)
+    return deck
+
+
+def _json_card(deck: Deck, number: int, where: str, name: object, count: object, zone: Zone) -> None:
+    """One card entry of a JSON deck, or an entry not understood (its name shown, never the entry serialised)."""
+    if not isinstance(name, str) or not is_card_name(name) or type(count) is not int or not 0 < count < 10_000:
+        shown = name[:60] if isinstance(name, str) else f"<{type(name).__name__}>"
+        deck.not_understood(number, f"{where}: {shown}", _("not a card entry"))
+        return
+    deck.entries.append(DeckEntry(count, split_name(name), number, zone))
+
+
+def _archidekt_json(document: dict, source: str) -> Deck:
+    """Archidekt's deck API (archidekt.com/api/decks/ID/): `cards` of {quantity, categories, card: {oracleCard:
+    {name}}}, and the deck's `categories` with `includedInDeck`. A card is in the deck when it has no category or
+    one that is included (as lheyberger/mtg-parser reads it, src/mtg_parser/archidekt.py); its first category
+    names its zone (Commander, Companion, Sideboard), as in Archidekt's text and CSV exports."""
+    deck = Deck(source, "Archidekt API .json")
+    included = {c.get("name") for c in document["categories"] if isinstance(c, dict) and c.get("includedInDeck")}
+    for number, entry in enumerate(document["cards"], start=1):
+        if not isinstance(entry, dict):
+            continue
+        categories = [c for c in entry.get("categories") or [] if isinstance(c, str)]
+        if categories and not included & set(categories):
+            continue  # Maybeboard and the other categories kept out of the deck
+        card = entry["card"] if isinstance(entry.get("card"), dict) else {}
+        oracle = card["oracleCard"] if isinstance(card.get("oracleCard"), dict) else {}
+        zone = _BOARDS.get(categories[0].lower(), Zone.MAIN) if categories else Zone.MAIN
+        _json_card(deck, number, "cards", oracle.get("name"), entry.get("quantity"), zone)
+    return deck
+
+
+def _aetherhub_json(entries: list, source: str) -> Deck:
+    """AetherHub's deck JSON (FetchMtgaDeckJson): `convertedDeck` rows of {quantity, name}; a row without a
+    quantity is a heading (Commander, Companion, Deck, Sideboard, Maybeboard) for the rows after it, as
+    lheyberger/mtg-parser reads it (src/mtg_parser/aetherhub.py)."""
+    deck = Deck(source, "AetherHub .json")
+    zone = Zone.MAIN
+    for number, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict):
+            continue
+        if not entry.get("quantity"):
+            heading = entry.get("name")
+            zone = _HEADING_ZONES.get(heading.strip().lower(), Zone.MAIN) if isinstance(heading, str) else Zone.MAIN
+        elif zone is not Zone.IGNORED:
+            _json_card(deck, number, "convertedDeck", entry.get("name"), entry.get("quantity"), zone)
     return deck

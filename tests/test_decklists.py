@@ -416,3 +416,26 @@ def test_every_multiplier_cockatrice_reads_is_a_count(line):
 def test_a_name_that_starts_with_x_keeps_it():
     assert [(e.count, e.name) for e in parse_deck("4 X-Ray Vision\n1 Xenagos, the Reveler\n", "d.txt").entries] == [
         (4, "X-Ray Vision"), (1, "Xenagos, the Reveler")]
+
+
+def test_archidekt_api_json_leaves_out_cards_of_categories_not_in_the_deck():
+    """Archidekt's deck API: a card is in the deck when it has no category or an included one (the deck's
+    `categories` say `includedInDeck`); its first category names its zone."""
+    document = {"categories": [{"name": "Commander", "includedInDeck": True}, {"name": "Land", "includedInDeck": True},
+                               {"name": "Maybeboard", "includedInDeck": False},
+                               {"name": "Sideboard", "includedInDeck": True}],
+                "cards": [{"quantity": 1, "categories": ["Commander"], "card": {"oracleCard": {"name": "Kenrith"}}},
+                          {"quantity": 30, "categories": ["Land"], "card": {"oracleCard": {"name": "Forest"}}},
+                          {"quantity": 1, "categories": [], "card": {"oracleCard": {"name": "Sol Ring"}}},
+                          {"quantity": 1, "categories": ["Maybeboard"], "card": {"oracleCard": {"name": "Bolt"}}},
+                          {"quantity": 2, "categories": ["Sideboard"], "card": {"oracleCard": {"name": "Duress"}}}]}
+    deck = parse_deck(json.dumps(document), "deck.json")
+    assert (deck.format, *_sizes(deck), deck.commanders) == ("Archidekt API .json", 32, 2, ["Kenrith"])
+
+
+def test_aetherhub_json_rows_without_a_quantity_are_headings():
+    rows = [{"quantity": None, "name": "Commander"}, {"quantity": 1, "name": "Kenrith"}, {"quantity": None, "name": ""},
+            {"quantity": None, "name": "Deck"}, {"quantity": 99, "name": "Forest"},
+            {"quantity": None, "name": "Maybeboard"}, {"quantity": 1, "name": "Bolt"}]
+    deck = parse_deck(json.dumps({"convertedDeck": rows}), "deck.json")
+    assert (deck.format, *_sizes(deck), deck.commanders) == ("AetherHub .json", 100, 0, ["Kenrith"])

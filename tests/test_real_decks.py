@@ -11,7 +11,7 @@ import pytest
 
 from hhdcli.cards import normalize_name
 from hhdcli.deck import read_deck
-from hhdcli.decklists import parse_deck
+from hhdcli.decklists import Zone, parse_deck
 from hhdcli.errors import InputError
 
 REAL = Path(__file__).parent / "decks" / "real"
@@ -624,3 +624,26 @@ def test_a_real_delver_lens_scan_keeps_the_commas_of_unquoted_names():
     deck = read_deck(REAL / "delverlens" / "2025-05-26-cara.csv")
     assert {"Kellan, the Fae-Blooded // Birthright Boon", "Lord Skitter, Sewer King", "Phelia, Exuberant Shepherd",
             "Legion's Landing // Adanto, the First Fort"} <= {e.name for e in deck.entries}
+
+
+# One Commander deck ("[mtg-parser] 3 Amigos": 98 cards, two partner commanders, the companion Obosh) as five
+# sites' own APIs and exports serve it, kept by lheyberger/mtg-parser as its tests' recorded responses, whose own
+# check is 100 cards besides the companion and one to three in the command zone (tests/utils.py,
+# assert_deck_is_valid). hhd counts commander and companion in the main deck: 101. Moxfield's user also put Obosh
+# in its sideboard board (and maybeboard): that board's one card is the sideboard. Scryfall's deck CSV puts the
+# companion under `outside`; MTGJSON's CM2 precon is 100 with its commander.
+MTG_PARSER = {"moxfield-3amigos.json.gz": ("Moxfield API .json", 101, 1), "archidekt-3amigos.json.gz": (
+    "Archidekt API .json", 101, 0), "aetherhub-3amigos.json": ("AetherHub .json", 101, 0),
+    "scryfall-3amigos.csv": ("CSV", 101, 0), "mtgjson-CM2.json.gz": ("MTGJSON .json", 100, 0)}
+AMIGOS = ["Kraum, Ludevic's Opus", "Vial Smasher the Fierce"]
+
+
+@pytest.mark.parametrize("name", sorted(MTG_PARSER))
+def test_one_real_deck_as_five_sites_serve_it(name, tmp_path):
+    deck = read_deck(_real("mtg-parser", name, tmp_path))
+    assert (deck.format, count(deck.main), count(deck.sideboard)) == MTG_PARSER[name] and deck.problems == []
+    assert sorted(deck.commanders) == (["Atraxa, Praetors' Voice"] if "CM2" in name else AMIGOS)
+    obosh = {e.zone for e in deck.entries if e.name == "Obosh, the Preypiercer"}
+    # the companion as each names it: a companions board or category, or (Scryfall) the `outside` section
+    assert obosh == {"moxfield-3amigos.json.gz": {Zone.COMPANION, Zone.SIDEBOARD}, "scryfall-3amigos.csv": {Zone.MAIN},
+                     "mtgjson-CM2.json.gz": set()}.get(name, {Zone.COMPANION})
