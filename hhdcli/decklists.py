@@ -606,6 +606,8 @@ def _parse_xml(text: str, source: str) -> Deck:
         raise InputError(_("{source}: not a readable XML deck ({reason})").format(source=source, reason=exc),
                          _("export the deck again")) from exc
     deck = state.deck or Deck(source, "XML")
+    if deck.format == "MTGO .dek":
+        _commanders_from_sideboard(deck)
     if not deck.entries and state.catalogue_only:
         raise InputError(
             ngettext("{source}: an MTGO .dek that lists its {n} card by catalogue number (CatID) only, without a "
@@ -619,6 +621,15 @@ def _parse_xml(text: str, source: str) -> Deck:
                                                                                         tag=state.root[:40]),
                          _("export as MTGO .dek, Cockatrice .cod or text"))
     return deck
+
+
+def _commanders_from_sideboard(deck: Deck) -> None:
+    """A Commander deck from Magic Online: 98 or 99 cards and its one or two commanders in the sideboard, where MTGO
+    keeps them and XMage's Commander check takes them from (a sideboard of one or two cards is the commanders:
+    magefree/mage Mage.Server.Plugins/Mage.Deck.Constructed/src/mage/deck/AbstractCommander.java, validate)."""
+    main, side = sum(e.count for e in deck.main), sum(e.count for e in deck.sideboard)
+    if 1 <= side <= 2 and main + side == COMMANDER_DECK:
+        deck.entries = [replace(e, zone=Zone.COMMANDER) if e.zone is Zone.SIDEBOARD else e for e in deck.entries]
 
 
 _COD_ZONES = {"main": Zone.MAIN, "side": Zone.SIDEBOARD, "sideboard": Zone.SIDEBOARD, "tokens": Zone.IGNORED}

@@ -439,3 +439,12 @@ def test_aetherhub_json_rows_without_a_quantity_are_headings():
             {"quantity": None, "name": "Maybeboard"}, {"quantity": 1, "name": "Bolt"}]
     deck = parse_deck(json.dumps({"convertedDeck": rows}), "deck.json")
     assert (deck.format, *_sizes(deck), deck.commanders) == ("AetherHub .json", 100, 0, ["Kenrith"])
+
+
+def test_an_mtgo_dek_of_99_cards_and_a_sideboard_of_one_is_a_commander_deck():
+    cards = '<Cards CatID="1" Quantity="99" Sideboard="false" Name="Forest" />'
+    commander = '<Cards CatID="2" Quantity="1" Sideboard="true" Name="Kenrith, the Returned King" />'
+    deck = parse_deck(f'<?xml version="1.0"?><Deck>{cards}{commander}</Deck>', "edh.dek")
+    assert (*_sizes(deck), deck.commanders) == (100, 0, ["Kenrith, the Returned King"])
+    sixty = parse_deck(f'<Deck>{cards.replace("99", "59")}{commander}</Deck>', "sixty.dek")
+    assert (*_sizes(sixty), sixty.commanders) == (59, 1, [])  # a sideboard of one behind 59 stays a sideboard

@@ -647,3 +647,25 @@ def test_one_real_deck_as_five_sites_serve_it(name, tmp_path):
     # the companion as each names it: a companions board or category, or (Scryfall) the `outside` section
     assert obosh == {"moxfield-3amigos.json.gz": {Zone.COMPANION, Zone.SIDEBOARD}, "scryfall-3amigos.csv": {Zone.MAIN},
                      "mtgjson-CM2.json.gz": set()}.get(name, {Zone.COMPANION})
+
+
+# The example and test decks of bluelovers/mtg-decklist-parser (MIT): MTGO's .dek and .txt exports, Arena's export
+# with a Companion section, a TappedOut `.dec` (`# name` comments, `Land (40)` groups, `*CMDR*`), an Arena list.
+# MTGO writes a Commander deck's commander in its sideboard, and XMage's Commander check takes a sideboard of one or
+# two cards as the commanders (AbstractCommander.validate); hhd counts the commander in the main deck.
+BLUELOVERS = {"BW Starfield.dek": (60, 15, []), "Deck - Sharuum.dek": (100, 0, ["Sharuum the Hegemon"]),
+              "Deck - Prismari Midrange.txt": (60, 15, []), "doom - companion.txt": (81, 15, []),
+              "jodah.dec": (100, 0, ["Jodah, Archmage Eternal"]), "whiteline.txt": (60, 0, [])}
+
+
+@pytest.mark.parametrize("name", sorted(BLUELOVERS))
+def test_real_example_decks_of_a_deck_list_parser(name):
+    deck = read_deck(REAL / "bluelovers" / name)
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == BLUELOVERS[name]
+    assert deck.problems == [] and deck.doubts == []
+
+
+def test_a_real_mtgo_commander_dek_has_its_commander_in_the_main_deck():
+    """Before: 99 main and the commander as a sideboard of one."""
+    deck = read_deck(REAL / "bluelovers" / "Deck - Sharuum.dek")
+    assert [(e.count, e.zone) for e in deck.entries if e.name == "Sharuum the Hegemon"] == [(1, Zone.COMMANDER)]
