@@ -266,13 +266,16 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
         return _parse_json(stripped, source)
     if _is_csv(text, source):
         return _parse_csv(text, source)
-    deck = Deck(source, detect_format(text, source))
+    markdown = source.lower().endswith((".md", ".markdown"))
+    deck = Deck(source, N_("Markdown list") if markdown else detect_format(text, source))
     lines = text.splitlines()
+    items = {number for number, line in enumerate(lines, start=1) if markdown and _MARKDOWN_ITEM.match(line)}
+    lines = [_markdown_item(line) if number in items else line for number, line in enumerate(lines, start=1)]
     # Blank lines separate main deck and sideboard only in lists without headings or SB: markers
     structured = any(heading_zone(s.strip()) is not None or s.strip()[:3].upper() == "SB:" for s in lines)
     zone = Zone.MAIN
     forge = deck.format == "Forge .dck"
-    countless = deck.format in ("Forge .dck", "XMage .dck", "MTGO / plain list")
+    countless = deck.format in ("Forge .dck", "XMage .dck", "MTGO / plain list", "Markdown list")
     # a list whose cards have counts: there a line without one is a heading or prose, unless it reads as a name
     counted = not forge and any(_COUNT.match(s.strip()) for s in lines if len(s) <= MAX_LINE)
     for number, raw in enumerate(lines, start=1):
@@ -283,13 +286,39 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
         if opened is None and counted:
             opened = _shouted_heading(line)
             structured = structured or opened is not None
+        if opened is None and markdown and line.startswith("#"):
+            opened = Zone.IGNORED  # a Markdown heading of no zone or card group: the deck's title, notes, wish lists
         if opened is not None:
             zone = opened
+        elif zone is not Zone.IGNORED and number in items:
+            _read_item(deck, number, line, zone)
         elif zone is not Zone.IGNORED:
             _read_line(deck, lines, number, line, zone, countless, counted)
     if not structured:
         _blank_line_sideboard(deck, lines, sideboard_after_blank)
     return deck
+
+
+_MARKDOWN_ITEM = re.compile(r"^\s*[-*+]\s+(?=\S)")  # CommonMark's bullet list markers: -, + or *, then a space
+
+
+def _markdown_item(line: str) -> str:
+    """A Markdown list item without its marker (`- Swamp x30`) and without the marks a hand-kept list puts after
+    a name (`Brazen Borrower ✅`, `Mistbind Clique 💌`: symbols, which end no card's name that has letters)."""
+    kept = _MARKDOWN_ITEM.sub("", line).rstrip()
+    while kept and unicodedata.category(kept[-1]) in ("So", "Sk", "Cf") and any(ch.isalnum() for ch in kept):
+        kept = kept[:-1].rstrip()
+    return kept
+
+
+def _read_item(deck: Deck, number: int, item: str, zone: Zone) -> None:
+    """A Markdown list item under a zone or card-group heading is one entry: `N Name`, `Name xN`, or one card of
+    that name, whatever it reads like (`Summon: Ixion`, `Continue?` are cards)."""
+    card = parse_card_line(item) or _count_after_name(item) or parse_card_line(f"1 {item}")
+    if card is None or not is_card_name(card.name):
+        deck.not_understood(number, item)
+    else:
+        deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
 
 
 def _read_line(deck: Deck, lines: list[str], number: int, line: str, zone: Zone, countless: bool,

@@ -448,3 +448,13 @@ def test_an_mtgo_dek_of_99_cards_and_a_sideboard_of_one_is_a_commander_deck():
     assert (*_sizes(deck), deck.commanders) == (100, 0, ["Kenrith, the Returned King"])
     sixty = parse_deck(f'<Deck>{cards.replace("99", "59")}{commander}</Deck>', "sixty.dek")
     assert (*_sizes(sixty), sixty.commanders) == (59, 1, [])  # a sideboard of one behind 59 stays a sideboard
+
+
+def test_a_markdown_list_counts_the_items_of_its_zone_and_group_headings_only():
+    text = ("# My Deck\n\n## Commander\n- Kenrith, the Returned King ✅\n\n## Creatures (2)\n- Summon: Ixion\n"
+            "- Continue? (Proxy)\n\n## Lands (30)\n- Forest x30\n\n## Notes\n- Kenrith + Ixion = fun\n"
+            "**Strategy:** attack.\n\n## Sideboard\n- Duress\n")
+    deck = parse_deck(text, "deck.md")
+    assert [(e.count, e.name, e.zone) for e in deck.entries] == [
+        (1, "Kenrith, the Returned King", Zone.COMMANDER), (1, "Summon: Ixion", Zone.MAIN), (1, "Continue?", Zone.MAIN),
+        (30, "Forest", Zone.MAIN), (1, "Duress", Zone.SIDEBOARD)] and deck.problems == []

@@ -669,3 +669,44 @@ def test_a_real_mtgo_commander_dek_has_its_commander_in_the_main_deck():
     """Before: 99 main and the commander as a sideboard of one."""
     deck = read_deck(REAL / "bluelovers" / "Deck - Sharuum.dek")
     assert [(e.count, e.zone) for e in deck.entries if e.name == "Sharuum the Hegemon"] == [(1, Zone.COMMANDER)]
+
+
+# Hand-kept Commander lists in Markdown (findingsimple/EDH-decks): `# Title`, `## Commander`, `## Creatures (27)`
+# and the other type groups with `- Name` items (`- Swamp x30`; `✅`, `💌` and `(Proxy)` marks after names), then
+# `## Notes` (prose, and bullets of combos), `## Other Acquisitions` (cards wanted, not in the deck). A reader
+# counts the Commander and type-group items: 101 for bare-bones as its author wrote it, 99 for the other lists
+# whose headings promise 99 and whose items make 98 (pink-pony-club), else 100. Before, hhd read 9 to 31 cards
+# of each, and skipped `- Summon: Ixion` and `- Ultimate Magic: Holy` as metadata without a word.
+MARKDOWN = {"findingsimple-bare-bones.md": (101, "Xu-Ifit, Osteoharmonist"),
+            "findingsimple-cunning-conqueror.md": (99, "Alela, Cunning Conqueror"),
+            "findingsimple-turtle-power.md": (100, "Heroes in a Half Shell"),
+            "findingsimple-limit-break.md": (100, "Cloud, Ex-SOLDIER"),
+            "findingsimple-pink-pony-club.md": (99, "Thurid, Mare of Destiny")}
+
+
+def markdown_items(path: Path) -> int:
+    """The cards a reader counts: the items under `## Commander` and `## <Type> (N)` headings (`xN` is N)."""
+    total, counting = 0, False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            counting = line.startswith("## Commander") or bool(re.search(r"\(\d+\)$", line))
+        elif counting and line.startswith("- "):
+            times = re.search(r" x(\d+)$", line)
+            total += int(times.group(1)) if times else 1
+    return total
+
+
+@pytest.mark.parametrize("name", sorted(MARKDOWN))
+def test_real_markdown_lists_count_the_items_of_their_commander_and_type_groups(name):
+    path = REAL / "markdown" / name
+    cards, commander = MARKDOWN[name]
+    assert markdown_items(path) == cards
+    deck = read_deck(path)
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == (cards, 0, [commander])
+    assert deck.problems == [] and deck.doubts == [] and deck.format == "Markdown list"
+
+
+def test_real_markdown_items_are_cards_whatever_they_read_like():
+    names = {e.name for name in MARKDOWN for e in read_deck(REAL / "markdown" / name).entries}
+    assert {"Summon: Ixion", "Ultimate Magic: Holy", "Continue?", "Brazen Borrower", "Swamp"} <= names
+    assert not {n for n in names if "Xu-Ifit +" in n or "Proxy" in n or "✅" in n}  # notes and marks are no cards
