@@ -592,7 +592,14 @@ OTHER_SHAPES = {("text", "Phenixjj-raffine.txt"): (100, 0, []),
                 ("shouted", "MeJosh-kynaios-tiros-mill.dec"): (100, 0, ["Kynaios and Tiro of Meletis"]),
                 ("shouted", "MeJosh-bant-time-vault.dec"): (101, 0, []),
                 ("archidekt", "avborup-katara-ally-tribal.txt"): (100, 0, ["Katara, the Fearless"]),
-                ("archidekt", "avborup-rashmi-and-ragavan-treasures.txt"): (100, 0, ["Rashmi and Ragavan"])}
+                ("archidekt", "avborup-rashmi-and-ragavan-treasures.txt"): (100, 0, ["Rashmi and Ragavan"]),
+                # nethermole's lists without counts after a colon: `Commander: Name`, then names (101 as written)
+                ("text", "nethermole-mtg_Jhoira.txt"): (101, 0, ["Jhoira, Ageless Innovator"]),
+                ("text", "nethermole-mtg_Scion.txt"): (100, 0, ["Scion of the Ur-Dragon"]),
+                # MTGO's .txt shape (CRLF, one blank line); and one with `SIDEBOARD:` after its blank line
+                ("text", "Fanta-astic-test_mono_blue.txt"): (60, 15, []), ("text", "BenWGee-deck.txt"): (60, 15, []),
+                # Dragon Shield's deck export: Quantity,Name,Card Type,Deck Card Type (Main)
+                ("dragonshield", "gulrupa-deck.csv"): (4, 0, [])}
 
 
 @pytest.mark.parametrize("folder, name", sorted(OTHER_SHAPES))
