@@ -306,7 +306,7 @@ def _markdown_item(line: str) -> str:
     """A Markdown list item without its marker (`- Swamp x30`) and without the marks a hand-kept list puts after
     a name (`Brazen Borrower ✅`, `Mistbind Clique 💌`: symbols, which end no card's name that has letters)."""
     kept = _MARKDOWN_ITEM.sub("", line).rstrip()
-    while kept and unicodedata.category(kept[-1]) in ("So", "Sk", "Cf") and any(ch.isalnum() for ch in kept):
+    while kept and unicodedata.category(kept[-1]) in ("So", "Sk", "Cf", "Mn") and any(ch.isalnum() for ch in kept):
         kept = kept[:-1].rstrip()
     return kept
 
@@ -781,8 +781,11 @@ def _csv_name(row: list[str], name_at: int, columns: int) -> str:
     the cells from the name column on are the name."""
     if name_at >= len(row):
         return ""
-    if name_at == columns - 1 and len(row) > columns:
-        return ",".join(row[name_at:]).strip()
+    cells = row[name_at:]
+    while len(cells) > 1 and not cells[-1].strip():
+        cells = cells[:-1]  # a trailing comma is no part of the name
+    if name_at == columns - 1 and len(cells) > 1:
+        return ",".join(cells).strip()
     return row[name_at].strip()
 
 

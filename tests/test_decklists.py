@@ -328,6 +328,8 @@ def test_a_lone_sideboard_row_starts_the_sideboard_and_an_unquoted_name_keeps_it
     assert [(e.count, e.name, e.zone) for e in deck.entries] == [
         (1, "Otawara, Soaring City", Zone.MAIN), (39, "Island", Zone.MAIN),
         (2, "Kellan, the Fae-Blooded // Birthright Boon", Zone.SIDEBOARD)] and deck.problems == []
+    trailing = parse_deck("Quantity,Name\n4,Forest,\n", "deck.csv")  # a trailing comma is no part of a name
+    assert [(e.count, e.name) for e in trailing.entries] == [(4, "Forest")]
 
 
 def test_an_unknown_csv_is_refused_naming_its_columns():
@@ -451,7 +453,7 @@ def test_an_mtgo_dek_of_99_cards_and_a_sideboard_of_one_is_a_commander_deck():
 
 
 def test_a_markdown_list_counts_the_items_of_its_zone_and_group_headings_only():
-    text = ("# My Deck\n\n## Commander\n- Kenrith, the Returned King ✅\n\n## Creatures (2)\n- Summon: Ixion\n"
+    text = ("# My Deck\n\n## Commander\n- Kenrith, the Returned King ❤️\n\n## Creatures (2)\n- Summon: Ixion\n"
             "- Continue? (Proxy)\n\n## Lands (30)\n- Forest x30\n\n## Notes\n- Kenrith + Ixion = fun\n"
             "**Strategy:** attack.\n\n## Sideboard\n- Duress\n")
     deck = parse_deck(text, "deck.md")
