@@ -717,3 +717,26 @@ def test_real_markdown_items_are_cards_whatever_they_read_like():
     names = {e.name for name in MARKDOWN for e in read_deck(REAL / "markdown" / name).entries}
     assert {"Summon: Ixion", "Ultimate Magic: Holy", "Continue?", "Brazen Borrower", "Swamp"} <= names
     assert not {n for n in names if "Xu-Ifit +" in n or "Proxy" in n or "✅" in n}  # notes and marks are no cards
+
+
+# Moxfield's deck API v3 (api2.moxfield.com/v3/decks/all/ID), as njerador/commander-decks' workflow saves each deck:
+# boards under "boards", each with Moxfield's own "count". Main deck: mainboard + commanders + companions; the
+# sideboard board is the sideboard; maybeboard, attractions, stickers, tokens are beside the deck.
+MOXFIELD_V3 = {"njerador-deck-01.json.gz": ["Captain N'ghathrod"],
+               "njerador-deck-03.json.gz": ["Frodo, Adventurous Hobbit", "Sam, Loyal Attendant"],
+               "njerador-deck-08.json.gz": ["Solphim, Mayhem Dominus"]}
+
+
+@pytest.mark.parametrize("name", sorted(MOXFIELD_V3))
+def test_real_moxfield_v3_decks_count_as_moxfields_own_board_counts(name, tmp_path):
+    import json
+
+    path = _real("moxfield-api", name, tmp_path)
+    boards = json.loads(path.read_text(encoding="utf-8"))["boards"]
+    counts = {board: boards.get(board, {}).get("count", 0) for board in ("mainboard", "commanders", "companions",
+                                                                          "sideboard", "maybeboard")}
+    deck = read_deck(path)
+    assert deck.format == "Moxfield API .json" and deck.problems == [] and deck.commanders == MOXFIELD_V3[name]
+    assert count(deck.main) == counts["mainboard"] + counts["commanders"] + counts["companions"]
+    assert count(deck.sideboard) == counts["sideboard"]  # the maybeboard (14 and 3 cards in two of them) left out
+    assert sum(e.count for e in deck.entries) == count(deck.main) + count(deck.sideboard)
