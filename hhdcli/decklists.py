@@ -498,7 +498,19 @@ _TALLY = re.compile(r"\b\d+\s+(?:cards?|tokens?|spells?)\b", re.IGNORECASE)
 def _is_comment_or_metadata(line: str) -> bool:
     """Lines every exporter writes that are not cards: comments, Forge's `Name=`, XMage's `NAME:` and
     `LAYOUT`, Arena's `About` block."""
-    return line.startswith(("//", "#", ";", "LAYOUT ")) or (len(line) <= MAX_LINE and bool(_METADATA.match(line)))
+    if line.startswith(("//", "#", ";", "LAYOUT ")):
+        return True
+    return len(line) <= MAX_LINE and bool(_METADATA.match(line)) and not _is_colon_name(line)
+
+
+def _is_colon_name(line: str) -> bool:
+    """`Summon: Ixion`, `Ultimate Magic: Holy`, `Circle of Protection: Red`: a card's name with a colon, not a
+    `Key: value` line. Its key is none that deck files use for metadata (XMage's `NAME:` and `AUTHOR:`, `Format:`
+    …) and every long word on both sides is capitalised, as in names; Cockatrice's plain loader reads such a line
+    as a card too (it takes no `Key: value` line for metadata)."""
+    key, colon, value = line.partition(":")
+    return (bool(colon) and "=" not in line and bool(value.strip()) and key.strip().lower() not in _METADATA_KEYS
+            and _reads_as_a_name(f"{key} {value}"))
 
 
 def detect_format(text: str, source: str = "") -> str:

@@ -460,3 +460,11 @@ def test_a_markdown_list_counts_the_items_of_its_zone_and_group_headings_only():
     assert [(e.count, e.name, e.zone) for e in deck.entries] == [
         (1, "Kenrith, the Returned King", Zone.COMMANDER), (1, "Summon: Ixion", Zone.MAIN), (1, "Continue?", Zone.MAIN),
         (30, "Forest", Zone.MAIN), (1, "Duress", Zone.SIDEBOARD)] and deck.problems == []
+
+
+@pytest.mark.parametrize("line", ["Summon: Ixion", "Ultimate Magic: Holy", "Circle of Protection: Red"])
+def test_a_name_with_a_colon_is_a_card_not_metadata(line):
+    """Final Fantasy's `Summon: …` cards and the old `Circle of Protection: …` were skipped without a word as
+    `Key: value` lines in a list of names; `NAME:`, `AUTHOR:`, `Format:` and the like still are metadata."""
+    deck = parse_deck(f"NAME:Final Fantasy\nAUTHOR:someone\nFormat: Commander\n{line}\nForest\n", "names.txt")
+    assert [e.name for e in deck.entries] == [line, "Forest"] and deck.problems == []
