@@ -740,3 +740,16 @@ def test_real_moxfield_v3_decks_count_as_moxfields_own_board_counts(name, tmp_pa
     assert count(deck.main) == counts["mainboard"] + counts["commanders"] + counts["companions"]
     assert count(deck.sideboard) == counts["sideboard"]  # the maybeboard (14 and 3 cards in two of them) left out
     assert sum(e.count for e in deck.entries) == count(deck.main) + count(deck.sideboard)
+
+
+# Jumpstart packets as jkblevins/jumpstart-decklists' card maker reads them (its README, "Input Format": the first
+# non-blank line is the deck's name, the rest `<quantity> <card name>`, blank lines and `//` comments ignored):
+# 20 cards each, the name said to be a title, not read as a card.
+JUMPSTART = {"jkblevins-single.txt": "Illusions", "jkblevins-snakes.txt": "Snakes", "jkblevins-multicolor.txt": "Chaos"}
+
+
+@pytest.mark.parametrize("name", sorted(JUMPSTART))
+def test_real_jumpstart_packets_are_twenty_cards_under_a_title(name):
+    deck = read_deck(REAL / "jumpstart" / name)
+    assert (count(deck.main), count(deck.sideboard), deck.doubts) == (20, 0, [])
+    assert len(deck.problems) == 1 and "read as the deck's title" in deck.problems[0] and JUMPSTART[name] in deck.problems[0]
