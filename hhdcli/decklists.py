@@ -3,10 +3,12 @@
 Recognised from the content (the file's extension is only a hint): Arena (About/Commander/Companion/
 Deck/Sideboard sections, or the plain form with a blank line before the sideboard), MTGO .txt and .dek,
 Moxfield, Archidekt, TappedOut, MTGGoldfish, MTGTop8, Deckstats, TCGplayer, Forge/Apprentice .dck,
-XMage .dck, Magic Workstation .mwDeck and Cockatrice .cod. Set codes, collector numbers, foil marks,
+XMage .dck, Magic Workstation .mwDeck, Cockatrice .cod, Markdown lists (.md), and the deck JSON of Moxfield's and
+Archidekt's APIs, AetherHub and MTGJSON. Set codes, collector numbers, foil marks,
 categories and art variants are stripped from names; commander and companion count as main deck;
 maybeboards, tokens and "considering" do not count at all; every line not understood is reported.
-CSV decks (MTGO, Moxfield, Deckbox, Archidekt) are read by their header. Blank lines are read as each
+CSV decks and collections (MTGO, Moxfield, Deckbox, Archidekt, ManaBox, Dragon Shield, Delver Lens, Untapped.gg,
+Scryfall) are read by their header, comma- or semicolon-separated. Blank lines are read as each
 program reads them (see `_blank_line_sideboard`); where hhd cannot tell, it says so (`Deck.doubts`).
 """
 
