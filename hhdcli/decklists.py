@@ -3,10 +3,12 @@
 Recognised from the content (the file's extension is only a hint): Arena (About/Commander/Companion/
 Deck/Sideboard sections, or the plain form with a blank line before the sideboard), MTGO .txt and .dek,
 Moxfield, Archidekt, TappedOut, MTGGoldfish, MTGTop8, Deckstats, TCGplayer, Forge/Apprentice .dck,
-XMage .dck, Magic Workstation .mwDeck and Cockatrice .cod. Set codes, collector numbers, foil marks,
+XMage .dck, Magic Workstation .mwDeck, Cockatrice .cod, Markdown lists (.md), and the deck JSON of Moxfield's and
+Archidekt's APIs, AetherHub and MTGJSON. Set codes, collector numbers, foil marks,
 categories and art variants are stripped from names; commander and companion count as main deck;
 maybeboards, tokens and "considering" do not count at all; every line not understood is reported.
-CSV decks (MTGO, Moxfield, Deckbox, Archidekt) are read by their header. Blank lines are read as each
+CSV decks and collections (MTGO, Moxfield, Deckbox, Archidekt, ManaBox, Dragon Shield, Delver Lens, Untapped.gg,
+Scryfall) are read by their header, comma- or semicolon-separated. Blank lines are read as each
 program reads them (see `_blank_line_sideboard`); where hhd cannot tell, it says so (`Deck.doubts`).
 """
 
@@ -266,13 +268,16 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
         return _parse_json(stripped, source)
     if _is_csv(text, source):
         return _parse_csv(text, source)
-    deck = Deck(source, detect_format(text, source))
+    markdown = source.lower().endswith((".md", ".markdown"))
+    deck = Deck(source, N_("Markdown list") if markdown else detect_format(text, source))
     lines = text.splitlines()
+    items = {number for number, line in enumerate(lines, start=1) if markdown and _MARKDOWN_ITEM.match(line)}
+    lines = [_markdown_item(line) if number in items else line for number, line in enumerate(lines, start=1)]
     # Blank lines separate main deck and sideboard only in lists without headings or SB: markers
     structured = any(heading_zone(s.strip()) is not None or s.strip()[:3].upper() == "SB:" for s in lines)
     zone = Zone.MAIN
     forge = deck.format == "Forge .dck"
-    countless = deck.format in ("Forge .dck", "XMage .dck", "MTGO / plain list")
+    countless = deck.format in ("Forge .dck", "XMage .dck", "MTGO / plain list", "Markdown list")
     # a list whose cards have counts: there a line without one is a heading or prose, unless it reads as a name
     counted = not forge and any(_COUNT.match(s.strip()) for s in lines if len(s) <= MAX_LINE)
     for number, raw in enumerate(lines, start=1):
@@ -283,13 +288,39 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
         if opened is None and counted:
             opened = _shouted_heading(line)
             structured = structured or opened is not None
+        if opened is None and markdown and line.startswith("#"):
+            opened = Zone.IGNORED  # a Markdown heading of no zone or card group: the deck's title, notes, wish lists
         if opened is not None:
             zone = opened
+        elif zone is not Zone.IGNORED and number in items:
+            _read_item(deck, number, line, zone)
         elif zone is not Zone.IGNORED:
             _read_line(deck, lines, number, line, zone, countless, counted)
     if not structured:
         _blank_line_sideboard(deck, lines, sideboard_after_blank)
     return deck
+
+
+_MARKDOWN_ITEM = re.compile(r"^\s*[-*+]\s+(?=\S)")  # CommonMark's bullet list markers: -, + or *, then a space
+
+
+def _markdown_item(line: str) -> str:
+    """A Markdown list item without its marker (`- Swamp x30`) and without the marks a hand-kept list puts after
+    a name (`Brazen Borrower ✅`, `Mistbind Clique 💌`: symbols, which end no card's name that has letters)."""
+    kept = _MARKDOWN_ITEM.sub("", line).rstrip()
+    while kept and unicodedata.category(kept[-1]) in ("So", "Sk", "Cf", "Mn") and any(ch.isalnum() for ch in kept):
+        kept = kept[:-1].rstrip()
+    return kept
+
+
+def _read_item(deck: Deck, number: int, item: str, zone: Zone) -> None:
+    """A Markdown list item under a zone or card-group heading is one entry: `N Name`, `Name xN`, or one card of
+    that name, whatever it reads like (`Summon: Ixion`, `Continue?` are cards)."""
+    card = parse_card_line(item) or _count_after_name(item) or parse_card_line(f"1 {item}")
+    if card is None or not is_card_name(card.name):
+        deck.not_understood(number, item)
+    else:
+        deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
 
 
 def _read_line(deck: Deck, lines: list[str], number: int, line: str, zone: Zone, countless: bool,
@@ -469,7 +500,19 @@ _TALLY = re.compile(r"\b\d+\s+(?:cards?|tokens?|spells?)\b", re.IGNORECASE)
 def _is_comment_or_metadata(line: str) -> bool:
     """Lines every exporter writes that are not cards: comments, Forge's `Name=`, XMage's `NAME:` and
     `LAYOUT`, Arena's `About` block."""
-    return line.startswith(("//", "#", ";", "LAYOUT ")) or (len(line) <= MAX_LINE and bool(_METADATA.match(line)))
+    if line.startswith(("//", "#", ";", "LAYOUT ")):
+        return True
+    return len(line) <= MAX_LINE and bool(_METADATA.match(line)) and not _is_colon_name(line)
+
+
+def _is_colon_name(line: str) -> bool:
+    """`Summon: Ixion`, `Ultimate Magic: Holy`, `Circle of Protection: Red`: a card's name with a colon, not a
+    `Key: value` line. Its key is none that deck files use for metadata (XMage's `NAME:` and `AUTHOR:`, `Format:`
+    …) and every long word on both sides is capitalised, as in names; Cockatrice's plain loader reads such a line
+    as a card too (it takes no `Key: value` line for metadata)."""
+    key, colon, value = line.partition(":")
+    return (bool(colon) and "=" not in line and bool(value.strip()) and key.strip().lower() not in _METADATA_KEYS
+            and _reads_as_a_name(f"{key} {value}"))
 
 
 def detect_format(text: str, source: str = "") -> str:
@@ -606,6 +649,8 @@ def _parse_xml(text: str, source: str) -> Deck:
         raise InputError(_("{source}: not a readable XML deck ({reason})").format(source=source, reason=exc),
                          _("export the deck again")) from exc
     deck = state.deck or Deck(source, "XML")
+    if deck.format == "MTGO .dek":
+        _commanders_from_sideboard(deck)
     if not deck.entries and state.catalogue_only:
         raise InputError(
             ngettext("{source}: an MTGO .dek that lists its {n} card by catalogue number (CatID) only, without a "
@@ -619,6 +664,15 @@ def _parse_xml(text: str, source: str) -> Deck:
                                                                                         tag=state.root[:40]),
                          _("export as MTGO .dek, Cockatrice .cod or text"))
     return deck
+
+
+def _commanders_from_sideboard(deck: Deck) -> None:
+    """A Commander deck from Magic Online: 98 or 99 cards and its one or two commanders in the sideboard, where MTGO
+    keeps them and XMage's Commander check takes them from (a sideboard of one or two cards is the commanders:
+    magefree/mage Mage.Server.Plugins/Mage.Deck.Constructed/src/mage/deck/AbstractCommander.java, validate)."""
+    main, side = sum(e.count for e in deck.main), sum(e.count for e in deck.sideboard)
+    if 1 <= side <= 2 and main + side == COMMANDER_DECK:
+        deck.entries = [replace(e, zone=Zone.COMMANDER) if e.zone is Zone.SIDEBOARD else e for e in deck.entries]
 
 
 _COD_ZONES = {"main": Zone.MAIN, "side": Zone.SIDEBOARD, "sideboard": Zone.SIDEBOARD, "tokens": Zone.IGNORED}
@@ -646,11 +700,20 @@ _BOARDS = {**dict.fromkeys(("yes", "true", "1", "sideboard", "side", "sideboards
                             "acquireboard", "wishboard"), Zone.IGNORED)}
 
 
+def _csv_delimiter(text: str) -> str:
+    """`;` when the header is separated by semicolons and holds no comma, as a spreadsheet or app writes CSV in
+    a locale whose decimal mark is the comma (Dragon Shield's export in French: `Quantity; Name; CardNumber; …`);
+    else `,`."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return ";" if first.count(";") >= 1 and "," not in first else ","
+
+
 def _csv_header(text: str) -> list[str]:
     first = next((line for line in text.splitlines() if line.strip()), "")
-    if len(first) > 2000 or first.count(",") < 1:
+    delimiter = _csv_delimiter(text)
+    if len(first) > 2000 or first.count(delimiter) < 1:
         return []
-    return [cell.strip().strip("\ufeff").lower() for cell in next(csv.reader([first]))]
+    return [cell.strip().strip("\ufeff").lower() for cell in next(csv.reader([first], delimiter=delimiter))]
 
 
 def _is_csv(text: str, source: str) -> bool:
@@ -673,6 +736,8 @@ def _csv_format(header: list[str]) -> str:
         return "Deckbox / Moxfield .csv"
     if "boardtype" in header:
         return "Moxfield .csv"
+    if "printcount" in header:
+        return "Untapped.gg .csv"
     if "manabox id" in header:  # ManaBox's export: Name, Set code, …, Quantity, ManaBox ID, Scryfall ID, …
         return "ManaBox .csv"
     if "categories" in header or "scryfall id" in header:
@@ -688,23 +753,54 @@ def _parse_csv(text: str, source: str) -> Deck:
         raise InputError(_("{source}: a CSV file hhd cannot read as a deck (columns: {columns})").format(
             source=source, columns=found),
             _("export it with a Name and a Quantity column (MTGO, Moxfield, Deckbox, Archidekt CSV) or as text"))
+    if "printcount" in header:
+        # Untapped.gg's Arena collection (Id,Name,Set,Color,Rarity,Count,PrintCount; one row per printing): Count
+        # is the card's count over all its printings (at most 4, the same on each of its rows), PrintCount the
+        # copies of this printing; the rows' PrintCounts add up to the collection
+        count_at = header.index("printcount")
     board_at = _column(header, _BOARD_COLUMNS)
     deck = Deck(source, _csv_format(header))
-    rows = csv.reader(text.splitlines())
+    rows = csv.reader(text.splitlines(), delimiter=_csv_delimiter(text))
     next(rows, None)
+    side_marked = False  # a lone `Sideboard` row puts the rows after it in the sideboard
     for number, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):
             continue
-        name = row[name_at].strip() if name_at < len(row) else ""
+        if _is_sideboard_row(row):
+            side_marked = True
+            continue
+        name = _csv_name(row, name_at, len(header))
         count = row[count_at].strip() if count_at is not None and count_at < len(row) else "1"
         if not name or not _is_count(count) or not is_card_name(name):
             deck.not_understood(number, ",".join(row)[:200], _("not a card row"))
             continue
         board = row[board_at].strip().lower() if board_at is not None and board_at < len(row) else ""
-        zone = _BOARDS.get(board.split(",")[0].strip(), Zone.MAIN)
+        zone = Zone.SIDEBOARD if side_marked else _BOARDS.get(board.split(",")[0].strip(), Zone.MAIN)
         if int(count):
             deck.entries.append(DeckEntry(int(count), split_name(name), number, zone))
     return deck
+
+
+def _is_sideboard_row(row: list[str]) -> bool:
+    """A row of one cell `Sideboard`: the sideboard follows, as Delver Lens deck exports (`Quantity,Name`, a blank
+    row, `Sideboard`, the sideboard's rows) mark it and cube-tools reads them (caseydavenport/cube-tools,
+    pkg/commands/parse.go, cardsFromCSVBytes: 'A "Sideboard" marker can appear as a single-column row')."""
+    cells = [cell.strip() for cell in row if cell.strip()]
+    return len(cells) == 1 and cells[0].rstrip(":").lower() == "sideboard"
+
+
+def _csv_name(row: list[str], name_at: int, columns: int) -> str:
+    """The row's card name. When the name is the last column and the row has more cells than the header, the
+    name held commas and was not quoted (Delver Lens writes `1,Otawara, Soaring City` under `Quantity,Name`):
+    the cells from the name column on are the name."""
+    if name_at >= len(row):
+        return ""
+    cells = row[name_at:]
+    while len(cells) > 1 and not cells[-1].strip():
+        cells = cells[:-1]  # a trailing comma is no part of the name
+    if name_at == columns - 1 and len(cells) > 1:
+        return ",".join(cells).strip()
+    return row[name_at].strip()
 
 
 # --- JSON decks: Moxfield's API and MTGJSON ----------------------------------------------------------------
@@ -731,7 +827,22 @@ def _parse_json(text: str, source: str) -> Deck:
                          _("export the deck as text, one card a line (4 Forest)"))
     if isinstance(document.get("data"), dict) and "mainBoard" in document["data"]:
         document = document["data"]  # MTGJSON: {"meta": {...}, "data": {the deck}}
-    boards = document.get("boards") if isinstance(document.get("boards"), dict) else document
+    if isinstance(document.get("cards"), list) and isinstance(document.get("categories"), list):
+        deck = _archidekt_json(document, source)
+    elif isinstance(document.get("convertedDeck"), list):
+        deck = _aetherhub_json(document["convertedDeck"], source)
+    else:
+        deck = _board_json(document, source)
+    if not deck.entries and not deck.ignored:
+        raise InputError(_("{source}: JSON without the boards of a Moxfield or MTGJSON deck (keys: {keys})").format(
+            source=source, keys=", ".join(str(k)[:30] for k in list(document)[:12])),
+            _("export the deck as text, one card a line (4 Forest)"))
+    return deck
+
+
+def _board_json(document: dict, source: str) -> Deck:
+    """Moxfield's API (v2 boards at the top, v3 under "boards") and MTGJSON's mainBoard/sideBoard lists."""
+    boards: dict = document["boards"] if isinstance(document.get("boards"), dict) else document
     deck = Deck(source, "Moxfield API .json" if "boards" in document or "publicId" in document else "MTGJSON .json")
     for key, zone in _JSON_BOARDS.items():
         board = boards.get(key)
@@ -742,14 +853,51 @@ def _parse_json(text: str, source: str) -> Deck:
             if not isinstance(entry, dict):
                 continue
             card: dict = entry["card"] if isinstance(entry.get("card"), dict) else entry
-            name, count = card.get("name"), entry.get("quantity", entry.get("count", 1))
-            if not isinstance(name, str) or not is_card_name(name) or type(count) is not int or not 0 < count < 10_000:
-                shown = name[:60] if isinstance(name, str) else f"<{type(name).__name__}>"  # never serialised
-                deck.not_understood(number, f"{key}: {shown}", _("not a card entry"))
-                continue
-            deck.entries.append(DeckEntry(count, split_name(name), number, zone))
-    if not deck.entries and not deck.ignored:
-        raise InputError(_("{source}: JSON without the boards of a Moxfield or MTGJSON deck (keys: {keys})").format(
-            source=source, keys=", ".join(str(k)[:30] for k in list(document)[:12])),
-            _("export the deck as text, one card a line (4 Forest)"))
+            _json_card(deck, number, key, card.get("name"), entry.get("quantity", entry.get("count", 1)), zone)
+    return deck
+
+
+def _json_card(deck: Deck, number: int, where: str, name: object, count: object, zone: Zone) -> None:
+    """One card entry of a JSON deck, or an entry not understood (its name shown, never the entry serialised)."""
+    if not isinstance(name, str) or not is_card_name(name) or type(count) is not int or not 0 < count < 10_000:
+        shown = name[:60] if isinstance(name, str) else f"<{type(name).__name__}>"
+        deck.not_understood(number, f"{where}: {shown}", _("not a card entry"))
+        return
+    deck.entries.append(DeckEntry(count, split_name(name), number, zone))
+
+
+def _archidekt_json(document: dict, source: str) -> Deck:
+    """Archidekt's deck API (archidekt.com/api/decks/ID/): `cards` of {quantity, categories, card: {oracleCard:
+    {name}}}, and the deck's `categories` with `includedInDeck`. A card is in the deck when it has no category or
+    one that is included (as lheyberger/mtg-parser reads it, src/mtg_parser/archidekt.py); its first category
+    names its zone (Commander, Companion, Sideboard), as in Archidekt's text and CSV exports."""
+    deck = Deck(source, "Archidekt API .json")
+    included = {c.get("name") for c in document["categories"] if isinstance(c, dict) and c.get("includedInDeck")}
+    for number, entry in enumerate(document["cards"], start=1):
+        if not isinstance(entry, dict):
+            continue
+        categories = [c for c in entry.get("categories") or [] if isinstance(c, str)]
+        if categories and not included & set(categories):
+            continue  # Maybeboard and the other categories kept out of the deck
+        card = entry["card"] if isinstance(entry.get("card"), dict) else {}
+        oracle = card["oracleCard"] if isinstance(card.get("oracleCard"), dict) else {}
+        zone = _BOARDS.get(categories[0].lower(), Zone.MAIN) if categories else Zone.MAIN
+        _json_card(deck, number, "cards", oracle.get("name"), entry.get("quantity"), zone)
+    return deck
+
+
+def _aetherhub_json(entries: list, source: str) -> Deck:
+    """AetherHub's deck JSON (FetchMtgaDeckJson): `convertedDeck` rows of {quantity, name}; a row without a
+    quantity is a heading (Commander, Companion, Deck, Sideboard, Maybeboard) for the rows after it, as
+    lheyberger/mtg-parser reads it (src/mtg_parser/aetherhub.py)."""
+    deck = Deck(source, "AetherHub .json")
+    zone = Zone.MAIN
+    for number, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict):
+            continue
+        if not entry.get("quantity"):
+            heading = entry.get("name")
+            zone = _HEADING_ZONES.get(heading.strip().lower(), Zone.MAIN) if isinstance(heading, str) else Zone.MAIN
+        elif zone is not Zone.IGNORED:
+            _json_card(deck, number, "convertedDeck", entry.get("name"), entry.get("quantity"), zone)
     return deck

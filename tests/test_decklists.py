@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hhdcli.deck import deck_colors, parse_deck, read_deck
-from hhdcli.decklists import parse_card_line, split_name
+from hhdcli.decklists import Zone, parse_card_line, split_name
 from hhdcli.errors import InputError
 from hhdcli.scryfall import ScryfallLands, match_answers
 from support import Reply
@@ -309,9 +309,27 @@ def test_a_plain_list_saved_as_csv_is_read_as_text():
     # ManaBox: Name,…,Quantity
     ("Name,Set code,Set name,Collector number,Foil,Rarity,Quantity\nForest,M21,Core Set 2021,274,normal,common,20\n",
      20, 0),
+    # Untapped.gg's Arena collection: Count is the card's over all printings (at most 4), PrintCount this printing's
+    ('Id,Name,Set,Color,Rarity,Count,PrintCount\n19577,"Phyrexian Arena",HA1,Black,Rare,4,0\n'
+     '83804,"Phyrexian Arena",ONE,Black,Rare,4,2\n93893,"Phyrexian Arena",FDN,Black,Rare,4,2\n', 4, 0),
+    # Dragon Shield's export in a locale whose decimal mark is the comma: semicolons between the columns
+    ("Quantity; Name; CardNumber; Expansion Code; Expansion Name; PurchasePrice; Foil\n"
+     "2;Abrade;139;vow;Innistrad: Crimson Vow;0.15;false\n1;Fire // Ice;290;mh2;Modern Horizons 2;0.2;true\n", 3, 0),
 ])
 def test_other_csv_exports_are_read_by_their_header_too(text, main, side):
     assert _sizes(parse_deck(text, "deck.csv")) == (main, side)
+
+
+def test_a_lone_sideboard_row_starts_the_sideboard_and_an_unquoted_name_keeps_its_commas():
+    """Delver Lens's `Quantity,Name` export: names are not quoted (`1,Otawara, Soaring City`), and a blank row and a
+    `Sideboard` row come before the sideboard's rows (as caseydavenport/cube-tools' reader takes them)."""
+    deck = parse_deck("Quantity,Name\n1,Otawara, Soaring City\n39,Island\n\nSideboard\n2,Kellan, the Fae-Blooded "
+                      "// Birthright Boon\n", "deck.csv")
+    assert [(e.count, e.name, e.zone) for e in deck.entries] == [
+        (1, "Otawara, Soaring City", Zone.MAIN), (39, "Island", Zone.MAIN),
+        (2, "Kellan, the Fae-Blooded // Birthright Boon", Zone.SIDEBOARD)] and deck.problems == []
+    trailing = parse_deck("Quantity,Name\n4,Forest,\n", "deck.csv")  # a trailing comma is no part of a name
+    assert [(e.count, e.name) for e in trailing.entries] == [(4, "Forest")]
 
 
 def test_an_unknown_csv_is_refused_naming_its_columns():
@@ -400,3 +418,53 @@ def test_every_multiplier_cockatrice_reads_is_a_count(line):
 def test_a_name_that_starts_with_x_keeps_it():
     assert [(e.count, e.name) for e in parse_deck("4 X-Ray Vision\n1 Xenagos, the Reveler\n", "d.txt").entries] == [
         (4, "X-Ray Vision"), (1, "Xenagos, the Reveler")]
+
+
+def test_archidekt_api_json_leaves_out_cards_of_categories_not_in_the_deck():
+    """Archidekt's deck API: a card is in the deck when it has no category or an included one (the deck's
+    `categories` say `includedInDeck`); its first category names its zone."""
+    document = {"categories": [{"name": "Commander", "includedInDeck": True}, {"name": "Land", "includedInDeck": True},
+                               {"name": "Maybeboard", "includedInDeck": False},
+                               {"name": "Sideboard", "includedInDeck": True}],
+                "cards": [{"quantity": 1, "categories": ["Commander"], "card": {"oracleCard": {"name": "Kenrith"}}},
+                          {"quantity": 30, "categories": ["Land"], "card": {"oracleCard": {"name": "Forest"}}},
+                          {"quantity": 1, "categories": [], "card": {"oracleCard": {"name": "Sol Ring"}}},
+                          {"quantity": 1, "categories": ["Maybeboard"], "card": {"oracleCard": {"name": "Bolt"}}},
+                          {"quantity": 2, "categories": ["Sideboard"], "card": {"oracleCard": {"name": "Duress"}}}]}
+    deck = parse_deck(json.dumps(document), "deck.json")
+    assert (deck.format, *_sizes(deck), deck.commanders) == ("Archidekt API .json", 32, 2, ["Kenrith"])
+
+
+def test_aetherhub_json_rows_without_a_quantity_are_headings():
+    rows = [{"quantity": None, "name": "Commander"}, {"quantity": 1, "name": "Kenrith"}, {"quantity": None, "name": ""},
+            {"quantity": None, "name": "Deck"}, {"quantity": 99, "name": "Forest"},
+            {"quantity": None, "name": "Maybeboard"}, {"quantity": 1, "name": "Bolt"}]
+    deck = parse_deck(json.dumps({"convertedDeck": rows}), "deck.json")
+    assert (deck.format, *_sizes(deck), deck.commanders) == ("AetherHub .json", 100, 0, ["Kenrith"])
+
+
+def test_an_mtgo_dek_of_99_cards_and_a_sideboard_of_one_is_a_commander_deck():
+    cards = '<Cards CatID="1" Quantity="99" Sideboard="false" Name="Forest" />'
+    commander = '<Cards CatID="2" Quantity="1" Sideboard="true" Name="Kenrith, the Returned King" />'
+    deck = parse_deck(f'<?xml version="1.0"?><Deck>{cards}{commander}</Deck>', "edh.dek")
+    assert (*_sizes(deck), deck.commanders) == (100, 0, ["Kenrith, the Returned King"])
+    sixty = parse_deck(f'<Deck>{cards.replace("99", "59")}{commander}</Deck>', "sixty.dek")
+    assert (*_sizes(sixty), sixty.commanders) == (59, 1, [])  # a sideboard of one behind 59 stays a sideboard
+
+
+def test_a_markdown_list_counts_the_items_of_its_zone_and_group_headings_only():
+    text = ("# My Deck\n\n## Commander\n- Kenrith, the Returned King ❤️\n\n## Creatures (2)\n- Summon: Ixion\n"
+            "- Continue? (Proxy)\n\n## Lands (30)\n- Forest x30\n\n## Notes\n- Kenrith + Ixion = fun\n"
+            "**Strategy:** attack.\n\n## Sideboard\n- Duress\n")
+    deck = parse_deck(text, "deck.md")
+    assert [(e.count, e.name, e.zone) for e in deck.entries] == [
+        (1, "Kenrith, the Returned King", Zone.COMMANDER), (1, "Summon: Ixion", Zone.MAIN), (1, "Continue?", Zone.MAIN),
+        (30, "Forest", Zone.MAIN), (1, "Duress", Zone.SIDEBOARD)] and deck.problems == []
+
+
+@pytest.mark.parametrize("line", ["Summon: Ixion", "Ultimate Magic: Holy", "Circle of Protection: Red"])
+def test_a_name_with_a_colon_is_a_card_not_metadata(line):
+    """Final Fantasy's `Summon: …` cards and the old `Circle of Protection: …` were skipped without a word as
+    `Key: value` lines in a list of names; `NAME:`, `AUTHOR:`, `Format:` and the like still are metadata."""
+    deck = parse_deck(f"NAME:Final Fantasy\nAUTHOR:someone\nFormat: Commander\n{line}\nForest\n", "names.txt")
+    assert [e.name for e in deck.entries] == [line, "Forest"] and deck.problems == []

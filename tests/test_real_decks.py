@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from hhdcli.cards import normalize_name
 from hhdcli.deck import read_deck
-from hhdcli.decklists import parse_deck
+from hhdcli.decklists import Zone, parse_deck
 from hhdcli.errors import InputError
 
 REAL = Path(__file__).parent / "decks" / "real"
@@ -511,3 +512,244 @@ def test_a_real_hand_written_list_with_prose_counts_only_its_card_lines():
     assert (count(deck.main), count(deck.sideboard)) == (33, 0)
     assert sum(int(n) for n in re.findall(r"^(\d+)x ", (REAL / "text" / "paithan-zombie-horde.txt").read_text(),
                                            re.M)) == 100  # the author's count: tokens and spells
+
+
+# --- More programs' exports (fixtures2): counts as each writing program means them ---------------------------
+
+# MTGO's CSV export ("Spreadsheet CSV format" of a deck or of the collection): `Quantity` copies of each row,
+# `Sideboarded` Yes for the sideboard. The older collection export (2016) has no `Sideboarded` column and a
+# trailing comma in its header; mtgoappraiser's own test (MtgoCSVParserTest) reads its 681 rows.
+MTGO_CSV = {"prbarcelon-deck.csv": (147, 0), "mtgoappraiser-testCollection.csv": (3169, 0)}
+
+
+@pytest.mark.parametrize("name", sorted(MTGO_CSV))
+def test_real_mtgo_csv_exports_count_quantity_and_sideboarded(name):
+    deck = read_deck(REAL / "mtgo-csv" / name)
+    assert deck.format == "MTGO .csv" and deck.problems == []
+    assert (count(deck.main), count(deck.sideboard)) == MTGO_CSV[name]
+
+
+def test_a_real_untapped_collection_counts_each_printing_once():
+    """Untapped.gg's Arena collection export (`Id,Name,Set,Color,Rarity,Count,PrintCount`, one row per printing,
+    unowned printings included): `Count` is the card's count over all its printings, capped at 4 and repeated on
+    each of its rows (in this file, for all 14,398 names, `Count` = min(4, the name's PrintCounts summed));
+    `PrintCount` is the copies of the row's printing. The collection is the PrintCounts summed: 9,990, not the
+    12,312 that summing `Count` gives."""
+    import csv
+    import gzip
+    import io
+
+    path = REAL / "untapped" / "RogersJohn-collection.csv.gz"
+    rows = list(csv.DictReader(io.StringIO(gzip.decompress(path.read_bytes()).decode())))
+    by_name: dict[str, list[dict[str, str]]] = {}
+    for row in rows:
+        by_name.setdefault(row["Name"], []).append(row)
+    assert all(int(r["Count"]) == min(4, sum(int(p["PrintCount"]) for p in printings))
+               for printings in by_name.values() for r in printings)  # the file bears the columns' meaning out
+    deck = parse_deck(gzip.decompress(path.read_bytes()).decode(), "collection.csv")
+    assert deck.format == "Untapped.gg .csv" and deck.problems == []
+    assert (count(deck.main), count(deck.sideboard)) == (9990, 0)
+    assert tally(deck.main)[normalize_name("Phyrexian Arena")] == 4  # 0 + 2 + 2 over three printings
+
+
+# Collection exports of Dragon Shield's MTG Card Manager and its predecessor MTG Manager (leriomaggio's
+# "original" exports of the same collection from both apps, 2020), and a later Dragon Shield export written in a
+# French locale (Phenixjj: `Quantity; Name; CardNumber; …; Single Current Price; Total Current Price`, semicolons
+# between the columns). Counts: the `Quantity` column summed, as each app and Python's csv module read it.
+COLLECTIONS = [("dragonshield", "leriomaggio-Islands.csv", 231), ("dragonshield", "leriomaggio-Gold_Multicolor.csv", 1594),
+               ("dragonshield", "Phenixjj-collection.csv.gz", 5935), ("mtgmanager", "leriomaggio-Islands.csv", 231),
+               ("mtgmanager", "leriomaggio-Gold_Multicolor.csv", 1592)]
+
+
+@pytest.mark.parametrize("folder, name, cards", COLLECTIONS)
+def test_real_collection_exports_count_their_quantity_column(folder, name, cards, tmp_path):
+    deck = read_deck(_real(folder, name, tmp_path))
+    assert deck.problems == [] and (count(deck.main), count(deck.sideboard)) == (cards, 0)
+
+
+def test_a_real_semicolon_separated_export_is_read_by_its_columns(tmp_path):
+    """Before: the semicolon header was no CSV header, and the 3,533 rows were 'not a deck line' but one."""
+    deck = read_deck(_real("dragonshield", "Phenixjj-collection.csv.gz", tmp_path))
+    assert deck.entries[0] == replace(deck.entries[0], count=1, name="+2 Mace", line=2)
+
+
+# MTGGoldfish's collection export of 2019 (`Card,Set ID,Set Name,Quantity,Foil`): `Quantity` summed.
+def test_a_real_mtggoldfish_collection_export_counts_its_quantity_column():
+    deck = read_deck(REAL / "mtggoldfish" / "AutoDMC-collection.csv")
+    assert deck.problems == [] and (count(deck.main), count(deck.sideboard)) == (2259, 0)
+
+
+# Deck lists of other shapes, counted as their writers mean them:
+# - Phenixjj's `raffine.txt`: a Commander deck as 100 names, no counts (one card a line, as Cockatrice and
+#   XMage read a line without a count);
+# - RiGraMa's custom lists (`1 Name`, the commander first, no headings): 100 cards;
+# - MeJosh's `.dec` files with upper-case `COMMANDER:`, `MAINBOARD:`, `SIDEBOARD:` headings and Moxfield's
+#   `(PLST) EMA-195` printings: each heading's cards (a 101-card singleton list is 101, as written);
+# - avborup's Archidekt exports (`1x Name (set) number [Category]`, the commander `[Commander{top}]`): 100.
+OTHER_SHAPES = {("text", "Phenixjj-raffine.txt"): (100, 0, []),
+                ("text", "RiGraMa-atraxa.txt"): (100, 0, []), ("text", "RiGraMa-krrik cEDh.txt"): (100, 0, []),
+                ("shouted", "MeJosh-bogles.dec"): (60, 15, []),
+                ("shouted", "MeJosh-kynaios-tiros-mill.dec"): (100, 0, ["Kynaios and Tiro of Meletis"]),
+                ("shouted", "MeJosh-bant-time-vault.dec"): (101, 0, []),
+                ("archidekt", "avborup-katara-ally-tribal.txt"): (100, 0, ["Katara, the Fearless"]),
+                ("archidekt", "avborup-rashmi-and-ragavan-treasures.txt"): (100, 0, ["Rashmi and Ragavan"]),
+                # nethermole's lists without counts after a colon: `Commander: Name`, then names (101 as written)
+                ("text", "nethermole-mtg_Jhoira.txt"): (101, 0, ["Jhoira, Ageless Innovator"]),
+                ("text", "nethermole-mtg_Scion.txt"): (100, 0, ["Scion of the Ur-Dragon"]),
+                # MTGO's .txt shape (CRLF, one blank line); and one with `SIDEBOARD:` after its blank line
+                ("text", "Fanta-astic-test_mono_blue.txt"): (60, 15, []), ("text", "BenWGee-deck.txt"): (60, 15, []),
+                # Dragon Shield's deck export: Quantity,Name,Card Type,Deck Card Type (Main)
+                ("dragonshield", "gulrupa-deck.csv"): (4, 0, [])}
+
+
+@pytest.mark.parametrize("folder, name", sorted(OTHER_SHAPES))
+def test_real_lists_of_other_shapes_read_as_their_writers_mean_them(folder, name):
+    deck = read_deck(REAL / folder / name)
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == OTHER_SHAPES[folder, name]
+    assert deck.problems == [] and deck.doubts == []
+
+
+# Cube draft decks kept by caseydavenport/cube-tools with what its own reader made of each (the deck's JSON
+# beside it: pkg/commands/parse.go, cardsFromCSVBytes and cardsFromTXTBytes). Delver Lens's `Quantity,Name`
+# scans: names unquoted (`1,Kellan, the Fae-Blooded // Birthright Boon`), a blank row and a `Sideboard` row before
+# the sideboard. Draftmancer's "Download all decks" `.txt`: `1 Name` lines, the first blank line before the
+# sideboard (the rest of the pool: 2 to 46 cards behind a 40- or 41-card deck). Over all 189 decks of that
+# snapshot with a single source file, hhd now reads main deck and sideboard as cube-tools does (before: 158).
+CUBE_TOOLS = {("delverlens", "2025-05-26-cara.csv"): (40, 14), ("delverlens", "2025-05-26-james.csv"): (42, 15),
+              ("delverlens", "2025-06-12-will.csv"): (40, 20), ("draftmancer", "2023-07-16-casey.txt"): (41, 21),
+              ("draftmancer", "2024-05-03-dom.txt"): (40, 46), ("draftmancer", "2025-04-05-casey.txt"): (41, 2)}
+
+
+@pytest.mark.parametrize("folder, name", sorted(CUBE_TOOLS))
+def test_real_cube_draft_decks_read_as_cube_tools_reads_them(folder, name):
+    deck = read_deck(REAL / folder / name)
+    assert (count(deck.main), count(deck.sideboard)) == CUBE_TOOLS[folder, name]
+    assert deck.problems == [] and deck.doubts == []
+
+
+def test_a_real_delver_lens_scan_keeps_the_commas_of_unquoted_names():
+    deck = read_deck(REAL / "delverlens" / "2025-05-26-cara.csv")
+    assert {"Kellan, the Fae-Blooded // Birthright Boon", "Lord Skitter, Sewer King", "Phelia, Exuberant Shepherd",
+            "Legion's Landing // Adanto, the First Fort"} <= {e.name for e in deck.entries}
+
+
+# One Commander deck ("[mtg-parser] 3 Amigos": 98 cards, two partner commanders, the companion Obosh) as five
+# sites' own APIs and exports serve it, kept by lheyberger/mtg-parser as its tests' recorded responses, whose own
+# check is 100 cards besides the companion and one to three in the command zone (tests/utils.py,
+# assert_deck_is_valid). hhd counts commander and companion in the main deck: 101. Moxfield's user also put Obosh
+# in its sideboard board (and maybeboard): that board's one card is the sideboard. Scryfall's deck CSV puts the
+# companion under `outside`; MTGJSON's CM2 precon is 100 with its commander.
+MTG_PARSER = {"moxfield-3amigos.json.gz": ("Moxfield API .json", 101, 1), "archidekt-3amigos.json.gz": (
+    "Archidekt API .json", 101, 0), "aetherhub-3amigos.json": ("AetherHub .json", 101, 0),
+    "scryfall-3amigos.csv": ("CSV", 101, 0), "mtgjson-CM2.json.gz": ("MTGJSON .json", 100, 0)}
+AMIGOS = ["Kraum, Ludevic's Opus", "Vial Smasher the Fierce"]
+
+
+@pytest.mark.parametrize("name", sorted(MTG_PARSER))
+def test_one_real_deck_as_five_sites_serve_it(name, tmp_path):
+    deck = read_deck(_real("mtg-parser", name, tmp_path))
+    assert (deck.format, count(deck.main), count(deck.sideboard)) == MTG_PARSER[name] and deck.problems == []
+    assert sorted(deck.commanders) == (["Atraxa, Praetors' Voice"] if "CM2" in name else AMIGOS)
+    obosh = {e.zone for e in deck.entries if e.name == "Obosh, the Preypiercer"}
+    # the companion as each names it: a companions board or category, or (Scryfall) the `outside` section
+    assert obosh == {"moxfield-3amigos.json.gz": {Zone.COMPANION, Zone.SIDEBOARD}, "scryfall-3amigos.csv": {Zone.MAIN},
+                     "mtgjson-CM2.json.gz": set()}.get(name, {Zone.COMPANION})
+
+
+# The example and test decks of bluelovers/mtg-decklist-parser (MIT): MTGO's .dek and .txt exports, Arena's export
+# with a Companion section, a TappedOut `.dec` (`# name` comments, `Land (40)` groups, `*CMDR*`), an Arena list.
+# MTGO writes a Commander deck's commander in its sideboard, and XMage's Commander check takes a sideboard of one or
+# two cards as the commanders (AbstractCommander.validate); hhd counts the commander in the main deck.
+BLUELOVERS = {"BW Starfield.dek": (60, 15, []), "Deck - Sharuum.dek": (100, 0, ["Sharuum the Hegemon"]),
+              "Deck - Prismari Midrange.txt": (60, 15, []), "doom - companion.txt": (81, 15, []),
+              "jodah.dec": (100, 0, ["Jodah, Archmage Eternal"]), "whiteline.txt": (60, 0, [])}
+
+
+@pytest.mark.parametrize("name", sorted(BLUELOVERS))
+def test_real_example_decks_of_a_deck_list_parser(name):
+    deck = read_deck(REAL / "bluelovers" / name)
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == BLUELOVERS[name]
+    assert deck.problems == [] and deck.doubts == []
+
+
+def test_a_real_mtgo_commander_dek_has_its_commander_in_the_main_deck():
+    """Before: 99 main and the commander as a sideboard of one."""
+    deck = read_deck(REAL / "bluelovers" / "Deck - Sharuum.dek")
+    assert [(e.count, e.zone) for e in deck.entries if e.name == "Sharuum the Hegemon"] == [(1, Zone.COMMANDER)]
+
+
+# Hand-kept Commander lists in Markdown (findingsimple/EDH-decks): `# Title`, `## Commander`, `## Creatures (27)`
+# and the other type groups with `- Name` items (`- Swamp x30`; `✅`, `💌` and `(Proxy)` marks after names), then
+# `## Notes` (prose, and bullets of combos), `## Other Acquisitions` (cards wanted, not in the deck). A reader
+# counts the Commander and type-group items: 101 for bare-bones as its author wrote it, 99 for the other lists
+# whose headings promise 99 and whose items make 98 (pink-pony-club), else 100. Before, hhd read 9 to 31 cards
+# of each, and skipped `- Summon: Ixion` and `- Ultimate Magic: Holy` as metadata without a word.
+MARKDOWN = {"findingsimple-bare-bones.md": (101, "Xu-Ifit, Osteoharmonist"),
+            "findingsimple-cunning-conqueror.md": (99, "Alela, Cunning Conqueror"),
+            "findingsimple-turtle-power.md": (100, "Heroes in a Half Shell"),
+            "findingsimple-limit-break.md": (100, "Cloud, Ex-SOLDIER"),
+            "findingsimple-pink-pony-club.md": (99, "Thurid, Mare of Destiny")}
+
+
+def markdown_items(path: Path) -> int:
+    """The cards a reader counts: the items under `## Commander` and `## <Type> (N)` headings (`xN` is N)."""
+    total, counting = 0, False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            counting = line.startswith("## Commander") or bool(re.search(r"\(\d+\)$", line))
+        elif counting and line.startswith("- "):
+            times = re.search(r" x(\d+)$", line)
+            total += int(times.group(1)) if times else 1
+    return total
+
+
+@pytest.mark.parametrize("name", sorted(MARKDOWN))
+def test_real_markdown_lists_count_the_items_of_their_commander_and_type_groups(name):
+    path = REAL / "markdown" / name
+    cards, commander = MARKDOWN[name]
+    assert markdown_items(path) == cards
+    deck = read_deck(path)
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == (cards, 0, [commander])
+    assert deck.problems == [] and deck.doubts == [] and deck.format == "Markdown list"
+
+
+def test_real_markdown_items_are_cards_whatever_they_read_like():
+    names = {e.name for name in MARKDOWN for e in read_deck(REAL / "markdown" / name).entries}
+    assert {"Summon: Ixion", "Ultimate Magic: Holy", "Continue?", "Brazen Borrower", "Swamp"} <= names
+    assert not {n for n in names if "Xu-Ifit +" in n or "Proxy" in n or "✅" in n}  # notes and marks are no cards
+
+
+# Moxfield's deck API v3 (api2.moxfield.com/v3/decks/all/ID), as njerador/commander-decks' workflow saves each deck:
+# boards under "boards", each with Moxfield's own "count". Main deck: mainboard + commanders + companions; the
+# sideboard board is the sideboard; maybeboard, attractions, stickers, tokens are beside the deck.
+MOXFIELD_V3 = {"njerador-deck-01.json.gz": ["Captain N'ghathrod"],
+               "njerador-deck-03.json.gz": ["Frodo, Adventurous Hobbit", "Sam, Loyal Attendant"],
+               "njerador-deck-08.json.gz": ["Solphim, Mayhem Dominus"]}
+
+
+@pytest.mark.parametrize("name", sorted(MOXFIELD_V3))
+def test_real_moxfield_v3_decks_count_as_moxfields_own_board_counts(name, tmp_path):
+    import json
+
+    path = _real("moxfield-api", name, tmp_path)
+    boards = json.loads(path.read_text(encoding="utf-8"))["boards"]
+    counts = {board: boards.get(board, {}).get("count", 0) for board in ("mainboard", "commanders", "companions",
+                                                                          "sideboard", "maybeboard")}
+    deck = read_deck(path)
+    assert deck.format == "Moxfield API .json" and deck.problems == [] and deck.commanders == MOXFIELD_V3[name]
+    assert count(deck.main) == counts["mainboard"] + counts["commanders"] + counts["companions"]
+    assert count(deck.sideboard) == counts["sideboard"]  # the maybeboard (14 and 3 cards in two of them) left out
+    assert sum(e.count for e in deck.entries) == count(deck.main) + count(deck.sideboard)
+
+
+# Jumpstart packets as jkblevins/jumpstart-decklists' card maker reads them (its README, "Input Format": the first
+# non-blank line is the deck's name, the rest `<quantity> <card name>`, blank lines and `//` comments ignored):
+# 20 cards each, the name said to be a title, not read as a card.
+JUMPSTART = {"jkblevins-single.txt": "Illusions", "jkblevins-snakes.txt": "Snakes", "jkblevins-multicolor.txt": "Chaos"}
+
+
+@pytest.mark.parametrize("name", sorted(JUMPSTART))
+def test_real_jumpstart_packets_are_twenty_cards_under_a_title(name):
+    deck = read_deck(REAL / "jumpstart" / name)
+    assert (count(deck.main), count(deck.sideboard), deck.doubts) == (20, 0, [])
+    assert len(deck.problems) == 1 and "read as the deck's title" in deck.problems[0] and JUMPSTART[name] in deck.problems[0]
