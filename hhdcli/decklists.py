@@ -266,15 +266,15 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
         return _parse_xml(stripped, source)
     if stripped.startswith("{"):
         return _parse_json(stripped, source)
-    if _is_csv(text, source):
-        return _parse_csv(text, source)
+    header = _csv_header(text, source)
+    if header is not None:
+        return _parse_csv(text, source, header)
     markdown = source.lower().endswith((".md", ".markdown"))
     deck = Deck(source, N_("Markdown list") if markdown else detect_format(text, source))
     lines = text.splitlines()
     items = {number for number, line in enumerate(lines, start=1) if markdown and _MARKDOWN_ITEM.match(line)}
     lines = [_markdown_item(line) if number in items else line for number, line in enumerate(lines, start=1)]
-    # Blank lines separate main deck and sideboard only in lists without headings or SB: markers
-    structured = any(heading_zone(s.strip()) is not None or s.strip()[:3].upper() == "SB:" for s in lines)
+    structured = False  # a list with headings or SB: markers: its blank lines separate no sideboard
     zone = Zone.MAIN
     forge = deck.format == "Forge .dck"
     countless = deck.format in ("Forge .dck", "XMage .dck", "MTGO / plain list", "Markdown list")
@@ -287,7 +287,7 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
         opened = heading_zone(line)
         if opened is None and counted:
             opened = _shouted_heading(line)
-            structured = structured or opened is not None
+        structured = structured or opened is not None or line[:3].upper() == "SB:"
         if opened is None and markdown and line.startswith("#"):
             opened = Zone.IGNORED  # a Markdown heading of no zone or card group: the deck's title, notes, wish lists
         if opened is not None:
@@ -700,29 +700,28 @@ _BOARDS = {**dict.fromkeys(("yes", "true", "1", "sideboard", "side", "sideboards
                             "acquireboard", "wishboard"), Zone.IGNORED)}
 
 
-def _csv_delimiter(text: str) -> str:
-    """`;` when the header is separated by semicolons and holds no comma, as a spreadsheet or app writes CSV in
-    a locale whose decimal mark is the comma (Dragon Shield's export in French: `Quantity; Name; CardNumber; …`);
-    else `,`."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    return ";" if first.count(";") >= 1 and "," not in first else ","
+@dataclass(frozen=True)
+class CsvHeader:
+    """A CSV deck's first line: its columns (lower case) and the delimiter that separates them."""
+
+    columns: list[str]
+    delimiter: str
 
 
-def _csv_header(text: str) -> list[str]:
+def _csv_header(text: str, source: str) -> CsvHeader | None:
+    """The header of a CSV deck: a .csv file whose first line has columns (a plain list saved as .csv is read as
+    text), or a first line that is a header with a name and a quantity column; None for any other text.
+    Separated by `;` when the line holds semicolons and no comma, as a spreadsheet or app writes CSV in a
+    locale whose decimal mark is the comma (Dragon Shield's export in French: `Quantity; Name; CardNumber; …`)."""
     first = next((line for line in text.splitlines() if line.strip()), "")
-    delimiter = _csv_delimiter(text)
+    delimiter = ";" if first.count(";") >= 1 and "," not in first else ","
     if len(first) > 2000 or first.count(delimiter) < 1:
-        return []
-    return [cell.strip().strip("\ufeff").lower() for cell in next(csv.reader([first], delimiter=delimiter))]
-
-
-def _is_csv(text: str, source: str) -> bool:
-    """A CSV deck: a .csv file whose first line has columns (a plain list saved as .csv is read as text), or a
-    first line that is a header with a name and a quantity column."""
-    header = _csv_header(text)
-    if source.lower().endswith(".csv") and len(header) > 1:
-        return True
-    return any(c in header for c in _NAME_COLUMNS) and any(c in header for c in _COUNT_COLUMNS)
+        return None
+    columns = [cell.strip().strip("\ufeff").lower() for cell in next(csv.reader([first], delimiter=delimiter))]
+    if source.lower().endswith(".csv") and len(columns) > 1 or \
+            any(c in columns for c in _NAME_COLUMNS) and any(c in columns for c in _COUNT_COLUMNS):
+        return CsvHeader(columns, delimiter)
+    return None
 
 
 def _column(header: list[str], names: tuple[str, ...]) -> int | None:
@@ -745,13 +744,13 @@ def _csv_format(header: list[str]) -> str:
     return "CSV"
 
 
-def _parse_csv(text: str, source: str) -> Deck:
-    header = _csv_header(text)
+def _parse_csv(text: str, source: str, csv_header: CsvHeader) -> Deck:
+    header = csv_header.columns
     name_at, count_at = _column(header, _NAME_COLUMNS), _column(header, _COUNT_COLUMNS)
     if name_at is None:
-        found = ", ".join(c[:30] for c in header[:12]) or _("none")
+        shown = ", ".join(c[:30] for c in header[:12]) or _("none")
         raise InputError(_("{source}: a CSV file hhd cannot read as a deck (columns: {columns})").format(
-            source=source, columns=found),
+            source=source, columns=shown),
             _("export it with a Name and a Quantity column (MTGO, Moxfield, Deckbox, Archidekt CSV) or as text"))
     if "printcount" in header:
         # Untapped.gg's Arena collection (Id,Name,Set,Color,Rarity,Count,PrintCount; one row per printing): Count
@@ -760,7 +759,7 @@ def _parse_csv(text: str, source: str) -> Deck:
         count_at = header.index("printcount")
     board_at = _column(header, _BOARD_COLUMNS)
     deck = Deck(source, _csv_format(header))
-    rows = csv.reader(text.splitlines(), delimiter=_csv_delimiter(text))
+    rows = csv.reader(text.splitlines(), delimiter=csv_header.delimiter)
     next(rows, None)
     side_marked = False  # a lone `Sideboard` row puts the rows after it in the sideboard
     for number, row in enumerate(rows, start=2):
