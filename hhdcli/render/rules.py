@@ -39,7 +39,8 @@ def _examples(lang: str, table: SymbolTable, fonts: Fonts, size: float, style):
     from reportlab.platypus import Paragraph, Table, TableStyle
 
     rows = [[_cost_flowable(e.cost, table, fonts, size * 1.1),
-             Paragraph(f"<b>{escape(e.name)} → {escape(e.verdict)}</b> — {inline_markup(e.why, table, fonts)}", style)]
+             Paragraph(f"<b>{escape(safe_text(fonts, f'{e.name} → {e.verdict}', bold=True))}</b>"
+                       f"{escape(safe_text(fonts, ' — '))}{inline_markup(e.why, table, fonts)}", style)]
             for e in EXAMPLES[lang]]
     table_flowable = Table(rows, colWidths=[42 * MM, None], hAlign="LEFT")
     # a table's own font is Helvetica unless told: a font the PDF would name without embedding it
@@ -68,7 +69,7 @@ def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float, width: floa
                              spaceBefore=size * 0.8, spaceAfter=size * 0.2, keepWithNext=1)
     body = ParagraphStyle("b", fontName=fonts.regular, fontSize=size, leading=size * 1.3, spaceAfter=size * 0.35)
     _bold_family(fonts)
-    story: list[Flowable] = [Paragraph(escape(labels(lang)["rules_title"]), title)]
+    story: list[Flowable] = [Paragraph(escape(safe_text(fonts, labels(lang)["rules_title"], bold=True)), title)]
     for section in RULES[lang]:
         title_line = Paragraph(escape(safe_text(fonts, section.heading, bold=True)), heading)
         paragraphs = [Paragraph(inline_markup(p, table, fonts), body) for p in section.paragraphs]
@@ -78,7 +79,7 @@ def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float, width: floa
         story.append(title_line)
         story.extend(paragraphs)
         if section is RULES[lang][2]:  # the take rule: show it on real symbols
-            story.append(Paragraph(escape(EXAMPLE_INTRO[lang]), body))
+            story.append(Paragraph(escape(safe_text(fonts, EXAMPLE_INTRO[lang])), body))
             story.append(_examples(lang, table, fonts, size, body))
             story.append(Spacer(1, size * 0.3))
     return story
