@@ -6,12 +6,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from hhdcli.cards import Card, Face
-from hhdcli.i18n import _, ngettext
+from hhdcli.i18n import _, current_language, ngettext
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
 from hhdcli.render.layout import INK, MM
 from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, symbols_width
 from hhdcli.render.textbox import TextBox, break_lines, paragraphs
+from hhdcli.render.texts import basic_type_line
 from hhdcli.rulings import card_rulings, hell_lines
 
 if TYPE_CHECKING:
@@ -354,7 +355,8 @@ class Painter:
         x, w = slot.x + inner, slot.w - 2 * inner
         bar = 6.4 * MM
         self._panel(x, slot.y + slot.h - inner - bar, w, bar, radius=1.6 * MM)
-        self._title(card.name, x + 1.5 * MM, slot.y + slot.h - inner - bar, w - 3 * MM, bar, self.fonts.bold, 9)
+        self._title(safe_text(self.fonts, card.name, bold=True), x + 1.5 * MM, slot.y + slot.h - inner - bar,
+                    w - 3 * MM, bar, self.fonts.bold, 9)
         c.setFillColorRGB(*FILL[color_letter])
         c.setStrokeColor(INK)
         c.setLineWidth(1.2)
@@ -364,7 +366,8 @@ class Painter:
         c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 14, color_letter)
         type_y = slot.y + 9 * MM
         self._panel(x, type_y, w, bar * 0.8)
-        self._title(f"Basic Land — {card.name}", x + 1.5 * MM, type_y, w - 3 * MM, bar * 0.8, self.fonts.regular, 7)
+        self._title(safe_text(self.fonts, basic_type_line(card.name, current_language())), x + 1.5 * MM, type_y,
+                    w - 3 * MM, bar * 0.8, self.fonts.regular, 7)
         self._footer_line(slot, card, FRAME[color_letter])
         c.restoreState()
 

@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from hhdcli.cards import Card, CardType, Kind, normalize_name
 from hhdcli.colors import GROUP_ORDER, Group
-from hhdcli.i18n import N_, format_date, translator
+from hhdcli.i18n import format_date, translator
 from hhdcli.library import Library
 from hhdcli.mana import SymbolTable
 from hhdcli.render.cardface import FRAME
@@ -18,7 +18,7 @@ from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
 from hhdcli.render.layout import MM
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
-from hhdcli.render.texts import labels
+from hhdcli.render.texts import basic_type_line, labels
 from hhdcli.rulings import card_rulings
 
 
@@ -74,19 +74,6 @@ class Checklist:
     lang: str
     has_rulings: bool = False  # some card is marked ⚑: the legend is printed
     total_text: str = ""  # "Total: 97 cards", in the checklist's language and plural
-
-
-# The basic land types as the rules sheet names them (the basics' names stay as printed)
-BASIC_TYPES = {"Plains": N_("Plains"), "Island": N_("Island"), "Swamp": N_("Swamp"), "Mountain": N_("Mountain"),
-               "Forest": N_("Forest"), "Nebula": N_("Nebula"), "Wastes": N_("Wastes")}
-
-
-def basic_type_line(name: str, lang: str) -> str:
-    """A basic land's type line in the checklist's language: Basic Land — Forest, Базовая земля — Лес."""
-    catalog = translator(lang)
-    subtype = catalog.gettext(BASIC_TYPES[name]) if name in BASIC_TYPES else name
-    return catalog.gettext("Basic Land — {type}").format(type=subtype) if name in BASIC_TYPES else \
-        catalog.gettext("Basic Land")
 
 
 def lines_for(cards: Sequence[Card], lang: str = "en") -> list[Line]:

@@ -40,6 +40,20 @@ _LABELS: dict[str, str] = {
 assert all(COLOR_NAMES[letter] == _LABELS[letter] for letter in COLOR_NAMES)  # one colour vocabulary
 
 
+# The basic land types as the rules sheet names them (the basics' names stay as printed)
+BASIC_TYPES = {"Plains": N_("Plains"), "Island": N_("Island"), "Swamp": N_("Swamp"), "Mountain": N_("Mountain"),
+               "Forest": N_("Forest"), "Nebula": N_("Nebula"), "Wastes": N_("Wastes")}
+
+
+def basic_type_line(name: str, lang: str) -> str:
+    """A basic land's type line in `lang` for its proxy and its checklist line: Basic Land — Forest, Базовая
+    земля — Лес (the card's own, hhdcli.library's, stays English like every card's data)."""
+    catalog = translator(lang)
+    if name not in BASIC_TYPES:
+        return catalog.gettext("Basic Land")
+    return catalog.gettext("Basic Land — {type}").format(type=catalog.gettext(BASIC_TYPES[name]))
+
+
 @dataclass(frozen=True)
 class RulesSection:
     heading: str
