@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -132,8 +132,6 @@ def clean_text(text: str) -> str:
 
 
 def sanitized(card: Card) -> Card:
-    from dataclasses import replace
-
     faces = tuple(replace(f, name=clean_text(f.name), mana_cost=clean_text(f.mana_cost),
                           type_line=clean_text(f.type_line), oracle_text=clean_text(f.oracle_text))
                   for f in card.faces)

@@ -59,7 +59,7 @@ def token_from_record(record: dict[str, Any]) -> Token | None:
     name, parts = record.get("name"), record.get("all_parts") or []
     if not isinstance(name, str) or not name or not isinstance(parts, list):
         return None
-    makers = tuple(Maker(_text(p.get("id")), _text(p.get("name")), _text(str(p.get("count") or "")),
+    makers = tuple(Maker(_text(p.get("id")), _text(p.get("name")), str(p.get("count") or ""),
                          bool(p.get("persistent")))
                    for p in parts if isinstance(p, dict) and p.get("component") == "token_maker")
     colors = tuple(c for c in record.get("colors") or () if isinstance(c, str))

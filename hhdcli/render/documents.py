@@ -67,7 +67,7 @@ def _frame_css() -> dict[str, str]:
 def check_document(report: CheckReport, table: SymbolTable, fmt: DocFormat) -> str:
     """The deck check as HTML or Markdown."""
     from hhdcli.check import format_odds, how_known, summary_line, verdict_word
-    from hhdcli.i18n import _, current_language, ngettext
+    from hhdcli.i18n import current_language, ngettext
     from hhdcli.rulings import card_rulings
 
     colors = "".join(report.deck_colors) or _("none")
