@@ -60,13 +60,28 @@ def _bold_family(fonts: Fonts) -> None:
     addMapping(fonts.regular, 1, 1, fonts.bold)
 
 
+def _heading_style(name: str, fonts: Fonts, size: float):
+    """A section heading of the sheet and of the booklet's card pages: bold, a fifth larger than the body."""
+    from reportlab.lib.styles import ParagraphStyle
+
+    return ParagraphStyle(name, fontName=fonts.bold, fontSize=size * 1.2, leading=size * 1.5, spaceBefore=size * 0.8,
+                          spaceAfter=size * 0.2, keepWithNext=1)
+
+
+def _page_frame():
+    """The A4 page inside its margins, with no padding of the frame's own: each page of the sheet and the booklet."""
+    from reportlab.platypus import Frame
+
+    return Frame(MARGIN, MARGIN, PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * MARGIN, leftPadding=0, rightPadding=0,
+                 topPadding=0, bottomPadding=0)
+
+
 def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float, width: float) -> list:
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import CondPageBreak, Flowable, Paragraph, Spacer
 
     title = ParagraphStyle("t", fontName=fonts.bold, fontSize=size * 1.8, leading=size * 2.2, spaceAfter=size * 0.6)
-    heading = ParagraphStyle("h", fontName=fonts.bold, fontSize=size * 1.2, leading=size * 1.5,
-                             spaceBefore=size * 0.8, spaceAfter=size * 0.2, keepWithNext=1)
+    heading = _heading_style("h", fonts, size)
     body = ParagraphStyle("b", fontName=fonts.regular, fontSize=size, leading=size * 1.3, spaceAfter=size * 0.35)
     _bold_family(fonts)
     story: list[Flowable] = [Paragraph(escape(safe_text(fonts, labels(lang)["rules_title"], bold=True)), title)]
@@ -78,7 +93,7 @@ def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float, width: floa
         story.append(CondPageBreak(_story_height([title_line, *paragraphs[:1]], width)))
         story.append(title_line)
         story.extend(paragraphs)
-        if section is RULES[lang][2]:  # the take rule: show it on real symbols
+        if section.examples:  # the take rule: show it on real symbols
             story.append(Paragraph(escape(safe_text(fonts, EXAMPLE_INTRO[lang])), body))
             story.append(_examples(lang, table, fonts, size, body))
             story.append(Spacer(1, size * 0.3))
@@ -100,8 +115,6 @@ def _story_height(story: list, width: float) -> float:
 def draw_rules_pages(canvas, lang: str, table: SymbolTable, fonts: Fonts) -> None:
     """The rules on at most two A4 pages (one sheet, both sides), in the largest text that fits: the story
     flows from the first page's frame into the second's."""
-    from reportlab.platypus import Frame
-
     width, height = PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * MARGIN
     size = 11.0
     story = _story(lang, table, fonts, size, width)
@@ -110,8 +123,7 @@ def draw_rules_pages(canvas, lang: str, table: SymbolTable, fonts: Fonts) -> Non
         size -= 0.25
         story = _story(lang, table, fonts, size, width)
     for _ in range(MAX_PAGES):
-        frame = Frame(MARGIN, MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-        frame.addFromList(story, canvas)
+        _page_frame().addFromList(story, canvas)
         canvas.showPage()
         if not story:
             break
@@ -191,8 +203,7 @@ def _library_story(section: LibraryRulings, fonts: Fonts, size: float) -> list:
         return out + (f". {escape(safe_text(fonts, card.clarification))}" if card.clarification else "")
 
     title = ParagraphStyle("lt", fontName=fonts.bold, fontSize=size * 1.6, leading=size * 2, spaceAfter=size * 0.5)
-    heading = ParagraphStyle("lh", fontName=fonts.bold, fontSize=size * 1.2, leading=size * 1.5,
-                             spaceBefore=size * 0.8, spaceAfter=size * 0.2, keepWithNext=1)
+    heading = _heading_style("lh", fonts, size)
     body = ParagraphStyle("lb", fontName=fonts.regular, fontSize=size, leading=size * 1.3, spaceAfter=size * 0.3)
     story = [Paragraph(escape(safe_text(fonts, section.title, bold=True)), title),
              Paragraph(escape(safe_text(fonts, section.count)), body)]
@@ -208,15 +219,11 @@ def _library_story(section: LibraryRulings, fonts: Fonts, size: float) -> list:
 def draw_library_pages(canvas, section: LibraryRulings, fonts: Fonts) -> None:
     """The library's cards after the rules sheet, on as many pages as they need (a new sheet: the rules stay
     one sheet of their own)."""
-    from reportlab.platypus import Frame
-
     _bold_family(fonts)
     story = _library_story(section, fonts, 9.5)
     while story:
         left = len(story)
-        frame = Frame(MARGIN, MARGIN, PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * MARGIN, leftPadding=0, rightPadding=0,
-                      topPadding=0, bottomPadding=0)
-        frame.addFromList(story, canvas)
+        _page_frame().addFromList(story, canvas)
         canvas.showPage()
         if len(story) == left:  # nothing fitted on a whole page (cannot happen with paragraphs): stop, not loop
             break

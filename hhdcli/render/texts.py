@@ -58,6 +58,7 @@ def basic_type_line(name: str, lang: str) -> str:
 class RulesSection:
     heading: str
     paragraphs: tuple[str, ...]
+    examples: bool = False  # the worked example follows it (the take rule), in the PDF and the templates alike
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "draw step you may cast it at once for {2} less. A hybrid symbol counts if any one option does; a "
             "Phyrexian symbol always counts. Purple ({P}, made by Nebula) is a colour.",
             "3. Anything else: take it, or put it on top of the sideboard.",
-        )),
+        ), examples=True),
         RulesSection("The shared sideboard", (
             "One sideboard for everyone, open and ordered. Any player may play its top card as if it were in "
             "their hand. Cards that would leave the game go there, even non-Hell cards.",
@@ -157,7 +158,7 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "взятия карты можно сразу разыграть его на {2} дешевле. Гибридный символ считается, если есть хотя бы "
             "один вариант; фирексианский — всегда. Пурпурный ({P}, даёт Туманность) — тоже цвет.",
             "3. Иначе: возьмите карту или положите её наверх сайдборда.",
-        )),
+        ), examples=True),
         RulesSection("Общий сайдборд", (
             "Сайдборд один на всех, открытый и упорядоченный. Любой игрок может сыграть его верхнюю карту, как "
             "если бы она была у него в руке. Карты, покидающие игру, попадают туда, даже не Адские.",
