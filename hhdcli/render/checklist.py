@@ -221,7 +221,7 @@ def _page_footer(canvas, fonts: Fonts, checklist: Checklist, page: int) -> None:
     canvas.setFont(fonts.regular, 7)
     canvas.setFillColorRGB(0.35, 0.35, 0.35)
     canvas.drawRightString(PAGE[0] - MARGIN, MARGIN - 4, safe_text(
-        fonts, f"{checklist.title} · {checklist.header[0][1]} · {checklist.labels['page']} {page}"))
+        fonts, f"{checklist.title} · {checklist.header[0][1]} · " + checklist.labels["page"].format(number=page)))
     canvas.setFillColorRGB(0, 0, 0)
 
 

@@ -19,7 +19,7 @@ _LABELS: dict[str, str] = {
     "seed": N_("Seed"), "date": N_("Date"), "data": N_("Card data"),
     "sleeves": N_("Sleeves"), "red": N_("red"), "total": N_("Total"),
     "hell_legend": N_("⚑ a Hell's Half-Draft ruling changes how the card works (hhd card NAME)"),
-    "page": N_("page"), "order": N_("Library order"),
+    "page": N_("page {number}"), "order": N_("Library order"),  # a checklist page's footer
     # colour groups (the English names are the colour vocabulary's own)
     "W": N_("White"), "U": N_("Blue"), "B": N_("Black"), "R": N_("Red"), "G": N_("Green"), "P": N_("Purple"),
     "M": N_("Multicolor"), "C": N_("Colorless"), "L": N_("Lands"),
