@@ -241,6 +241,28 @@ sys.stdout.write(f"{{len(alone)}} {{len(after)}} {{alone == after}}")
     assert same == "True", (alone, after)
 
 
+def test_printing_a_checklist_does_not_load_the_proxy_sheets(synced, library, tmp_path):
+    """Its legend is wrapped by hhdcli.render.fonts: the checklist imports none of the proxy sheets' machinery
+    (hhdcli.render.proxies, its image store, HTTP; ~35 ms of a 270 ms command). Pillow it cannot avoid:
+    reportlab.lib.utils imports it."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "c.pdf"
+    probe = f"""
+import sys
+from click.testing import CliRunner
+from hhdcli.cli import cli
+result = CliRunner().invoke(cli, ["--cache-dir", {str(synced.cache_dir)!r}, "checklist", "-l", {str(library)!r},
+                                  "-o", {str(out)!r}])
+assert result.exit_code == 0, result.output
+print(sorted(m for m in ("hhdcli.render.proxies", "hhdcli.render.images", "hhdcli.http") if m in sys.modules))
+"""
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+    assert "⚑" in PdfReader(out).pages[0].extract_text()  # the legend was drawn
+
+
 def test_hybrid_pips_on_the_checklist_are_legible_symbols_at_print_size():
     """At 8.5 pt a hybrid's two letters no longer fit a circle: it is a pill with "U/BB" across it at 6 pt,
     at least 2.5 mm tall and as wide as its letters."""

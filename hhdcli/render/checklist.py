@@ -14,7 +14,7 @@ from hhdcli.i18n import format_date, translator
 from hhdcli.library import Library
 from hhdcli.mana import SymbolTable
 from hhdcli.render.cardface import FRAME
-from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
+from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten, wrap_words
 from hhdcli.render.layout import MM
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
@@ -165,8 +165,6 @@ def _draw_checklist(canvas, checklist: Checklist, table: SymbolTable, fonts: Fon
         fonts, checklist.total_text, bold=True))
 
     if checklist.has_rulings:  # the legend, wrapped to the column rather than running past it
-        from hhdcli.render.proxies import wrap_words
-
         cursor.y -= LINE
         canvas.setFont(fonts.regular, 8)
         for text in wrap_words(canvas, safe_text(fonts, checklist.labels["hell_legend"]), fonts.regular, 8, column_w):

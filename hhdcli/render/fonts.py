@@ -151,3 +151,15 @@ def shorten(text: str, font: str, size: float, width: float) -> str:
         else:
             high = middle
     return text[:low] + "…" if low or stringWidth("…", font, size) <= width else ""
+
+
+def wrap_words(canvas, text: str, font: str, size: float, width: float) -> list[str]:
+    """`text` broken at spaces into lines no wider than `width` (a word wider than the line has one alone)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        candidate = f"{lines[-1]} {word}" if lines else word
+        if lines and canvas.stringWidth(candidate, font, size) <= width:
+            lines[-1] = candidate
+        else:
+            lines.append(word)
+    return lines
