@@ -29,6 +29,7 @@ BORDER = 1.4 * MM
 INSET = BORDER + 1.8 * MM  # from the card's edge to its bars and text box
 PAD = 1.6 * MM  # rules text from each side of its box
 MIN_PT = 6.0  # nothing on a card is smaller
+RULINGS_PT = 7.5  # the format's rulings join a text box only when all of it still fits at this size
 CONDENSED = 0.8  # a line may be squeezed to 80 % of its width before it wraps or shrinks
 BACK_RED: RGB = (0.60, 0.04, 0.05)
 BACK_GOLD: RGB = (0.98, 0.80, 0.42)
@@ -104,10 +105,10 @@ class Painter:
         self.background(slot, color)
         top, bottom, x, w = self._text_area(slot)
         shown = list(faces) if faces is not None else self.printed_faces(card)
-        compact = len(shown) > 2
+        compact = _compact(len(shown))
         rulings = card_rulings(card) if part[0] == part[1] else ()
-        if rulings:  # the format's rulings (and the card's clarification) end the text box when they fit at full
-            # size, else the rulings alone; the footer marks them either way
+        if rulings:  # the format's rulings (and the card's clarification) end the text box when they fit at
+            # RULINGS_PT, else the rulings alone; the footer marks them either way
             lines = hell_lines(card)
             for hell in dict.fromkeys(("\n".join(lines), "\n".join(lines[:len(rulings)]))):
                 with_hell = [*shown[:-1], replace(shown[-1], oracle_text=f"{shown[-1].oracle_text}\n{hell}".strip())]
@@ -147,7 +148,7 @@ class Painter:
         parts: list[list[Face]] = [[]]
         for face in self.printed_faces(card):
             for piece in self._pieces(card, face, total, width):
-                if parts[-1] and not self._fits([*parts[-1], piece], total, w, len(parts[-1]) + 1 > 2, MIN_PT,
+                if parts[-1] and not self._fits([*parts[-1], piece], total, w, _compact(len(parts[-1]) + 1), MIN_PT,
                                                  card):
                     parts.append([])
                 parts[-1].append(piece)
@@ -171,7 +172,7 @@ class Painter:
             words = words[low:]
         return pieces or [face]
 
-    def _fits(self, faces: list[Face], total: float, width: float, compact: bool, size: float = 7.5,
+    def _fits(self, faces: list[Face], total: float, width: float, compact: bool, size: float = RULINGS_PT,
               card: Card | None = None) -> bool:
         fixed = sum(self._fixed_height(face, compact, card is None or self._named(card, face)) for face in faces)
         return fixed + sum(self._text_height(f.oracle_text, width - 2 * PAD, size) for f in faces) <= total
@@ -378,8 +379,13 @@ class Painter:
         c.restoreState()
 
 
+def _compact(faces: int) -> bool:
+    """A card of more than two faces gets the lower bars, to leave its text boxes room."""
+    return faces > 2
+
+
 def _bar(compact: bool) -> float:
-    """A name bar's height (the type line's is 0.8 of it): lower on a card of more than two faces."""
+    """A name bar's height (the type line's is 0.8 of it)."""
     return (5.2 if compact else 6.4) * MM
 
 
