@@ -219,7 +219,8 @@ from pathlib import Path
 from hhdcli.cache import load_cache
 from hhdcli.library import load_library, resolve
 from hhdcli.mana import SymbolTable
-from hhdcli.render.checklist import build_checklist, checklist_pdf
+from hhdcli.render.checklist import build_checklist
+from hhdcli.render.checklist_pdf import checklist_pdf
 from hhdcli.render.proxies import ProxyOptions, render_proxies
 from datetime import date
 
@@ -241,26 +242,41 @@ sys.stdout.write(f"{{len(alone)}} {{len(after)}} {{alone == after}}")
     assert same == "True", (alone, after)
 
 
-def test_printing_a_checklist_does_not_load_the_proxy_sheets(synced, library, tmp_path):
-    """Its legend is wrapped by hhdcli.render.fonts: the checklist imports none of the proxy sheets' machinery
-    (hhdcli.render.proxies, its image store, HTTP; ~35 ms of a 270 ms command). Pillow it cannot avoid:
-    reportlab.lib.utils imports it."""
+def _modules_loaded_by(cache_dir: Path, *args: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running `hhd ARGS` in-process (the command must succeed)."""
     import subprocess
     import sys
 
-    out = tmp_path / "c.pdf"
     probe = f"""
 import sys
 from click.testing import CliRunner
 from hhdcli.cli import cli
-result = CliRunner().invoke(cli, ["--cache-dir", {str(synced.cache_dir)!r}, "checklist", "-l", {str(library)!r},
-                                  "-o", {str(out)!r}])
+result = CliRunner().invoke(cli, ["--cache-dir", {str(cache_dir)!r}, *{list(args)!r}])
 assert result.exit_code == 0, result.output
-print(sorted(m for m in ("hhdcli.render.proxies", "hhdcli.render.images", "hhdcli.http") if m in sys.modules))
+print(" ".join(sorted(sys.modules)))
 """
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert loaded.strip() == "[]"
+    return set(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split())
+
+
+def test_printing_a_checklist_does_not_load_the_proxy_sheets(synced, library, tmp_path):
+    """Its legend is wrapped by hhdcli.render.fonts: the PDF checklist imports none of the proxy sheets' machinery
+    (hhdcli.render.proxies, its image store, HTTP; ~35 ms of a 270 ms command). Pillow it cannot avoid:
+    reportlab.lib.utils imports it."""
+    out = tmp_path / "c.pdf"
+    loaded = _modules_loaded_by(synced.cache_dir, "checklist", "-l", str(library), "-o", str(out))
+    assert loaded & {"hhdcli.render.proxies", "hhdcli.render.images", "hhdcli.http"} == set()
     assert "⚑" in PdfReader(out).pages[0].extract_text()  # the legend was drawn
+
+
+@pytest.mark.parametrize("form", ["md", "html"])
+def test_a_markdown_or_html_checklist_loads_no_reportlab(synced, library, tmp_path, form):
+    """Only the PDF draws: the Markdown and HTML checklists (the checklist itself, the frame colours of its
+    dots) load neither ReportLab nor Pillow, nor urllib (which xml.sax.saxutils drags in); ~50 ms."""
+    out = tmp_path / f"c.{form}"
+    loaded = _modules_loaded_by(synced.cache_dir, "checklist", "-l", str(library), "-o", str(out))
+    assert {m.split(".")[0] for m in loaded} & {"reportlab", "PIL"} == set()
+    assert "urllib.request" not in loaded
+    assert "Forest" in out.read_text(encoding="utf-8")
 
 
 def test_hybrid_pips_on_the_checklist_are_legible_symbols_at_print_size():

@@ -10,6 +10,7 @@ from hhdcli.i18n import _, current_language, ngettext
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
 from hhdcli.render.layout import INK, MM
+from hhdcli.render.palette import FRAME, RGB
 from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, symbols_width
 from hhdcli.render.textbox import TextBox, break_lines, paragraphs
 from hhdcli.render.texts import basic_type_line
@@ -18,12 +19,6 @@ from hhdcli.rulings import card_rulings, hell_lines
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-RGB = tuple[float, float, float]
-FRAME: dict[str, RGB] = {
-    "W": (0.86, 0.82, 0.68), "U": (0.22, 0.47, 0.76), "B": (0.24, 0.22, 0.22), "R": (0.78, 0.24, 0.18),
-    "G": (0.20, 0.52, 0.28), "P": (0.50, 0.28, 0.70), "M": (0.82, 0.66, 0.24), "C": (0.62, 0.62, 0.65),
-    "L": (0.58, 0.47, 0.36),
-}
 PANEL: RGB = (0.97, 0.96, 0.93)
 BORDER = 1.4 * MM
 INSET = BORDER + 1.8 * MM  # from the card's edge to its bars and text box

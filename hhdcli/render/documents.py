@@ -58,7 +58,7 @@ def _cost_markup(table: SymbolTable) -> Callable[[str], Markup]:
 
 
 def _frame_css() -> dict[str, str]:
-    from hhdcli.render.cardface import FRAME
+    from hhdcli.render.palette import FRAME
     from hhdcli.render.symbols import css_color
 
     return {key: css_color(rgb) for key, rgb in FRAME.items()}
@@ -91,13 +91,15 @@ def _trusted(gettext: Callable[[str], str]) -> Callable[[str], Markup]:
 def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat, font: str | None = None,
                        with_rules: bool = False) -> bytes | str:
     """The red-sleeve checklist; with_rules appends the rules reference in the checklist's language."""
-    from hhdcli.render.rules import rules_context
-
     if fmt is DocFormat.PDF:
-        from hhdcli.render.checklist import checklist_pdf
+        from hhdcli.render.checklist_pdf import checklist_pdf
 
         return checklist_pdf(checklist, table, font, _rules_language(checklist.lang) if with_rules else None)
-    rules = rules_context(_rules_language(checklist.lang)) if with_rules else None
+    rules = None
+    if with_rules:  # the rules module draws with ReportLab too: imported only when its sheet is printed
+        from hhdcli.render.rules import rules_context
+
+        rules = rules_context(_rules_language(checklist.lang))
     return render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(table),
                    frame_css=_frame_css())
 

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, safe_text
+from hhdcli.render.palette import RGB
 from hhdcli.render.symbols import chip_label
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
 LEADING = 1.16  # of the size, between baselines
-RGB = tuple[float, float, float]
 
 
 class Piece(NamedTuple):  # named tuples: a whole set's texts make 100,000 of these
