@@ -268,15 +268,17 @@ def test_printing_a_checklist_does_not_load_the_proxy_sheets(synced, library, tm
     assert "⚑" in PdfReader(out).pages[0].extract_text()  # the legend was drawn
 
 
-@pytest.mark.parametrize("form", ["md", "html"])
-def test_a_markdown_or_html_checklist_loads_no_reportlab(synced, library, tmp_path, form):
-    """Only the PDF draws: the Markdown and HTML checklists (the checklist itself, the frame colours of its
-    dots) load neither ReportLab nor Pillow, nor urllib (which xml.sax.saxutils drags in); ~50 ms."""
+@pytest.mark.parametrize(("command", "form"), [(["checklist"], "md"), (["checklist", "--with-rules"], "html"),
+                                               (["rules"], "md"), (["rules"], "html")])
+def test_a_markdown_or_html_checklist_or_rules_sheet_loads_no_reportlab(synced, library, tmp_path, command, form):
+    """Only the PDFs draw: the Markdown and HTML checklists and rules sheets (their data, the frame colours of the
+    checklist's dots) load neither ReportLab nor Pillow, nor urllib (which xml.sax.saxutils drags in); ~50 ms."""
     out = tmp_path / f"c.{form}"
-    loaded = _modules_loaded_by(synced.cache_dir, "checklist", "-l", str(library), "-o", str(out))
+    loaded = _modules_loaded_by(synced.cache_dir, *command, "-l", str(library), "-o", str(out))
     assert {m.split(".")[0] for m in loaded} & {"reportlab", "PIL"} == set()
     assert "urllib.request" not in loaded
-    assert "Forest" in out.read_text(encoding="utf-8")
+    text = out.read_text(encoding="utf-8")
+    assert ("Pyrohyperspasm" if "rules" in command[-1] else "Forest") in text  # the worked example, a basic
 
 
 def test_hybrid_pips_on_the_checklist_are_legible_symbols_at_print_size():

@@ -60,7 +60,7 @@ def _draw_checklist(canvas, checklist: Checklist, table: SymbolTable, fonts: Fon
     _page_footer(canvas, fonts, checklist, cursor.page)
     canvas.showPage()
     if rules_lang:
-        from hhdcli.render.rules import draw_rules_pages
+        from hhdcli.render.rules_pdf import draw_rules_pages
 
         draw_rules_pages(canvas, rules_lang, table, fonts)
 

@@ -95,11 +95,9 @@ def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat,
         from hhdcli.render.checklist_pdf import checklist_pdf
 
         return checklist_pdf(checklist, table, font, _rules_language(checklist.lang) if with_rules else None)
-    rules = None
-    if with_rules:  # the rules module draws with ReportLab too: imported only when its sheet is printed
-        from hhdcli.render.rules import rules_context
+    from hhdcli.render.rules import rules_context
 
-        rules = rules_context(_rules_language(checklist.lang))
+    rules = rules_context(_rules_language(checklist.lang)) if with_rules else None
     return render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(table),
                    frame_css=_frame_css())
 
@@ -115,10 +113,12 @@ def rules_document(lang: str, table: SymbolTable, fmt: DocFormat, font: str | No
                    library: list[Card] | None = None) -> bytes | str:
     """The one-page rules reference; with a library's cards, the booklet: the rules, then those of its cards
     that have a Hell's Half-Draft ruling, each with its ruling ids and clarification."""
-    from hhdcli.render.rules import library_rulings, rules_context, rules_pdf
+    from hhdcli.render.rules import library_rulings, rules_context
 
     lang = _rules_language(lang)
     section = library_rulings(library, lang) if library is not None else None
     if fmt is DocFormat.PDF:
+        from hhdcli.render.rules_pdf import rules_pdf
+
         return rules_pdf(lang, table, font, section)
     return render(f"rules.{fmt}.j2", cost=_cost_markup(table), **rules_context(lang, section))
