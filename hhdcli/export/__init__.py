@@ -191,8 +191,7 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
         images = card.print_images
         if side < len(images) and images[side]:
             return images[side]
-        return local(card.name.lower().replace(" ", "-").replace("/", "-")[:60] if card.is_basic
-                     else card.id, card)
+        return local(card.name.lower() if card.is_basic else card.id, card)  # a basic's copies share one
 
     back = back_url or local("hell-back", None)
     done.files[output] = tts_save(cards, title, face_url, back, _(RULES_NOTE))
