@@ -22,7 +22,8 @@ from hhdcli.cache import BUILTIN_FILE, BUILTIN_PREFIX, CacheMeta, parse_symbols
 from hhdcli.cards import parse_registry
 from hhdcli.registry import EXPECTED_CARDS
 
-# What hhd reads of a symbol (the file names of the registry's SVGs are left out).
+# What hhd reads of a symbol: its meaning, and the SVG file name only to tell how the registry draws it
+# (symbols.py: {Pickle} is drawn as another symbol); the drawing hints (no_shadow, clip_type) are left out.
 SYMBOL_FIELDS = ("symbol", "represents_mana", "colors", "hybrid", "phyrexian", "mana_value", "english", "filename")
 
 
