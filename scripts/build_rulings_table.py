@@ -44,10 +44,11 @@ class TableError(Exception):
 
 def _read_lines(path: Path) -> list[tuple[str, dict[str, Any]]]:
     out = []
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
-        where = f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{number}"
+        where = f"{shown}:{number}"
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
