@@ -281,6 +281,23 @@ def test_a_markdown_or_html_checklist_or_rules_sheet_loads_no_reportlab(synced, 
     assert ("Pyrohyperspasm" if "rules" in command[-1] else "Forest") in text  # the worked example, a basic
 
 
+def test_fifty_copies_of_a_basic_tick_in_rows_and_their_line_stays_on_the_page(synced, tmp_path):
+    """A library of the whole pool has 50 of each basic: its boxes wrap in rows of ten below the line, where one
+    row of 50 ran past the page's edge and took the name with it."""
+    library, out = tmp_path / "all.json", tmp_path / "all.pdf"
+    assert synced("generate", "--seed", "all", "--size", "970", "-o", str(library)).exit_code == 0
+    assert synced("checklist", "-l", str(library), "-o", str(out)).exit_code == 0
+    reader = PdfReader(out)
+    width = float(reader.pages[0].mediabox.width)
+    placed: dict[str, float] = {}
+    for page in reader.pages:
+        page.extract_text(visitor_text=lambda text, cm, tm, *_: placed.update(
+            {text.strip(): tm[4] + cm[4]} if "×50" in text else {}))
+    names = {"Plains ×50", "Island ×50", "Swamp ×50", "Mountain ×50", "Forest ×50"}
+    # the name starts with room to be read before the page's edge (one row of 50 boxes put it at 716 pt of 595)
+    assert names <= set(placed) and all(placed[name] < width - 100 for name in names), placed
+
+
 def test_hybrid_pips_on_the_checklist_are_legible_symbols_at_print_size():
     """At 8.5 pt a hybrid's two letters no longer fit a circle: it is a pill with "U/BB" across it at 6 pt,
     at least 2.5 mm tall and as wide as its letters."""

@@ -17,6 +17,9 @@ PAGE = (210 * MM, 297 * MM)
 MARGIN = 12 * MM
 COLUMN_GAP = 6 * MM
 LINE = 11.0  # points per checklist line
+BOX = 6.5  # a tick box's side, points
+BOX_PITCH = BOX + 1.5
+BOXES_A_ROW = 10  # a basic's further copies tick boxes in rows below: 50 Forests in one row ran off the page
 FONT_SIZE = 8.5
 
 
@@ -43,7 +46,7 @@ def _draw_checklist(canvas, checklist: Checklist, table: SymbolTable, fonts: Fon
         _advance(canvas, checklist, fonts, cursor, need=LINE * 3)
         _heading(canvas, fonts, cursor, column_w, f"{group.heading} ({group.count})")
         for line in group.lines:
-            _advance(canvas, checklist, fonts, cursor, need=LINE)
+            _advance(canvas, checklist, fonts, cursor, need=_line_height(line))
             _line(canvas, fonts, table, cursor, column_w, line)
     _advance(canvas, checklist, fonts, cursor, need=LINE * 2)
     canvas.setFont(fonts.bold, 10)
@@ -138,16 +141,24 @@ def _cost(canvas, fonts: Fonts, table: SymbolTable, cost: str, right: float, y: 
     return total
 
 
+def _box_rows(line: Line) -> int:
+    return -(-max(1, line.boxes) // BOXES_A_ROW)
+
+
+def _line_height(line: Line) -> float:
+    return LINE + (_box_rows(line) - 1) * BOX_PITCH
+
+
 def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: float, line: Line) -> None:
     x = _x(cursor, column_w)
     cursor.y -= LINE
     base = cursor.y + 3
     canvas.setLineWidth(0.6)
     canvas.setStrokeColorRGB(0, 0, 0)
-    box = 6.5
     for i in range(line.boxes):
-        canvas.rect(x + i * (box + 1.5), base - 1, box, box, stroke=1, fill=0)
-    x += max(1, line.boxes) * (box + 1.5) + 2
+        row, column = divmod(i, BOXES_A_ROW)
+        canvas.rect(x + column * BOX_PITCH, base - 1 - row * BOX_PITCH, BOX, BOX, stroke=1, fill=0)
+    x += min(max(1, line.boxes), BOXES_A_ROW) * BOX_PITCH + 2
     canvas.setFillColorRGB(*FRAME[line.frame])
     canvas.circle(x + 2.5, base + 2.2, 2.3, stroke=1, fill=1)  # the colour group at a glance
     x += 8
@@ -166,3 +177,4 @@ def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: f
     canvas.setFont(fonts.regular, 8)
     canvas.drawString(x + used, base, kind)
     canvas.setFillColorRGB(0, 0, 0)
+    cursor.y -= _line_height(line) - LINE  # the rows of boxes below the first
