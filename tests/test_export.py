@@ -478,6 +478,18 @@ def test_a_one_card_card_has_every_faces_colours_and_pt_and_only_counting_faces_
     assert cards["Magus of the Warp"]["type"] == "Creature — Human Wizard"  # the inset token is no part of it
 
 
+def test_an_output_named_dot_cod_is_the_deck_and_the_set_goes_beside_it(synced, library, tmp_path):
+    """`-o hell.cod` picks the Cockatrice format by the deck file's extension: hell.cod is then the deck (it held
+    the card database, with the deck at hell.cod.cod), and the set is hell.cockatrice.xml, as -o hell.cockatrice.xml
+    would have named the two."""
+    result = synced("export", "-l", str(library), "-o", str(tmp_path / "hell.cod"))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("hell.")) == ["hell.cockatrice.xml", "hell.cod"]
+    assert ET.parse(tmp_path / "hell.cod").getroot().tag == "cockatrice_deck"
+    assert ET.parse(tmp_path / "hell.cockatrice.xml").getroot().tag == "cockatrice_carddatabase"
+    assert "copy hell.cockatrice.xml" in result.output and "load hell.cod" in result.output
+
+
 def test_cockatrice_tokens_come_from_the_registry_and_point_at_their_makers(every_excerpt_card, tmp_path):
     run, library = every_excerpt_card
     out = tmp_path / "hell.cockatrice.xml"

@@ -126,8 +126,11 @@ def _cockatrice(done: Exported, cards: Sequence[Card], title: str, output: Path,
     from hhdcli.export.tokens import builtin_tokens, tokens_for
 
     made_tokens = tokens_for(cards, builtin_tokens() if tokens is None else tokens)
+    if output.suffix.lower() == ".cod":  # -o NAME.cod names the deck: the set goes beside it as NAME.cockatrice.xml
+        deck, output = output, output.with_name(output.name[:-len(".cod")] + ".cockatrice.xml")
+    else:
+        deck = output.with_name(output.name.removesuffix(".xml").removesuffix(".cockatrice") + ".cod")
     done.files[output] = set_file(cards, title, made, made_tokens)
-    deck = output.with_name(output.name.removesuffix(".xml").removesuffix(".cockatrice") + ".cod")
     done.files[deck] = deck_file(cards, title, _("A Hell library drawn by hhd; keep it in library order."))
     done.notes.append(_("copy {name} into Cockatrice's customsets folder (Card Database → Open custom sets "
                         "folder), restart Cockatrice, then load {name2} in the deck editor").format(name=output.name, name2=deck.name))
