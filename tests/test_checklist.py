@@ -177,6 +177,24 @@ def test_the_rules_sheet_has_every_section_on_one_sheet_at_a_readable_size(synce
         assert "Pyrohyperspasm" in other.read_text() and SECTIONS[lang][4] in other.read_text()
 
 
+def test_rules_that_do_not_fit_two_pages_even_at_the_smallest_size_go_on_to_a_third(synced, monkeypatch):
+    """The sheet shrinks to MIN_SIZE to fit its two pages; text that still does not fit (a wide --font) takes a
+    third page rather than being dropped, as the third page's worth was. Here the floor is the starting size and
+    the sheet one page, so the end of the rules needs the next."""
+    import io
+
+    from hhdcli.cache import symbols_or_builtin
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render import rules_pdf
+
+    monkeypatch.setattr(rules_pdf, "MIN_SIZE", 11.0)
+    monkeypatch.setattr(rules_pdf, "MAX_PAGES", 1)
+    table = SymbolTable.from_records(symbols_or_builtin(synced.cache_dir))
+    reader = PdfReader(io.BytesIO(rules_pdf.rules_pdf("en", table)))
+    text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+    assert len(reader.pages) == 2 and "a token of \"A // B\" is a double card." in text
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_no_page_of_the_rules_ends_with_a_heading(synced, tmp_path, lang):
     from hhdcli.render.texts import RULES

@@ -117,8 +117,8 @@ def _story_height(story: list, width: float) -> float:
 
 
 def draw_rules_pages(canvas, lang: str, table: SymbolTable, fonts: Fonts) -> None:
-    """The rules on at most two A4 pages (one sheet, both sides), in the largest text that fits: the story
-    flows from the first page's frame into the second's."""
+    """The rules on two A4 pages (one sheet, both sides), in the largest text that fits: the story flows from
+    the first page's frame into the second's."""
     width, height = PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * MARGIN
     size = 11.0
     story = _story(lang, table, fonts, size, width)
@@ -126,10 +126,16 @@ def draw_rules_pages(canvas, lang: str, table: SymbolTable, fonts: Fonts) -> Non
     while size > MIN_SIZE and _story_height(story, width) > (MAX_PAGES - 0.1) * height:
         size -= 0.25
         story = _story(lang, table, fonts, size, width)
-    for _ in range(MAX_PAGES):
+    _flow(canvas, story)  # two pages, unless even MIN_SIZE needs more: a third then, rather than lose the end
+
+
+def _flow(canvas, story: list) -> None:
+    """The story on as many pages as it needs, each a margin-to-margin frame."""
+    while story:
+        left = len(story)
         _page_frame().addFromList(story, canvas)
         canvas.showPage()
-        if not story:
+        if len(story) == left:  # nothing fitted on a whole page (cannot happen with paragraphs): stop, not loop
             break
 
 
@@ -173,10 +179,4 @@ def draw_library_pages(canvas, section: LibraryRulings, fonts: Fonts) -> None:
     """The library's cards after the rules sheet, on as many pages as they need (a new sheet: the rules stay
     one sheet of their own)."""
     _bold_family(fonts)
-    story = _library_story(section, fonts, 9.5)
-    while story:
-        left = len(story)
-        _page_frame().addFromList(story, canvas)
-        canvas.showPage()
-        if len(story) == left:  # nothing fitted on a whole page (cannot happen with paragraphs): stop, not loop
-            break
+    _flow(canvas, _library_story(section, fonts, 9.5))
