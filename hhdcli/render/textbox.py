@@ -37,7 +37,9 @@ class Word(NamedTuple):
     unit_width: float
 
 
-class BoxLine(NamedTuple):  # not the checklist's Line: one printed line of a text box
+class BoxLine(NamedTuple):
+    """One printed line of a text box: its words."""
+
     words: tuple[Word, ...]
 
 
