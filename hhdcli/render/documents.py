@@ -104,9 +104,9 @@ def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat,
 
 def _rules_language(lang: str) -> str:
     """The rules sheet is written in English and Russian (not a catalog): another language gets the English."""
-    from hhdcli.render.texts import LANGS
+    from hhdcli.render.texts import RULES
 
-    return lang if lang in LANGS else "en"
+    return lang if lang in RULES else "en"
 
 
 def rules_document(lang: str, table: SymbolTable, fmt: DocFormat, font: str | None = None,

@@ -8,8 +8,6 @@ from hhdcli.colors import COLOR_NAMES
 from hhdcli.errors import InputError
 from hhdcli.i18n import N_, _, available, translator
 
-LANGS = ("en", "ru")
-
 # Each printed label, an English msgid: its translations are in the catalogs (hhdcli/locale/*/hhd.po).
 _LABELS: dict[str, str] = {
     "title_sleeve": N_("Hell library checklist"),
