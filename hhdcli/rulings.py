@@ -140,7 +140,7 @@ RULINGS: tuple[Ruling, ...] = (
                      r"token cop(?:y|ies) of [^.]*//", r"token (?:that'?s|that is) a copy of that creature\b")),
     Ruling("colors", "Colours beyond the six (white, blue, black, red, green, purple) come into being for the rest "
            "of the game when a card names one.", "Цвета сверх шести (белый, синий, чёрный, красный, зелёный, "
-           "фиолетовый) появляются до конца игры, когда карта их называет.",
+           "пурпурный) появляются до конца игры, когда карта их называет.",
            short="a new colour exists for the rest of the game.",
            short_ru="новый цвет существует до конца игры.",
            patterns=(r"\bnew colou?rs?\b", r"colou?rs? (?:that|which) (?:don'?t|do not) exist", r"\bsixth colou?r",

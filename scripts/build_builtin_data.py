@@ -22,7 +22,8 @@ from hhdcli.cache import BUILTIN_FILE, BUILTIN_PREFIX, CacheMeta, parse_symbols
 from hhdcli.cards import parse_registry
 from hhdcli.registry import EXPECTED_CARDS
 
-# What hhd reads of a symbol (the file names of the registry's SVGs are left out).
+# What hhd reads of a symbol: its meaning, and the SVG file name only to tell how the registry draws it
+# (symbols.py: {Pickle} is drawn as another symbol); the drawing hints (no_shadow, clip_type) are left out.
 SYMBOL_FIELDS = ("symbol", "represents_mana", "colors", "hybrid", "phyrexian", "mana_value", "english", "filename")
 
 
@@ -33,11 +34,12 @@ def build(source: Path, symbols: Path, date: str) -> bytes:
     parsed = parse_registry(raw)
     if len(parsed.cards) != EXPECTED_CARDS:
         raise SystemExit(f"{source}: {len(parsed.cards)} Hellscube v1.2 cards, expected {EXPECTED_CARDS}")
-    table = [{k: r[k] for k in SYMBOL_FIELDS if k in r} for r in parse_symbols(symbols.read_bytes())]
+    symbols_raw = symbols.read_bytes()
+    table = [{k: r[k] for k in SYMBOL_FIELDS if k in r} for r in parse_symbols(symbols_raw)]
     meta = CacheMeta(source=f"{BUILTIN_PREFIX} {source.name}", format=parsed.format, registry_version=None,
                      fetched_at=f"{date}T00:00:00+00:00", sha256=hashlib.sha256(raw).hexdigest(), card_count=len(parsed.cards),
                      symbols_source=f"{BUILTIN_PREFIX} {symbols.name}",
-                     symbols_sha256=hashlib.sha256(symbols.read_bytes()).hexdigest())
+                     symbols_sha256=hashlib.sha256(symbols_raw).hexdigest())
     document = {"meta": vars(meta), "cards": [card.to_json() for card in parsed.cards], "symbols": table}
     text = json.dumps(document, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
     return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)

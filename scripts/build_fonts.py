@@ -37,6 +37,8 @@ def main(source: Path, target: Path = Path("hhdcli") / "fonts") -> None:
         print(f"wrote {target / name} ({(target / name).stat().st_size // 1024} KB)", file=sys.stderr)
     if LICENSE.is_file():
         (target / "LICENSE.txt").write_text(LICENSE.read_text(encoding="utf-8"), encoding="utf-8")
+    else:  # the licence must travel with the fonts: say so rather than ship them without it unnoticed
+        print(f"warning: no {LICENSE}: keep {target / 'LICENSE.txt'} (DejaVu's licence) as it is", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,9 @@ from hhdcli.cards import normalize_name, parse_registry
 OUTPUT = Path(__file__).resolve().parents[1] / "hhdcli" / "data" / "real-names.json"
 
 
-def colliding(oracle: Path, registries: list[Path]) -> list[str]:
-    real = {normalize_name(name) for name in json.loads(oracle.read_text(encoding="utf-8"))["data"]}
+def colliding(oracle: bytes, registries: list[Path]) -> list[str]:
+    """The names of the registries' cards and faces that are also real card names (`oracle`: oracle-names.json)."""
+    real = {normalize_name(name) for name in json.loads(oracle.decode("utf-8"))["data"]}
     names: set[str] = set()
     for registry in registries:
         raw = registry.read_bytes()
@@ -42,9 +43,9 @@ def main() -> None:
     parser.add_argument("registries", type=Path, nargs="+")
     parser.add_argument("-o", "--output", type=Path, default=OUTPUT)
     args = parser.parse_args()
+    oracle = args.oracle_names.read_bytes()
     document = {"source": "bones-bones/hellfall packages/shared/src/data/oracle-names.json",
-                "sha256": hashlib.sha256(args.oracle_names.read_bytes()).hexdigest(),
-                "names": colliding(args.oracle_names, args.registries)}
+                "sha256": hashlib.sha256(oracle).hexdigest(), "names": colliding(oracle, args.registries)}
     args.output.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {args.output} ({len(document['names'])} names)")
 

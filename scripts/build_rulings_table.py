@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 READINGS = ROOT / "scripts" / "rulings"
 OUTPUT = ROOT / "hhdcli" / "data" / "rulings-v1.2.json"
 CARDS = 720
+ORDER = [r.id for r in RULINGS]  # a card's rulings are listed in the table's order
 
 
 class TableError(Exception):
@@ -43,10 +44,11 @@ class TableError(Exception):
 
 def _read_lines(path: Path) -> list[tuple[str, dict[str, Any]]]:
     out = []
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
-        where = f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{number}"
+        where = f"{shown}:{number}"
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -70,9 +72,8 @@ def _entry(where: str, record: dict[str, Any], cards: dict[str, Card], keep_note
     if note is not None and not (isinstance(note, dict) and all(isinstance(note.get(k), str) and note[k].strip()
                                                                 for k in ("en", "ru"))):
         raise TableError(f"{where}: the note must be null or {{\"en\": \"…\", \"ru\": \"…\"}}")
-    order = [r.id for r in RULINGS]
     return {"name": card.name, "drive": drive_id(card.image),
-            "rulings": sorted(set(rulings), key=order.index),
+            "rulings": sorted(set(rulings), key=ORDER.index),
             "clarification": {"en": note["en"].strip(), "ru": note["ru"].strip()} if note else None}
 
 

@@ -177,6 +177,24 @@ def test_the_rules_sheet_has_every_section_on_one_sheet_at_a_readable_size(synce
         assert "Pyrohyperspasm" in other.read_text() and SECTIONS[lang][4] in other.read_text()
 
 
+def test_rules_that_do_not_fit_two_pages_even_at_the_smallest_size_go_on_to_a_third(synced, monkeypatch):
+    """The sheet shrinks to MIN_SIZE to fit its two pages; text that still does not fit (a wide --font) takes a
+    third page rather than being dropped, as the third page's worth was. Here the floor is the starting size and
+    the sheet one page, so the end of the rules needs the next."""
+    import io
+
+    from hhdcli.cache import symbols_or_builtin
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render import rules_pdf
+
+    monkeypatch.setattr(rules_pdf, "MIN_SIZE", 11.0)
+    monkeypatch.setattr(rules_pdf, "MAX_PAGES", 1)
+    table = SymbolTable.from_records(symbols_or_builtin(synced.cache_dir))
+    reader = PdfReader(io.BytesIO(rules_pdf.rules_pdf("en", table)))
+    text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+    assert len(reader.pages) == 2 and "a token of \"A // B\" is a double card." in text
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_no_page_of_the_rules_ends_with_a_heading(synced, tmp_path, lang):
     from hhdcli.render.texts import RULES
@@ -219,7 +237,8 @@ from pathlib import Path
 from hhdcli.cache import load_cache
 from hhdcli.library import load_library, resolve
 from hhdcli.mana import SymbolTable
-from hhdcli.render.checklist import build_checklist, checklist_pdf
+from hhdcli.render.checklist import build_checklist
+from hhdcli.render.checklist_pdf import checklist_pdf
 from hhdcli.render.proxies import ProxyOptions, render_proxies
 from datetime import date
 
@@ -239,6 +258,62 @@ sys.stdout.write(f"{{len(alone)}} {{len(after)}} {{alone == after}}")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     alone, after, same = out.split()
     assert same == "True", (alone, after)
+
+
+def _modules_loaded_by(cache_dir: Path, *args: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running `hhd ARGS` in-process (the command must succeed)."""
+    import subprocess
+    import sys
+
+    probe = f"""
+import sys
+from click.testing import CliRunner
+from hhdcli.cli import cli
+result = CliRunner().invoke(cli, ["--cache-dir", {str(cache_dir)!r}, *{list(args)!r}])
+assert result.exit_code == 0, result.output
+print(" ".join(sorted(sys.modules)))
+"""
+    return set(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split())
+
+
+def test_printing_a_checklist_does_not_load_the_proxy_sheets(synced, library, tmp_path):
+    """Its legend is wrapped by hhdcli.render.fonts: the PDF checklist imports none of the proxy sheets' machinery
+    (hhdcli.render.proxies, its image store, HTTP; ~35 ms of a 270 ms command). Pillow it cannot avoid:
+    reportlab.lib.utils imports it."""
+    out = tmp_path / "c.pdf"
+    loaded = _modules_loaded_by(synced.cache_dir, "checklist", "-l", str(library), "-o", str(out))
+    assert loaded & {"hhdcli.render.proxies", "hhdcli.render.images", "hhdcli.http"} == set()
+    assert "⚑" in PdfReader(out).pages[0].extract_text()  # the legend was drawn
+
+
+@pytest.mark.parametrize(("command", "form"), [(["checklist"], "md"), (["checklist", "--with-rules"], "html"),
+                                               (["rules"], "md"), (["rules"], "html")])
+def test_a_markdown_or_html_checklist_or_rules_sheet_loads_no_reportlab(synced, library, tmp_path, command, form):
+    """Only the PDFs draw: the Markdown and HTML checklists and rules sheets (their data, the frame colours of the
+    checklist's dots) load neither ReportLab nor Pillow, nor urllib (which xml.sax.saxutils drags in); ~50 ms."""
+    out = tmp_path / f"c.{form}"
+    loaded = _modules_loaded_by(synced.cache_dir, *command, "-l", str(library), "-o", str(out))
+    assert {m.split(".")[0] for m in loaded} & {"reportlab", "PIL"} == set()
+    assert "urllib.request" not in loaded
+    text = out.read_text(encoding="utf-8")
+    assert ("Pyrohyperspasm" if "rules" in command[-1] else "Forest") in text  # the worked example, a basic
+
+
+def test_fifty_copies_of_a_basic_tick_in_rows_and_their_line_stays_on_the_page(synced, tmp_path):
+    """A library of the whole pool has 50 of each basic: its boxes wrap in rows of ten below the line, where one
+    row of 50 ran past the page's edge and took the name with it."""
+    library, out = tmp_path / "all.json", tmp_path / "all.pdf"
+    assert synced("generate", "--seed", "all", "--size", "970", "-o", str(library)).exit_code == 0
+    assert synced("checklist", "-l", str(library), "-o", str(out)).exit_code == 0
+    reader = PdfReader(out)
+    width = float(reader.pages[0].mediabox.width)
+    placed: dict[str, float] = {}
+    for page in reader.pages:
+        page.extract_text(visitor_text=lambda text, cm, tm, *_: placed.update(
+            {text.strip(): tm[4] + cm[4]} if "×50" in text else {}))
+    names = {"Plains ×50", "Island ×50", "Swamp ×50", "Mountain ×50", "Forest ×50"}
+    # the name starts with room to be read before the page's edge (one row of 50 boxes put it at 716 pt of 595)
+    assert names <= set(placed) and all(placed[name] < width - 100 for name in names), placed
 
 
 def test_hybrid_pips_on_the_checklist_are_legible_symbols_at_print_size():

@@ -478,6 +478,18 @@ def test_a_one_card_card_has_every_faces_colours_and_pt_and_only_counting_faces_
     assert cards["Magus of the Warp"]["type"] == "Creature — Human Wizard"  # the inset token is no part of it
 
 
+def test_an_output_named_dot_cod_is_the_deck_and_the_set_goes_beside_it(synced, library, tmp_path):
+    """`-o hell.cod` picks the Cockatrice format by the deck file's extension: hell.cod is then the deck (it held
+    the card database, with the deck at hell.cod.cod), and the set is hell.cockatrice.xml, as -o hell.cockatrice.xml
+    would have named the two."""
+    result = synced("export", "-l", str(library), "-o", str(tmp_path / "hell.cod"))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("hell.")) == ["hell.cockatrice.xml", "hell.cod"]
+    assert ET.parse(tmp_path / "hell.cod").getroot().tag == "cockatrice_deck"
+    assert ET.parse(tmp_path / "hell.cockatrice.xml").getroot().tag == "cockatrice_carddatabase"
+    assert "copy hell.cockatrice.xml" in result.output and "load hell.cod" in result.output
+
+
 def test_cockatrice_tokens_come_from_the_registry_and_point_at_their_makers(every_excerpt_card, tmp_path):
     run, library = every_excerpt_card
     out = tmp_path / "hell.cockatrice.xml"
@@ -491,6 +503,27 @@ def test_cockatrice_tokens_come_from_the_registry_and_point_at_their_makers(ever
     # every relation names a card of the set
     names = set(cards)
     assert all(r.text in names for c in cards.values() for r in c if r.tag.endswith("related"))
+
+
+def test_a_token_file_of_another_shape_writes_a_cockatrice_set_with_its_stats_as_text():
+    """A token record whose power is a JSON number, whose loyalty is an object and whose image is a list (a
+    registry's token file of another version, passed as `tokens`) still gives a set Cockatrice reads: the
+    number as its text ("0" kept, not dropped as falsy), the rest left out, where it used to raise TypeError
+    while writing the XML."""
+    from datetime import date
+
+    from hhdcli.cards import Card, Face
+    from hhdcli.export.cockatrice import set_file
+    from hhdcli.export.tokens import token_from_record, tokens_for
+
+    maker = Card(id="m1", name="Maker", set_code="HLC", faces=(Face(name="Maker", type_line="Sorcery"),))
+    token = token_from_record({"name": "Zero", "type_line": "Token Creature — Ooze", "power": 0, "toughness": 2.5,
+                               "loyalty": {"x": 1}, "image": ["https://example.org/z.png"],
+                               "all_parts": [{"component": "token_maker", "id": "m1", "name": "Maker"}]})
+    assert token is not None and (token.power, token.toughness, token.loyalty, token.image) == ("0", "2.5", None, None)
+    root = ET.fromstring(set_file([maker], "T", date(2026, 1, 1), tokens_for([maker], [token])))
+    zero = next(c for c in root.iter("card") if c.findtext("name") == "Zero")
+    assert zero.find("prop").findtext("pt") == "0/2.5" and zero.find("set").get("picurl") == ""
 
 
 def test_every_card_marked_sideways_has_the_registrys_rotated_picture(every_excerpt_card, tmp_path):

@@ -129,6 +129,18 @@ def test_russian_uses_the_rules_sheets_terms_and_guillemets():
     assert english_quotes == []  # quotes in Russian prose are «ёлочки»
 
 
+def test_the_russian_rules_sheet_and_rulings_call_purple_by_the_glossarys_one_name():
+    """The glossary's Purple is «пурпурный»: the checklist's group, the notecard and the rules sheet say it, so
+    the sheet's take rule and Nebula line, and the rulings' list of colours, do not switch to «фиолетовый»."""
+    from hhdcli.render.texts import RULES
+    from hhdcli.rulings import RULINGS
+
+    texts = [p for section in RULES["ru"] for p in (section.heading, *section.paragraphs)]
+    texts += [text for r in RULINGS for text in (r.text("ru"), r.short_text("ru"))]
+    assert not [t for t in texts if "фиолетов" in t.lower()]
+    assert sum("пурпурн" in t.lower() for t in texts) >= 3
+
+
 # --- choosing the language ------------------------------------------------------------------------------
 
 

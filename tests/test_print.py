@@ -307,6 +307,31 @@ def test_every_pdf_embeds_every_font_it_names(synced, library, tmp_path):
         assert fonts and all(line.split()[-5] == "yes" for line in fonts), (name, listing)
 
 
+def _text_runs(pdf: Path) -> list[str]:
+    """Every run of text the PDF draws, as pypdf reads it back (a glyph the font lacks reads as NUL)."""
+    runs: list[str] = []
+    for page in PdfReader(pdf).pages:
+        page.extract_text(visitor_text=lambda text, *_: runs.append(text))
+    return runs
+
+
+def test_a_latin_only_font_prints_no_missing_glyph_box_in_the_russian_documents(synced, library, tmp_path):
+    """With --font a Latin-only font (ReportLab's Vera), the Russian rules booklet and checklist print "?" for
+    the letters it lacks and a plain space for the narrow no-break space of a Russian date, never a box (the
+    text layer's NUL). The one exception left is a Phyrexian cost symbol's lone Φ, which hhdcli/render/symbols.py
+    draws without asking the font (a run of that one glyph)."""
+    import reportlab
+
+    vera = str(Path(reportlab.__file__).parent / "fonts" / "Vera.ttf")
+    made = {"booklet.pdf": ["rules", "-l", str(library)], "checklist.pdf": ["checklist", "-l", str(library), "--with-rules"]}
+    for name, args in made.items():
+        assert synced("--lang", "ru", *args, "--font", vera, "-o", str(tmp_path / name)).exit_code == 0
+        runs = _text_runs(tmp_path / name)
+        boxes = [run for run in runs if "\x00" in run and run.strip() != "\x00"]
+        assert boxes == [], (name, boxes[:5])
+        assert any("?" in run for run in runs)  # the Cyrillic did go through the Latin font
+
+
 def words(text: str) -> list[str]:
     """The words of rules text as the PDF's text layer holds them: mana symbols are drawn, not written."""
     return re.findall(r"[^\W_]+", re.sub(r"\{[^}]*\}", " ", text))

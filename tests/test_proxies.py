@@ -392,6 +392,18 @@ def test_calibration_sheet(synced, tmp_path):
     assert "--back-offset" in reader.pages[1].extract_text()
 
 
+def test_a_basic_lands_proxy_speaks_the_language_of_the_run_like_its_checklist_line(synced, library, tmp_path):
+    """The type line a basic's proxy prints is hhd's words, not card data: in Russian it reads as the Russian
+    checklist does (Базовая земля — Лес), and the card's name stays as printed."""
+    text = {}
+    for lang in ("en", "ru"):
+        out = tmp_path / f"p-{lang}.pdf"
+        assert synced("--lang", lang, "proxies", "-l", str(library), "--text-only", "-o", str(out)).exit_code == 0
+        text[lang] = "".join(page.extract_text() for page in PdfReader(out).pages)
+    assert "Basic Land — Forest" in text["en"] and "Forest" in text["ru"]
+    assert "Базовая земля — Лес" in text["ru"] and "Basic Land" not in text["ru"]
+
+
 def test_skip_basics(synced, tmp_path):
     library = _library(synced, tmp_path)
     basics = sum(1 for c in json.loads(library.read_text())["cards"] if c["kind"] == "basic")

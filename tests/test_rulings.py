@@ -367,7 +367,7 @@ def test_the_check_report_marks_cards_with_rulings(synced, tmp_path):
         out = tmp_path / f"check.{form}"
         assert synced("check", str(deck), "--all", "--offline", "-o", str(out)).exit_code == 0
         report = out.read_text(encoding="utf-8")
-        assert "⚑draft" in report and "Hell's Half-Draft changes how the card works" in report
+        assert "⚑draft" in report and "Hell's Half-Draft ruling changes how the card works" in report
     rows = json.loads(synced("check", str(deck), "--all", "--offline", "--json").stdout)["cards"]
     lump = next(r for r in rows if r["name"] == "Lump of Coal")
     assert lump["hell_rulings"] == ["draft", "owner"]

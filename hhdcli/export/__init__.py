@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -84,42 +84,56 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
 
         done.files[output] = library_csv(cards)
     elif fmt is ExportFormat.MPC:
-        from hhdcli.export.mpc import HELLFALL_CARDBACK, PROJECT_MAX_SIZE, mpc_orders
-
-        orders, missing = mpc_orders(cards, drive_id_of(cardback) if cardback else HELLFALL_CARDBACK)
-        if len(missing) == len(cards):
-            raise InputError(_("no card of this library has a Google Drive image: the MPC order would be empty"),
-                             _("print it with hhd proxies instead"))
-        # MakePlayingCards prints at most 612 cards a project: the first order is the output, the next NAME-2…
-        stem = output.name.removesuffix(".xml").removesuffix(".mpc")
-        for number, order in enumerate(orders, start=1):
-            done.files[output if number == 1 else output.with_name(f"{stem}-{number}.mpc.xml")] = order
-        if len(orders) > 1:
-            done.notes.append(ngettext(
-                "{n} order ({files}): MakePlayingCards prints at most {most} cards a project; load it in MPC Autofill",
-                "{n} orders ({files}): MakePlayingCards prints at most {most} cards a project; load each in MPC "
-                "Autofill", len(orders)).format(n=len(orders), most=PROJECT_MAX_SIZE,
-                                                files=", ".join(p.name for p in done.files)))
-        left_out = set(missing)
-        done.count = sum(1 for c in cards if c.name not in left_out)
-        if missing:
-            done.warnings.append(ngettext(
-                "{n} card has no Google Drive image and is not in the order (print it with hhd proxies): {names}",
-                "{n} cards have no Google Drive image and are not in the order (print them with hhd proxies): {names}",
-                len(missing)).format(n=len(missing), names=", ".join(missing)))
+        _mpc(done, cards, output, drive_id_of(cardback) if cardback else None)
     elif fmt is ExportFormat.COCKATRICE:
-        from hhdcli.export.cockatrice import deck_file, set_file
-        from hhdcli.export.tokens import builtin_tokens, tokens_for
-
-        made_tokens = tokens_for(cards, builtin_tokens() if tokens is None else tokens)
-        done.files[output] = set_file(cards, title, made or date.today(), made_tokens)
-        deck = output.with_name(output.name.removesuffix(".xml").removesuffix(".cockatrice") + ".cod")
-        done.files[deck] = deck_file(cards, title, _("A Hell library drawn by hhd; keep it in library order."))
-        done.notes.append(_("copy {name} into Cockatrice's customsets folder (Card Database → Open custom sets "
-                            "folder), restart Cockatrice, then load {name2} in the deck editor").format(name=output.name, name2=deck.name))
+        _cockatrice(done, cards, title, output, made or date.today(), tokens)
     else:
         _tts(done, cards, title, output, table, back_url, image_base_url)
     return done
+
+
+def _mpc(done: Exported, cards: Sequence[Card], output: Path, cardback: str | None) -> None:
+    """The MPC Autofill orders (the output, then NAME-2… past 612 cards), leaving out cards with no Drive image."""
+    from hhdcli.export.mpc import HELLFALL_CARDBACK, PROJECT_MAX_SIZE, mpc_orders
+
+    orders, missing = mpc_orders(cards, cardback or HELLFALL_CARDBACK)
+    if len(missing) == len(cards):
+        raise InputError(_("no card of this library has a Google Drive image: the MPC order would be empty"),
+                         _("print it with hhd proxies instead"))
+    # MakePlayingCards prints at most 612 cards a project: the first order is the output, the next NAME-2…
+    stem = output.name.removesuffix(".xml").removesuffix(".mpc")
+    for number, order in enumerate(orders, start=1):
+        done.files[output if number == 1 else output.with_name(f"{stem}-{number}.mpc.xml")] = order
+    if len(orders) > 1:
+        done.notes.append(ngettext(
+            "{n} order ({files}): MakePlayingCards prints at most {most} cards a project; load it in MPC Autofill",
+            "{n} orders ({files}): MakePlayingCards prints at most {most} cards a project; load each in MPC "
+            "Autofill", len(orders)).format(n=len(orders), most=PROJECT_MAX_SIZE,
+                                            files=", ".join(p.name for p in done.files)))
+    left_out = set(missing)
+    done.count = sum(1 for c in cards if c.name not in left_out)
+    if missing:
+        done.warnings.append(ngettext(
+            "{n} card has no Google Drive image and is not in the order (print it with hhd proxies): {names}",
+            "{n} cards have no Google Drive image and are not in the order (print them with hhd proxies): {names}",
+            len(missing)).format(n=len(missing), names=", ".join(missing)))
+
+
+def _cockatrice(done: Exported, cards: Sequence[Card], title: str, output: Path, made: date,
+                tokens: Sequence[Token] | None) -> None:
+    """The Cockatrice set (cards and the tokens they make) and a deck file of the library beside it."""
+    from hhdcli.export.cockatrice import deck_file, set_file
+    from hhdcli.export.tokens import builtin_tokens, tokens_for
+
+    made_tokens = tokens_for(cards, builtin_tokens() if tokens is None else tokens)
+    if output.suffix.lower() == ".cod":  # -o NAME.cod names the deck: the set goes beside it as NAME.cockatrice.xml
+        deck, output = output, output.with_name(output.name[:-len(".cod")] + ".cockatrice.xml")
+    else:
+        deck = output.with_name(output.name.removesuffix(".xml").removesuffix(".cockatrice") + ".cod")
+    done.files[output] = set_file(cards, title, made, made_tokens)
+    done.files[deck] = deck_file(cards, title, _("A Hell library drawn by hhd; keep it in library order."))
+    done.notes.append(_("copy {name} into Cockatrice's customsets folder (Card Database → Open custom sets "
+                        "folder), restart Cockatrice, then load {name2} in the deck editor").format(name=output.name, name2=deck.name))
 
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # what XML 1.0 cannot hold
@@ -132,8 +146,6 @@ def clean_text(text: str) -> str:
 
 
 def sanitized(card: Card) -> Card:
-    from dataclasses import replace
-
     faces = tuple(replace(f, name=clean_text(f.name), mana_cost=clean_text(f.mana_cost),
                           type_line=clean_text(f.type_line), oracle_text=clean_text(f.oracle_text))
                   for f in card.faces)
@@ -182,8 +194,7 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
         images = card.print_images
         if side < len(images) and images[side]:
             return images[side]
-        return local(card.name.lower().replace(" ", "-").replace("/", "-")[:60] if card.is_basic
-                     else card.id, card)
+        return local(card.name.lower() if card.is_basic else card.id, card)  # a basic's copies share one
 
     back = back_url or local("hell-back", None)
     done.files[output] = tts_save(cards, title, face_url, back, _(RULES_NOTE))

@@ -50,6 +50,13 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _stat(value: Any) -> str | None:
+    """A power, toughness or loyalty as the file writes it ("2", "*"; a number read as its text), else None."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value:g}"
+    return value if isinstance(value, str) and value else None
+
+
 def _mana_value(value: Any) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0 else 0
 
@@ -59,7 +66,7 @@ def token_from_record(record: dict[str, Any]) -> Token | None:
     name, parts = record.get("name"), record.get("all_parts") or []
     if not isinstance(name, str) or not name or not isinstance(parts, list):
         return None
-    makers = tuple(Maker(_text(p.get("id")), _text(p.get("name")), _text(str(p.get("count") or "")),
+    makers = tuple(Maker(_text(p.get("id")), _text(p.get("name")), str(p.get("count") or ""),
                          bool(p.get("persistent")))
                    for p in parts if isinstance(p, dict) and p.get("component") == "token_maker")
     colors = tuple(c for c in record.get("colors") or () if isinstance(c, str))
@@ -67,8 +74,9 @@ def token_from_record(record: dict[str, Any]) -> Token | None:
     return Token(id=_text(record.get("id")), name=name, type_line=_text(record.get("type_line")),
                  mana_cost=_text(record.get("mana_cost")), mana_value=_mana_value(record.get("mana_value")),
                  oracle_text=_text(record.get("oracle_text")),
-                 colors=colors, color_identity=identity, power=record.get("power") or None, toughness=record.get("toughness") or None,
-                 loyalty=record.get("loyalty") or None, image=record.get("image") or None, makers=makers)
+                 colors=colors, color_identity=identity, power=_stat(record.get("power")),
+                 toughness=_stat(record.get("toughness")), loyalty=_stat(record.get("loyalty")),
+                 image=_text(record.get("image")) or None, makers=makers)
 
 
 def tokens_from_records(records: Iterable[dict[str, Any]]) -> list[Token]:

@@ -6,26 +6,25 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from hhdcli.cards import Card, Face
-from hhdcli.i18n import _, ngettext
+from hhdcli.i18n import _, current_language, ngettext
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
 from hhdcli.render.layout import INK, MM
+from hhdcli.render.palette import FRAME, RGB
 from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, symbols_width
 from hhdcli.render.textbox import TextBox, break_lines, paragraphs
+from hhdcli.render.texts import basic_type_line
 from hhdcli.rulings import card_rulings, hell_lines
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-RGB = tuple[float, float, float]
-FRAME: dict[str, RGB] = {
-    "W": (0.86, 0.82, 0.68), "U": (0.22, 0.47, 0.76), "B": (0.24, 0.22, 0.22), "R": (0.78, 0.24, 0.18),
-    "G": (0.20, 0.52, 0.28), "P": (0.50, 0.28, 0.70), "M": (0.82, 0.66, 0.24), "C": (0.62, 0.62, 0.65),
-    "L": (0.58, 0.47, 0.36),
-}
 PANEL: RGB = (0.97, 0.96, 0.93)
 BORDER = 1.4 * MM
+INSET = BORDER + 1.8 * MM  # from the card's edge to its bars and text box
+PAD = 1.6 * MM  # rules text from each side of its box
 MIN_PT = 6.0  # nothing on a card is smaller
+RULINGS_PT = 7.5  # the format's rulings join a text box only when all of it still fits at this size
 CONDENSED = 0.8  # a line may be squeezed to 80 % of its width before it wraps or shrinks
 BACK_RED: RGB = (0.60, 0.04, 0.05)
 BACK_GOLD: RGB = (0.98, 0.80, 0.42)
@@ -101,10 +100,10 @@ class Painter:
         self.background(slot, color)
         top, bottom, x, w = self._text_area(slot)
         shown = list(faces) if faces is not None else self.printed_faces(card)
-        compact = len(shown) > 2
+        compact = _compact(len(shown))
         rulings = card_rulings(card) if part[0] == part[1] else ()
-        if rulings:  # the format's rulings (and the card's clarification) end the text box when they fit at full
-            # size, else the rulings alone; the footer marks them either way
+        if rulings:  # the format's rulings (and the card's clarification) end the text box when they fit at
+            # RULINGS_PT, else the rulings alone; the footer marks them either way
             lines = hell_lines(card)
             for hell in dict.fromkeys(("\n".join(lines), "\n".join(lines[:len(rulings)]))):
                 with_hell = [*shown[:-1], replace(shown[-1], oracle_text=f"{shown[-1].oracle_text}\n{hell}".strip())]
@@ -120,8 +119,8 @@ class Painter:
 
     @staticmethod
     def _text_area(slot: Slot) -> tuple[float, float, float, float]:
-        inner = BORDER + 1.8 * MM
-        return slot.y + slot.h - inner, slot.y + 5 * MM, slot.x + inner, slot.w - 2 * inner
+        """The room the faces share: top, bottom (above the footer), left and width."""
+        return slot.y + slot.h - INSET, slot.y + 5 * MM, slot.x + INSET, slot.w - 2 * INSET
 
     @staticmethod
     def printed_faces(card: Card) -> list[Face]:
@@ -140,11 +139,11 @@ class Painter:
         """The card's faces over as many proxies as every word needs at 6 pt: whole faces while they fit,
         and a face too long for one card split between words."""
         top, bottom, _, w = self._text_area(slot)
-        total, width = top - bottom, w - 3.2 * MM
+        total, width = top - bottom, w - 2 * PAD
         parts: list[list[Face]] = [[]]
         for face in self.printed_faces(card):
             for piece in self._pieces(card, face, total, width):
-                if parts[-1] and not self._fits([*parts[-1], piece], total, w, len(parts[-1]) + 1 > 2, MIN_PT,
+                if parts[-1] and not self._fits([*parts[-1], piece], total, w, _compact(len(parts[-1]) + 1), MIN_PT,
                                                  card):
                     parts.append([])
                 parts[-1].append(piece)
@@ -168,17 +167,17 @@ class Painter:
             words = words[low:]
         return pieces or [face]
 
-    def _fits(self, faces: list[Face], total: float, width: float, compact: bool, size: float = 7.5,
+    def _fits(self, faces: list[Face], total: float, width: float, compact: bool, size: float = RULINGS_PT,
               card: Card | None = None) -> bool:
         fixed = sum(self._fixed_height(face, compact, card is None or self._named(card, face)) for face in faces)
-        return fixed + sum(self._text_height(f.oracle_text, width - 3.2 * MM, size) for f in faces) <= total
+        return fixed + sum(self._text_height(f.oracle_text, width - 2 * PAD, size) for f in faces) <= total
 
     def _face_heights(self, faces: list[Face], total: float, width: float, compact: bool,
                       card: Card | None = None) -> list[float]:
         """Each face's share of the card: its bars, and a rules box as tall as its text needs (what is left
         goes to the faces with the most text; a face without text gets no empty box)."""
         fixed = [self._fixed_height(face, compact, card is None or self._named(card, face)) for face in faces]
-        needs = [self._text_height(face.oracle_text, width - 3.2 * MM, MIN_PT) for face in faces]
+        needs = [self._text_height(face.oracle_text, width - 2 * PAD, MIN_PT) for face in faces]
         spare = total - sum(fixed)
         if sum(needs) <= 0:
             return [f + spare / len(faces) for f in fixed]
@@ -189,9 +188,14 @@ class Painter:
         return [f + need + rest * need / sum(needs) for f, need in zip(fixed, needs, strict=True)]
 
     def _fixed_height(self, face: Face, compact: bool, named: bool = True) -> float:
-        bar = (5.2 if compact else 6.4) * MM
+        """A face's height without its rules text: the name bar, the type line, the gaps, the stats' band."""
+        bar = _bar(compact)
         name = bar + 1.0 * MM if named else 0.0
-        return name + bar * 0.8 + 1.0 * MM + (4.6 * MM if self._stats(face) else 0.6 * MM) + 2.0 * MM
+        return name + bar * 0.8 + 1.0 * MM + self._stats_band(face) + 2.0 * MM
+
+    def _stats_band(self, face: Face) -> float:
+        """The strip under the text box: room for the P/T box, else a hairline."""
+        return 4.6 * MM if self._stats(face) else 0.6 * MM
 
     def _text_height(self, text: str, width: float, size: float) -> float:
         if not text.strip():
@@ -208,7 +212,7 @@ class Painter:
         return found
 
     def _face(self, face: Face, x: float, y: float, w: float, h: float, compact: bool, named: bool = True) -> None:
-        bar = (5.2 if compact else 6.4) * MM
+        bar = _bar(compact)
         gap = 1.0 * MM
         name_y = y + h - bar if named else y + h + gap  # an unnamed face starts with its type line
         if named:
@@ -218,14 +222,14 @@ class Painter:
         self._title(safe_text(self.fonts, face.type_line or "—"), x + 1.5 * MM, type_y, w - 3 * MM, bar * 0.8,
                     self.fonts.regular, 7.0)
         stats = self._stats(face)
-        box_bottom = y + (4.6 * MM if stats else 0.6 * MM)
+        box_bottom = y + self._stats_band(face)
         box_top = type_y - gap
         if face.oracle_text.strip() or not stats:
             self._panel(x, box_bottom, w, box_top - box_bottom)
-            self._rules_text(face.oracle_text, x + 1.6 * MM, box_bottom + 1.0 * MM, w - 3.2 * MM,
+            self._rules_text(face.oracle_text, x + PAD, box_bottom + 1.0 * MM, w - 2 * PAD,
                              box_top - box_bottom - 2.0 * MM)
         right = x + w
-        for text in reversed(stats):  # P/T at the right, loyalty or defense beside it
+        for text in reversed(stats):  # P/T at the right, loyalty beside it
             right -= self._stats_box(text, right, y) + 1.0 * MM
 
     def _name_bar(self, face: Face, x: float, y: float, w: float, h: float) -> None:
@@ -294,7 +298,7 @@ class Painter:
 
     @staticmethod
     def _stats(face: Face) -> list[str]:
-        """P/T only when both are printed; loyalty and defense beside it (or alone)."""
+        """P/T only when both are printed; loyalty beside it (or alone)."""
         shown = []
         if face.loyalty:
             shown.append(f"◊ {face.loyalty}")
@@ -314,8 +318,7 @@ class Painter:
     def _footer_line(self, slot: Slot, card: Card, color: RGB, rulings: list[str] | None = None,
                      part: tuple[int, int] = (1, 1)) -> None:
         c = self.canvas
-        light = sum(color) / 3 < 0.55
-        if light:
+        if sum(color) / 3 < 0.55:  # light ink on a dark frame
             c.setFillColorRGB(0.95, 0.95, 0.95)
         else:
             c.setFillColor(INK)
@@ -326,8 +329,9 @@ class Painter:
             self._flag(x, y)
             x, room = x + 2.0 * MM, room - 2.0 * MM
             ids = _("Hell: {rulings}").format(rulings=", ".join(rulings))
+            fallback = ngettext("{n} Hell ruling", "{n} Hell rulings", len(rulings)).format(n=len(rulings))
             line = next((t for t in (f"{line} · {ids}", f"{card.set_code} · {ids}", ids)
-                         if c.stringWidth(t, self.fonts.regular, MIN_PT) <= room), ngettext("{n} Hell ruling", "{n} Hell rulings", len(rulings)).format(n=len(rulings)))
+                         if c.stringWidth(t, self.fonts.regular, MIN_PT) <= room), fallback)
         c.drawString(x, y, safe_text(self.fonts, line))
 
     def _flag(self, x: float, y: float) -> None:
@@ -350,11 +354,11 @@ class Painter:
         c.saveState()
         color_letter = card.frame
         self.background(slot, FRAME[color_letter])
-        inner = BORDER + 1.8 * MM
-        x, w = slot.x + inner, slot.w - 2 * inner
-        bar = 6.4 * MM
-        self._panel(x, slot.y + slot.h - inner - bar, w, bar, radius=1.6 * MM)
-        self._title(card.name, x + 1.5 * MM, slot.y + slot.h - inner - bar, w - 3 * MM, bar, self.fonts.bold, 9)
+        x, w = slot.x + INSET, slot.w - 2 * INSET
+        bar = _bar(compact=False)
+        self._panel(x, slot.y + slot.h - INSET - bar, w, bar, radius=1.6 * MM)
+        self._title(safe_text(self.fonts, card.name, bold=True), x + 1.5 * MM, slot.y + slot.h - INSET - bar,
+                    w - 3 * MM, bar, self.fonts.bold, 9)
         c.setFillColorRGB(*FILL[color_letter])
         c.setStrokeColor(INK)
         c.setLineWidth(1.2)
@@ -364,9 +368,20 @@ class Painter:
         c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 14, color_letter)
         type_y = slot.y + 9 * MM
         self._panel(x, type_y, w, bar * 0.8)
-        self._title(f"Basic Land — {card.name}", x + 1.5 * MM, type_y, w - 3 * MM, bar * 0.8, self.fonts.regular, 7)
+        self._title(safe_text(self.fonts, basic_type_line(card.name, current_language())), x + 1.5 * MM, type_y,
+                    w - 3 * MM, bar * 0.8, self.fonts.regular, 7)
         self._footer_line(slot, card, FRAME[color_letter])
         c.restoreState()
+
+
+def _compact(faces: int) -> bool:
+    """A card of more than two faces gets the lower bars, to leave its text boxes room."""
+    return faces > 2
+
+
+def _bar(compact: bool) -> float:
+    """A name bar's height (the type line's is 0.8 of it)."""
+    return (5.2 if compact else 6.4) * MM
 
 
 def _sizes(size: float) -> list[float]:

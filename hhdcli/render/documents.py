@@ -58,7 +58,7 @@ def _cost_markup(table: SymbolTable) -> Callable[[str], Markup]:
 
 
 def _frame_css() -> dict[str, str]:
-    from hhdcli.render.cardface import FRAME
+    from hhdcli.render.palette import FRAME
     from hhdcli.render.symbols import css_color
 
     return {key: css_color(rgb) for key, rgb in FRAME.items()}
@@ -67,7 +67,7 @@ def _frame_css() -> dict[str, str]:
 def check_document(report: CheckReport, table: SymbolTable, fmt: DocFormat) -> str:
     """The deck check as HTML or Markdown."""
     from hhdcli.check import format_odds, how_known, summary_line, verdict_word
-    from hhdcli.i18n import _, current_language, ngettext
+    from hhdcli.i18n import current_language, ngettext
     from hhdcli.rulings import card_rulings
 
     colors = "".join(report.deck_colors) or _("none")
@@ -91,12 +91,12 @@ def _trusted(gettext: Callable[[str], str]) -> Callable[[str], Markup]:
 def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat, font: str | None = None,
                        with_rules: bool = False) -> bytes | str:
     """The red-sleeve checklist; with_rules appends the rules reference in the checklist's language."""
-    from hhdcli.render.rules import rules_context
-
     if fmt is DocFormat.PDF:
-        from hhdcli.render.checklist import checklist_pdf
+        from hhdcli.render.checklist_pdf import checklist_pdf
 
         return checklist_pdf(checklist, table, font, _rules_language(checklist.lang) if with_rules else None)
+    from hhdcli.render.rules import rules_context
+
     rules = rules_context(_rules_language(checklist.lang)) if with_rules else None
     return render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(table),
                    frame_css=_frame_css())
@@ -104,19 +104,21 @@ def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat,
 
 def _rules_language(lang: str) -> str:
     """The rules sheet is written in English and Russian (not a catalog): another language gets the English."""
-    from hhdcli.render.texts import LANGS
+    from hhdcli.render.texts import RULES
 
-    return lang if lang in LANGS else "en"
+    return lang if lang in RULES else "en"
 
 
 def rules_document(lang: str, table: SymbolTable, fmt: DocFormat, font: str | None = None,
                    library: list[Card] | None = None) -> bytes | str:
     """The one-page rules reference; with a library's cards, the booklet: the rules, then those of its cards
     that have a Hell's Half-Draft ruling, each with its ruling ids and clarification."""
-    from hhdcli.render.rules import library_rulings, rules_context, rules_pdf
+    from hhdcli.render.rules import library_rulings, rules_context
 
     lang = _rules_language(lang)
     section = library_rulings(library, lang) if library is not None else None
     if fmt is DocFormat.PDF:
+        from hhdcli.render.rules_pdf import rules_pdf
+
         return rules_pdf(lang, table, font, section)
     return render(f"rules.{fmt}.j2", cost=_cost_markup(table), **rules_context(lang, section))

@@ -103,20 +103,37 @@ def _load_fonts(font_path: str | None) -> Fonts:
 
 
 def missing_glyphs(font_name: str, text: str) -> set[str]:
-    """Characters of `text` that the registered font cannot draw."""
+    """Characters of `text` that the registered font cannot draw (spaces aside: see `safe_text`)."""
+    return {ch for ch in _unmapped(font_name, text) if not ch.isspace()}
+
+
+def _unmapped(font_name: str, text: str) -> set[str]:
+    """The characters of `text` a page would show as a missing-glyph box: printable ones and spaces (Unicode's
+    Zs) that the font has no glyph for. Line breaks and tabs are layout, never drawn."""
     from reportlab.pdfbase import pdfmetrics
 
     font = pdfmetrics.getFont(font_name)
     face = getattr(font, "face", None)
     if face is None or not hasattr(face, "charToGlyph"):  # a built-in Type 1 font: Latin-1 only
-        return {ch for ch in text if ord(ch) > 255}
-    return {ch for ch in set(text) if ch.isprintable() and not ch.isspace() and ord(ch) not in face.charToGlyph}
+        return {ch for ch in text if ord(ch) > 255 and (ch.isprintable() or _is_space(ch))}
+    glyphs = face.charToGlyph
+    return {ch for ch in set(text) if ord(ch) not in glyphs and (ch.isprintable() or _is_space(ch))}
+
+
+def _is_space(ch: str) -> bool:
+    import unicodedata
+
+    return unicodedata.category(ch) == "Zs"
 
 
 def safe_text(fonts: Fonts, text: str, bold: bool = False) -> str:
-    """Replace characters the font lacks with '?', so no page shows a missing-glyph box."""
-    missing = missing_glyphs(fonts.bold if bold else fonts.regular, text)
-    return "".join("?" if ch in missing else ch for ch in text) if missing else text
+    """Replace characters the font lacks with '?', so no page shows a missing-glyph box. A space the font lacks
+    becomes a plain one: Babel's Russian dates hold a narrow no-break space (U+202F, "1 декабря 2026 г."),
+    which Latin fonts such as Vera lack, and "2026?г." would read as a question."""
+    missing = _unmapped(fonts.bold if bold else fonts.regular, text)
+    if not missing:
+        return text
+    return "".join((" " if ch.isspace() else "?") if ch in missing else ch for ch in text)
 
 
 def shorten(text: str, font: str, size: float, width: float) -> str:
@@ -134,3 +151,15 @@ def shorten(text: str, font: str, size: float, width: float) -> str:
         else:
             high = middle
     return text[:low] + "…" if low or stringWidth("…", font, size) <= width else ""
+
+
+def wrap_words(canvas, text: str, font: str, size: float, width: float) -> list[str]:
+    """`text` broken at spaces into lines no wider than `width` (a word wider than the line has one alone)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        candidate = f"{lines[-1]} {word}" if lines else word
+        if lines and canvas.stringWidth(candidate, font, size) <= width:
+            lines[-1] = candidate
+        else:
+            lines.append(word)
+    return lines

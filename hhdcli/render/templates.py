@@ -21,6 +21,7 @@ def environment():
         undefined=jinja2.StrictUndefined,
     )
     env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # English unless told
+    env.filters["md"] = md_escape
     return env
 
 
@@ -33,6 +34,4 @@ def md_escape(text: Any) -> str:
 
 
 def render(name: str, **context: Any) -> str:
-    env = environment()
-    env.filters.setdefault("md", md_escape)
-    return env.get_template(name).render(**context)
+    return environment().get_template(name).render(**context)

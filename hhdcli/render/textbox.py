@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, safe_text
+from hhdcli.render.palette import RGB
 from hhdcli.render.symbols import chip_label
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
 LEADING = 1.16  # of the size, between baselines
-RGB = tuple[float, float, float]
 
 
 class Piece(NamedTuple):  # named tuples: a whole set's texts make 100,000 of these
@@ -37,7 +37,9 @@ class Word(NamedTuple):
     unit_width: float
 
 
-class Line(NamedTuple):
+class BoxLine(NamedTuple):
+    """One printed line of a text box: its words."""
+
     words: tuple[Word, ...]
 
 
@@ -45,7 +47,7 @@ class Line(NamedTuple):
 class TextBox:
     """A rules text laid out at `size`: its lines, and the height they take."""
 
-    lines: tuple[Line, ...]
+    lines: tuple[BoxLine, ...]
     size: float
     space: float  # a space's width at 1 pt
 
@@ -140,19 +142,19 @@ def break_lines(lines: tuple[tuple[Word, ...], ...], size: float, width: float, 
     """Break each line into lines no wider than `width` at `size` (greedy, as a printed card does)."""
     room = width / size  # in 1 pt units: one set of widths serves every size
     space = _width(" ", fonts.regular)
-    out: list[Line] = []
+    out: list[BoxLine] = []
     for words in lines:
         current: list[Word] = []
         used = 0.0
         for word in _fitting(words, room, fonts):
             extra = word.unit_width + (space if current else 0.0)
             if current and used + extra > room:
-                out.append(Line(tuple(current)))
+                out.append(BoxLine(tuple(current)))
                 current, used = [], 0.0
                 extra = word.unit_width
             current.append(word)
             used += extra
-        out.append(Line(tuple(current)))
+        out.append(BoxLine(tuple(current)))
     return TextBox(tuple(out), size, space)
 
 

@@ -8,8 +8,6 @@ from hhdcli.colors import COLOR_NAMES
 from hhdcli.errors import InputError
 from hhdcli.i18n import N_, _, available, translator
 
-LANGS = ("en", "ru")
-
 # Each printed label, an English msgid: its translations are in the catalogs (hhdcli/locale/*/hhd.po).
 _LABELS: dict[str, str] = {
     "title_sleeve": N_("Hell library checklist"),
@@ -19,7 +17,7 @@ _LABELS: dict[str, str] = {
     "seed": N_("Seed"), "date": N_("Date"), "data": N_("Card data"),
     "sleeves": N_("Sleeves"), "red": N_("red"), "total": N_("Total"),
     "hell_legend": N_("⚑ a Hell's Half-Draft ruling changes how the card works (hhd card NAME)"),
-    "page": N_("page"), "order": N_("Library order"),
+    "page": N_("page {number}"), "order": N_("Library order"),  # a checklist page's footer
     # colour groups (the English names are the colour vocabulary's own)
     "W": N_("White"), "U": N_("Blue"), "B": N_("Black"), "R": N_("Red"), "G": N_("Green"), "P": N_("Purple"),
     "M": N_("Multicolor"), "C": N_("Colorless"), "L": N_("Lands"),
@@ -40,10 +38,25 @@ _LABELS: dict[str, str] = {
 assert all(COLOR_NAMES[letter] == _LABELS[letter] for letter in COLOR_NAMES)  # one colour vocabulary
 
 
+# The basic land types as the rules sheet names them (the basics' names stay as printed)
+BASIC_TYPES = {"Plains": N_("Plains"), "Island": N_("Island"), "Swamp": N_("Swamp"), "Mountain": N_("Mountain"),
+               "Forest": N_("Forest"), "Nebula": N_("Nebula"), "Wastes": N_("Wastes")}
+
+
+def basic_type_line(name: str, lang: str) -> str:
+    """A basic land's type line in `lang` for its proxy and its checklist line: Basic Land — Forest, Базовая
+    земля — Лес (the card's own, hhdcli.library's, stays English like every card's data)."""
+    catalog = translator(lang)
+    if name not in BASIC_TYPES:
+        return catalog.gettext("Basic Land")
+    return catalog.gettext("Basic Land — {type}").format(type=catalog.gettext(BASIC_TYPES[name]))
+
+
 @dataclass(frozen=True)
 class RulesSection:
     heading: str
     paragraphs: tuple[str, ...]
+    examples: bool = False  # the worked example follows it (the take rule), in the PDF and the templates alike
 
 
 @dataclass(frozen=True)
@@ -79,7 +92,7 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "draw step you may cast it at once for {2} less. A hybrid symbol counts if any one option does; a "
             "Phyrexian symbol always counts. Purple ({P}, made by Nebula) is a colour.",
             "3. Anything else: take it, or put it on top of the sideboard.",
-        )),
+        ), examples=True),
         RulesSection("The shared sideboard", (
             "One sideboard for everyone, open and ordered. Any player may play its top card as if it were in "
             "their hand. Cards that would leave the game go there, even non-Hell cards.",
@@ -141,9 +154,9 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "в лимит земель за ход.",
             "2. Заклинание, все цвета маны которого есть на землях вашей колоды: возьмите в руку. В свой шаг "
             "взятия карты можно сразу разыграть его на {2} дешевле. Гибридный символ считается, если есть хотя бы "
-            "один вариант; фирексианский — всегда. Фиолетовый ({P}, даёт Туманность) — тоже цвет.",
+            "один вариант; фирексианский — всегда. Пурпурный ({P}, даёт Туманность) — тоже цвет.",
             "3. Иначе: возьмите карту или положите её наверх сайдборда.",
-        )),
+        ), examples=True),
         RulesSection("Общий сайдборд", (
             "Сайдборд один на всех, открытый и упорядоченный. Любой игрок может сыграть его верхнюю карту, как "
             "если бы она была у него в руке. Карты, покидающие игру, попадают туда, даже не Адские.",
@@ -179,7 +192,7 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "заставляет разрешить замороженное заклинание, оно разрешается; повёрнутое заклинание на стеке "
             "заморожено.",
             "Пурпурный — шестой базовый цвет (Белый, Синий, Чёрный, Красный, Зелёный, Пурпурный); Туманность "
-            "(Nebula) — базовая земля, добавляющая фиолетовую ману {P}. Цвет или зона, упомянутые картой, "
+            "(Nebula) — базовая земля, добавляющая пурпурную ману {P}. Цвет или зона, упомянутые картой, "
             "появляются, когда карта появляется в игре, и существуют до конца игры.",
             "Числа (1, 3, 5) и численные слова («один», «три») — разные вещи; и те и другие — численные значения; "
             "артикль «a» — ни то, ни другое.",
