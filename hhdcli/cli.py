@@ -1035,7 +1035,7 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
     table = SymbolTable.from_records(symbols_or_builtin(env.cache_dir))  # the sheet alone needs no card cache
     cards = env.open_library(library).cards if library else None
     chosen = lang or current_language()
-    _write(env, output, rules_document(chosen if chosen in LANGUAGES else "en", table, kind, font, cards))
+    _write(env, output, rules_document(chosen, table, kind, font, cards))
 
 
 # --- the Hell table --------------------------------------------------------------------------------------------
