@@ -13,7 +13,7 @@ from hhdcli.cards import Card, Face
 from hhdcli.errors import CacheError
 from hhdcli.i18n import N_, _, ngettext
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
-from hhdcli.render.images import BOMB, NOT_AN_IMAGE, ImageResult, ImageStore
+from hhdcli.render.images import BOMB, NOT_AN_IMAGE, Fetching, ImageResult, ImageStore
 from hhdcli.render.layout import (
     INK,
     MM,
@@ -158,14 +158,23 @@ def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
     urls = [p.image_url for p in proxies if p.image_url]
     if not store or not urls:
         return _laid_out(proxies, {}, table, options)
-    fetching = store.start(urls, progress)
+    cached, missing = store.look_up(urls, progress)
+    if not missing:
+        return _laid_out(proxies, {r.url: r for r in cached}, table, options)
+    hoped = {url: ImageResult(url, store.print_path(url)) for url in urls}
+    from hhdcli.render.aside import Aside  # a cold run's: forked before any download thread starts
+
+    pages = Aside(lambda: [_laid_out(proxies, hoped, table, options)])
     try:
-        hoped = {url: ImageResult(url, store.print_path(url)) for url in urls}
-        laid = _laid_out(proxies, hoped, table, options) if fetching.missing else None
-        results = fetching.wait()
+        fetching = Fetching(store, cached, missing, progress)
+        try:
+            laid = next(pages.items(), None) or _laid_out(proxies, hoped, table, options)
+            results = fetching.wait()
+        finally:
+            fetching.cancel()
     finally:
-        fetching.cancel()
-    if laid is not None and all(results[url].path == hoped[url].path for url in urls):
+        pages.close()
+    if all(results[url].path == hoped[url].path for url in urls):
         return laid
     return _laid_out(proxies, results, table, options)
 
