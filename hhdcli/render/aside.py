@@ -34,18 +34,21 @@ class Aside(Generic[T]):
         self.forked = False
         self._pid: int | None = None
         self._pipe: Any = None  # the reading end
-        if not hasattr(os, "fork") or threading.active_count() > 1:
+        if not hasattr(os, "fork") or not hasattr(signal, "pthread_sigmask") or threading.active_count() > 1:
             return
         read, write = os.pipe()
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})  # see _child
         try:
             pid = os.fork()
         except OSError:  # no memory or no process left for a child: the caller works alone
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
             os.close(read)
             os.close(write)
             return
         if pid == 0:
             os.close(read)
-            _child(work, write)
+            _child(work, write, held)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         os.close(write)
         self.forked, self._pid, self._pipe = True, pid, os.fdopen(read, "rb")
 
@@ -59,27 +62,31 @@ class Aside(Generic[T]):
             yield item
 
     def close(self) -> None:
-        """The child ended, asked to if it still runs, and waited for (no zombie, no half-written file)."""
+        """The child ended (asked to, if it still runs) and waited for: no zombie, no half-written file of its
+        left. Asked first and the pipe closed last, so that a child blocked writing to it is not waited for,
+        and a thread reading it is not cut off mid-item."""
+        pid, self._pid = self._pid, None
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            os.waitpid(pid, 0)
         pipe, self._pipe = self._pipe, None
         if pipe is not None:
-            pipe.close()  # a child writing to it stops at once (a broken pipe)
-        pid, self._pid = self._pid, None
-        if pid is None:
-            return
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        os.waitpid(pid, 0)
+            pipe.close()
 
 
-def _child(work: Callable[[], Iterable[Any]], write: int) -> NoReturn:
-    """The child's whole life: do the work, send each item, and leave without this process's exit handlers."""
+def _child(work: Callable[[], Iterable[Any]], write: int, held: set[int | signal.Signals]) -> NoReturn:
+    """The child's whole life: do the work, send each item, and leave without this process's exit handlers.
+    Ctrl-C and SIGTERM were blocked across the fork: one arriving before the handlers below are set would
+    raise in the parent's code, which the child must never go back to."""
     code = 1
     try:
         signal.signal(signal.SIGTERM, _stop)
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             signal.signal(signal.SIGINT, _stop)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         with os.fdopen(write, "wb") as pipe:
             for item in work():
                 pickle.dump(item, pipe, protocol=pickle.HIGHEST_PROTOCOL)
@@ -88,11 +95,16 @@ def _child(work: Callable[[], Iterable[Any]], write: int) -> NoReturn:
     except BaseException:  # noqa: BLE001, S110  (the parent sees the short answer and does the rest itself)
         pass
     finally:
-        os._exit(code)
+        os._exit(code)  # the first statement here: no handler can run between the work's end and this
 
 
-def _stop(signum: int, frame: object) -> NoReturn:
-    """Ctrl-C or the parent's SIGTERM: once, so that a second one cannot cut short the clean-up of the first."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise KeyboardInterrupt
+_stopping = False  # in the child: asked to stop already
+
+
+def _stop(signum: int, frame: object) -> None:
+    """Ctrl-C or the parent's SIGTERM, taken once: a second one (Ctrl-C reaches the child and then the parent
+    asks too) must not cut short the clean-up the first began."""
+    global _stopping
+    if not _stopping:
+        _stopping = True
+        raise KeyboardInterrupt

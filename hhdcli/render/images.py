@@ -160,6 +160,7 @@ class Fetching:
         self._pool: Any = None
         self._helper: Aside[ImageResult] | None = None
         self._helped: dict[str, ImageResult] = {}
+        self._theirs: list[str] = []  # the child's half
         if not missing:
             return
         import threading  # not imported by a warm run
@@ -170,16 +171,15 @@ class Fetching:
         self._client = Client(store.http, accept="image/*", notice=store.notice)
         _import_for_workers(self._client)  # before the fork too: the child needs them, and so is spared the wait
         workers = max(1, store.settings.workers)
-        mine, theirs = (missing[0::2], missing[1::2]) if workers > 1 and len(missing) > 1 else (missing, [])
-        if theirs:
-            self._helper = Aside(lambda: store._fetch_each(self._client, theirs, workers // 2))
-            if self._helper.forked:
-                self._theirs = theirs
-                self._reader = threading.Thread(target=self._read, daemon=True)
+        mine = missing
+        if workers > 1 and len(missing) > 1:  # every other image, so that both halves come in page order
+            theirs = missing[1::2]
+            helper = Aside(lambda: store._fetch_each(self._client, theirs, workers // 2))
+            if helper.forked:
+                self._helper, self._theirs, mine = helper, theirs, missing[0::2]
+                self._reader = threading.Thread(target=self._read, args=(helper,), daemon=True)
                 self._reader.start()
                 workers -= workers // 2
-            else:
-                mine = missing
         self._pool = ThreadPoolExecutor(max_workers=workers)
         self._futures = [self._pool.submit(self._work, url) for url in mine]
 
@@ -189,10 +189,9 @@ class Fetching:
             self.progress()
         return result
 
-    def _read(self) -> None:
+    def _read(self, helper: Aside[ImageResult]) -> None:
         """The child's results, counted as they arrive."""
-        assert self._helper is not None
-        for result in self._helper.items():
+        for result in helper.items():
             self._helped[result.url] = result
             if self.progress:
                 self.progress()
@@ -202,11 +201,12 @@ class Fetching:
         if self._pool is not None:
             try:
                 self.results += [future.result() for future in self._futures]
-                if self._helper is not None and self._helper.forked:
+                if self._helper is not None:
                     self._reader.join()
                     # what the child did not send (it failed: a cache it could not write, say) is fetched
                     # here, where any error it meets is raised as it would have been without a child
-                    self.results += [self._helped.get(url) or self._work(url) for url in self._theirs]
+                    left = [self._pool.submit(self._work, url) for url in self._theirs if url not in self._helped]
+                    self.results += list(self._helped.values()) + [future.result() for future in left]
             finally:
                 self.cancel()
         if self.store.settings.max_bytes is not None and self.missing:  # a run that added nothing cannot have grown it
@@ -218,11 +218,13 @@ class Fetching:
         """No more downloads begun; those under way end, here and in the child (the caller failed, or has
         every result)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+            self._pool.shutdown(wait=False, cancel_futures=True)  # none begun here while the child stops
         if self._helper is not None:
             self._helper.close()
             self._helper = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
 
 
 def _import_for_workers(client: Client) -> None:

@@ -168,7 +168,9 @@ def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
     try:
         fetching = Fetching(store, cached, missing, progress)
         try:
-            laid = next(pages.items(), None) or _laid_out(proxies, hoped, table, options)
+            laid = next(pages.items(), None)
+            pages.close()  # reaped as soon as it has answered
+            laid = laid or _laid_out(proxies, hoped, table, options)  # no child, or it failed: laid out here
             results = fetching.wait()
         finally:
             fetching.cancel()
