@@ -15,7 +15,6 @@ from hhdcli.i18n import N_, _, ngettext
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
 from hhdcli.render.images import BOMB, NOT_AN_IMAGE, Fetching, ImageResult, ImageStore
 from hhdcli.render.layout import (
-    INK,
     MM,
     Sheet,
     bleed_cut_lines,
@@ -344,6 +343,8 @@ def _draw_marks(canvas, sheet: Sheet, cut_lines: str = "corners") -> None:
 def _page_furniture(canvas, sheet: Sheet, fonts: Fonts, footer: str) -> None:
     """The 50 mm scale bar and the footer, inside the printable area and outside the cards and their bleed:
     in the top and bottom margins, or up the sides when those are too narrow (Letter)."""
+    from hhdcli.render.layout import INK  # made on first use (layout.py)
+
     m = sheet.margin
     canvas.saveState()
     canvas.setFillColor(INK)
@@ -442,6 +443,8 @@ def _cross(canvas, fonts: Fonts, x: float, y: float, letter: str) -> None:
 
 
 def _calibration_front(canvas, size: tuple[float, float], fonts: Fonts) -> None:
+    from hhdcli.render.layout import INK  # made on first use (layout.py)
+
     w, h = size
     canvas.setStrokeColor(INK)
     canvas.setFillColor(INK)
@@ -464,6 +467,8 @@ def _calibration_front(canvas, size: tuple[float, float], fonts: Fonts) -> None:
 
 
 def _calibration_back(canvas, size: tuple[float, float], fonts: Fonts, offset_mm: tuple[float, float]) -> None:
+    from hhdcli.render.layout import INK  # made on first use (layout.py)
+
     w, h = size
     canvas.setStrokeColor(INK)
     canvas.setFillColor(INK)
