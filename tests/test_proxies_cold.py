@@ -213,3 +213,23 @@ def test_an_image_cache_that_cannot_be_written_is_one_line_and_leaves_no_process
     assert lines[1].strip().startswith("→") and "--cache-dir" in lines[1]
     assert _session(process.pid) == {} and not (tmp_path / "p.pdf").exists()
 
+
+
+def test_hhd_killed_mid_download_leaves_a_child_that_stops_at_its_next_image_with_nothing_half_written(server,
+                                                                                                     tmp_path):
+    """kill -9 gives hhd no chance to stop its child: the child finds the pipe broken when it next has an image
+    to send, lets the downloads under way finish (each written whole, or not at all) and ends."""
+    run, names = cards_with_served_images(server, tmp_path / "cache", 40, Reply(_scan(1), content_type="image/jpeg",
+                                                                                 delay=0.5))
+    process = subprocess.Popen(_hhd(tmp_path / "cache", "proxies", *names, "-o", str(tmp_path / "p.pdf")),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    while len(server.hits) < 12 and process.poll() is None:
+        time.sleep(0.01)
+    assert _downloading(process.pid) == 2
+    process.kill()
+    process.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while _session(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _session(process.pid) == {}
+    assert _temp_files(tmp_path) == [] and len(server.hits) < 30

@@ -21,7 +21,7 @@ import os
 import pickle
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Generic, NoReturn, TypeVar
 
 T = TypeVar("T")
@@ -87,10 +87,15 @@ def _child(work: Callable[[], Iterable[Any]], write: int, held: set[int | signal
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             signal.signal(signal.SIGINT, _stop)
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        with os.fdopen(write, "wb") as pipe:
-            for item in work():
-                pickle.dump(item, pipe, protocol=pickle.HIGHEST_PROTOCOL)
-                pipe.flush()
+        made = work()
+        try:
+            with os.fdopen(write, "wb") as pipe:
+                for item in made:
+                    pickle.dump(item, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                    pipe.flush()
+        finally:
+            if isinstance(made, Generator):  # cut short (the parent gone: a broken pipe), it cleans up first
+                made.close()
         code = 0
     except BaseException:  # noqa: BLE001, S110  (the parent sees the short answer and does the rest itself)
         pass
