@@ -8,11 +8,12 @@ of its own, so the machine's second core works too.
 
 A child sends what it makes (pickled objects, one after another) on a pipe, and the parent reads them as
 they come. It is forked only while this process has no other thread (a lock held by another thread at the
-fork would stay held for ever in the child). Stopping it (`close`) asks it to end (SIGTERM, which the child
-takes as Ctrl-C: a file it is writing is finished or removed, as in this process) and waits for it, so a run
-interrupted at any moment leaves no file of a child's behind. Where there is no fork (Windows), or threads
-already run, or the child fails, `forked` is false or what it sent is short, and the caller does the rest
-itself: any error is then raised in this process, as it would have been without a child.
+fork would stay held for ever in the child), and not on macOS. Stopping it (`close`) asks it to end
+(SIGTERM, which the child takes as Ctrl-C: a file it is writing is finished or removed, as in this process)
+and waits for it, so a run interrupted at any moment leaves no file of a child's behind. Where there is no
+fork (Windows, macOS), or threads already run, or the child fails, `forked` is false or what it sent is
+short, and the caller does the rest itself: any error is then raised in this process, as it would have
+been without a child.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import sys
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Generic, NoReturn, TypeVar
@@ -34,7 +36,7 @@ class Aside(Generic[T]):
         self.forked = False
         self._pid: int | None = None
         self._pipe: Any = None  # the reading end
-        if not hasattr(os, "fork") or not hasattr(signal, "pthread_sigmask") or threading.active_count() > 1:
+        if not _can_fork():
             return
         read, write = os.pipe()
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})  # see _child
@@ -75,6 +77,13 @@ class Aside(Generic[T]):
         pipe, self._pipe = self._pipe, None
         if pipe is not None:
             pipe.close()
+
+
+def _can_fork() -> bool:
+    """Only a process with one thread forks (see above), and not on macOS, whose system frameworks are not
+    safe in a forked child (Python's multiprocessing starts its children afresh there since 3.8)."""
+    return (hasattr(os, "fork") and hasattr(signal, "pthread_sigmask") and sys.platform != "darwin"
+            and threading.active_count() == 1)
 
 
 def _child(work: Callable[[], Iterable[Any]], write: int, held: set[int | signal.Signals]) -> NoReturn:
