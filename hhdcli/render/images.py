@@ -9,17 +9,20 @@ import hashlib
 import io
 import os
 import warnings
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from hhdcli.errors import DownloadError
 from hhdcli.files import write_cache_file
 from hhdcli.http import Client, HttpSettings, Notice
 from hhdcli.i18n import N_
+
+if TYPE_CHECKING:
+    from hhdcli.render.aside import Aside
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 CARD_MM = (63.0, 88.0)
@@ -71,10 +74,14 @@ class ImageStore:
     def start(self, urls: list[str], progress: Callable[[], None] | None = None) -> Fetching:
         """`fetch_all` begun: the images missing from the print cache download in the background while the
         caller goes on (the proxies lay their pages out meanwhile); `wait()` gives every result."""
-        unique = list(dict.fromkeys(urls))
-        # images already in the print cache are a file check each: no threads for them (a warm run's cost)
+        return Fetching(self, *self.look_up(urls, progress), progress)
+
+    def look_up(self, urls: list[str], progress: Callable[[], None] | None = None
+                ) -> tuple[list[ImageResult], list[str]]:
+        """The images already in the print cache (a file check each: no threads for them, a warm run's cost),
+        and the distinct URLs still to fetch."""
         results, missing = [], []
-        for url in unique:
+        for url in dict.fromkeys(urls):
             cached = self._cached(url)
             if cached is None:
                 missing.append(url)
@@ -82,7 +89,7 @@ class ImageStore:
             results.append(cached)
             if progress:
                 progress()
-        return Fetching(self, results, missing, progress)
+        return results, missing
 
     def _cached(self, url: str) -> ImageResult | None:
         """The print image already in the cache, marked recently used (the last to be evicted)."""
@@ -120,6 +127,17 @@ class ImageStore:
         write_cache_file(target, prepared, durable=False)  # a cache: lost files are made again
         return ImageResult(url, target)
 
+    def _fetch_each(self, client: Client, urls: list[str], workers: int) -> Iterator[ImageResult]:
+        """Each image's result as soon as it is made, `workers` at a time (the child's half of a Fetching)."""
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
+        pool = ThreadPoolExecutor(max_workers=max(1, workers))
+        try:
+            yield from (future.result() for future in as_completed([pool.submit(self._one, client, url)
+                                                                    for url in urls]))
+        finally:  # stopped (Ctrl-C, the parent gone): none begun, those under way finished or removed
+            pool.shutdown(wait=True, cancel_futures=True)
+
     def _download(self, client: Client, url: str) -> bytes | str:
         """The image's bytes; or why there are none."""
         if urlparse(url).scheme not in ("http", "https"):
@@ -131,34 +149,64 @@ class ImageStore:
 
 
 class Fetching:
-    """Downloads under way (see ImageStore.start): a thread pool of at most `workers`, none when every image
-    was in the cache."""
+    """Downloads under way (see ImageStore.start), at most `workers` at a time; none when every image was in
+    the cache. Half of them run in a child process (aside.py says why), the other half in a thread pool here;
+    the child's results come back one by one as they are made, so progress moves on both halves."""
 
     def __init__(self, store: ImageStore, results: list[ImageResult], missing: list[str],
                  progress: Callable[[], None] | None) -> None:
-        self.store, self.results, self.missing = store, results, missing
+        self.store, self.results, self.missing, self.progress = store, results, missing, progress
         self._futures: list[Any] = []
         self._pool: Any = None
-        if missing:
-            from concurrent.futures import ThreadPoolExecutor  # not imported by a warm run
+        self._helper: Aside[ImageResult] | None = None
+        self._helped: dict[str, ImageResult] = {}
+        self._theirs: list[str] = []  # the child's half
+        if not missing:
+            return
+        import threading  # not imported by a warm run
+        from concurrent.futures import ThreadPoolExecutor
 
-            client = Client(store.http, accept="image/*", notice=store.notice)
-            _import_for_workers(client)
+        from hhdcli.render.aside import Aside
 
-            def work(url: str) -> ImageResult:
-                result = store._one(client, url)
-                if progress:
-                    progress()
-                return result
+        self._client = Client(store.http, accept="image/*", notice=store.notice)
+        _import_for_workers(self._client)  # before the fork too: the child needs them, and so is spared the wait
+        workers = max(1, store.settings.workers)
+        mine = missing
+        if workers > 1 and len(missing) > 1:  # every other image, so that both halves come in page order
+            theirs = missing[1::2]
+            helper = Aside(lambda: store._fetch_each(self._client, theirs, workers // 2))
+            if helper.forked:
+                self._helper, self._theirs, mine = helper, theirs, missing[0::2]
+                self._reader = threading.Thread(target=self._read, args=(helper,), daemon=True)
+                self._reader.start()
+                workers -= workers // 2
+        self._pool = ThreadPoolExecutor(max_workers=workers)
+        self._futures = [self._pool.submit(self._work, url) for url in mine]
 
-            self._pool = ThreadPoolExecutor(max_workers=max(1, store.settings.workers))
-            self._futures = [self._pool.submit(work, url) for url in missing]
+    def _work(self, url: str) -> ImageResult:
+        result = self.store._one(self._client, url)
+        if self.progress:
+            self.progress()
+        return result
+
+    def _read(self, helper: Aside[ImageResult]) -> None:
+        """The child's results, counted as they arrive."""
+        for result in helper.items():
+            self._helped[result.url] = result
+            if self.progress:
+                self.progress()
 
     def wait(self) -> dict[str, ImageResult]:
         """Every image's result, once all the downloads have ended."""
         if self._pool is not None:
             try:
                 self.results += [future.result() for future in self._futures]
+                if self._helper is not None:
+                    self._reader.join()
+                    # what the child did not send (it failed: a cache it could not write, say) is fetched
+                    # here, where any error it meets is raised as it would have been without a child
+                    left = [self._pool.submit(self._work, url) for url in self._theirs if url not in self._helped]
+                    self.results += list(self._helped.values()) + [future.result() for future in left]
             finally:
                 self.cancel()
         if self.store.settings.max_bytes is not None and self.missing:  # a run that added nothing cannot have grown it
@@ -167,9 +215,15 @@ class Fetching:
         return {r.url: r for r in self.results}
 
     def cancel(self) -> None:
-        """No more downloads begun; those under way end (the caller failed, or has every result)."""
+        """No more downloads begun; those under way end, here and in the child (the caller failed, or has
+        every result)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool.shutdown(wait=False, cancel_futures=True)  # none begun here while the child stops
+        if self._helper is not None:
+            self._helper.close()
+            self._helper = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
             self._pool = None
 
 

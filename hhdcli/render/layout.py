@@ -4,14 +4,31 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-from reportlab.lib.colors import CMYKColor
+from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
 from hhdcli.i18n import _
 
+if TYPE_CHECKING:
+    from reportlab.lib.colors import CMYKColor
+
+    INK: CMYKColor
+
 MM = 72 / 25.4  # points per millimetre
-INK = CMYKColor(0, 0, 0, 1)  # text, black frames and marks in pure K: a colour printer prints them with black ink only
+
+
+def __getattr__(name: str) -> CMYKColor:
+    """INK, text, black frames and marks in pure K (a colour printer prints them with black ink only), made
+    when first drawn with: ReportLab's colours take 20 ms to import, which a cold `hhd proxies` spends in the
+    child that lays its pages out (aside.py), not before its downloads begin."""
+    if name != "INK":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from reportlab.lib.colors import CMYKColor
+
+    ink = globals()["INK"] = CMYKColor(0, 0, 0, 1)
+    return ink
+
+
 CARD_W_MM, CARD_H_MM = 63.0, 88.0
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0), "legal": (215.9, 355.6),
              "tabloid": (279.4, 431.8)}

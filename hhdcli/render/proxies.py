@@ -13,9 +13,8 @@ from hhdcli.cards import Card, Face
 from hhdcli.errors import CacheError
 from hhdcli.i18n import N_, _, ngettext
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
-from hhdcli.render.images import BOMB, NOT_AN_IMAGE, ImageResult, ImageStore
+from hhdcli.render.images import BOMB, NOT_AN_IMAGE, Fetching, ImageResult, ImageStore
 from hhdcli.render.layout import (
-    INK,
     MM,
     Sheet,
     bleed_cut_lines,
@@ -158,14 +157,25 @@ def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
     urls = [p.image_url for p in proxies if p.image_url]
     if not store or not urls:
         return _laid_out(proxies, {}, table, options)
-    fetching = store.start(urls, progress)
+    cached, missing = store.look_up(urls, progress)
+    if not missing:
+        return _laid_out(proxies, {r.url: r for r in cached}, table, options)
+    hoped = {url: ImageResult(url, store.print_path(url)) for url in urls}
+    from hhdcli.render.aside import Aside  # a cold run's: forked before any download thread starts
+
+    pages = Aside(lambda: [_laid_out(proxies, hoped, table, options)])
     try:
-        hoped = {url: ImageResult(url, store.print_path(url)) for url in urls}
-        laid = _laid_out(proxies, hoped, table, options) if fetching.missing else None
-        results = fetching.wait()
+        fetching = Fetching(store, cached, missing, progress)
+        try:
+            laid = next(pages.items(), None)
+            pages.close()  # reaped as soon as it has answered
+            laid = laid or _laid_out(proxies, hoped, table, options)  # no child, or it failed: laid out here
+            results = fetching.wait()
+        finally:
+            fetching.cancel()
     finally:
-        fetching.cancel()
-    if laid is not None and all(results[url].path == hoped[url].path for url in urls):
+        pages.close()
+    if all(results[url].path == hoped[url].path for url in urls):
         return laid
     return _laid_out(proxies, results, table, options)
 
@@ -333,6 +343,8 @@ def _draw_marks(canvas, sheet: Sheet, cut_lines: str = "corners") -> None:
 def _page_furniture(canvas, sheet: Sheet, fonts: Fonts, footer: str) -> None:
     """The 50 mm scale bar and the footer, inside the printable area and outside the cards and their bleed:
     in the top and bottom margins, or up the sides when those are too narrow (Letter)."""
+    from hhdcli.render.layout import INK  # made on first use (layout.py)
+
     m = sheet.margin
     canvas.saveState()
     canvas.setFillColor(INK)
@@ -431,6 +443,8 @@ def _cross(canvas, fonts: Fonts, x: float, y: float, letter: str) -> None:
 
 
 def _calibration_front(canvas, size: tuple[float, float], fonts: Fonts) -> None:
+    from hhdcli.render.layout import INK  # made on first use (layout.py)
+
     w, h = size
     canvas.setStrokeColor(INK)
     canvas.setFillColor(INK)
@@ -453,6 +467,8 @@ def _calibration_front(canvas, size: tuple[float, float], fonts: Fonts) -> None:
 
 
 def _calibration_back(canvas, size: tuple[float, float], fonts: Fonts, offset_mm: tuple[float, float]) -> None:
+    from hhdcli.render.layout import INK  # made on first use (layout.py)
+
     w, h = size
     canvas.setStrokeColor(INK)
     canvas.setFillColor(INK)
