@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, cast
 from hhdcli.cards import Card, Face
 from hhdcli.errors import CacheError
 from hhdcli.i18n import N_, _, ngettext
-from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten
+from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten, wrap_words
 from hhdcli.render.images import BOMB, NOT_AN_IMAGE, Fetching, ImageResult, ImageStore
 from hhdcli.render.layout import (
     MM,
@@ -384,17 +384,6 @@ def _footer(canvas, fonts: Fonts, footer: str, at: tuple[float, float], width: f
 
 
 FOOTER_LINES = 2
-
-
-def wrap_words(canvas, text: str, font: str, size: float, width: float) -> list[str]:
-    lines: list[str] = []
-    for word in text.split(" "):
-        candidate = f"{lines[-1]} {word}" if lines else word
-        if lines and canvas.stringWidth(candidate, font, size) <= width:
-            lines[-1] = candidate
-        else:
-            lines.append(word)
-    return lines
 
 
 CALIBRATION_POINTS = ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))  # of the page's width, height
