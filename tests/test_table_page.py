@@ -223,10 +223,10 @@ def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(brow
     old = anna.js("return localStorage.getItem('hell-token')")
     laptop.until(lambda: any("Anna" in t and "2 Адские карты" in t for t in laptop.texts("#players li")))
     # Anna's phone dies: the board shows her re-seat code; the new phone scans it and holds her hand
-    laptop.click("#players button", "Новый телефон")
-    laptop.until(lambda: laptop.js("return document.getElementById('ask').open"))  # a second step says what it does
-    assert "больше не сможет" in laptop.text("ask-text")
-    laptop.click("#ask-yes")
+    laptop.click("#players button", "Место")  # the seat's choices, each saying what it does, in a dialog
+    laptop.until(lambda: laptop.js("return document.getElementById('seat-menu').open"))
+    assert "больше не сможет" in laptop.text("seat-new-said") and "Anna" in laptop.text("seat-menu-title")
+    laptop.click("#seat-new")
     laptop.until(lambda: laptop.js("return document.getElementById('reseat').open") and
                  "#seat=" in laptop.text("reseat-url"))
     seat_url = laptop.text("reseat-url").replace(table.url + "/", table.url + "/?lang=ru")
