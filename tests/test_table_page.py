@@ -438,3 +438,20 @@ def test_the_hosts_seat_dialog_releases_a_seat_and_the_phone_picks_its_name_agai
     ben.until(lambda: ben.shown("seat") and not ben.shown("me"))
     laptop.until(lambda: not laptop.texts("#players li > button"))
     ben.seat("Ben")
+
+
+def test_a_held_cards_full_text_shows_with_its_picture_when_it_opens(browsers, table):
+    """A tap on a card in hand opens it full screen with its picture, and its text beneath it starts on the
+    phone's first screen with room to read: the lower third of the screen is text, not more picture."""
+    anna = phone(browsers, 0, table, "Anna")
+    anna.press("opening-hand")
+    anna.until(lambda: len(anna.hand()) == 2)
+    anna.click("#keep")
+    anna.until(lambda: not anna.shown("opening"))
+    anna.click("#mine .tile")
+    anna.until(lambda: anna.js("return document.getElementById('card-dialog').open")
+               and anna.js("const i = document.getElementById('dlg-img'); return i.complete && i.naturalWidth > 100"))
+    height = anna.js("return window.innerHeight")
+    image_bottom = anna.js(RECT, "dlg-img")[1]
+    text_top = anna.js(RECT, "dlg-text")[0]
+    assert image_bottom <= text_top <= 0.65 * height, (image_bottom, text_top, height)
