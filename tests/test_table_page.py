@@ -428,14 +428,19 @@ def test_every_button_and_link_on_a_phone_is_a_thumbs_size(browsers, table):
 
 
 def test_the_hosts_seat_dialog_releases_a_seat_and_the_phone_picks_its_name_again(browsers, table):
+    """The board's Seat… dialog says what a release does; the released phone shows the seats, scrolled into
+    sight, with a line saying why, and its player picks their name again."""
     ben = phone(browsers, 0, table, "Ben")
     laptop = board(browsers, 1, table)
     laptop.until(lambda: len(laptop.texts("#players li > button")) == 1)
     laptop.click("#players li > button")
     laptop.until(lambda: laptop.js("return document.getElementById('seat-menu').open"))
     assert "Ben" in laptop.text("seat-menu-title") and "pick their name again" in laptop.text("seat-free-said")
+    ben.js("window.scrollTo(0, document.body.scrollHeight)")  # Ben reads the log, far from the seats
     laptop.click("#seat-free")
     ben.until(lambda: ben.shown("seat") and not ben.shown("me"))
+    ben.until(lambda: ben.js(RECT, "seat")[0] >= 0 and ben.js(RECT, "seat")[0] < ben.js("return window.innerHeight"))
+    assert "pick your name again" in ben.text("error")  # and is told why the seats are back
     laptop.until(lambda: not laptop.texts("#players li > button"))
     ben.seat("Ben")
 
