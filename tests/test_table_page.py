@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from tablekit import CHROMEDRIVER, Table, needs_chromium, positions_in
+from tablekit import CHROMEDRIVER, PLAYERS, Table, needs_chromium, positions_in
 
 pytestmark = needs_chromium
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js.gz"
@@ -223,10 +223,10 @@ def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(brow
     old = anna.js("return localStorage.getItem('hell-token')")
     laptop.until(lambda: any("Anna" in t and "2 Адские карты" in t for t in laptop.texts("#players li")))
     # Anna's phone dies: the board shows her re-seat code; the new phone scans it and holds her hand
-    laptop.click("#players button", "Новый телефон")
-    laptop.until(lambda: laptop.js("return document.getElementById('ask').open"))  # a second step says what it does
-    assert "больше не сможет" in laptop.text("ask-text")
-    laptop.click("#ask-yes")
+    laptop.click("#players button", "Место")  # the seat's choices, each saying what it does, in a dialog
+    laptop.until(lambda: laptop.js("return document.getElementById('seat-menu').open"))
+    assert "больше не сможет" in laptop.text("seat-new-said") and "Anna" in laptop.text("seat-menu-title")
+    laptop.click("#seat-new")
     laptop.until(lambda: laptop.js("return document.getElementById('reseat').open") and
                  "#seat=" in laptop.text("reseat-url"))
     seat_url = laptop.text("reseat-url").replace(table.url + "/", table.url + "/?lang=ru")
@@ -344,3 +344,119 @@ def test_screenshots_of_the_board_and_a_phone_mid_game(browsers, table, tmp_path
         page.browser.save_screenshot(str(target))
         assert target.stat().st_size > 20_000
     assert json.dumps(table.state())  # the table is as the pictures show it
+
+
+# --- the layout, measured: what a player would frown at -----------------------------------------------------
+
+LATE = ("Dana", "Emil", "Fyodor Mikhailovich")  # the last name the longest: a row of its own on the board
+RECT = "const r = document.getElementById(arguments[0]).getBoundingClientRect(); return [r.top, r.bottom];"
+# every element (of those a selector finds, and their descendants) whose content is wider than its box
+OVERFLOWING = ("return [...document.querySelectorAll(arguments[0])].flatMap(e => [e, ...e.querySelectorAll('*')])"
+               ".filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1 && "
+               "getComputedStyle(e).overflowX === 'visible').map(e => e.id || e.className || e.tagName)")
+
+
+@pytest.mark.parametrize("players, lang", [(3, "en"), (3, "ru"), (6, "en"), (6, "ru")])
+def test_the_boards_player_list_fits_the_screen_with_three_to_six_players(browsers, table, players, lang):
+    """At 1280×800 the host's board shows every player, with their Seat… button, without scrolling: the page is no
+    taller than the window and the player list ends within it."""
+    for name in LATE[:players - 3]:
+        assert table.call("/api/host/add-player", {"player": name, "colors": "G"}, host=True)[0] == 200
+    for name in [*PLAYERS, *LATE[:players - 3]]:
+        table.seat(name)
+        table.as_(name, "/api/opening-hand")
+    laptop = board(browsers, 0, table, lang=lang)
+    laptop.until(lambda: len(laptop.texts("#players li > button")) == players)
+    height = laptop.js("return window.innerHeight")
+    top, bottom = laptop.js(RECT, "players-box")
+    assert 0 <= top and bottom <= height, (top, bottom, height)
+    assert laptop.js("return document.documentElement.scrollHeight") <= height
+
+
+def test_a_choice_card_is_answered_beside_it_and_draw_waits_for_the_answer(browsers, table):
+    """On a phone, Take and Decline come before the card's text (within the first screen, above the bar, whatever
+    the text's length), and Draw from Hell is greyed until the choice is answered."""
+    anna = phone(browsers, 0, table, "Anna")
+    for _ in range(40):
+        anna.press("draw")
+        anna.until(lambda: anna.shown("drawn") and anna.text("drawn-name"))
+        if anna.shown("choice"):
+            break
+        anna.click("#dismiss")
+        anna.until(lambda: not anna.shown("drawn"))
+    anna.until(lambda: anna.shown("choice") and anna.js("return document.getElementById('draw').disabled"))
+    anna.js("window.scrollTo(0, 0)")
+    take = anna.js("return document.querySelector(\"#choice [data-action='take']\").getBoundingClientRect().bottom")
+    decline = anna.js("return document.querySelector(\"#choice [data-action='decline']\").getBoundingClientRect()"
+                      ".bottom")
+    text_top = anna.js(RECT, "drawn-text")[0]
+    bar_top = anna.js("return document.querySelector('nav.bar').getBoundingClientRect().top")
+    assert take <= text_top and decline <= text_top and decline <= bar_top, (take, decline, text_top, bar_top)
+    anna.press("decline")
+    anna.until(lambda: not anna.shown("drawn") and not anna.js("return document.getElementById('draw').disabled"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_long_card_name_stays_within_its_box_on_the_phone_and_the_board(browsers, table, lang):
+    """A card name of one long word (a deck's own card, typed by a player) wraps in the sideboard, the log and the
+    In play list; no text runs out of its box, on the phone or the board, nor makes the page scroll sideways."""
+    long_name = "Asmoranomardicadaistinaculdacar" * 2
+    table.as_("Cleo", "/api/own-card", {"name": long_name})
+    table.as_("Ben", "/api/opening-hand")
+    table.as_("Ben", "/api/play", {"position": table.player("Ben")["cards"][0]["position"]})
+    anna = phone(browsers, 0, table, "Anna", lang=lang)
+    laptop = board(browsers, 1, table, lang=lang)
+    for page in (anna, laptop):
+        page.until(lambda p=page: any(long_name in t for t in p.log()) and p.texts("#played li"))
+        assert page.js(OVERFLOWING, ".box") == []
+        assert page.js("return document.documentElement.scrollWidth") <= page.js("return window.innerWidth")
+
+
+def test_every_button_and_link_on_a_phone_is_a_thumbs_size(browsers, table):
+    """Every control a player taps on the phone, from the header's language links to a card's Play it, is at
+    least 44 px high (WCAG 2.5.5's target size)."""
+    table.as_("Ben", "/api/opening-hand")
+    table.as_("Ben", "/api/play", {"position": table.player("Ben")["cards"][0]["position"]})
+    anna = phone(browsers, 0, table, "Anna")
+    anna.press("opening-hand")
+    anna.until(lambda: len(anna.hand()) == 2 and anna.texts("#played li"))
+    anna.click("#keep")
+    anna.until(lambda: not anna.shown("opening"))
+    small = anna.js("return [...document.querySelectorAll('button, a')].filter(e => e.offsetParent !== null && "
+                    "!e.closest('dialog') && e.getBoundingClientRect().height < 44).map(e => e.id || e.textContent)")
+    assert small == []
+
+
+def test_the_hosts_seat_dialog_releases_a_seat_and_the_phone_picks_its_name_again(browsers, table):
+    """The board's Seat… dialog says what a release does; the released phone shows the seats, scrolled into
+    sight, with a line saying why, and its player picks their name again."""
+    ben = phone(browsers, 0, table, "Ben")
+    laptop = board(browsers, 1, table)
+    laptop.until(lambda: len(laptop.texts("#players li > button")) == 1)
+    laptop.click("#players li > button")
+    laptop.until(lambda: laptop.js("return document.getElementById('seat-menu').open"))
+    assert "Ben" in laptop.text("seat-menu-title") and "pick their name again" in laptop.text("seat-free-said")
+    ben.js("window.scrollTo(0, document.body.scrollHeight)")  # Ben reads the log, far from the seats
+    laptop.click("#seat-free")
+    ben.until(lambda: ben.shown("seat") and not ben.shown("me"))
+    ben.until(lambda: ben.js(RECT, "seat")[0] >= 0 and ben.js(RECT, "seat")[0] < ben.js("return window.innerHeight"))
+    assert "pick your name again" in ben.text("error")  # and is told why the seats are back
+    laptop.until(lambda: not laptop.texts("#players li > button"))
+    ben.seat("Ben")
+
+
+def test_a_held_cards_full_text_shows_with_its_picture_when_it_opens(browsers, table):
+    """A tap on a card in hand opens it full screen with its picture, and its text beneath it starts on the
+    phone's first screen with room to read: the lower third of the screen is text, not more picture."""
+    anna = phone(browsers, 0, table, "Anna")
+    anna.press("opening-hand")
+    anna.until(lambda: len(anna.hand()) == 2)
+    anna.click("#keep")
+    anna.until(lambda: not anna.shown("opening"))
+    anna.click("#mine .tile")
+    anna.until(lambda: anna.js("return document.getElementById('card-dialog').open")
+               and anna.js("const i = document.getElementById('dlg-img'); return i.complete && i.naturalWidth > 100"))
+    height = anna.js("return window.innerHeight")
+    image_bottom = anna.js(RECT, "dlg-img")[1]
+    text_top = anna.js(RECT, "dlg-text")[0]
+    assert image_bottom <= text_top <= 0.65 * height, (image_bottom, text_top, height)

@@ -203,16 +203,23 @@ def cost_html(cost: str, table: SymbolTable) -> str:
             if g.unknown:
                 out.append(f'<span class="ms ms-unknown">{{{html_escape(g.text)}}}</span>')
                 continue
-            if len(g.fills) == 1:
-                background = css_color(g.fills[0])
-            else:
-                step = 100 / len(g.fills)
-                stops = ", ".join(f"{css_color(f)} {i * step:.0f}% {(i + 1) * step:.0f}%" for i, f in enumerate(g.fills))
-                background = f"linear-gradient(135deg, {stops})"
-            label = "".join(g.labels) if len(g.labels) == 1 else "/".join(g.labels)
-            out.append(f'<span class="ms" style="background: {background}" title="{{{html_escape(symbol, quote=True)}}}">'
-                       f"{html_escape(label)}</span>")
+            out.append(f'<span class="ms" style="background: {css_background(g)}" '
+                       f'title="{{{html_escape(symbol, quote=True)}}}">{html_escape(css_label(g))}</span>')
     return "".join(out)
+
+
+def css_background(g: Glyph) -> str:
+    """A symbol's fill as a CSS background: one colour, or a hybrid's options side by side (a split circle)."""
+    if len(g.fills) == 1:
+        return css_color(g.fills[0])
+    step = 100 / len(g.fills)
+    stops = ", ".join(f"{css_color(f)} {i * step:.0f}% {(i + 1) * step:.0f}%" for i, f in enumerate(g.fills))
+    return f"linear-gradient(135deg, {stops})"
+
+
+def css_label(g: Glyph) -> str:
+    """The letters on a symbol drawn in HTML: a hybrid's options as `W/U`."""
+    return "/".join(g.labels)
 
 
 def inline_markup(text: str, table: SymbolTable, fonts: Fonts) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from hhdcli.i18n import N_
@@ -151,9 +151,13 @@ table = Blueprint("table", __name__)
 
 
 def language() -> str:
+    """The asker's language, chosen once per request."""
     from hhdcli.table.i18n import choose_language
 
-    return choose_language(request.args.get("lang"), request.cookies.get("hhd_lang"), request.accept_languages)
+    if "lang" not in g:
+        g.lang = choose_language(request.args.get("lang"), request.cookies.get("hhd_lang"), request.accept_languages)
+    chosen: str = g.lang
+    return chosen
 
 
 def gettext() -> Callable[[str], str]:
@@ -178,8 +182,11 @@ def token() -> str | None:
 
 
 def viewer() -> str | None:
-    """The player whose token the request carries, or None."""
-    return served().session.viewer(token())
+    """The player whose token the request carries, or None (looked up once per request: a scan of the seats)."""
+    if "viewer" not in g:
+        g.viewer = served().session.viewer(token())
+    found: str | None = g.viewer
+    return found
 
 
 def is_host() -> bool:
@@ -187,12 +194,15 @@ def is_host() -> bool:
 
 
 def body() -> dict[str, Any]:
-    """The request's JSON object, read by hhd's own reader: too deep, NaN or not UTF-8 is a 400."""
-    raw = request.get_data(cache=True)
-    try:
-        data = load_json(raw) if raw else {}
-    except ValueError:
-        data = None
+    """The request's JSON object, read by hhd's own reader (once per request): too deep, NaN or not UTF-8 is a
+    400."""
+    if "body" not in g:
+        raw = request.get_data(cache=True)
+        try:
+            g.body = load_json(raw) if raw else {}
+        except ValueError:
+            g.body = None
+    data = g.body
     if not isinstance(data, dict):
         raise TableError('send a JSON object, for example {"player": "Anna"}', status=400)
     return data
@@ -327,11 +337,9 @@ def failed(error: Exception) -> Any:
 
 @table.get("/")
 def page() -> Any:
-    from hhdcli.table.i18n import choose_language
     from hhdcli.table.page import page_html
 
-    asked = request.args.get("lang")
-    lang = choose_language(asked, request.cookies.get("hhd_lang"), request.accept_languages)
+    asked, lang = request.args.get("lang"), language()
     pages = served().pages
     if lang not in pages:
         pages[lang] = page_html(served().session, lang, served().join_urls)
@@ -341,13 +349,19 @@ def page() -> Any:
     return answer
 
 
+def join_url() -> str:
+    """The address phones join at: the first hhd table printed, else this request's own (with the join code)."""
+    if served().join_urls:
+        return served().join_urls[0]
+    return request.host_url.rstrip("/") + (f"/?code={served().code}" if served().code else "/")
+
+
 @table.get("/qr.svg")
 def join_qr() -> Any:
     """The join address as a QR code, for the board."""
     from hhdcli.table.page import qr_svg
 
-    urls = served().join_urls or [request.host_url.rstrip("/") + (f"/?code={served().code}" if served().code else "/")]
-    return Response(qr_svg(urls[0]), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+    return Response(qr_svg(join_url()), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 # --- reading -----------------------------------------------------------------------------------------------
@@ -457,9 +471,7 @@ def reseat() -> Any:
 
     name = seat_named_by_host()
     given = served().session.reseat(name)
-    base = served().join_urls[0] if served().join_urls else request.host_url.rstrip("/") + (
-        f"/?code={served().code}" if served().code else "/")
-    url = f"{base}#seat={given}"
+    url = f"{join_url()}#seat={given}"
     return jsonify(player=name, url=url, qr=qr_svg(url))
 
 

@@ -46,26 +46,18 @@ def page_messages(lang: str) -> dict[str, Any]:
 
 
 def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
-    """Each mana symbol the session's cards and the page's reminders name, as the page draws it: a background
-    (one fill per option, as hhd's PDFs draw them: hhdcli/render/symbols.py) and the letters on it."""
+    """Each mana symbol the session's cards and the page's reminders name, as the page draws it: the background
+    and letters hhd's HTML costs have (hhdcli/render/symbols.py's cost_html), and its Phyrexian mark."""
     from hhdcli.cards import card_text
-    from hhdcli.render.symbols import NOT_MANA_LABELS, glyph
+    from hhdcli.render.symbols import FILL, NOT_MANA_LABELS, css_background, css_color, css_label, glyph
 
     found = {"2"} | {s for card in session.cards.values() for s in SYMBOL.findall(card.mana_cost + card_text(card))}
-    styles = {symbol: {"bg": "rgb(209,201,199)", "label": label, "phyrexian": ""}  # tap and untap, as the PDFs
+    styles = {symbol: {"bg": css_color(FILL["C"]), "label": label, "phyrexian": ""}  # tap and untap, as the PDFs
               for symbol, label in NOT_MANA_LABELS.items() if symbol in found}
     for symbol in sorted(found - set(styles)):
         g = glyph(symbol, session.table)
-        if g.unknown:
-            continue
-        colours = [f"rgb({r * 255:.0f},{gr * 255:.0f},{b * 255:.0f})" for r, gr, b in g.fills]
-        if len(colours) > 1:
-            step = 100 / len(colours)
-            stops = ", ".join(f"{c} {i * step:.0f}% {(i + 1) * step:.0f}%" for i, c in enumerate(colours))
-            background = f"linear-gradient(135deg, {stops})"
-        else:
-            background = colours[0]
-        styles[symbol] = {"bg": background, "label": "/".join(g.labels), "phyrexian": "1" if g.phyrexian else ""}
+        if not g.unknown:
+            styles[symbol] = {"bg": css_background(g), "label": css_label(g), "phyrexian": "1" if g.phyrexian else ""}
     return styles
 
 

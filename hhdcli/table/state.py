@@ -246,8 +246,7 @@ class Session:
                 if resumed:
                     db.execute("UPDATE cards SET zone = 'hand' WHERE zone = 'out'")
                 db.execute("INSERT INTO meta VALUES ('zones', '2')")
-            secret_row = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
-            self._name_faces(secret_row["value"] if secret_row else self.seed)
+            self._name_faces(self._secret(db))
             for name, colors in players.items():
                 db.execute("INSERT INTO players (name, colors) VALUES (?, ?) "
                            "ON CONFLICT(name) DO UPDATE SET colors = excluded.colors", (name, "".join(colors)))
@@ -332,10 +331,18 @@ class Session:
 
     def may_see(self, position: int, viewer: str | None) -> bool:
         """A card's face: the open sideboard's and played cards for everyone, a hand for its player alone."""
-        row = self._reader().execute("SELECT zone, player FROM cards WHERE position = ?", (position,)).fetchone()
-        if row is None:
-            return False
-        return row["zone"] in ("sideboard", "out") or (viewer is not None and row["player"] == viewer)
+        return bool(self._visible([position], viewer))
+
+    def _visible(self, positions: list[int], viewer: str | None) -> set[int]:
+        """Which of these cards `viewer` may see (as `may_see` says), in one query however many are asked."""
+        if not positions:
+            return set()
+        marks = ", ".join("?" * len(positions))
+        # a viewer of None matches no hand: NULL = NULL is not true in SQL
+        rows = self._reader().execute(
+            f"SELECT position FROM cards WHERE position IN ({marks}) AND (zone IN ('sideboard', 'out') "
+            "OR player = ?)", [*positions, viewer]).fetchall()
+        return {int(r["position"]) for r in rows}
 
     # --- reading ---------------------------------------------------------------------------------------
 
@@ -351,7 +358,7 @@ class Session:
             meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('game', 'version')").fetchall())
             game = int(meta["game"])
             log = self._log_page(db, None, log_size)
-            phases = self._phases(db, game)
+            phases = self._phases(db, game, [p["name"] for p in players])
         by_player: dict[str, list[sqlite3.Row]] = {}
         sideboard = []
         for row in rows:
@@ -383,10 +390,10 @@ class Session:
         return {"entries": [dict(e) for e in entries[:size]], "more": len(entries) > size}
 
     @staticmethod
-    def _phases(db: sqlite3.Connection, game: int) -> dict[str, str]:
-        """Each player's opening hand this game: 'dealt' (mulligan or keep next) or 'kept'."""
+    def _phases(db: sqlite3.Connection, game: int, names: list[str]) -> dict[str, str]:
+        """Each named player's opening hand this game: 'dealt' (mulligan or keep next) or 'kept'."""
         phases: dict[str, str] = {}
-        for (name,) in db.execute("SELECT name FROM players").fetchall():
+        for name in names:
             row = _latest_opening(db, game, name)
             if row is not None:
                 phases[name] = "kept" if row["action"] == "keep" else "dealt"
@@ -415,12 +422,9 @@ class Session:
 
     def describe_faces(self, ids: list[str], viewer: str | None, lang: str) -> dict[str, dict[str, Any]]:
         """The descriptions of the cards named by face id that the viewer may see (others are left out)."""
-        found = {}
-        for face in ids:
-            position = self._faces.get(face)
-            if position is not None and self.may_see(position, viewer):
-                found[face] = self.describe(position, lang=lang)
-        return found
+        asked = {face: self._faces[face] for face in ids if face in self._faces}
+        visible = self._visible(list(asked.values()), viewer)
+        return {face: self.describe(position, lang=lang) for face, position in asked.items() if position in visible}
 
     def describe(self, position: int, name: str | None = None, lang: str = "en") -> dict[str, Any]:
         """A card as the page shows it: a Hell card with its image, text and rulings (in `lang`); a player's own
@@ -456,10 +460,10 @@ class Session:
         (to delete) and the game number: a few dozen bytes, not the whole table."""
         marks = ", ".join("?" * len(moving))
         before = db.execute(f"SELECT {', '.join(COLUMNS)} FROM cards WHERE position IN ({marks})", moving).fetchall()
-        game = db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"]
+        game = self._game(db)
         inverse = {"cards": [tuple(r) for r in before], "created": list(created), "game": game}
         db.execute("INSERT INTO log (game, player, action, detail, undo) VALUES (?, ?, ?, ?, ?)",
-                   (int(game), player, action, json.dumps(detail, ensure_ascii=False), json.dumps(inverse)))
+                   (game, player, action, json.dumps(detail, ensure_ascii=False), json.dumps(inverse)))
         self._changed(db)
 
     @staticmethod
@@ -482,6 +486,16 @@ class Session:
     @staticmethod
     def _game(db: sqlite3.Connection) -> int:
         return int(db.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()["value"])
+
+    @staticmethod
+    def _set_game(db: sqlite3.Connection, game: int) -> None:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (str(game),))
+
+    def _secret(self, db: sqlite3.Connection) -> str:
+        """The session's secret (a session from before it was kept has its seed): the faces' ids and the
+        end-of-game shuffles are made from it."""
+        row = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
+        return str(row["value"]) if row else self.seed
 
     @staticmethod
     def _top(db: sqlite3.Connection, zone: str, count: int = 1) -> list[int]:
@@ -550,8 +564,10 @@ class Session:
             return "kept", []
         return "dealt", [int(p) for p in load_json(row["detail"])["dealt"]]
 
-    def _deal(self, db: sqlite3.Connection) -> list[int]:
-        positions = self._top(db, "library", OPENING_HAND)
+    def _deal(self, db: sqlite3.Connection, returned: tuple[int, ...] = ()) -> list[int]:
+        """The Hell cards of an opening hand, from the top; from a library this short, the `returned` cards (a
+        mulligan's, going to the bottom) come straight back."""
+        positions = (self._top(db, "library", OPENING_HAND) + list(returned))[:OPENING_HAND]
         if len(positions) < OPENING_HAND:
             raise TableError("the Hell library has fewer than 2 cards left for an opening hand")
         return positions
@@ -575,10 +591,7 @@ class Session:
         with self.transaction() as db:
             dealt = self._deciding(db, player)
             returned = [p for p in dealt if p in self._held(db, player)]
-            # the new cards come from the top; from a library this short, the old ones come straight back
-            new = (self._top(db, "library", OPENING_HAND) + returned)[:OPENING_HAND]
-            if len(new) < OPENING_HAND:
-                raise TableError("the Hell library has fewer than 2 cards left for an opening hand")
+            new = self._deal(db, tuple(returned))
             self._act(db, player, "mulligan", {"returned": returned, "dealt": new, "count": len(new)},
                       list(dict.fromkeys(returned + new)))
             for position in returned:
@@ -700,8 +713,7 @@ class Session:
                 "SELECT position FROM cards WHERE zone IN ('library', 'sideboard') AND owner IS NOT NULL "
                 "AND position < ?", (OWN_CARDS,))]
             order = sorted(p for p in out if p < OWN_CARDS)
-            secret = db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()
-            random.Random(f"hhd-table:{secret['value'] if secret else self.seed}:{game}").shuffle(order)
+            random.Random(f"hhd-table:{self._secret(db)}:{game}").shuffle(order)
             # the log says how many, never which: the order at the bottom is the library's secret
             self._act(db, player, "end of game", {"game": game, "count": len(order)},
                       list(dict.fromkeys(order + home + owned)))
@@ -709,7 +721,7 @@ class Session:
                 self._move(db, position, "library", "bottom")
             db.executemany("DELETE FROM cards WHERE position = ?", [(p,) for p in home])
             db.execute("UPDATE cards SET owner = NULL WHERE position < ?", (OWN_CARDS,))
-            db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (str(game + 1),))
+            self._set_game(db, game + 1)
         return {"game": game + 1, "count": len(order)}
 
     def undo(self, player: str | None, anyone: bool = False) -> dict[str, Any]:
@@ -718,10 +730,9 @@ class Session:
         host, the table's last action whoever took it."""
         with self.transaction() as db:
             if player is not None and not anyone:
-                entry = db.execute("SELECT * FROM log WHERE player = ? ORDER BY id DESC LIMIT 1",
-                                   (player,)).fetchone()
+                entry = _last_entry(db, player)
                 if entry is None:
-                    last = db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
+                    last = _last_entry(db)
                     if last is None:
                         raise TableError("nothing to undo")
                     if last["player"] is None:
@@ -730,7 +741,7 @@ class Session:
                     raise NeedsConfirmation("you have no action to undo; the last action is {player}'s ({action})",
                                             player=last["player"], action=last["action"])
             else:
-                entry = db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
+                entry = _last_entry(db)
                 if entry is None:
                     raise TableError("nothing to undo")
                 if player is None and not anyone and entry["player"] is not None:  # the host, a player's action
@@ -743,7 +754,7 @@ class Session:
                 names = ", ".join(COLUMNS[:len(row)])
                 db.execute(f"INSERT OR REPLACE INTO cards ({names}) VALUES ({', '.join('?' * len(row))})", row)
             db.executemany("DELETE FROM cards WHERE position = ?", [(p,) for p in inverse.get("created", [])])
-            db.execute("UPDATE meta SET value = ? WHERE key = 'game'", (inverse["game"],))
+            self._set_game(db, int(inverse["game"]))  # older records keep it as text
             db.execute("DELETE FROM log WHERE id = ?", (entry["id"],))
             self._changed(db)
         shown = _public(dict(entry), player)
@@ -779,6 +790,15 @@ def _public(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, 
         shown = {k: v for k, v in shown.items() if k == "count"}
     return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
             "detail": shown}
+
+
+def _last_entry(db: sqlite3.Connection, player: str | None = None) -> sqlite3.Row | None:
+    """The table's last log entry, or a player's last."""
+    if player is None:
+        row: sqlite3.Row | None = db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
+    else:
+        row = db.execute("SELECT * FROM log WHERE player = ? ORDER BY id DESC LIMIT 1", (player,)).fetchone()
+    return row
 
 
 def _latest_opening(db: sqlite3.Connection, game: int, player: str) -> sqlite3.Row | None:
