@@ -118,7 +118,7 @@ def _draw_glyph(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width
         canvas.roundRect(x, y - size / 2, width, size, size * 0.25, stroke=1, fill=1)
         canvas.setFillColorRGB(0, 0, 0)
         canvas.setFont(fonts.regular, max(MIN_LETTER, size * 0.75))
-        canvas.drawCentredString(x + width / 2, y - size * 0.27, g.text)  # an unknown symbol, by its name
+        canvas.drawCentredString(x + width / 2, y - size * 0.27, _label(fonts, g.text, bold=False))  # by its name
         canvas.restoreState()
         return
     r = size / 2
@@ -137,17 +137,17 @@ def _draw_glyph(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width
         label = g.labels[0]
         font_size = max(MIN_LETTER, size * (0.72 if len(label) == 1 else 0.5 if len(label) == 2 else 0.36))
         canvas.setFont(fonts.bold, font_size)
-        canvas.drawCentredString(cx, y - font_size * 0.36, label)
+        canvas.drawCentredString(cx, y - font_size * 0.36, _label(fonts, label))
     else:
         font_size = max(MIN_LETTER, size * 0.42)
         canvas.setFont(fonts.bold, font_size)
         for i, label in enumerate(g.labels):
             angle = math.pi * 3 / 4 - i * 2 * math.pi / len(g.labels)
             lx, ly = cx + math.cos(angle) * r * 0.45, y + math.sin(angle) * r * 0.45
-            canvas.drawCentredString(lx, ly - font_size * 0.36, label)
+            canvas.drawCentredString(lx, ly - font_size * 0.36, _label(fonts, label))
     if g.phyrexian and len(g.labels) > 1:
         canvas.setFont(fonts.bold, max(MIN_LETTER, size * 0.4))
-        canvas.drawCentredString(cx + r * 0.75, y + r * 0.55, "Φ")
+        canvas.drawCentredString(cx + r * 0.75, y + r * 0.55, _label(fonts, "Φ"))
     canvas.restoreState()
 
 
@@ -165,7 +165,15 @@ def _draw_pill(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width:
     canvas.roundRect(x, y - size / 2, width, size, size / 2, stroke=1, fill=0)
     canvas.setFillColorRGB(0.08, 0.08, 0.08)
     canvas.setFont(fonts.bold, MIN_LETTER)
-    canvas.drawCentredString(x + width / 2, y - MIN_LETTER * 0.36, "/".join(g.labels))
+    canvas.drawCentredString(x + width / 2, y - MIN_LETTER * 0.36, _label(fonts, "/".join(g.labels)))
+
+
+def _label(fonts: Fonts, text: str, bold: bool = True) -> str:
+    """A symbol's label as the font can draw it: a Latin-only --font has no Φ, and Phyrexian mana is written
+    with a P in text ({W/P}); any other letter it lacks is a "?", never a missing-glyph box."""
+    if "Φ" in text and safe_text(fonts, "Φ", bold) != "Φ":
+        text = text.replace("Φ", "P")
+    return safe_text(fonts, text, bold)
 
 
 def _draw_wedges(canvas: Canvas, cx: float, cy: float, r: float, fills) -> None:
