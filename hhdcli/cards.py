@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from functools import cache
 from typing import Any, NamedTuple
 
 from hhdcli import colors
@@ -270,6 +271,32 @@ def one_edit_apart(a: str, b: str) -> bool:
     return a[i + 1:] == b[i + 1:] if len(a) == len(b) else a[i:] == b[i + 1:]
 
 
+def _legacy_sheet(raw: bytes) -> dict[str, list[dict[str, Any]]] | None:
+    """A legacy sheet download with only the columns hhd reads (LEGACY_SCHEMA's) decoded: msgspec skips the
+    sheet's others (flavour text, rulings, ten empty FIELDnn) without building them, and reading the 3.7 MB
+    file takes a third of the time. Each record keeps exactly the keys it had of those, so everything after
+    reads it as it would the whole record. None for anything else (the current format, a list, a record that
+    is no object, bad JSON): load_json reads that, and says what is wrong."""
+    if b'"Supertype(s)"' not in raw[:65536]:  # not the legacy sheet: no need to try
+        return None
+    import msgspec
+
+    try:
+        sheet = _legacy_decoder().decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return msgspec.to_builtins(sheet)  # a column a record lacks stays absent (it was UNSET)
+
+
+@cache
+def _legacy_decoder() -> Any:
+    import msgspec
+
+    fields = [(f"c{i}", Any, msgspec.field(name=key, default=msgspec.UNSET)) for i, key in enumerate(LEGACY_SCHEMA)]
+    record = msgspec.defstruct("LegacyRecord", fields)
+    return msgspec.json.Decoder(msgspec.defstruct("LegacySheet", [("data", list[record])]))  # type: ignore[valid-type]
+
+
 def detect_format(document: Any) -> str:
     """'legacy' or 'current', or a DataError saying what the document looks like instead."""
     if isinstance(document, list):
@@ -308,7 +335,7 @@ def parse_registry(raw: bytes) -> Parsed:
     that breaks the format's schema is skipped and named in `skipped`; only a bad file is a DataError."""
     try:
         with no_collection():
-            document = load_json(raw)
+            document = _legacy_sheet(raw) or load_json(raw)
     except ValueError as exc:
         snippet = raw[:40].decode("utf-8", "replace").strip()
         why = str(exc) if isinstance(exc, JsonProblem) else f"{exc.__class__.__name__}: starts with {snippet!r}"
@@ -493,6 +520,10 @@ _NO_SLOTS = ("", "", "", "")
 
 
 def _column(values: Any) -> tuple[str, ...]:
+    if type(values) is list and len(values) == 4:  # the sheet's usual column: four texts, stripped in one go
+        a, b, c, d = values
+        if type(a) is str and type(b) is str and type(c) is str and type(d) is str:
+            return a.strip(), b.strip(), c.strip(), d.strip()
     if not values:
         return _NO_SLOTS
     if type(values) is str:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from hhdcli.cards import parse_registry
+from hhdcli.errors import DataError
 from hhdcli.jsonio import load_json
 from support import EXCERPT, LEGACY, PIPS, Hhd, Reply, cards_with_served_images
 
@@ -46,6 +47,22 @@ def test_a_wrongly_typed_legacy_record_is_skipped_and_named():
     first["Cost"] = 5
     parsed = parse_registry(json.dumps(document).encode())
     assert len(parsed.cards) == 719 and '"Cost" is 5' in parsed.skipped[0]
+
+
+def test_the_legacy_sheet_reads_the_same_by_its_columns_as_whole():
+    """The legacy sheet is decoded by the columns hhd reads (msgspec skips the others); a sheet that way of
+    decoding cannot take (a record that is no object) is read whole by json: the same cards, the same
+    records counted, and NaN refused either way."""
+    document = json.loads(LEGACY.read_bytes())
+    by_columns = parse_registry(json.dumps(document).encode())
+    document["data"].insert(5, 7)
+    whole = parse_registry(json.dumps(document).encode())
+    assert len(by_columns.cards) == 720 and by_columns.cards == whole.cards
+    assert by_columns.records == whole.records == len(document["data"]) - 1
+    for data in (document["data"][:5] + document["data"][6:], document["data"]):
+        data[10]["CMC"] = float("nan")
+        with pytest.raises(DataError, match="not valid JSON"):
+            parse_registry(json.dumps({"data": data}).encode())
 
 
 def test_sync_warns_about_a_skipped_record_and_keeps_the_rest(tmp_path):
