@@ -216,3 +216,27 @@ def cards_with_served_images(server: LoopbackServer, cache_dir: Path, count: int
     run = Hhd(cache_dir)
     assert run("sync", "--source", str(source), "--symbols", str(PIPS)).exit_code == 0
     return run, [arg for r in records for arg in ("--cards", r["name"])]
+
+
+def on_a_terminal(command: list[str], env: dict[str, str] | None = None) -> bytes:
+    """What a person at a terminal sees of a command run there: its output on a pseudo-terminal (colours and
+    progress bars are drawn only on one)."""
+    import pty
+    import select
+    import subprocess
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(command, stdin=follower, stdout=follower, stderr=follower, env=env, close_fds=True)
+    os.close(follower)
+    seen = b""
+    while select.select([leader], [], [], 30)[0]:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closes when the program ends
+            break
+        if not chunk:
+            break
+        seen += chunk
+    process.wait(timeout=30)
+    os.close(leader)
+    return seen

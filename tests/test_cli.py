@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import select
 import shlex
 import shutil
 import subprocess
@@ -18,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from hhdcli.cli import cli
-from support import CURRENT_SAMPLE, LEGACY, PIPS, Hhd, Reply
+from support import CURRENT_SAMPLE, LEGACY, PIPS, Hhd, Reply, on_a_terminal
 
 COMMANDS = list(cli.commands)
 WRITES_A_FILE = {"generate", "proxies", "checklist", "rules", "check", "export"}
@@ -143,35 +141,12 @@ def test_json_means_the_whole_result(synced, tmp_path):
 # --- NO_COLOR ------------------------------------------------------------------------------------------
 
 
-def run_on_a_terminal(args: list[str], env: dict[str, str]) -> bytes:
-    """Run hhd with its output on a pseudo-terminal, as a person at a terminal would see it."""
-    leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "hhdcli", *args], stdin=follower, stdout=follower,
-                               stderr=follower, env=env, close_fds=True)
-    os.close(follower)
-    seen = b""
-    while True:
-        ready, _, _ = select.select([leader], [], [], 30)
-        if not ready:
-            break
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal closes when the program ends
-            break
-        if not chunk:
-            break
-        seen += chunk
-    process.wait(timeout=30)
-    os.close(leader)
-    return seen
-
-
 def test_no_color_means_no_escape_codes_on_a_terminal(legacy_cache):
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     args = ["--cache-dir", str(legacy_cache), "card", "no such card at all"]
-    coloured = run_on_a_terminal(args, env)
+    coloured = on_a_terminal([sys.executable, "-m", "hhdcli", *args], env)
     assert b"error:" in coloured and b"\x1b[" in coloured  # the terminal really gets colour by default
-    plain = run_on_a_terminal(args, {**env, "NO_COLOR": "1"})
+    plain = on_a_terminal([sys.executable, "-m", "hhdcli", *args], {**env, "NO_COLOR": "1"})
     assert b"error:" in plain and b"\x1b" not in plain
 
 

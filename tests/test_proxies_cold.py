@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import io
 import os
-import pty
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -20,7 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from support import Reply, cards_with_served_images
+from support import Reply, cards_with_served_images, on_a_terminal
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/stat").exists(),
                                 reason="the child processes are forked; their count is read from /proc")
@@ -64,25 +62,6 @@ def _downloading(sid: int) -> int:
 
 def _temp_files(*folders: Path) -> list[Path]:
     return [p for folder in folders for p in folder.rglob("*") if p.name.endswith(".tmp")]
-
-
-def _on_a_terminal(args: list[str]) -> str:
-    """What a person at a terminal sees of `args` run there (its progress bar is drawn only on one)."""
-    leader, follower = pty.openpty()
-    process = subprocess.Popen(args, stdin=follower, stdout=follower, stderr=follower, close_fds=True)
-    os.close(follower)
-    seen = b""
-    while select.select([leader], [], [], 30)[0]:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal closes when the program ends
-            break
-        if not chunk:
-            break
-        seen += chunk
-    process.wait(timeout=30)
-    os.close(leader)
-    return seen.decode("utf-8", "replace")
 
 
 def _run_aside(code: str) -> subprocess.CompletedProcess[str]:
@@ -202,7 +181,7 @@ def test_the_progress_bar_counts_the_images_of_both_processes(server, tmp_path):
     """The child's images are counted as they arrive here: the bar climbs past half and ends at 100 %."""
     run, names = cards_with_served_images(server, tmp_path / "cache", 12, Reply(_scan(2), content_type="image/jpeg",
                                                                                  delay=0.1))
-    seen = _on_a_terminal(_hhd(tmp_path / "cache", "proxies", *names, "-o", str(tmp_path / "p.pdf")))
+    seen = on_a_terminal(_hhd(tmp_path / "cache", "proxies", *names, "-o", str(tmp_path / "p.pdf"))).decode("utf-8", "replace")
     shown = [int(p) for p in re.findall(r"images\s+\[[#-]*\]\s+(\d+)%", seen)]
     assert shown and shown[-1] == 100 and shown == sorted(shown), seen[-400:]
     assert "12 proxies: 12 from 12 images" in seen
