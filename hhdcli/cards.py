@@ -292,8 +292,8 @@ def _legacy_sheet(raw: bytes) -> dict[str, list[dict[str, Any]]] | None:
 def _legacy_decoder() -> Any:
     import msgspec
 
-    fields = [(f"c{i}", Any, msgspec.field(name=key, default=msgspec.UNSET)) for i, key in enumerate(LEGACY_SCHEMA)]
-    record = msgspec.defstruct("LegacyRecord", fields)
+    columns = [(f"c{i}", Any, msgspec.field(name=key, default=msgspec.UNSET)) for i, key in enumerate(LEGACY_SCHEMA)]
+    record = msgspec.defstruct("LegacyRecord", columns)
     return msgspec.json.Decoder(msgspec.defstruct("LegacySheet", [("data", list[record])]))  # type: ignore[valid-type]
 
 

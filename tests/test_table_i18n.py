@@ -166,3 +166,17 @@ def test_every_plural_message_picks_the_same_form_in_the_catalog_and_on_the_page
     assert said == ({1: "1 Hell card", 2: "2 Hell cards", 5: "5 Hell cards", 21: "21 Hell cards", 22: "22 Hell cards"}
                     if lang == "en" else {1: "1 Адская карта", 2: "2 Адские карты", 5: "5 Адских карт",
                                           21: "21 Адская карта", 22: "22 Адские карты"})
+
+
+def test_a_basic_land_reads_in_the_askers_language_like_its_proxy(table):
+    """A basic land drawn from Hell shows its type line in the page's language ("Базовая земля — Остров"), as its
+    proxy and its checklist line do; a Hellscube card's stays as its data has it."""
+    token = table.seat("Cleo")
+    russian = {"Accept-Language": "ru-RU,ru;q=0.9"}
+    drawn = [table.call("/api/draw", {}, russian, token=token)[1] for _ in range(40)]
+    basic = next(card for card in drawn if table.session.cards[card["position"]].is_basic)
+    spell = next(card for card in drawn if not table.session.cards[card["position"]].is_basic)
+    assert basic["type_line"].startswith("Базовая земля — ") and "Базовая земля" in basic["text"]
+    english = table.call(f"/api/cards?ids={basic['id']}", token=token)[1][basic["id"]]
+    assert english["type_line"].startswith("Basic Land — ")
+    assert spell["type_line"] == table.session.cards[spell["position"]].type_line

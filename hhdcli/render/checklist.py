@@ -13,7 +13,7 @@ from hhdcli.cards import Card, CardType, Kind, normalize_name
 from hhdcli.colors import GROUP_ORDER, Group
 from hhdcli.i18n import format_date, translator
 from hhdcli.library import Library
-from hhdcli.render.texts import basic_type_line, labels
+from hhdcli.render.texts import labels, shown_type_line
 from hhdcli.rulings import card_rulings
 
 
@@ -84,7 +84,7 @@ def lines_for(cards: Sequence[Card], lang: str = "en") -> list[Line]:
         else:
             boxes = 1
         kind = Kind.BASIC if card.is_basic else card.primary_type
-        type_line = basic_type_line(card.name, lang) if card.is_basic else card.type_line
+        type_line = shown_type_line(card, lang)
         lines.append(Line(card.name, card.mana_cost, type_line, card.group, kind, card.frame, boxes, position,
                           bool(card_rulings(card))))
     return lines

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hhdcli.colors import COLOR_NAMES
 from hhdcli.errors import InputError
 from hhdcli.i18n import N_, _, available, translator
+
+if TYPE_CHECKING:
+    from hhdcli.cards import Card
 
 # Each printed label, an English msgid: its translations are in the catalogs (hhdcli/locale/*/hhd.po).
 _LABELS: dict[str, str] = {
@@ -50,6 +54,12 @@ def basic_type_line(name: str, lang: str) -> str:
     if name not in BASIC_TYPES:
         return catalog.gettext("Basic Land")
     return catalog.gettext("Basic Land — {type}").format(type=catalog.gettext(BASIC_TYPES[name]))
+
+
+def shown_type_line(card: Card, lang: str) -> str:
+    """The type line a person reads: a basic land's in their language (its words are hhd's, not card data),
+    any other card's as its data has it."""
+    return basic_type_line(card.name, lang) if card.is_basic else card.type_line
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from hhdcli.cards import Card, card_text
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
 from hhdcli.mana import SymbolTable, Take, judge
+from hhdcli.render.texts import shown_type_line
 from hhdcli.rulings import card_rulings
 
 SCHEMA = """
@@ -437,10 +438,12 @@ class Session:
         found = self._described.get(key)
         if found is None:
             images = card.print_images
+            type_line = shown_type_line(card, lang)  # a basic's in the asker's language, as its proxy says it
             found = self._described[key] = {
                 "position": position, "id": self._face_of[position], "name": card.name, "hell": True,
-                "cost": card.mana_cost, "type_line": card.type_line, "image": images[0] if images else None,
-                "face": f"/cards/{self._face_of[position]}.png", "text": card_text(card),
+                "cost": card.mana_cost, "type_line": type_line, "image": images[0] if images else None,
+                "face": f"/cards/{self._face_of[position]}.png",
+                "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
                 "hell_rulings": [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)]}
         return dict(found)
 
