@@ -88,7 +88,7 @@ def glyph_width(g: Glyph, size: float, canvas: Canvas | None, fonts: Fonts) -> f
     if g.unknown:
         return stringWidth(g.text, fonts.regular, max(MIN_LETTER, size * 0.75)) + size * 0.5
     if _as_pill(g, size):
-        return max(size, stringWidth("/".join(g.labels), fonts.bold, MIN_LETTER) + size * 0.5)
+        return max(size, stringWidth(_label(fonts, label_text(g)), fonts.bold, MIN_LETTER) + size * 0.5)
     return size
 
 
@@ -165,13 +165,13 @@ def _draw_pill(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width:
     canvas.roundRect(x, y - size / 2, width, size, size / 2, stroke=1, fill=0)
     canvas.setFillColorRGB(0.08, 0.08, 0.08)
     canvas.setFont(fonts.bold, MIN_LETTER)
-    canvas.drawCentredString(x + width / 2, y - MIN_LETTER * 0.36, _label(fonts, "/".join(g.labels)))
+    canvas.drawCentredString(x + width / 2, y - MIN_LETTER * 0.36, _label(fonts, label_text(g)))
 
 
 def _label(fonts: Fonts, text: str, bold: bool = True) -> str:
     """A symbol's label as the font can draw it: a Latin-only --font has no Φ, and Phyrexian mana is written
     with a P in text ({W/P}); any other letter it lacks is a "?", never a missing-glyph box."""
-    if "Φ" in text and safe_text(fonts, "Φ", bold) != "Φ":
+    if "Φ" in text and not fonts.can_show("Φ", bold):
         text = text.replace("Φ", "P")
     return safe_text(fonts, text, bold)
 
@@ -212,7 +212,7 @@ def cost_html(cost: str, table: SymbolTable) -> str:
                 out.append(f'<span class="ms ms-unknown">{{{html_escape(g.text)}}}</span>')
                 continue
             out.append(f'<span class="ms" style="background: {css_background(g)}" '
-                       f'title="{{{html_escape(symbol, quote=True)}}}">{html_escape(css_label(g))}</span>')
+                       f'title="{{{html_escape(symbol, quote=True)}}}">{html_escape(label_text(g))}</span>')
     return "".join(out)
 
 
@@ -225,8 +225,8 @@ def css_background(g: Glyph) -> str:
     return f"linear-gradient(135deg, {stops})"
 
 
-def css_label(g: Glyph) -> str:
-    """The letters on a symbol drawn in HTML: a hybrid's options as `W/U`."""
+def label_text(g: Glyph) -> str:
+    """The letters on a symbol, in a PDF or HTML: a hybrid's options as `W/U`."""
     return "/".join(g.labels)
 
 
@@ -260,9 +260,9 @@ def chip_label(symbol: str, table: SymbolTable, fonts: Fonts) -> tuple[str, tupl
         label, fill = (arrow if fonts.can_show(arrow, bold=True) else symbol), FILL["C"]
     else:
         g = glyph(symbol, table)
-        label = g.text if g.unknown else "/".join(g.labels) if len(g.labels) > 1 else g.labels[0]
+        label = g.text if g.unknown else label_text(g)
         fill = g.fills[0] if g.fills else (1.0, 1.0, 1.0)
-    return safe_text(fonts, label, bold=True), fill
+    return _label(fonts, label), fill
 
 
 def _chip(symbol: str, table: SymbolTable, fonts: Fonts) -> str:

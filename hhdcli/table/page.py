@@ -49,7 +49,7 @@ def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
     """Each mana symbol the session's cards and the page's reminders name, as the page draws it: the background
     and letters hhd's HTML costs have (hhdcli/render/symbols.py's cost_html), and its Phyrexian mark."""
     from hhdcli.cards import card_text
-    from hhdcli.render.symbols import FILL, NOT_MANA_LABELS, css_background, css_color, css_label, glyph
+    from hhdcli.render.symbols import FILL, NOT_MANA_LABELS, css_background, css_color, glyph, label_text
 
     found = {"2"} | {s for card in session.cards.values() for s in SYMBOL.findall(card.mana_cost + card_text(card))}
     styles = {symbol: {"bg": css_color(FILL["C"]), "label": label, "phyrexian": ""}  # tap and untap, as the PDFs
@@ -57,7 +57,7 @@ def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
     for symbol in sorted(found - set(styles)):
         g = glyph(symbol, session.table)
         if not g.unknown:
-            styles[symbol] = {"bg": css_background(g), "label": css_label(g), "phyrexian": "1" if g.phyrexian else ""}
+            styles[symbol] = {"bg": css_background(g), "label": label_text(g), "phyrexian": "1" if g.phyrexian else ""}
     return styles
 
 

@@ -359,7 +359,7 @@ class Session:
             meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('game', 'version')").fetchall())
             game = int(meta["game"])
             log = self._log_page(db, None, log_size)
-            phases = self._phases(db, game, [p["name"] for p in players])
+            phase = self._opening(db, viewer, game)[0] if viewer is not None else None  # the others' is private
         by_player: dict[str, list[sqlite3.Row]] = {}
         sideboard = []
         for row in rows:
@@ -370,8 +370,7 @@ class Session:
         return {
             "seed": self.seed, "game": game, "version": int(meta.get("version", 0)), "you": viewer,
             "library_count": library, "sideboard": sideboard,
-            "players": [self._player(p, by_player.get(p["name"], []), viewer, phases.get(p["name"]), lang)
-                        for p in players],
+            "players": [self._player(p, by_player.get(p["name"], []), viewer, phase, lang) for p in players],
             "log": [_public(entry, viewer, self._shown_details) for entry in log["entries"]], "log_more": log["more"],
         }
 
@@ -390,18 +389,9 @@ class Session:
                              "LIMIT ?", (before if before is not None else 2**62, size + 1)).fetchall()
         return {"entries": [dict(e) for e in entries[:size]], "more": len(entries) > size}
 
-    @staticmethod
-    def _phases(db: sqlite3.Connection, game: int, names: list[str]) -> dict[str, str]:
-        """Each named player's opening hand this game: 'dealt' (mulligan or keep next) or 'kept'."""
-        phases: dict[str, str] = {}
-        for name in names:
-            row = _latest_opening(db, game, name)
-            if row is not None:
-                phases[name] = "kept" if row["action"] == "keep" else "dealt"
-        return phases
-
     def _player(self, player: sqlite3.Row, mine: list[sqlite3.Row], viewer: str | None, phase: str | None,
                 lang: str) -> dict[str, Any]:
+        """A player as `viewer` sees them; `phase` is the viewer's own opening hand, shown to them alone."""
         hand = [r for r in mine if r["zone"] == "hand"]
         pending = next((r["position"] for r in mine if r["zone"] == "pending"), None)
         seen = {"name": player["name"], "colors": player["colors"], "card_count": len(hand),
@@ -558,9 +548,10 @@ class Session:
             self._move(db, position, "sideboard", "top")
         return self.describe(position)
 
-    def _opening(self, db: sqlite3.Connection, player: str) -> tuple[str | None, list[int]]:
-        """A player's opening hand this game: None, 'dealt' or 'kept', and the Hell cards last dealt."""
-        row = _latest_opening(db, self._game(db), player)
+    def _opening(self, db: sqlite3.Connection, player: str, game: int | None = None) -> tuple[str | None, list[int]]:
+        """A player's opening hand this game (`game`, when the caller read it): None, 'dealt' or 'kept', and the
+        Hell cards last dealt."""
+        row = _latest_opening(db, self._game(db) if game is None else game, player)
         if row is None:
             return None, []
         if row["action"] == "keep":
@@ -593,7 +584,8 @@ class Session:
         the order they were dealt, not shuffled, and two new ones are dealt from the top."""
         with self.transaction() as db:
             dealt = self._deciding(db, player)
-            returned = [p for p in dealt if p in self._held(db, player)]
+            held = set(self._held(db, player))
+            returned = [p for p in dealt if p in held]
             new = self._deal(db, tuple(returned))
             self._act(db, player, "mulligan", {"returned": returned, "dealt": new, "count": len(new)},
                       list(dict.fromkeys(returned + new)))
@@ -619,7 +611,8 @@ class Session:
         with self.transaction() as db:
             self._deciding(db, player)
             chosen = list(dict.fromkeys(bottom))
-            if any(p not in self._held(db, player) for p in chosen):
+            held = set(self._held(db, player))
+            if any(p not in held for p in chosen):
                 raise TableError("{player} does not hold every card named", status=400, player=player)
             self._act(db, player, "keep", {"bottom": chosen, "count": len(chosen)}, chosen)
             for position in chosen:
