@@ -191,11 +191,7 @@ class Painter:
         """A face's height without its rules text: the name bar, the type line, the gaps, the stats' band."""
         bar = _bar(compact)
         name = bar + 1.0 * MM if named else 0.0
-        return name + bar * 0.8 + 1.0 * MM + self._stats_band(face) + 2.0 * MM
-
-    def _stats_band(self, face: Face) -> float:
-        """The strip under the text box: room for the P/T box, else a hairline."""
-        return 4.6 * MM if self._stats(face) else 0.6 * MM
+        return name + bar * 0.8 + 1.0 * MM + _stats_band(self._stats(face)) + 2.0 * MM
 
     def _text_height(self, text: str, width: float, size: float) -> float:
         if not text.strip():
@@ -219,10 +215,9 @@ class Painter:
             self._name_bar(face, x, name_y, w, bar)
         type_y = name_y - gap - bar * 0.8
         self._panel(x, type_y, w, bar * 0.8)
-        self._title(safe_text(self.fonts, face.type_line or "—"), x + 1.5 * MM, type_y, w - 3 * MM, bar * 0.8,
-                    self.fonts.regular, 7.0)
+        self._title(face.type_line or "—", x + 1.5 * MM, type_y, w - 3 * MM, bar * 0.8, self.fonts.regular, 7.0)
         stats = self._stats(face)
-        box_bottom = y + self._stats_band(face)
+        box_bottom = y + _stats_band(stats)
         box_top = type_y - gap
         if face.oracle_text.strip() or not stats:
             self._panel(x, box_bottom, w, box_top - box_bottom)
@@ -242,8 +237,7 @@ class Painter:
             cost_w = w * 0.55
         if symbols:
             draw_symbols(self.canvas, x + w - 1.2 * MM - cost_w, y + h / 2, symbols, size, self.table, self.fonts)
-        name = safe_text(self.fonts, face.name, bold=True)
-        self._title(name, x + 1.5 * MM, y, w - cost_w - 3.5 * MM, h, self.fonts.bold, 8.5)
+        self._title(face.name, x + 1.5 * MM, y, w - cost_w - 3.5 * MM, h, self.fonts.bold, 8.5)
 
     def _panel(self, x: float, y: float, w: float, h: float, radius: float = 0.8 * MM) -> None:
         c = self.canvas
@@ -254,7 +248,8 @@ class Painter:
 
     def _title(self, text: str, x: float, y: float, width: float, height: float, font: str, size: float) -> None:
         """A name or type line, whole: on one line, else condensed, else on two lines, else smaller (never
-        under 6 pt), and only as a last resort condensed further. It is never cut."""
+        under 6 pt), and only as a last resort condensed further. It is never cut; a letter the font lacks is a "?"."""
+        text = safe_text(self.fonts, text, bold=font == self.fonts.bold)
         c = self.canvas
         for try_size in _sizes(size):
             for lines in ([text], _two_lines(c, text, font, try_size)):
@@ -357,7 +352,7 @@ class Painter:
         x, w = slot.x + INSET, slot.w - 2 * INSET
         bar = _bar(compact=False)
         self._panel(x, slot.y + slot.h - INSET - bar, w, bar, radius=1.6 * MM)
-        self._title(safe_text(self.fonts, card.name, bold=True), x + 1.5 * MM, slot.y + slot.h - INSET - bar,
+        self._title(card.name, x + 1.5 * MM, slot.y + slot.h - INSET - bar,
                     w - 3 * MM, bar, self.fonts.bold, 9)
         c.setFillColorRGB(*FILL[color_letter])
         c.setStrokeColor(INK)
@@ -368,7 +363,7 @@ class Painter:
         c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 14, color_letter)
         type_y = slot.y + 9 * MM
         self._panel(x, type_y, w, bar * 0.8)
-        self._title(safe_text(self.fonts, basic_type_line(card.name, current_language())), x + 1.5 * MM, type_y,
+        self._title(basic_type_line(card.name, current_language()), x + 1.5 * MM, type_y,
                     w - 3 * MM, bar * 0.8, self.fonts.regular, 7)
         self._footer_line(slot, card, FRAME[color_letter])
         c.restoreState()
@@ -377,6 +372,11 @@ class Painter:
 def _compact(faces: int) -> bool:
     """A card of more than two faces gets the lower bars, to leave its text boxes room."""
     return faces > 2
+
+
+def _stats_band(stats: list[str]) -> float:
+    """The strip under the text box: room for the P/T box, else a hairline."""
+    return 4.6 * MM if stats else 0.6 * MM
 
 
 def _bar(compact: bool) -> float:

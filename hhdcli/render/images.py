@@ -5,9 +5,9 @@ A failed image never fails a run: the caller gets a reason and draws a text prox
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
+import threading
 import warnings
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from hhdcli.errors import DownloadError
-from hhdcli.files import write_cache_file
+from hhdcli.files import sha256_hex, write_cache_file
 from hhdcli.http import Client, HttpSettings, Notice
 from hhdcli.i18n import N_
 
@@ -47,7 +47,7 @@ class ImageResult:
 
 
 def _key(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+    return sha256_hex(text.encode())[:32]
 
 
 @dataclass
@@ -65,16 +65,6 @@ class ImageStore:
     def print_path(self, url: str) -> Path:
         s = self.settings
         return self.folder / "print" / f"{_key(url)}-{s.dpi}-{s.quality}-{s.bleed_mm:g}{'-small' if s.small else ''}.jpg"
-
-    def fetch_all(self, urls: list[str], progress: Callable[[], None] | None = None) -> dict[str, ImageResult]:
-        """Every distinct URL once, with at most `workers` downloads at a time; a host that failed or timed
-        out once is not asked again in the run, so a dead host costs one timeout, not one per image."""
-        return self.start(urls, progress).wait()
-
-    def start(self, urls: list[str], progress: Callable[[], None] | None = None) -> Fetching:
-        """`fetch_all` begun: the images missing from the print cache download in the background while the
-        caller goes on (the proxies lay their pages out meanwhile); `wait()` gives every result."""
-        return Fetching(self, *self.look_up(urls, progress), progress)
 
     def look_up(self, urls: list[str], progress: Callable[[], None] | None = None
                 ) -> tuple[list[ImageResult], list[str]]:
@@ -101,7 +91,7 @@ class ImageStore:
 
     def _one(self, client: Client, url: str) -> ImageResult:
         target = self.print_path(url)
-        _remove(target)  # not in the cache, or damaged or half-written (fetch_all checked): made again below
+        _remove(target)  # not in the cache, or damaged or half-written (look_up checked): made again below
         raw = self.raw_path(url)
         prepared = data = None
         if raw.is_file():
@@ -149,8 +139,8 @@ class ImageStore:
 
 
 class Fetching:
-    """Downloads under way (see ImageStore.start), at most `workers` at a time; none when every image was in
-    the cache. Half of them run in a child process (aside.py says why), the other half in a thread pool here;
+    """Downloads under way of the images `ImageStore.look_up` found missing, at most `workers` at a time (a host
+    that failed or timed out once is not asked again in the run); none when every image was in the cache. Half of them run in a child process (aside.py says why), the other half in a thread pool here;
     the child's results come back one by one as they are made, so progress moves on both halves."""
 
     def __init__(self, store: ImageStore, results: list[ImageResult], missing: list[str],
@@ -163,7 +153,6 @@ class Fetching:
         self._theirs: list[str] = []  # the child's half
         if not missing:
             return
-        import threading  # not imported by a warm run
         from concurrent.futures import ThreadPoolExecutor
 
         from hhdcli.render.aside import Aside
