@@ -54,7 +54,7 @@ def _stat(value: Any) -> str | None:
     """A power, toughness or loyalty as the file writes it ("2", "*"; a number read as its text), else None."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return f"{value:g}"
-    return value if isinstance(value, str) and value else None
+    return _text(value) or None
 
 
 def _mana_value(value: Any) -> float:

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from hhdcli.mana import SymbolTable
 from hhdcli.render.checklist import Checklist, Line
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten, wrap_words
-from hhdcli.render.layout import MM, PAPERS_MM
+from hhdcli.render.layout import A4, MM
 from hhdcli.render.palette import FRAME
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
 
-PAGE = (PAPERS_MM["a4"][0] * MM, PAPERS_MM["a4"][1] * MM)  # the paper sizes are layout's
+PAGE = A4
 MARGIN = 12 * MM
 COLUMN_GAP = 6 * MM
 LINE = 11.0  # points per checklist line

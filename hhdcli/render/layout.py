@@ -34,6 +34,7 @@ PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0
              "tabloid": (279.4, 431.8)}
 
 
+A4 = (PAPERS_MM["a4"][0] * MM, PAPERS_MM["a4"][1] * MM)  # in points: the checklist and the rules sheet, one canvas
 PAPER_RANGE_MM = (70.0, 1200.0)  # one card's side up to A0's long side: what a printer or plotter takes
 MAX_BACK_OFFSET_MM = 20.0  # duplex printers misalign by a few millimetres, never by centimetres
 

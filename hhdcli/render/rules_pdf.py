@@ -8,7 +8,7 @@ from html import escape as html_escape
 
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text
-from hhdcli.render.layout import MM, PAPERS_MM
+from hhdcli.render.layout import A4, MM
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.rules import LibraryRulings, RuledCard
 from hhdcli.render.symbols import cost_symbols, draw_symbols, inline_markup, symbols_width
@@ -18,7 +18,7 @@ from hhdcli.render.texts import EXAMPLE_INTRO, EXAMPLES, RULES, labels
 # HTTP and SSL: 30 ms)
 escape = partial(html_escape, quote=False)
 
-PAGE = (PAPERS_MM["a4"][0] * MM, PAPERS_MM["a4"][1] * MM)  # the paper sizes are layout's
+PAGE = A4
 MARGIN = 16 * MM
 
 
