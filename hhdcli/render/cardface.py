@@ -9,7 +9,7 @@ from hhdcli.cards import Card, Face
 from hhdcli.i18n import _, current_language, ngettext
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
-from hhdcli.render.layout import INK, MM
+from hhdcli.render.layout import MM, ink
 from hhdcli.render.palette import FRAME, RGB
 from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, symbols_width
 from hhdcli.render.textbox import TextBox, break_lines, paragraphs
@@ -85,7 +85,7 @@ class Painter:
     def background(self, slot: Slot, color: RGB) -> None:
         """A black border like a printed card's (it also runs into the bleed), the frame colour inside."""
         c, b = self.canvas, slot.bleed
-        c.setFillColor(INK)
+        c.setFillColor(ink())
         c.rect(slot.x - b, slot.y - b, slot.w + 2 * b, slot.h + 2 * b, stroke=0, fill=1)
         c.setFillColorRGB(*color)
         c.roundRect(slot.x + BORDER, slot.y + BORDER, slot.w - 2 * BORDER, slot.h - 2 * BORDER, 1.5 * MM, stroke=0, fill=1)
@@ -242,7 +242,7 @@ class Painter:
     def _panel(self, x: float, y: float, w: float, h: float, radius: float = 0.8 * MM) -> None:
         c = self.canvas
         c.setFillColorRGB(*PANEL)
-        c.setStrokeColor(INK)
+        c.setStrokeColor(ink())
         c.setLineWidth(0.5)
         c.roundRect(x, y, w, max(h, 1), radius, stroke=1, fill=1)
 
@@ -267,7 +267,7 @@ class Painter:
         c = self.canvas
         leading = size * 1.08
         text = c.beginText(x, y + height / 2 + (len(lines) - 1) * leading / 2 - size * 0.34)
-        text.setFillColor(INK)
+        text.setFillColor(ink())
         text.setFont(font, size, leading)
         text.setHorizScale(min(100.0, scale * 100))  # the PDF's Tz: the same glyphs, narrower
         for line in lines:
@@ -289,7 +289,7 @@ class Painter:
             while box.height > h and len(words) > 1:
                 words = words[: max(1, int(len(words) * 0.9))]
                 box = self._laid_out(" ".join(words) + " …", size, w)
-        box.draw(self.canvas, self.fonts, x, y + h, INK)
+        box.draw(self.canvas, self.fonts, x, y + h, ink())
 
     @staticmethod
     def _stats(face: Face) -> list[str]:
@@ -305,7 +305,7 @@ class Painter:
         text = safe_text(self.fonts, text, bold=True)
         width = max(10 * MM, self.canvas.stringWidth(text, self.fonts.bold, 9) + 4 * MM)
         self._panel(right - width, y, width, 4.0 * MM, radius=1.4 * MM)
-        self.canvas.setFillColor(INK)
+        self.canvas.setFillColor(ink())
         self.canvas.setFont(self.fonts.bold, 9)
         self.canvas.drawCentredString(right - width / 2, y + 1.0 * MM, text)
         return width
@@ -316,7 +316,7 @@ class Painter:
         if sum(color) / 3 < 0.55:  # light ink on a dark frame
             c.setFillColorRGB(0.95, 0.95, 0.95)
         else:
-            c.setFillColor(INK)
+            c.setFillColor(ink())
         c.setFont(self.fonts.regular, MIN_PT)
         line = f"{card.set_code} · " + _("Hell's Half-Draft proxy") + (f" · {part[0]}/{part[1]}" if part[1] > 1 else "")
         x, y, room = slot.x + 3.4 * MM, slot.y + BORDER + 0.6 * MM, slot.w - 6.8 * MM
@@ -355,10 +355,10 @@ class Painter:
         self._title(card.name, x + 1.5 * MM, slot.y + slot.h - INSET - bar,
                     w - 3 * MM, bar, self.fonts.bold, 9)
         c.setFillColorRGB(*FILL[color_letter])
-        c.setStrokeColor(INK)
+        c.setStrokeColor(ink())
         c.setLineWidth(1.2)
         c.circle(slot.x + slot.w / 2, slot.y + slot.h / 2, 13 * MM, stroke=1, fill=1)
-        c.setFillColor(INK)
+        c.setFillColor(ink())
         c.setFont(self.fonts.bold, 40)
         c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 14, color_letter)
         type_y = slot.y + 9 * MM

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
@@ -12,21 +13,17 @@ from hhdcli.i18n import _
 if TYPE_CHECKING:
     from reportlab.lib.colors import CMYKColor
 
-    INK: CMYKColor
-
 MM = 72 / 25.4  # points per millimetre
 
 
-def __getattr__(name: str) -> CMYKColor:
-    """INK, text, black frames and marks in pure K (a colour printer prints them with black ink only), made
-    when first drawn with: ReportLab's colours take 20 ms to import, which a cold `hhd proxies` spends in the
-    child that lays its pages out (aside.py), not before its downloads begin."""
-    if name != "INK":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+@cache
+def ink() -> CMYKColor:
+    """Text, black frames and marks in pure K (a colour printer prints them with black ink only), made when
+    first drawn with: ReportLab's colours take 20 ms to import, which a cold `hhd proxies` spends in the child
+    that lays its pages out (aside.py), not before its downloads begin."""
     from reportlab.lib.colors import CMYKColor
 
-    ink = globals()["INK"] = CMYKColor(0, 0, 0, 1)
-    return ink
+    return CMYKColor(0, 0, 0, 1)
 
 
 CARD_W_MM, CARD_H_MM = 63.0, 88.0

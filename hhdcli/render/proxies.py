@@ -21,6 +21,7 @@ from hhdcli.render.layout import (
     crop_marks,
     full_cut_lines,
     furniture_on_sides,
+    ink,
     make_sheet,
     printable,
 )
@@ -343,12 +344,11 @@ def _draw_marks(canvas, sheet: Sheet, cut_lines: str = "corners") -> None:
 def _page_furniture(canvas, sheet: Sheet, fonts: Fonts, footer: str) -> None:
     """The 50 mm scale bar and the footer, inside the printable area and outside the cards and their bleed:
     in the top and bottom margins, or up the sides when those are too narrow (Letter)."""
-    from hhdcli.render.layout import INK  # made on first use (layout.py)
 
     m = sheet.margin
     canvas.saveState()
-    canvas.setFillColor(INK)
-    canvas.setStrokeColor(INK)
+    canvas.setFillColor(ink())
+    canvas.setStrokeColor(ink())
     if not furniture_on_sides(sheet):
         length, across = sheet.page_w, sheet.page_h
     else:  # turn a quarter: x runs up the page; the scale bar sits by the left edge, the footer by the right
@@ -432,11 +432,10 @@ def _cross(canvas, fonts: Fonts, x: float, y: float, letter: str) -> None:
 
 
 def _calibration_front(canvas, size: tuple[float, float], fonts: Fonts) -> None:
-    from hhdcli.render.layout import INK  # made on first use (layout.py)
 
     w, h = size
-    canvas.setStrokeColor(INK)
-    canvas.setFillColor(INK)
+    canvas.setStrokeColor(ink())
+    canvas.setFillColor(ink())
     canvas.setLineWidth(0.5)
     for x, y in calibration_crosses(size, "front"):
         _cross(canvas, fonts, x, y, "F")
@@ -456,11 +455,10 @@ def _calibration_front(canvas, size: tuple[float, float], fonts: Fonts) -> None:
 
 
 def _calibration_back(canvas, size: tuple[float, float], fonts: Fonts, offset_mm: tuple[float, float]) -> None:
-    from hhdcli.render.layout import INK  # made on first use (layout.py)
 
     w, h = size
-    canvas.setStrokeColor(INK)
-    canvas.setFillColor(INK)
+    canvas.setStrokeColor(ink())
+    canvas.setFillColor(ink())
     canvas.setLineWidth(0.5)
     for x, y in calibration_crosses(size, "back", offset_mm):
         _cross(canvas, fonts, x, y, "B")
