@@ -18,6 +18,11 @@ from hhdcli.render.texts import EXAMPLE_INTRO, EXAMPLES, RULES, labels
 # HTTP and SSL: 30 ms)
 escape = partial(html_escape, quote=False)
 
+
+def _markup(fonts: Fonts, text: str, bold: bool = False) -> str:
+    """Text for a Paragraph: escaped, and made safe for the font (a letter it lacks is a "?")."""
+    return escape(safe_text(fonts, text, bold=bold))
+
 PAGE = A4
 MARGIN = 16 * MM
 
@@ -43,8 +48,8 @@ def _examples(lang: str, table: SymbolTable, fonts: Fonts, size: float, style):
     from reportlab.platypus import Paragraph, Table, TableStyle
 
     rows = [[_cost_flowable(e.cost, table, fonts, size * 1.1),
-             Paragraph(f"<b>{escape(safe_text(fonts, f'{e.name} → {e.verdict}', bold=True))}</b>"
-                       f"{escape(safe_text(fonts, ' — '))}{inline_markup(e.why, table, fonts)}", style)]
+             Paragraph(f"<b>{_markup(fonts, f'{e.name} → {e.verdict}', bold=True)}</b>"
+                       f"{_markup(fonts, ' — ')}{inline_markup(e.why, table, fonts)}", style)]
             for e in EXAMPLES[lang]]
     table_flowable = Table(rows, colWidths=[42 * MM, None], hAlign="LEFT")
     # a table's own font is Helvetica unless told: a font the PDF would name without embedding it
@@ -88,9 +93,9 @@ def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float, width: floa
     heading = _heading_style("h", fonts, size)
     body = ParagraphStyle("b", fontName=fonts.regular, fontSize=size, leading=size * 1.3, spaceAfter=size * 0.35)
     _bold_family(fonts)
-    story: list[Flowable] = [Paragraph(escape(safe_text(fonts, labels(lang)["rules_title"], bold=True)), title)]
+    story: list[Flowable] = [Paragraph(_markup(fonts, labels(lang)["rules_title"], bold=True), title)]
     for section in RULES[lang]:
-        title_line = Paragraph(escape(safe_text(fonts, section.heading, bold=True)), heading)
+        title_line = Paragraph(_markup(fonts, section.heading, bold=True), heading)
         paragraphs = [Paragraph(inline_markup(p, table, fonts), body) for p in section.paragraphs]
         # a heading never ends a page: a frame ignores keepWithNext, so the page ends before it when the
         # heading and its first paragraph do not both fit
@@ -98,7 +103,7 @@ def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float, width: floa
         story.append(title_line)
         story.extend(paragraphs)
         if section.examples:  # the take rule: show it on real symbols
-            story.append(Paragraph(escape(safe_text(fonts, EXAMPLE_INTRO[lang])), body))
+            story.append(Paragraph(_markup(fonts, EXAMPLE_INTRO[lang]), body))
             story.append(_examples(lang, table, fonts, size, body))
             story.append(Spacer(1, size * 0.3))
     return story
@@ -157,21 +162,21 @@ def _library_story(section: LibraryRulings, fonts: Fonts, size: float) -> list:
 
     def line(card: RuledCard) -> str:
         ids = ", ".join(card.ids)
-        out = f"<b>{escape(safe_text(fonts, card.name, bold=True))}</b>{'*' if card.guessed else ''}"
+        out = f"<b>{_markup(fonts, card.name, bold=True)}</b>{'*' if card.guessed else ''}"
         out += f" — {escape(ids)}" if ids else ""
-        return out + (f". {escape(safe_text(fonts, card.clarification))}" if card.clarification else "")
+        return out + (f". {_markup(fonts, card.clarification)}" if card.clarification else "")
 
     title = ParagraphStyle("lt", fontName=fonts.bold, fontSize=size * 1.6, leading=size * 2, spaceAfter=size * 0.5)
     heading = _heading_style("lh", fonts, size)
     body = ParagraphStyle("lb", fontName=fonts.regular, fontSize=size, leading=size * 1.3, spaceAfter=size * 0.3)
-    story = [Paragraph(escape(safe_text(fonts, section.title, bold=True)), title),
-             Paragraph(escape(safe_text(fonts, section.count)), body)]
+    story = [Paragraph(_markup(fonts, section.title, bold=True), title),
+             Paragraph(_markup(fonts, section.count), body)]
     story += [Paragraph(line(card), body) for card in section.cards]
     if section.guessed:
-        story.append(Paragraph(escape(safe_text(fonts, section.guessed)), body))
+        story.append(Paragraph(_markup(fonts, section.guessed), body))
     if section.rulings:
-        story.append(Paragraph(escape(safe_text(fonts, section.rulings_heading, bold=True)), heading))
-        story += [Paragraph(f"<b>{escape(i)}</b> — {escape(safe_text(fonts, t))}", body) for i, t in section.rulings]
+        story.append(Paragraph(_markup(fonts, section.rulings_heading, bold=True), heading))
+        story += [Paragraph(f"<b>{escape(i)}</b> — {_markup(fonts, t)}", body) for i, t in section.rulings]
     return story
 
 
