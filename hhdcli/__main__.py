@@ -1,3 +1,3 @@
-from hhdcli.cli import main
+from hhdcli.start import main
 
 main()

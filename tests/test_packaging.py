@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -54,3 +55,27 @@ def test_hhd_version_is_read_without_importlib_metadata():
     version = subprocess.run([sys.executable, "-m", "hhdcli", "--version"], check=True, capture_output=True,
                              text=True).stdout
     assert version.strip() == f"hhd, version {hhdcli.__version__}"
+
+
+def test_the_hhd_command_starts_with_the_collector_set_aside_and_runs_with_it_on():
+    """The `hhd` script's entry point imports the CLI with the collector off and freezes what the imports made
+    (no pass walks it again, nor the final one at exit); the command itself then runs with it on."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"hhd": "hhdcli.start:main"}
+    probe = """
+import atexit, gc, sys
+import hhdcli.start
+seen = {}
+def command_ran():
+    seen.update(enabled=gc.isenabled(), frozen=gc.get_freeze_count(), click="click" in sys.modules)
+atexit.register(lambda: print(seen))
+import click
+click.Group.invoke = (lambda invoke: lambda self, ctx: (command_ran(), invoke(self, ctx))[1])(click.Group.invoke)
+sys.argv = ["hhd", "rules", "--help"]  # the group runs, then the command's help
+hhdcli.start.main()
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    seen = eval(done.stdout.splitlines()[-1])  # noqa: S307  # the dict the probe printed
+    assert seen["enabled"] is True and seen["click"] is True
+    assert seen["frozen"] > 5000  # Click's and hhd's modules, frozen by the entry point
