@@ -973,7 +973,18 @@ def _make_checklist(env: Env, library: Any, cards: list[Card], cache: CardCache,
         groups=ngettext("{n} group", "{n} groups", len(sheet.groups)).format(n=len(sheet.groups))))
 
 
-SORTS = click.Choice(["color", "type", "name", "position", "colour"])
+class OldSpellings(click.Choice):
+    """A choice whose old spellings keep working, hidden from --help and from the choices an error lists."""
+
+    def __init__(self, choices: list[str], old: dict[str, str]) -> None:
+        super().__init__(choices)
+        self.old = old
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return super().convert(self.old.get(value, value) if isinstance(value, str) else value, param, ctx)
+
+
+SORTS = OldSpellings(["color", "type", "name", "position"], {"colour": "color"})  # hhd writes American "color"
 
 
 @cli.command()
@@ -1069,7 +1080,7 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
     draws from Hell: the phone shows their Hell cards and what the take rule says for their deck. The
     board (the second address, on this computer) shows the library, the sideboard, every player and the
     log, and seats players on new phones. The session lives in a SQLite file, so stopping and starting
-    again goes on where it was. Ctrl-C stops it. --deck NAME=FILE reads a player's land colours from
+    again goes on where it was. Ctrl-C stops it. --deck NAME=FILE reads a player's land colors from
     their deck list instead of --player NAME=COLORS. The examples read hell-library.json (written by hhd
     generate) in this folder.
 

@@ -138,10 +138,10 @@ RULINGS: tuple[Ruling, ...] = (
                      r"token cop(?:y|ies) of (?:a|an|target|that|each) (?:[\w-]+ )*?cards?\b(?! on the battlefield)",
                      r"token cop(?:y|ies) of (?:a|an) random\b", r"\b(?:create|put)s? a \d+/\d+ copy of a random\b",
                      r"token cop(?:y|ies) of [^.]*//", r"token (?:that'?s|that is) a copy of that creature\b")),
-    Ruling("colors", "Colours beyond the six (white, blue, black, red, green, purple) come into being for the rest "
+    Ruling("colors", "Colors beyond the six (white, blue, black, red, green, purple) come into being for the rest "
            "of the game when a card names one.", "Цвета сверх шести (белый, синий, чёрный, красный, зелёный, "
            "пурпурный) появляются до конца игры, когда карта их называет.",
-           short="a new colour exists for the rest of the game.",
+           short="a new color exists for the rest of the game.",
            short_ru="новый цвет существует до конца игры.",
            patterns=(r"\bnew colou?rs?\b", r"colou?rs? (?:that|which) (?:don'?t|do not) exist", r"\bsixth colou?r",
                      r"\b(?:pink|orange|brown|teal|beige|yellow|cyan|magenta|violet|indigo|turquoise|gr[ae]y)\b"

@@ -39,7 +39,7 @@ Glossary: the terms of the format's rules (docs/hells-half-draft-rules.ru.txt, h
   seed                     сид                        red sleeves    красные протекторы
   proxy                    прокси                     checklist      опись
   card data                данные карт                registry       реестр
-  Purple (the colour)      пурпурный                  Nebula         Туманность (Nebula)
+  Purple (the color)       пурпурный                  Nebula         Туманность (Nebula)
   Plains/Island/Swamp/Mountain/Forest   Равнина/Остров/Болото/Гора/Лес
   White/Blue/Black/Red/Green            белый/синий/чёрный/красный/зелёный
   multicolor / colorless   многоцветный / бесцветный  mana value     мана-стоимость

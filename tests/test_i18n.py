@@ -285,7 +285,7 @@ ALLOWED = [
 COMMANDS = ("sync", "status", "cards", "card", "generate", "show", "check", "proxies", "checklist", "rules",
             "export", "table", "cache", "clean", "tts", "cockatrice", "mpc", "csv", "text", "summary", "pdf", "html",
             "md", "json", "en", "ru", "corners", "full", "red", "none", "sleeve", "return", "color", "type",
-            "name", "position", "colour")
+            "name", "position")
 
 
 class _HtmlText(HTMLParser):

@@ -62,8 +62,8 @@ class Exported:
 RULES_NOTE = N_(  # the TTS notecard, in the run's language when written
     "Draw from the Hell library instead of your own when you like (not when it is empty).\n"
     "1. A land: take it; in your draw step you may play it at once, outside the land limit.\n"
-    "2. A spell whose every mana colour your deck's lands make (hybrid: any one option; Phyrexian: always; "
-    "purple is a colour): take it; in your draw step you may cast it at once for {2} less.\n"
+    "2. A spell whose every mana color your deck's lands make (hybrid: any one option; Phyrexian: always; "
+    "purple is a color): take it; in your draw step you may cast it at once for {2} less.\n"
     "3. Anything else: take it, or put it on top of the shared sideboard.\n"
     "Opening hand: 2 of your 7 cards come from Hell. Mulligan: your Hell cards go to its bottom, unshuffled.\n"
     "After a game: Hell cards outside the sideboard and the libraries go to its bottom in random order."

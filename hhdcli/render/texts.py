@@ -98,9 +98,9 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "Look at the top card of the Hell library.",
             "1. A land: put it into your hand. In your draw step you may play it at once; it does not count "
             "toward your land for the turn.",
-            "2. A spell whose every mana colour is made by the lands of your deck: put it into your hand. In your "
+            "2. A spell whose every mana color is made by the lands of your deck: put it into your hand. In your "
             "draw step you may cast it at once for {2} less. A hybrid symbol counts if any one option does; a "
-            "Phyrexian symbol always counts. Purple ({P}, made by Nebula) is a colour.",
+            "Phyrexian symbol always counts. Purple ({P}, made by Nebula) is a color.",
             "3. Anything else: take it, or put it on top of the sideboard.",
         ), examples=True),
         RulesSection("The shared sideboard", (
@@ -134,8 +134,8 @@ RULES: dict[str, tuple[RulesSection, ...]] = {
             "Freezing: a frozen stack or a frozen spell does not resolve; if the stack or every spell on it is "
             "frozen, the turn goes on as if the stack were empty; an effect that makes a frozen spell resolve "
             "does; a tapped spell on the stack is frozen.",
-            "Purple is the sixth colour (White, Blue, Black, Red, Green, Purple); Nebula is a basic land that adds "
-            "{P}. A colour, or a zone, that a card names comes into being for the rest of the game when the card "
+            "Purple is the sixth color (White, Blue, Black, Red, Green, Purple); Nebula is a basic land that adds "
+            "{P}. A color, or a zone, that a card names comes into being for the rest of the game when the card "
             "appears.",
             "Numbers (1, 3, 5) and number words (\"one\", \"three\") differ; both are numerical values; the "
             "article \"a\" is neither.",
