@@ -142,12 +142,14 @@ def load_symbols(cache_dir: Path, expected_sha256: str | None = None) -> list[di
     if not path.is_file():
         return []
     raw = path.read_bytes()
-    if expected_sha256 and sha256_hex(raw) != expected_sha256:
+    if expected_sha256 and sha256_hex(raw) != expected_sha256:  # hashed once: the table is read by every command
         staged = cache_dir / STAGED_SYMBOLS_FILE  # a sync killed after its commit: its table is the staged one
-        if _file_sha256(staged) == expected_sha256:
-            path, raw = staged, staged.read_bytes()
-    if expected_sha256 and sha256_hex(raw) != expected_sha256:
-        raise CacheError(_("{path} and {number} are from different syncs (one was interrupted, or two ran at once)").format(path=path, number=cache_dir / CARDS_FILE), _("run `hhd sync --force` to fetch both again"))
+        staged_raw = _read_or_none(staged)
+        if staged_raw is None or sha256_hex(staged_raw) != expected_sha256:
+            raise CacheError(_("{path} and {number} are from different syncs (one was interrupted, or two ran at "
+                               "once)").format(path=path, number=cache_dir / CARDS_FILE),
+                             _("run `hhd sync --force` to fetch both again"))
+        path, raw = staged, staged_raw
     try:
         return parse_symbols(raw)
     except ValueError as exc:
@@ -259,11 +261,16 @@ def sweep_cache(cache_dir: Path) -> int:
     return removed
 
 
-def _file_sha256(path: Path) -> str | None:
+def _read_or_none(path: Path) -> bytes | None:
     try:
-        return sha256_hex(path.read_bytes())
+        return path.read_bytes()
     except OSError:
         return None
+
+
+def _file_sha256(path: Path) -> str | None:
+    raw = _read_or_none(path)
+    return None if raw is None else sha256_hex(raw)
 
 
 # --- the built-in Hellscube v1.2 data --------------------------------------------------------------------
