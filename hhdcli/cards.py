@@ -700,7 +700,8 @@ class CardIndex:
         for card in self.cards:
             self.by_key.setdefault(card.id, card)
             # a name with no letters or digits (Hell's Cube's faces are named "") names nothing
-            for key in {normalize_name(card.name), *(normalize_name(face.name) for face in card.faces)} - {""}:
+            # a face is mostly named as its card: each name normalised once
+            for key in {normalize_name(name) for name in {card.name, *(face.name for face in card.faces)}} - {""}:
                 self.by_key.setdefault(key, card)
 
     def match(self, card_id: str, name: str, image: str | None = None) -> Card | None:
