@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
+from typing import Any
 
 from hhdcli.cards import Card, drive_id, loose_name, normalize_name, one_edit_apart
 
@@ -222,7 +224,7 @@ class RulingsTable:
     sheet's ids are hashes of the name, the current format's are UUIDs, so a card is also found by its image's
     Drive id and by its name, renamed or not (in the order of hhdcli.cards.CardIndex.match)."""
 
-    by_id: dict[str, TableEntry]
+    by_id: Mapping[str, TableEntry]
 
     # Worked out on the first card the id does not find (a sync from the other format): a synced card is
     # usually found by its id, and naming 720 entries costs ~2 ms of the start of `hhd card`.
@@ -253,14 +255,33 @@ class RulingsTable:
         return same[0] if len(same) == 1 else None
 
 
+class _Entries(Mapping[str, TableEntry]):
+    """The table's entries by id, each built from its JSON when first asked for, then kept: `hhd card` reads one
+    of 720 (building them all was 2 % of its run)."""
+
+    def __init__(self, raw: dict[str, dict[str, Any]]) -> None:
+        self._raw = raw
+        self._built: dict[str, TableEntry] = {}
+
+    def __getitem__(self, card_id: str) -> TableEntry:
+        entry = self._built.get(card_id)
+        if entry is None:
+            raw = self._raw[card_id]
+            note = raw.get("clarification")
+            entry = self._built[card_id] = TableEntry(card_id, raw["name"], tuple(raw["rulings"]), Clarification(
+                note["en"], note["ru"]) if note else None, raw.get("drive"))
+        return entry
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
 def parse_table(document: dict) -> RulingsTable:
     """The table from its JSON document ({"cards": {id: {"name", "rulings", "clarification", "drive"}}})."""
-    entries = {}
-    for card_id, raw in document["cards"].items():
-        note = raw.get("clarification")
-        entries[card_id] = TableEntry(card_id, raw["name"], tuple(raw["rulings"]),
-                                      Clarification(note["en"], note["ru"]) if note else None, raw.get("drive"))
-    return RulingsTable(entries)
+    return RulingsTable(_Entries(document["cards"]))
 
 
 @cache
