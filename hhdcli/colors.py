@@ -33,6 +33,7 @@ class Group(StrEnum):
     BASIC = "basic"
 
 
+_GROUP_OF_LETTER = {letter: Group(letter) for letter in COLORS}  # a dict look-up, not Enum's call, per card
 GROUP_ORDER = tuple(Group)  # W U B R G P M C L basic: the order every list and table uses
 COLOR_GROUPS = GROUP_ORDER[:8]  # the groups of cards by colour alone
 GROUP_NAMES = {**COLOR_NAMES, "M": "Multicolor", "C": "Colorless", "L": "Land", "basic": "Basic land"}
@@ -68,4 +69,4 @@ def group_of(colors: tuple[str, ...]) -> Group:
     """One colour is its own group, several are MULTI, none COLORLESS."""
     if len(colors) > 1:
         return Group.MULTI
-    return Group(colors[0]) if colors and colors[0] in COLORS else Group.COLORLESS
+    return _GROUP_OF_LETTER.get(colors[0], Group.COLORLESS) if colors else Group.COLORLESS
