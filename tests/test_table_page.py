@@ -460,3 +460,36 @@ def test_a_held_cards_full_text_shows_with_its_picture_when_it_opens(browsers, t
     image_bottom = anna.js(RECT, "dlg-img")[1]
     text_top = anna.js(RECT, "dlg-text")[0]
     assert image_bottom <= text_top <= 0.65 * height, (image_bottom, text_top, height)
+
+
+# --- the join address: one rule, the server's -------------------------------------------------------------
+
+
+def decoded_qr(page: Page, element_id: str) -> list[str]:
+    """What a phone's camera reads from the QR code as the board shows it (its pixels on screen, decoded by
+    ZXing, the reader most phone scanners are built on)."""
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    page.until(lambda: page.js(f"const i = document.getElementById('{element_id}'); "
+                               "return i.complete && i.naturalWidth > 0"))
+    shot = Image.open(io.BytesIO(page.browser.find_element("id", element_id).screenshot_as_png)).convert("L")
+    return [found.text for found in zxingcpp.read_barcodes(shot)]
+
+
+@pytest.mark.parametrize("printed", [[], ["http://192.168.1.20:8040/?code=k3y", "http://10.0.0.7:8040/?code=k3y"]])
+def test_the_board_shows_the_address_its_qr_code_encodes(browsers, legacy_cache, library, tmp_path, printed):
+    """The address written on the board is the one its QR code scans as: the first address hhd table printed,
+    or, with none given (a library caller's table), the address the board itself was opened at."""
+    running = Table(tmp_path / "session.sqlite", library, legacy_cache, join_urls=printed)
+    try:
+        laptop = board(browsers, 0, running)
+        laptop.until(lambda: laptop.text("join-url") != "")
+        shown = laptop.text("join-url")
+        assert shown == (printed[0] if printed else running.url + "/")
+        assert decoded_qr(laptop, "join-qr") == [shown]
+        assert running.state()["join_url"] == shown
+    finally:
+        running.stop()

@@ -342,7 +342,7 @@ def page() -> Any:
     asked, lang = request.args.get("lang"), language()
     pages = served().pages
     if lang not in pages:
-        pages[lang] = page_html(served().session, lang, served().join_urls)
+        pages[lang] = page_html(served().session, lang)
     answer = Response(pages[lang], mimetype="text/html", headers={"Cache-Control": "no-store"})
     if asked in ("en", "ru"):  # a switch the page remembers
         answer.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax")
@@ -350,7 +350,8 @@ def page() -> Any:
 
 
 def join_url() -> str:
-    """The address phones join at: the first hhd table printed, else this request's own (with the join code)."""
+    """The address phones join at: the first hhd table printed, else this request's own (with the join code).
+    The one rule for it: the board shows it (the state's "join_url"), the QR code and a re-seat code encode it."""
     if served().join_urls:
         return served().join_urls[0]
     return request.host_url.rstrip("/") + (f"/?code={served().code}" if served().code else "/")
@@ -376,6 +377,7 @@ def state() -> Any:
     for p in seen["players"]:
         p["online"] = changes.online(p["name"])
     seen["host"] = is_host()
+    seen["join_url"] = join_url()
     return jsonify(seen)
 
 

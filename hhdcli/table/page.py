@@ -61,12 +61,12 @@ def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
     return styles
 
 
-def page_html(session: Session, lang: str, join_urls: list[str]) -> str:
+def page_html(session: Session, lang: str) -> str:
     from hhdcli.render.templates import render
 
     catalog = translations(lang)
     return render(PAGE, seed=session.seed, lang=lang, _=catalog.gettext, messages=page_messages(lang),
-                  plural_rule=PLURAL_RULES[lang], symbols=symbol_styles(session), join_urls=join_urls)
+                  plural_rule=PLURAL_RULES[lang], symbols=symbol_styles(session))
 
 
 def qr_svg(url: str) -> str:
