@@ -392,12 +392,13 @@ def test_a_late_player_is_added_from_the_board_without_a_restart(table):
 
 def test_a_card_still_in_the_hell_library_cannot_be_looked_at(table):
     hidden = positions_in(table.session.path, "library")[5]
-    for guess in (f"/cards/{hidden}.png", f"/cards/{table.session._face_of[hidden]}.png"):
+    for guess in (f"/cards/en/{hidden}.png", f"/cards/en/{table.session._face_of[hidden]}.png",
+                  f"/cards/{table.session._face_of[hidden]}.png"):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(table.url + guess, timeout=10)
         assert refused.value.code == 404
     drawn = table.as_("Cleo", "/api/draw")[1]
-    face_id = drawn["face"].removeprefix("/cards/").removesuffix(".png")
+    face_id = drawn["face"].removeprefix("/cards/en/").removesuffix(".png")
     assert len(face_id) == 20 and int(face_id, 16) != drawn["position"]
     request = urllib.request.Request(table.url + drawn["face"], headers={"X-Player-Token": table.seat("Cleo")})
     assert urllib.request.urlopen(request, timeout=10).read().startswith(b"\x89PNG")  # Cleo sees her card

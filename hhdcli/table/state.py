@@ -432,7 +432,7 @@ class Session:
             found = self._described[key] = {
                 "position": position, "id": self._face_of[position], "name": card.name, "hell": True,
                 "cost": card.mana_cost, "type_line": type_line, "image": images[0] if images else None,
-                "face": f"/cards/{self._face_of[position]}.png",
+                "face": f"/cards/{lang}/{self._face_of[position]}.png",  # drawn with its words in `lang`
                 "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
                 "hell_rulings": [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)]}
         return dict(found)
