@@ -493,3 +493,125 @@ def test_the_board_shows_the_address_its_qr_code_encodes(browsers, legacy_cache,
         assert running.state()["join_url"] == shown
     finally:
         running.stop()
+
+
+
+# --- a whole game, looked at as the players see it ------------------------------------------------------------
+
+
+def speaking(browser, lang: str):
+    """The browser asks in `lang` (its Accept-Language), as a phone set to that language does."""
+    agent = browser.execute_script("return navigator.userAgent")
+    browser.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": lang})
+    return browser
+
+
+LOADED = "return [...document.images].filter(i => i.src && !i.closest('[hidden]')).every(i => i.complete)"
+
+
+# what a player would frown at, on what is on screen now: a control under a thumb's 44 px (a phone), text smaller
+# than 15 px (the board, read from the players' seats), text running out of its box, a placeholder cut off
+FROWNS = """
+const board = document.body.classList.contains('board'), found = [];
+const seen = e => e.offsetParent !== null || (e.closest('dialog') && e.closest('dialog').open);
+const named = e => e.id || e.className || e.tagName;
+if (!board) for (const e of document.querySelectorAll('button, a, input')) {
+  if (seen(e) && e.getBoundingClientRect().height < 44) found.push('small control: ' + named(e));
+}
+if (board) for (const e of document.querySelectorAll('main *')) {
+  const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+  if (own && seen(e) && parseFloat(getComputedStyle(e).fontSize) < 15) found.push('small text: ' + named(e) + ' ' + getComputedStyle(e).fontSize);
+}
+for (const e of document.querySelectorAll('.box *, dialog[open] *')) {
+  if (seen(e) && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible') found.push('overflow: ' + named(e));
+}
+const pen = document.createElement('canvas').getContext('2d');
+for (const e of document.querySelectorAll('input[placeholder]')) {
+  const style = getComputedStyle(e); pen.font = style.font;
+  const room = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  if (seen(e) && pen.measureText(e.placeholder).width > room + 1) found.push('placeholder cut: ' + named(e));
+}
+return found;
+"""
+
+
+def snap(page: Page, folder: Path, name: str) -> None:
+    """A screenshot once the pictures shown have come, nothing focused (as a player's finger leaves it); what a
+    player would frown at on it fails the test."""
+    page.until(lambda: page.js(LOADED))
+    page.js("document.activeElement && document.activeElement.blur && document.activeElement.blur()")
+    page.browser.save_screenshot(str(folder / f"{name}.png"))
+    assert page.js(FROWNS) == [], name
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
+    """Join, opening hand, mulligan, a draw, a held card full screen, an undo refused, the end of the game: on a
+    phone and the board, in the browser's language alone (no ?lang=) with hhd table itself in that language.
+    HHD_WALK_SHOTS=DIR keeps the screenshots there to look at."""
+    from hhdcli.i18n import current_language, set_language
+
+    shots = Path(os.environ.get("HHD_WALK_SHOTS") or tmp_path) / lang
+    shots.mkdir(parents=True, exist_ok=True)
+    before = current_language()
+    set_language(lang, "HHD_LANG")
+    made = [speaking(browsers.get(0, BOARD), lang), speaking(browsers.get(1, PHONE), lang)]
+    try:
+        laptop = Page(made[0], f"{table.url}/#host={table.host}")
+        laptop.until(lambda: "board" in laptop.js("return document.body.className"))
+        anna = Page(made[1], table.url + "/")
+        snap(laptop, shots, "01-board-join")
+        snap(anna, shots, "01-phone-join")
+        anna.seat("Anna")
+        table.as_("Ben", "/api/opening-hand")
+        anna.press("opening-hand")
+        anna.until(lambda: len(anna.hand()) == 2)
+        snap(anna, shots, "02-phone-opening-hand")
+        first = anna.hand()
+        anna.press("mulligan")
+        anna.until(lambda: len(anna.hand()) == 2 and anna.hand() != first)
+        anna.click("#mine .tile")
+        anna.until(lambda: "1" in anna.texts("#mine .tile .order"))
+        snap(anna, shots, "03-phone-mulligan-ticked")
+        snap(laptop, shots, "03-board-mulligan")
+        anna.click("#keep")
+        anna.until(lambda: not anna.shown("opening"))
+        for _ in range(40):  # a draw, until one is a choice: Take and Decline beside the card
+            anna.press("draw")
+            anna.until(lambda: anna.shown("drawn") and anna.text("drawn-name"))
+            if anna.shown("choice"):
+                break
+            anna.click("#dismiss")
+            anna.until(lambda: not anna.shown("drawn"))
+        snap(anna, shots, "04-phone-draw-choice")
+        anna.press("decline")
+        anna.until(lambda: not anna.shown("drawn"))
+        laptop.until(lambda: len(laptop.texts("#sideboard .tile")) == 1)
+        snap(laptop, shots, "04-board-after-draws")
+        anna.click("#mine .tile")
+        anna.until(lambda: anna.js("return document.getElementById('card-dialog').open")
+                   and anna.js("const i = document.getElementById('dlg-img'); return i.complete"))
+        snap(anna, shots, "05-phone-card-full-screen")
+        anna.click("#dlg-close")
+        table.as_("Ben", "/api/play-sideboard")  # Ben plays the card Anna declined: her decline cannot be undone
+        anna.until(lambda: anna.texts("#played li"))
+        anna.press("undo")
+        anna.until(lambda: anna.shown("error"))
+        snap(anna, shots, "06-phone-undo-refused")
+        anna.js("window.scrollTo(0, document.body.scrollHeight)")
+        anna.click("#end")
+        anna.until(lambda: anna.shown("end-confirm"))
+        snap(anna, shots, "07-phone-end-confirm")
+        laptop.click("#end")
+        laptop.until(lambda: laptop.shown("end-confirm"))
+        snap(laptop, shots, "07-board-end-confirm")
+        laptop.click("#end-yes")
+        anna.until(lambda: anna.text("game") == "2")
+        anna.until(lambda: not anna.shown("end-confirm"))  # the board ended it: no Yes left to end game 2
+        laptop.until(lambda: laptop.text("game") == "2")
+        snap(anna, shots, "08-phone-game-2")
+        snap(laptop, shots, "08-board-game-2")
+    finally:
+        set_language(before, "HHD_LANG")
+        for browser in made:
+            speaking(browser, "en-US")

@@ -589,13 +589,17 @@ def to_hell_library() -> Any:
 
 @table.post("/api/end-game")
 def end_game() -> Any:
-    """Two steps: without "confirm": true the answer says what ending the game will do, and nothing moves."""
+    """Two steps: without "confirm": true the answer says what ending the game will do, and nothing moves;
+    "game": N with the confirmation ends game N only (the page sends the game it asked about)."""
     who = player_or_host()
     if body().get("confirm") is not True:
         raise NeedsConfirmation("ending the game puts every Hell card outside the libraries and the sideboard at "
                                 "the bottom of the Hell library in random order, and begins game {next}",
                                 next=served().session.game() + 1)
-    return jsonify(served().session.end_game(who))
+    game: Any = body().get("game")
+    if game is not None and not position_value(game):
+        raise TableError('"game" is the number of the game to end', status=400)
+    return jsonify(served().session.end_game(who, game))
 
 
 @table.post("/api/undo")
