@@ -491,6 +491,12 @@ def test_the_board_shows_the_address_its_qr_code_encodes(browsers, legacy_cache,
         assert shown == (printed[0] if printed else running.url + "/")
         assert decoded_qr(laptop, "join-qr") == [shown]
         assert running.state()["join_url"] == shown
+        running.seat("Anna")  # and a re-seat code is the same address with Anna's new seat after it
+        laptop.click("#players li > button")
+        laptop.click("#seat-new")
+        laptop.until(lambda: laptop.js("return document.getElementById('reseat').open") and
+                     laptop.text("reseat-url").startswith(shown + "#seat="))
+        assert decoded_qr(laptop, "reseat-qr") == [laptop.text("reseat-url")]
     finally:
         running.stop()
 
@@ -615,3 +621,19 @@ def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
         set_language(before, "HHD_LANG")
         for browser in made:
             speaking(browser, "en-US")
+
+
+def test_an_address_without_the_join_code_explains_itself_in_the_phones_language(browsers, legacy_cache, library,
+                                                                                   tmp_path):
+    """A phone that opens the table without its code (typed by hand, or an old one) is told how to join, in the
+    language it asks in, with language links a thumb can tap."""
+    running = Table(tmp_path / "session.sqlite", library, legacy_cache, code="s3cret")
+    browser = speaking(browsers.get(0, PHONE), "ru")
+    try:
+        browser.get(running.url + "/")  # a page without script: whole once loaded
+        assert browser.execute_script("return document.documentElement.lang") == "ru"
+        assert "?code=" in browser.find_element("css selector", ".box").text
+        assert browser.execute_script(FROWNS) == []
+    finally:
+        speaking(browser, "en-US")
+        running.stop()
