@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -541,13 +542,37 @@ return found;
 """
 
 
-def snap(page: Page, folder: Path, name: str) -> None:
+# the Latin words a page shows (its text, and what it says to a screen reader), outside card data (rules text, type
+# lines) and addresses: on a Russian page, none should be English but names
+LATIN = """
+const found = [], data = '.cardtext, .oneline, .rulings, a.lang, #join-url, #reseat-url, script, style';
+const shown = e => e && !e.closest('[hidden]') && !e.closest(data) && (!e.closest('dialog') || e.closest('dialog').open)
+  && getComputedStyle(e).display !== 'none';
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+while (walker.nextNode()) if (shown(walker.currentNode.parentElement)) found.push(walker.currentNode.textContent);
+for (const e of document.querySelectorAll('[placeholder], [aria-label], [alt]'))
+  if (shown(e)) found.push(...['placeholder', 'aria-label', 'alt'].map(a => e.getAttribute(a) || ''));
+return found.flatMap(text => text.match(/[A-Za-z]+(?:['’-][A-Za-z]+)*/g) || []);
+"""
+
+
+def names_of(table: Table) -> set[str]:
+    """The words a Russian page may show in Latin letters, with colour letters (W U B R G P): players' and cards'
+    names, and QR (Russian says «QR-код»)."""
+    names = [*PLAYERS, *(card.name for card in table.session.cards.values())]
+    return {word for name in names for word in re.findall(r"[A-Za-z]+(?:['’-][A-Za-z]+)*", name)} | {"QR"}
+
+
+def snap(page: Page, folder: Path, name: str, names: set[str] | None = None) -> None:
     """A screenshot once the pictures shown have come, nothing focused (as a player's finger leaves it); what a
-    player would frown at on it fails the test."""
+    player would frown at on it fails the test, and so does an English word other than `names` when given."""
     page.until(lambda: page.js(LOADED))
     page.js("document.activeElement && document.activeElement.blur && document.activeElement.blur()")
     page.browser.save_screenshot(str(folder / f"{name}.png"))
     assert page.js(FROWNS) == [], name
+    if names is not None:
+        english = {word for word in page.js(LATIN) if word not in names and not re.fullmatch("[WUBRGP]+", word)}
+        assert sorted(english) == [], name
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -562,24 +587,26 @@ def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
     before = current_language()
     set_language(lang, "HHD_LANG")
     made = [speaking(browsers.get(0, BOARD), lang), speaking(browsers.get(1, PHONE), lang)]
+    names = names_of(table) if lang == "ru" else None
     try:
         laptop = Page(made[0], f"{table.url}/#host={table.host}")
         laptop.until(lambda: "board" in laptop.js("return document.body.className"))
         anna = Page(made[1], table.url + "/")
-        snap(laptop, shots, "01-board-join")
-        snap(anna, shots, "01-phone-join")
+        assert {laptop.js("return document.documentElement.lang"), anna.js("return document.documentElement.lang")} == {lang}
+        snap(laptop, shots, "01-board-join", names)
+        snap(anna, shots, "01-phone-join", names)
         anna.seat("Anna")
         table.as_("Ben", "/api/opening-hand")
         anna.press("opening-hand")
         anna.until(lambda: len(anna.hand()) == 2)
-        snap(anna, shots, "02-phone-opening-hand")
+        snap(anna, shots, "02-phone-opening-hand", names)
         first = anna.hand()
         anna.press("mulligan")
         anna.until(lambda: len(anna.hand()) == 2 and anna.hand() != first)
         anna.click("#mine .tile")
         anna.until(lambda: "1" in anna.texts("#mine .tile .order"))
-        snap(anna, shots, "03-phone-mulligan-ticked")
-        snap(laptop, shots, "03-board-mulligan")
+        snap(anna, shots, "03-phone-mulligan-ticked", names)
+        snap(laptop, shots, "03-board-mulligan", names)
         anna.click("#keep")
         anna.until(lambda: not anna.shown("opening"))
         for _ in range(40):  # a draw, until one is a choice: Take and Decline beside the card
@@ -589,34 +616,34 @@ def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
                 break
             anna.click("#dismiss")
             anna.until(lambda: not anna.shown("drawn"))
-        snap(anna, shots, "04-phone-draw-choice")
+        snap(anna, shots, "04-phone-draw-choice", names)
         anna.press("decline")
         anna.until(lambda: not anna.shown("drawn"))
         laptop.until(lambda: len(laptop.texts("#sideboard .tile")) == 1)
-        snap(laptop, shots, "04-board-after-draws")
+        snap(laptop, shots, "04-board-after-draws", names)
         anna.click("#mine .tile")
         anna.until(lambda: anna.js("return document.getElementById('card-dialog').open")
                    and anna.js("const i = document.getElementById('dlg-img'); return i.complete"))
-        snap(anna, shots, "05-phone-card-full-screen")
+        snap(anna, shots, "05-phone-card-full-screen", names)
         anna.click("#dlg-close")
         table.as_("Ben", "/api/play-sideboard")  # Ben plays the card Anna declined: her decline cannot be undone
         anna.until(lambda: anna.texts("#played li"))
         anna.press("undo")
         anna.until(lambda: anna.shown("error"))
-        snap(anna, shots, "06-phone-undo-refused")
+        snap(anna, shots, "06-phone-undo-refused", names)
         anna.js("window.scrollTo(0, document.body.scrollHeight)")
         anna.click("#end")
         anna.until(lambda: anna.shown("end-confirm"))
-        snap(anna, shots, "07-phone-end-confirm")
+        snap(anna, shots, "07-phone-end-confirm", names)
         laptop.click("#end")
         laptop.until(lambda: laptop.shown("end-confirm"))
-        snap(laptop, shots, "07-board-end-confirm")
+        snap(laptop, shots, "07-board-end-confirm", names)
         laptop.click("#end-yes")
         anna.until(lambda: anna.text("game") == "2")
         anna.until(lambda: not anna.shown("end-confirm"))  # the board ended it: no Yes left to end game 2
         laptop.until(lambda: laptop.text("game") == "2")
-        snap(anna, shots, "08-phone-game-2")
-        snap(laptop, shots, "08-board-game-2")
+        snap(anna, shots, "08-phone-game-2", names)
+        snap(laptop, shots, "08-board-game-2", names)
     finally:
         set_language(before, "HHD_LANG")
         for browser in made:
