@@ -517,7 +517,8 @@ LOADED = "return [...document.images].filter(i => i.src && !i.closest('[hidden]'
 
 
 # what a player would frown at, on what is on screen now: a control under a thumb's 44 px (a phone), text smaller
-# than 15 px (the board, read from the players' seats), text running out of its box, a placeholder cut off
+# than 15 px (the board, read from the players' seats), text running out of its box, controls overlapping, a
+# placeholder cut off
 FROWNS = """
 const board = document.body.classList.contains('board'), found = [];
 const seen = e => e.offsetParent !== null || (e.closest('dialog') && e.closest('dialog').open);
@@ -531,6 +532,14 @@ if (board) for (const e of document.querySelectorAll('main *')) {
 }
 for (const e of document.querySelectorAll('.box *, dialog[open] *')) {
   if (seen(e) && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible') found.push('overflow: ' + named(e));
+}
+// controls on top of each other (the sticky bar aside: the page scrolls beneath it, and ends above it)
+const controls = [...document.querySelectorAll('button, a, input')].filter(e => seen(e) && !e.closest('.bar') && e.getClientRects().length);
+const modal = document.querySelector('dialog[open]');
+for (const [i, e] of controls.entries()) for (const f of controls.slice(i + 1)) {
+  if (modal && (!!e.closest('dialog[open]') !== !!f.closest('dialog[open]')) || e.contains(f) || f.contains(e)) continue;  // the page under a dialog
+  const a = e.getBoundingClientRect(), b = f.getBoundingClientRect();
+  if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) found.push('overlap: ' + named(e) + ' / ' + named(f));
 }
 const pen = document.createElement('canvas').getContext('2d');
 for (const e of document.querySelectorAll('input[placeholder]')) {
