@@ -28,7 +28,8 @@ class Table:
     """`hhd table`'s app served on 127.0.0.1 in a thread; `call` speaks its JSON API, `as_` as a seated player."""
 
     def __init__(self, state: Path, library: Path, cache_dir: Path, code: str | None = None,
-                 players: dict[str, tuple[str, ...]] | None = None, port: int = 0) -> None:
+                 players: dict[str, tuple[str, ...]] | None = None, port: int = 0,
+                 join_urls: list[str] | None = None) -> None:
         from werkzeug.serving import make_server
 
         self.library, self.cache_dir, self.code = library, cache_dir, code
@@ -39,8 +40,8 @@ class Table:
         self.changes = Changes()
         self.socket = listen("127.0.0.1", port)  # as hhd table binds it: a restart may take the same port again
         self.port = int(self.socket.getsockname()[1])
-        self.server = make_server("127.0.0.1", self.port, create_app(self.session, code, self.changes, join_urls=[]),
-                                  threaded=True, fd=self.socket.fileno())
+        app = create_app(self.session, code, self.changes, join_urls=join_urls or [])  # [] as a library caller
+        self.server = make_server("127.0.0.1", self.port, app, threaded=True, fd=self.socket.fileno())
         self.url = f"http://127.0.0.1:{self.port}"
         self.tokens: dict[str, str] = {}
         threading.Thread(target=self.server.serve_forever, daemon=True).start()

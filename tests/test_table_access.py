@@ -251,7 +251,8 @@ def test_every_read_shows_each_asker_what_they_may_see(seated, asker):
     status, described = get(seated, "/api/cards?ids=" + ",".join(ids), **who)
     assert status == 200 and set(json.loads(described)) == (set(ids) if asker == "Anna" else set())
     for face in ids:
-        assert get(seated, f"/cards/{face}.png", **who)[0] == (200 if asker == "Anna" else 404)
+        for lang in ("en", "ru"):  # each language's picture of it
+            assert get(seated, f"/cards/{lang}/{face}.png", **who)[0] == (200 if asker == "Anna" else 404)
     assert get(seated, "/api/log", **who)[0] == 200
     status, first = get(seated, "/api/events", **who)
     assert status == 200 and first.startswith(b"retry:")

@@ -180,3 +180,63 @@ def test_a_basic_land_reads_in_the_askers_language_like_its_proxy(table):
     english = table.call(f"/api/cards?ids={basic['id']}", token=token)[1][basic["id"]]
     assert english["type_line"].startswith("Basic Land — ")
     assert spell["type_line"] == table.session.cards[spell["position"]].type_line
+
+
+def face_words(card, table, lang: str) -> str:
+    """The words on a card's drawn face in `lang`, read back from the face's PDF (the page the PNG is made of)."""
+    import pypdfium2 as pdfium
+
+    from hhdcli.render.faces import face_pdf
+    from hhdcli.render.fonts import load_fonts
+
+    document = pdfium.PdfDocument(face_pdf(card, table.session.table, load_fonts(None), lang))
+    try:
+        return " ".join(document[0].get_textpage().get_text_range().split())
+    finally:
+        document.close()
+
+
+def fetched(table, path: str, token: str, headers: dict[str, str]) -> tuple[bytes, str]:
+    request = urllib.request.Request(table.url + path, headers={"X-Player-Token": token, **headers})
+    with urllib.request.urlopen(request, timeout=20) as answer:
+        return answer.read(), answer.headers["Cache-Control"]
+
+
+def test_a_drawn_face_has_its_words_in_each_phones_language(table):
+    """A basic land's picture on a Russian phone says "Базовая земля — …" and on an English phone "Basic Land —
+    …", as the text beside it does; a card the format rules on shows its rulings in the phone's language too.
+    Each language's picture has an address of its own, so a day's browser cache (private, max-age) or the
+    server's cache of one language never answers for the other, whatever the request's Accept-Language."""
+    from hhdcli.render.faces import face_png
+    from hhdcli.render.texts import basic_type_line
+    from hhdcli.rulings import card_rulings, hell_lines
+
+    token = table.seat("Cleo")  # Cleo's lands make every colour: every card goes to her hand
+    russian, english = {"Accept-Language": "ru-RU,ru;q=0.9"}, {"Accept-Language": "en"}
+    basic = ruled = None
+    for _ in range(97):
+        card = table.call("/api/draw", {}, russian, token=token)[1]
+        played = table.session.cards[card["position"]]
+        basic = basic or (card if played.is_basic else None)
+        ruled = ruled or (card if card_rulings(played) and not played.is_basic else None)
+        if basic and ruled:
+            break
+    assert basic and ruled, "the library has a basic land and a card the format rules on"
+    for drawn in (basic, ruled):
+        played = table.session.cards[drawn["position"]]
+        faces = {lang: table.call(f"/api/cards?ids={drawn['id']}", headers=said, token=token)[1][drawn["id"]]["face"]
+                 for lang, said in (("en", english), ("ru", russian))}
+        assert faces["ru"] == drawn["face"] != faces["en"]
+        # the English picture first (the server keeps it), then the Russian address asked with English headers
+        en, caching = fetched(table, faces["en"], token, russian)
+        ru, _ = fetched(table, faces["ru"], token, english)
+        assert caching == "private, max-age=86400"
+        assert en == face_png(played, table.session.table, dpi=150, lang="en")
+        assert ru == face_png(played, table.session.table, dpi=150, lang="ru") != en
+        words = {lang: face_words(played, table, lang) for lang in ("en", "ru")}
+        assert "прокси Адского полудрафта" in words["ru"] and "Half-Draft proxy" in words["en"]
+        if played.is_basic:
+            assert basic_type_line(played.name, "ru") in words["ru"] and "Базовая" not in words["en"]
+            assert basic_type_line(played.name, "en") in words["en"]
+        else:
+            assert hell_lines(played, "ru")[0] in words["ru"] and hell_lines(played, "en")[0] in words["en"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -460,3 +461,215 @@ def test_a_held_cards_full_text_shows_with_its_picture_when_it_opens(browsers, t
     image_bottom = anna.js(RECT, "dlg-img")[1]
     text_top = anna.js(RECT, "dlg-text")[0]
     assert image_bottom <= text_top <= 0.65 * height, (image_bottom, text_top, height)
+
+
+# --- the join address: one rule, the server's -------------------------------------------------------------
+
+
+def decoded_qr(page: Page, element_id: str) -> list[str]:
+    """What a phone's camera reads from the QR code as the board shows it (its pixels on screen, decoded by
+    ZXing, the reader most phone scanners are built on)."""
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    page.until(lambda: page.js(f"const i = document.getElementById('{element_id}'); "
+                               "return i.complete && i.naturalWidth > 0"))
+    shot = Image.open(io.BytesIO(page.browser.find_element("id", element_id).screenshot_as_png)).convert("L")
+    return [found.text for found in zxingcpp.read_barcodes(shot)]
+
+
+@pytest.mark.parametrize("printed", [[], ["http://192.168.1.20:8040/?code=k3y", "http://10.0.0.7:8040/?code=k3y"]])
+def test_the_board_shows_the_address_its_qr_code_encodes(browsers, legacy_cache, library, tmp_path, printed):
+    """The address written on the board is the one its QR code scans as: the first address hhd table printed,
+    or, with none given (a library caller's table), the address the board itself was opened at."""
+    running = Table(tmp_path / "session.sqlite", library, legacy_cache, join_urls=printed)
+    try:
+        laptop = board(browsers, 0, running)
+        laptop.until(lambda: laptop.text("join-url") != "")
+        shown = laptop.text("join-url")
+        assert shown == (printed[0] if printed else running.url + "/")
+        assert decoded_qr(laptop, "join-qr") == [shown]
+        assert running.state()["join_url"] == shown
+        running.seat("Anna")  # and a re-seat code is the same address with Anna's new seat after it
+        laptop.click("#players li > button")
+        laptop.click("#seat-new")
+        laptop.until(lambda: laptop.js("return document.getElementById('reseat').open") and
+                     laptop.text("reseat-url").startswith(shown + "#seat="))
+        assert decoded_qr(laptop, "reseat-qr") == [laptop.text("reseat-url")]
+    finally:
+        running.stop()
+
+
+
+# --- a whole game, looked at as the players see it ------------------------------------------------------------
+
+
+def speaking(browser, lang: str):
+    """The browser asks in `lang` (its Accept-Language), as a phone set to that language does."""
+    agent = browser.execute_script("return navigator.userAgent")
+    browser.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": lang})
+    return browser
+
+
+LOADED = "return [...document.images].filter(i => i.src && !i.closest('[hidden]')).every(i => i.complete)"
+
+
+# what a player would frown at, on what is on screen now: a control under a thumb's 44 px (a phone), text smaller
+# than 15 px (the board, read from the players' seats), text running out of its box, controls overlapping, a
+# placeholder cut off
+FROWNS = """
+const board = document.body.classList.contains('board'), found = [];
+const seen = e => e.offsetParent !== null || (e.closest('dialog') && e.closest('dialog').open);
+const named = e => e.id || e.className || e.tagName;
+if (!board) for (const e of document.querySelectorAll('button, a, input')) {
+  if (seen(e) && e.getBoundingClientRect().height < 44) found.push('small control: ' + named(e));
+}
+if (board) for (const e of document.querySelectorAll('main *')) {
+  const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+  if (own && seen(e) && parseFloat(getComputedStyle(e).fontSize) < 15) found.push('small text: ' + named(e) + ' ' + getComputedStyle(e).fontSize);
+}
+for (const e of document.querySelectorAll('.box *, dialog[open] *')) {
+  if (seen(e) && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible') found.push('overflow: ' + named(e));
+}
+// controls on top of each other (the sticky bar aside: the page scrolls beneath it, and ends above it)
+const controls = [...document.querySelectorAll('button, a, input')].filter(e => seen(e) && !e.closest('.bar') && e.getClientRects().length);
+const modal = document.querySelector('dialog[open]');
+for (const [i, e] of controls.entries()) for (const f of controls.slice(i + 1)) {
+  if (modal && (!!e.closest('dialog[open]') !== !!f.closest('dialog[open]')) || e.contains(f) || f.contains(e)) continue;  // the page under a dialog
+  const a = e.getBoundingClientRect(), b = f.getBoundingClientRect();
+  if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) found.push('overlap: ' + named(e) + ' / ' + named(f));
+}
+const pen = document.createElement('canvas').getContext('2d');
+for (const e of document.querySelectorAll('input[placeholder]')) {
+  const style = getComputedStyle(e); pen.font = style.font;
+  const room = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  if (seen(e) && pen.measureText(e.placeholder).width > room + 1) found.push('placeholder cut: ' + named(e));
+}
+return found;
+"""
+
+
+# the Latin words a page shows (its text, and what it says to a screen reader), outside card data (rules text, type
+# lines) and addresses: on a Russian page, none should be English but names
+LATIN = """
+const found = [], data = '.cardtext, .oneline, .rulings, a.lang, #join-url, #reseat-url, script, style';
+const shown = e => e && !e.closest('[hidden]') && !e.closest(data) && (!e.closest('dialog') || e.closest('dialog').open)
+  && getComputedStyle(e).display !== 'none';
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+while (walker.nextNode()) if (shown(walker.currentNode.parentElement)) found.push(walker.currentNode.textContent);
+for (const e of document.querySelectorAll('[placeholder], [aria-label], [alt]'))
+  if (shown(e)) found.push(...['placeholder', 'aria-label', 'alt'].map(a => e.getAttribute(a) || ''));
+return found.flatMap(text => text.match(/[A-Za-z]+(?:['’-][A-Za-z]+)*/g) || []);
+"""
+
+
+def names_of(table: Table) -> set[str]:
+    """The words a Russian page may show in Latin letters, with colour letters (W U B R G P): players' and cards'
+    names, and QR (Russian says «QR-код»)."""
+    names = [*PLAYERS, *(card.name for card in table.session.cards.values())]
+    return {word for name in names for word in re.findall(r"[A-Za-z]+(?:['’-][A-Za-z]+)*", name)} | {"QR"}
+
+
+def snap(page: Page, folder: Path, name: str, names: set[str] | None = None) -> None:
+    """A screenshot once the pictures shown have come, nothing focused (as a player's finger leaves it); what a
+    player would frown at on it fails the test, and so does an English word other than `names` when given."""
+    page.until(lambda: page.js(LOADED))
+    page.js("document.activeElement && document.activeElement.blur && document.activeElement.blur()")
+    page.browser.save_screenshot(str(folder / f"{name}.png"))
+    assert page.js(FROWNS) == [], name
+    if names is not None:
+        english = {word for word in page.js(LATIN) if word not in names and not re.fullmatch("[WUBRGP]+", word)}
+        assert sorted(english) == [], name
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
+    """Join, opening hand, mulligan, a draw, a held card full screen, an undo refused, the end of the game: on a
+    phone and the board, in the browser's language alone (no ?lang=) with hhd table itself in that language.
+    HHD_WALK_SHOTS=DIR keeps the screenshots there to look at."""
+    from hhdcli.i18n import current_language, set_language
+
+    shots = Path(os.environ.get("HHD_WALK_SHOTS") or tmp_path) / lang
+    shots.mkdir(parents=True, exist_ok=True)
+    before = current_language()
+    set_language(lang, "HHD_LANG")
+    made = [speaking(browsers.get(0, BOARD), lang), speaking(browsers.get(1, PHONE), lang)]
+    names = names_of(table) if lang == "ru" else None
+    try:
+        laptop = Page(made[0], f"{table.url}/#host={table.host}")
+        laptop.until(lambda: "board" in laptop.js("return document.body.className"))
+        anna = Page(made[1], table.url + "/")
+        assert {laptop.js("return document.documentElement.lang"), anna.js("return document.documentElement.lang")} == {lang}
+        snap(laptop, shots, "01-board-join", names)
+        snap(anna, shots, "01-phone-join", names)
+        anna.seat("Anna")
+        table.as_("Ben", "/api/opening-hand")
+        anna.press("opening-hand")
+        anna.until(lambda: len(anna.hand()) == 2)
+        snap(anna, shots, "02-phone-opening-hand", names)
+        first = anna.hand()
+        anna.press("mulligan")
+        anna.until(lambda: len(anna.hand()) == 2 and anna.hand() != first)
+        anna.click("#mine .tile")
+        anna.until(lambda: "1" in anna.texts("#mine .tile .order"))
+        snap(anna, shots, "03-phone-mulligan-ticked", names)
+        snap(laptop, shots, "03-board-mulligan", names)
+        anna.click("#keep")
+        anna.until(lambda: not anna.shown("opening"))
+        for _ in range(40):  # a draw, until one is a choice: Take and Decline beside the card
+            anna.press("draw")
+            anna.until(lambda: anna.shown("drawn") and anna.text("drawn-name"))
+            if anna.shown("choice"):
+                break
+            anna.click("#dismiss")
+            anna.until(lambda: not anna.shown("drawn"))
+        snap(anna, shots, "04-phone-draw-choice", names)
+        anna.press("decline")
+        anna.until(lambda: not anna.shown("drawn"))
+        laptop.until(lambda: len(laptop.texts("#sideboard .tile")) == 1)
+        snap(laptop, shots, "04-board-after-draws", names)
+        anna.click("#mine .tile")
+        anna.until(lambda: anna.js("return document.getElementById('card-dialog').open")
+                   and anna.js("const i = document.getElementById('dlg-img'); return i.complete"))
+        snap(anna, shots, "05-phone-card-full-screen", names)
+        anna.click("#dlg-close")
+        table.as_("Ben", "/api/play-sideboard")  # Ben plays the card Anna declined: her decline cannot be undone
+        anna.until(lambda: anna.texts("#played li"))
+        anna.press("undo")
+        anna.until(lambda: anna.shown("error"))
+        snap(anna, shots, "06-phone-undo-refused", names)
+        anna.js("window.scrollTo(0, document.body.scrollHeight)")
+        anna.click("#end")
+        anna.until(lambda: anna.shown("end-confirm"))
+        snap(anna, shots, "07-phone-end-confirm", names)
+        laptop.click("#end")
+        laptop.until(lambda: laptop.shown("end-confirm"))
+        snap(laptop, shots, "07-board-end-confirm", names)
+        laptop.click("#end-yes")
+        anna.until(lambda: anna.text("game") == "2")
+        anna.until(lambda: not anna.shown("end-confirm"))  # the board ended it: no Yes left to end game 2
+        laptop.until(lambda: laptop.text("game") == "2")
+        snap(anna, shots, "08-phone-game-2", names)
+        snap(laptop, shots, "08-board-game-2", names)
+    finally:
+        set_language(before, "HHD_LANG")
+        for browser in made:
+            speaking(browser, "en-US")
+
+
+def test_an_address_without_the_join_code_explains_itself_in_the_phones_language(browsers, legacy_cache, library,
+                                                                                   tmp_path):
+    """A phone that opens the table without its code (typed by hand, or an old one) is told how to join, in the
+    language it asks in, with language links a thumb can tap."""
+    running = Table(tmp_path / "session.sqlite", library, legacy_cache, code="s3cret")
+    browser = speaking(browsers.get(0, PHONE), "ru")
+    try:
+        browser.get(running.url + "/")  # a page without script: whole once loaded
+        assert browser.execute_script("return document.documentElement.lang") == "ru"
+        assert "?code=" in browser.find_element("css selector", ".box").text
+        assert browser.execute_script(FROWNS) == []
+    finally:
+        speaking(browser, "en-US")
+        running.stop()

@@ -128,6 +128,21 @@ def test_ending_the_game_is_two_steps_and_says_what_it_will_do(table):
     assert state["game"] == 2 and state["log"][0]["action"] == "end of game" and state["log"][0]["player"] == "Anna"
 
 
+def test_a_confirmation_ends_only_the_game_it_was_asked_about(table):
+    """Two phones confirm the end of game 1 (or one confirms after the board ended it): the first ends game 1,
+    the late one is refused, saying so, and game 2 goes on untouched."""
+    assert table.as_("Ben", "/api/end-game", {"confirm": True, "game": 1})[1]["game"] == 2
+    held = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]  # game 2 under way
+    before = cards_rows(table.session.path)
+    status, refused = table.as_("Anna", "/api/end-game", {"confirm": True, "game": 1})
+    assert status == 409 and refused["error"] == "game 1 has already ended; this is game 2"
+    assert cards_rows(table.session.path) == before and table.state()["game"] == 2 and hand(table, "Anna") == held
+    russian = table.call("/api/end-game", {"confirm": True, "game": 1}, {"Accept-Language": "ru"}, host=True)[1]
+    assert russian["error"] == "игра 1 уже закончена; идёт игра 2"
+    assert table.as_("Anna", "/api/end-game", {"confirm": True, "game": "1"})[0] == 400
+    assert table.as_("Anna", "/api/end-game", {"confirm": True, "game": 2})[1]["game"] == 3
+
+
 def test_the_end_of_game_log_names_no_library_position_and_ownership_starts_afresh(table):
     """Library-file positions map to names through hell-library.json: the log says how many cards went to the
     bottom, never which, and a card owned last game is ownerless in the next."""
@@ -179,6 +194,9 @@ def test_undo_refuses_when_later_actions_moved_the_same_card_and_names_them(tabl
     table.as_("Anna", "/api/undo")  # her last action: the card to the sideboard … which Ben's play depends on
     status, refused = table.as_("Anna", "/api/undo")
     assert status == 409 and refused["depends"] and "Ben: play from sideboard" in refused["error"]
+    assert refused["error"].startswith('cannot undo "to sideboard": ')  # which of hers is refused, by name
+    russian = table.call("/api/undo", {}, {"Accept-Language": "ru"}, token=table.seat("Anna"))[1]["error"]
+    assert russian.startswith("нельзя отменить «на сайдборд»: ") and "Ben: розыгрыш с сайдборда" in russian
     assert table.player("Ben", viewer="Ben")["played"][0]["position"] == dealt[0]
 
 
@@ -392,12 +410,13 @@ def test_a_late_player_is_added_from_the_board_without_a_restart(table):
 
 def test_a_card_still_in_the_hell_library_cannot_be_looked_at(table):
     hidden = positions_in(table.session.path, "library")[5]
-    for guess in (f"/cards/{hidden}.png", f"/cards/{table.session._face_of[hidden]}.png"):
+    for guess in (f"/cards/en/{hidden}.png", f"/cards/en/{table.session._face_of[hidden]}.png",
+                  f"/cards/{table.session._face_of[hidden]}.png"):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(table.url + guess, timeout=10)
         assert refused.value.code == 404
     drawn = table.as_("Cleo", "/api/draw")[1]
-    face_id = drawn["face"].removeprefix("/cards/").removesuffix(".png")
+    face_id = drawn["face"].removeprefix("/cards/en/").removesuffix(".png")
     assert len(face_id) == 20 and int(face_id, 16) != drawn["position"]
     request = urllib.request.Request(table.url + drawn["face"], headers={"X-Player-Token": table.seat("Cleo")})
     assert urllib.request.urlopen(request, timeout=10).read().startswith(b"\x89PNG")  # Cleo sees her card

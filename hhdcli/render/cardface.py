@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from hhdcli.cards import Card, Face
-from hhdcli.i18n import _, current_language, ngettext
+from hhdcli.i18n import current_language, translator
 from hhdcli.mana import SymbolTable
 from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
 from hhdcli.render.layout import MM, ink
@@ -17,6 +17,8 @@ from hhdcli.render.texts import basic_type_line
 from hhdcli.rulings import card_rulings, hell_lines
 
 if TYPE_CHECKING:
+    import gettext
+
     from reportlab.pdfgen.canvas import Canvas
 
 PANEL: RGB = (0.97, 0.96, 0.93)
@@ -54,6 +56,13 @@ class Painter:
     # each rules text laid out once per size tried, whether to measure, to split over proxies or to draw (a
     # painter measuring shares these with the one drawing)
     texts: TextLayouts = field(default_factory=TextLayouts)
+    # the language of a face's words (its type line if basic, the format's rulings, the footer): the run's for
+    # a sheet, each asker's for the table, which draws faces for Russian and English phones at once
+    lang: str = field(default_factory=current_language)
+
+    @property
+    def words(self) -> gettext.NullTranslations:
+        return translator(self.lang)
 
     def note_missing(self, card: Card) -> None:
         """Remember the characters of a card that the font cannot draw (they print as "?")."""
@@ -66,7 +75,7 @@ class Painter:
     # --- backs ---------------------------------------------------------------------
 
     def back(self, slot: Slot) -> None:
-        c, b = self.canvas, slot.bleed
+        c, b, _ = self.canvas, slot.bleed, self.words.gettext
         c.saveState()
         c.setFillColorRGB(*BACK_RED)
         c.rect(slot.x - b, slot.y - b, slot.w + 2 * b, slot.h + 2 * b, stroke=0, fill=1)
@@ -104,7 +113,7 @@ class Painter:
         rulings = card_rulings(card) if part[0] == part[1] else ()
         if rulings:  # the format's rulings (and the card's clarification) end the text box when they fit at
             # RULINGS_PT, else the rulings alone; the footer marks them either way
-            lines = hell_lines(card)
+            lines = hell_lines(card, self.lang)
             for hell in dict.fromkeys(("\n".join(lines), "\n".join(lines[:len(rulings)]))):
                 with_hell = [*shown[:-1], replace(shown[-1], oracle_text=f"{shown[-1].oracle_text}\n{hell}".strip())]
                 if self._fits(with_hell, top - bottom, w, compact, card=card):
@@ -312,7 +321,7 @@ class Painter:
 
     def _footer_line(self, slot: Slot, card: Card, color: RGB, rulings: list[str] | None = None,
                      part: tuple[int, int] = (1, 1)) -> None:
-        c = self.canvas
+        c, _, ngettext = self.canvas, self.words.gettext, self.words.ngettext
         if sum(color) / 3 < 0.55:  # light ink on a dark frame
             c.setFillColorRGB(0.95, 0.95, 0.95)
         else:
@@ -363,7 +372,7 @@ class Painter:
         c.drawCentredString(slot.x + slot.w / 2, slot.y + slot.h / 2 - 14, color_letter)
         type_y = slot.y + 9 * MM
         self._panel(x, type_y, w, bar * 0.8)
-        self._title(basic_type_line(card.name, current_language()), x + 1.5 * MM, type_y,
+        self._title(basic_type_line(card.name, self.lang), x + 1.5 * MM, type_y,
                     w - 3 * MM, bar * 0.8, self.fonts.regular, 7)
         self._footer_line(slot, card, FRAME[color_letter])
         c.restoreState()

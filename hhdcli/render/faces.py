@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
+from hhdcli.i18n import current_language
 from hhdcli.render.cardface import Painter, Slot
 from hhdcli.render.fonts import Fonts, load_fonts
 from hhdcli.render.layout import CARD_H_MM, CARD_W_MM, MM
@@ -18,11 +19,12 @@ if TYPE_CHECKING:
 CARD_SIZE = (CARD_W_MM * MM, CARD_H_MM * MM)
 
 
-def face_pdf(card: Card | None, table: SymbolTable, fonts: Fonts) -> bytes:
-    """A one-card PDF page, 63 x 88 mm: the card's text face, or the red back when `card` is None."""
+def face_pdf(card: Card | None, table: SymbolTable, fonts: Fonts, lang: str | None = None) -> bytes:
+    """A one-card PDF page, 63 x 88 mm: the card's text face, or the red back when `card` is None; its words in
+    `lang` (the run's language when not given)."""
 
     def draw(canvas) -> None:
-        painter = Painter(canvas, fonts, table)
+        painter = Painter(canvas, fonts, table, lang=lang or current_language())
         slot = Slot(0, 0, *CARD_SIZE)
         if card is None:
             painter.back(slot)
@@ -35,11 +37,12 @@ def face_pdf(card: Card | None, table: SymbolTable, fonts: Fonts) -> bytes:
     return make_pdf(CARD_SIZE, card.name if card else "Hell back", draw)
 
 
-def face_png(card: Card | None, table: SymbolTable, dpi: int = 200, font: str | None = None) -> bytes:
+def face_png(card: Card | None, table: SymbolTable, dpi: int = 200, font: str | None = None,
+             lang: str | None = None) -> bytes:
     """The face as a PNG at `dpi` (200 dpi: 496 x 693 px, sharp on a screen, small enough to load fast)."""
     import pypdfium2 as pdfium
 
-    document = pdfium.PdfDocument(face_pdf(card, table, load_fonts(font)))
+    document = pdfium.PdfDocument(face_pdf(card, table, load_fonts(font), lang))
     try:
         image = document[0].render(scale=dpi / 72).to_pil()
     finally:

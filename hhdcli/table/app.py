@@ -24,6 +24,7 @@ from werkzeug.exceptions import HTTPException
 
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
+from hhdcli.table.i18n import LANGUAGES, choose_language, translations
 from hhdcli.table.state import OWN_CARDS, Depends, NeedsConfirmation, Session, TableError
 
 TOKEN_COOKIE = "hhd_player"
@@ -115,7 +116,7 @@ class Served:
     changes: Changes
     join_urls: list[str] = field(default_factory=list)
     images: Path | None = None  # the card image cache (its downloads): a card's print image, when there
-    faces: dict[int, tuple[bytes, str]] = field(default_factory=dict)
+    faces: dict[tuple[int, str], tuple[bytes, str]] = field(default_factory=dict)  # (position, language): a face
     pages: dict[str, str] = field(default_factory=dict)  # the page in each language: the same for every asker
 
 
@@ -151,19 +152,17 @@ table = Blueprint("table", __name__)
 
 
 def language() -> str:
-    """The asker's language, chosen once per request."""
-    from hhdcli.table.i18n import choose_language
-
+    """The asker's language, chosen once per request: the one its address names (a card's face,
+    /cards/ru/…), else ?lang=, the page's remembered choice, the browser's."""
     if "lang" not in g:
-        g.lang = choose_language(request.args.get("lang"), request.cookies.get("hhd_lang"), request.accept_languages)
+        named = (request.view_args or {}).get("lang") or request.args.get("lang")
+        g.lang = choose_language(named, request.cookies.get("hhd_lang"), request.accept_languages)
     chosen: str = g.lang
     return chosen
 
 
 def gettext() -> Callable[[str], str]:
     """The asker's language's messages (their remembered choice, else their browser's)."""
-    from hhdcli.table.i18n import translations
-
     return translations(language()).gettext
 
 
@@ -342,7 +341,7 @@ def page() -> Any:
     asked, lang = request.args.get("lang"), language()
     pages = served().pages
     if lang not in pages:
-        pages[lang] = page_html(served().session, lang, served().join_urls)
+        pages[lang] = page_html(served().session, lang)
     answer = Response(pages[lang], mimetype="text/html", headers={"Cache-Control": "no-store"})
     if asked in ("en", "ru"):  # a switch the page remembers
         answer.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax")
@@ -350,7 +349,8 @@ def page() -> Any:
 
 
 def join_url() -> str:
-    """The address phones join at: the first hhd table printed, else this request's own (with the join code)."""
+    """The address phones join at: the first hhd table printed, else this request's own (with the join code).
+    The one rule for it: the board shows it (the state's "join_url"), the QR code and a re-seat code encode it."""
     if served().join_urls:
         return served().join_urls[0]
     return request.host_url.rstrip("/") + (f"/?code={served().code}" if served().code else "/")
@@ -376,6 +376,7 @@ def state() -> Any:
     for p in seen["players"]:
         p["online"] = changes.online(p["name"])
     seen["host"] = is_host()
+    seen["join_url"] = join_url()
     return jsonify(seen)
 
 
@@ -404,21 +405,26 @@ def events() -> Any:
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
-@table.get("/cards/<face_id>.png")
-def face(face_id: str) -> Any:
+@table.get(f"/cards/<any({', '.join(LANGUAGES)}):lang>/<face_id>.png")
+def face(lang: str, face_id: str) -> Any:
     """A card's face for those who may see it: its print image when the image cache holds it (hhd proxies
-    fetched it), else the face hhd draws from its text. The page never asks another site."""
+    fetched it), else the face hhd draws from its text, with its words (a basic's type line, the format's
+    rulings, the footer) in the language the address names. The page never asks another site.
+
+    The language is in the address, not only in a Vary header: the answer may be kept a day (max-age), and a
+    player who switches the page to Russian changes a cookie and ?lang=, not Accept-Language, so under
+    `Vary: Accept-Language` the browser would go on showing the English face it kept for the same address."""
     session, faces = served().session, served().faces
     position = session.face_position(face_id)
     if position is None or not session.may_see(position, viewer()):  # face down, or another's
         raise TableError("no card to show here", status=404)
-    if position not in faces:
-        faces[position] = _face(session, position, served().images)
-    data, kind = faces[position]
+    if (position, lang) not in faces:
+        faces[position, lang] = _face(session, position, served().images, lang)
+    data, kind = faces[position, lang]
     return Response(data, mimetype=kind, headers={"Cache-Control": "private, max-age=86400"})
 
 
-def _face(session: Session, position: int, images: Path | None) -> tuple[bytes, str]:
+def _face(session: Session, position: int, images: Path | None, lang: str) -> tuple[bytes, str]:
     from hhdcli.render.faces import face_png
     from hhdcli.render.images import ImageStore
 
@@ -432,7 +438,7 @@ def _face(session: Session, position: int, images: Path | None) -> tuple[bytes, 
         for magic, kind in ((b"\xff\xd8\xff", "image/jpeg"), (b"\x89PNG", "image/png"), (b"RIFF", "image/webp")):
             if data.startswith(magic):
                 return data, kind
-    return face_png(card, session.table, dpi=150), "image/png"
+    return face_png(card, session.table, dpi=150, lang=lang), "image/png"
 
 
 # --- seats -------------------------------------------------------------------------------------------------
@@ -583,13 +589,17 @@ def to_hell_library() -> Any:
 
 @table.post("/api/end-game")
 def end_game() -> Any:
-    """Two steps: without "confirm": true the answer says what ending the game will do, and nothing moves."""
+    """Two steps: without "confirm": true the answer says what ending the game will do, and nothing moves;
+    "game": N with the confirmation ends game N only (the page sends the game it asked about)."""
     who = player_or_host()
     if body().get("confirm") is not True:
         raise NeedsConfirmation("ending the game puts every Hell card outside the libraries and the sideboard at "
                                 "the bottom of the Hell library in random order, and begins game {next}",
                                 next=served().session.game() + 1)
-    return jsonify(served().session.end_game(who))
+    game: Any = body().get("game")
+    if game is not None and not position_value(game):
+        raise TableError('"game" is the number of the game to end', status=400)
+    return jsonify(served().session.end_game(who, game))
 
 
 @table.post("/api/undo")

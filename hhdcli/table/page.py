@@ -47,7 +47,8 @@ def page_messages(lang: str) -> dict[str, Any]:
 
 def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
     """Each mana symbol the session's cards and the page's reminders name, as the page draws it: the background
-    and letters hhd's HTML costs have (hhdcli/render/symbols.py's cost_html), and its Phyrexian mark."""
+    and letters hhd's HTML costs have (hhdcli/render/symbols.py's cost_html), and its Phyrexian mark; a symbol
+    the registry does not know ({+1}), boxed by its name."""
     from hhdcli.cards import card_text
     from hhdcli.render.symbols import FILL, NOT_MANA_LABELS, css_background, css_color, glyph, label_text
 
@@ -56,17 +57,19 @@ def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
               for symbol, label in NOT_MANA_LABELS.items() if symbol in found}
     for symbol in sorted(found - set(styles)):
         g = glyph(symbol, session.table)
-        if not g.unknown:
+        if g.unknown:  # boxed by its own name, as the drawn face and the PDFs show it (symbols.py's _draw_glyph)
+            styles[symbol] = {"bg": "#fff", "label": symbol, "phyrexian": "", "unknown": "1"}
+        else:
             styles[symbol] = {"bg": css_background(g), "label": label_text(g), "phyrexian": "1" if g.phyrexian else ""}
     return styles
 
 
-def page_html(session: Session, lang: str, join_urls: list[str]) -> str:
+def page_html(session: Session, lang: str) -> str:
     from hhdcli.render.templates import render
 
     catalog = translations(lang)
     return render(PAGE, seed=session.seed, lang=lang, _=catalog.gettext, messages=page_messages(lang),
-                  plural_rule=PLURAL_RULES[lang], symbols=symbol_styles(session), join_urls=join_urls)
+                  plural_rule=PLURAL_RULES[lang], symbols=symbol_styles(session))
 
 
 def qr_svg(url: str) -> str:

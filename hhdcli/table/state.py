@@ -87,13 +87,14 @@ class Depends(TableError):
     """Refused: later actions moved the same cards (or began a later game); they must be undone first. They
     are named as "Ben: draw", the action in the asker's language."""
 
-    def __init__(self, later: list[tuple[str | None, str]]) -> None:
-        self.later = later
-        super().__init__(N_("later actions depend on it; undo them first: {actions}"), actions="")
+    def __init__(self, action: str, later: list[tuple[str | None, str]]) -> None:
+        self.action, self.later = action, later  # the action refused (named: "it" alone says not which)
+        super().__init__(N_('cannot undo "{action}": later actions depend on it; undo them first: {actions}'),
+                         action=action, actions="")
 
     def said(self, gettext: Callable[[str], str] = str) -> str:
         named = ", ".join(f"{who or gettext('the host')}: {gettext(action)}" for who, action in self.later)
-        return gettext(self.template).format(actions=named)
+        return gettext(self.template).format(action=gettext(self.action), actions=named)
 
 
 class FairLock:
@@ -432,7 +433,7 @@ class Session:
             found = self._described[key] = {
                 "position": position, "id": self._face_of[position], "name": card.name, "hell": True,
                 "cost": card.mana_cost, "type_line": type_line, "image": images[0] if images else None,
-                "face": f"/cards/{self._face_of[position]}.png",
+                "face": f"/cards/{lang}/{self._face_of[position]}.png",  # drawn with its words in `lang`
                 "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
                 "hell_rulings": [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)]}
         return dict(found)
@@ -696,12 +697,17 @@ class Session:
             self._move(db, position, "sideboard", "top")
         return self.describe(position, name)
 
-    def end_game(self, player: str | None) -> dict[str, Any]:
+    def end_game(self, player: str | None, confirmed: int | None = None) -> dict[str, Any]:
         """The Hell cards outside the libraries and the sideboard go to the bottom of the Hell library in random
         order, seeded by the session's secret and the game; players' own cards go home; the next game begins,
-        with ownership afresh (an ownerless card on the sideboard may be put into the Hell library again)."""
+        with ownership afresh (an ownerless card on the sideboard may be put into the Hell library again).
+        `confirmed`: the game the asker saw when they confirmed; if it has already ended (another phone or the
+        board ended it first), nothing moves: two players confirming at once end one game, not two."""
         with self.transaction() as db:
             game = self._game(db)
+            if confirmed is not None and confirmed != game:
+                raise TableError("game {confirmed} has already ended; this is game {game}", status=409,
+                                 confirmed=confirmed, game=game)
             out = [int(r["position"]) for r in db.execute(
                 "SELECT position FROM cards WHERE zone IN ('hand', 'out', 'pending') ORDER BY ord")]
             home = [p for p in out if p >= OWN_CARDS]  # players' own cards in play go back to their decks
@@ -768,7 +774,7 @@ class Session:
         blocking = [r for r in later if moved(r) & mine or r["action"] == "end of game"
                     or entry["action"] == "end of game"]
         if blocking:
-            raise Depends([(r["player"], r["action"]) for r in blocking[:3]])
+            raise Depends(entry["action"], [(r["player"], r["action"]) for r in blocking[:3]])
 
 
 def _public(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, dict[str, Any]] | None = None
