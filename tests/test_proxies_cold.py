@@ -244,3 +244,63 @@ def test_hhd_killed_mid_download_leaves_a_child_that_stops_at_its_next_image_wit
         time.sleep(0.05)
     assert _session(process.pid) == {}
     assert _temp_files(tmp_path) == [] and len(server.hits) < 30
+
+
+# --- progress, counted in one place for both halves ---------------------------------------------------------
+
+_COUNTED_LAY_OUT = """
+import sys, threading
+from pathlib import Path
+from hhdcli.cache import load_cache
+from hhdcli.mana import SymbolTable
+from hhdcli.render.images import ImageStore
+from hhdcli.render.proxies import ProxyOptions, lay_out
+
+cache = load_cache(Path(sys.argv[1]))
+lock, counted = threading.Lock(), [0]
+def progress():
+    with lock:
+        counted[0] += 1
+store = ImageStore(Path(sys.argv[1]) / "images")
+laid = lay_out(cache.cards, SymbolTable.from_records(cache.symbols), ProxyOptions(), store, progress)
+print(counted[0], laid.report.images, len(laid.report.fallbacks))
+"""
+
+
+def _lay_out_counting(cache: Path) -> subprocess.Popen[str]:
+    """`lay_out` of every card in `cache` in a fresh Python (one thread: it forks), with a progress callback that
+    counts its calls; prints the count, the images in the PDF and the cards that fell back to text."""
+    return subprocess.Popen([sys.executable, "-c", _COUNTED_LAY_OUT, str(cache)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def test_progress_is_called_exactly_once_per_image_when_half_are_fetched_in_the_child(server, tmp_path):
+    run, names = cards_with_served_images(server, tmp_path / "cache", 12, Reply(b""))
+    for i in range(12):
+        server.routes[f"/img/{i}.jpg"] = Reply(_scan(i), content_type="image/jpeg", delay=0.2)
+    process = _lay_out_counting(tmp_path / "cache")
+    while len(server.hits) < 3 and process.poll() is None:
+        time.sleep(0.01)
+    during = _downloading(process.pid)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr
+    assert during == 2  # the child fetched its half
+    assert stdout.split() == ["12", "12", "0"]
+
+
+def test_a_child_killed_mid_download_leaves_its_rest_to_this_process_and_progress_still_ends_at_n(server, tmp_path):
+    """What the child did not send is fetched here: every image arrives, and each is counted once, whether the
+    child sent it before it died or this process fetched it after."""
+    run, names = cards_with_served_images(server, tmp_path / "cache", 24, Reply(b""))
+    for i in range(24):
+        server.routes[f"/img/{i}.jpg"] = Reply(_scan(i), content_type="image/jpeg", delay=0.3)
+    process = _lay_out_counting(tmp_path / "cache")
+    while len(server.hits) < 6 and process.poll() is None:  # both halves under way, most of their images to come
+        time.sleep(0.01)
+    children = [pid for pid, threads in _session(process.pid).items() if pid != process.pid and threads > 1]
+    assert len(children) == 1
+    os.kill(children[0], signal.SIGKILL)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr
+    assert stdout.split() == ["24", "24", "0"]
+    assert _session(process.pid) == {}

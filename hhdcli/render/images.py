@@ -9,9 +9,9 @@ import io
 import os
 import threading
 import warnings
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
@@ -117,17 +117,6 @@ class ImageStore:
         write_cache_file(target, prepared, durable=False)  # a cache: lost files are made again
         return ImageResult(url, target)
 
-    def _fetch_each(self, client: Client, urls: list[str], workers: int) -> Iterator[ImageResult]:
-        """Each image's result as soon as it is made, `workers` at a time (the child's half of a Fetching)."""
-        from concurrent.futures import ThreadPoolExecutor, as_completed
-
-        pool = ThreadPoolExecutor(max_workers=max(1, workers))
-        try:
-            yield from (future.result() for future in as_completed([pool.submit(self._one, client, url)
-                                                                    for url in urls]))
-        finally:  # stopped (Ctrl-C, the parent gone): none begun, those under way finished or removed
-            pool.shutdown(wait=True, cancel_futures=True)
-
     def _download(self, client: Client, url: str) -> bytes | str:
         """The image's bytes; or why there are none."""
         if urlparse(url).scheme not in ("http", "https"):
@@ -138,82 +127,111 @@ class ImageStore:
             return exc.reason
 
 
+def fetch_each(one: Callable[[str], ImageResult], urls: list[str], workers: int,
+               stop: threading.Event | None = None) -> Iterator[ImageResult]:
+    """Each image's result as soon as it is made, `workers` at a time: the one download loop, run for this
+    process's half of a `Fetching`, for its child's half, and for what the child did not send. Once `stop` is
+    set, or the caller stops reading (Ctrl-C; the parent gone), no download is begun, and those under way are
+    finished or removed."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    def unless_stopped(url: str) -> ImageResult | None:
+        return None if stop is not None and stop.is_set() else one(url)
+
+    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    try:
+        for future in as_completed([pool.submit(unless_stopped, url) for url in urls]):
+            result = future.result()
+            if result is not None:
+                yield result
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 class Fetching:
     """Downloads under way of the images `ImageStore.look_up` found missing, at most `workers` at a time (a host
-    that failed or timed out once is not asked again in the run); none when every image was in the cache. Half of them run in a child process (aside.py says why), the other half in a thread pool here;
-    the child's results come back one by one as they are made, so progress moves on both halves."""
+    that failed or timed out once is not asked again in the run); none when every image was in the cache. Half of
+    them are fetched in a child process (aside.py says why), the other half by a thread here, both with
+    `fetch_each`; each result, from either half, is counted by `_count` as it is made, so progress moves on both."""
 
     def __init__(self, store: ImageStore, results: list[ImageResult], missing: list[str],
                  progress: Callable[[], None] | None) -> None:
-        self.store, self.results, self.missing, self.progress = store, results, missing, progress
-        self._futures: list[Any] = []
-        self._pool: Any = None
+        self.store, self.missing, self.progress = store, missing, progress
+        self._results = {r.url: r for r in results}
+        self._stop = threading.Event()  # set: no download begun here any more
+        self._failed: list[BaseException] = []  # raised by wait() in the caller's thread, as without threads
+        self._mine: threading.Thread | None = None
+        self._reader: threading.Thread | None = None  # counts the child's results as they come
         self._helper: Aside[ImageResult] | None = None
-        self._helped: dict[str, ImageResult] = {}
         self._theirs: list[str] = []  # the child's half
         if not missing:
             return
-        from concurrent.futures import ThreadPoolExecutor
-
         from hhdcli.render.aside import Aside
 
-        self._client = Client(store.http, accept="image/*", notice=store.notice)
-        _import_for_workers(self._client)  # before the fork too: the child needs them, and so is spared the wait
+        client = Client(store.http, accept="image/*", notice=store.notice)
+        _import_for_workers(client)  # before the fork too: the child needs them, and so is spared the wait
+        self._one = partial(store._one, client)
         workers = max(1, store.settings.workers)
         mine = missing
         if workers > 1 and len(missing) > 1:  # every other image, so that both halves come in page order
             theirs = missing[1::2]
-            helper = Aside(lambda: store._fetch_each(self._client, theirs, workers // 2))
-            if helper.forked:
+            helper = Aside(lambda: fetch_each(self._one, theirs, workers // 2))
+            if helper.forked:  # forked before any thread starts here (aside.py says why)
                 self._helper, self._theirs, mine = helper, theirs, missing[0::2]
-                self._reader = threading.Thread(target=self._read, args=(helper,), daemon=True)
-                self._reader.start()
+                self._reader = self._start(helper.items())
                 workers -= workers // 2
-        self._pool = ThreadPoolExecutor(max_workers=workers)
-        self._futures = [self._pool.submit(self._work, url) for url in mine]
+        self._mine = self._start(fetch_each(self._one, mine, workers, self._stop))
 
-    def _work(self, url: str) -> ImageResult:
-        result = self.store._one(self._client, url)
-        if self.progress:
-            self.progress()
-        return result
+    def _start(self, results: Iterator[ImageResult]) -> threading.Thread:
+        def run() -> None:
+            try:
+                self._count(results)
+            except BaseException as exc:  # noqa: BLE001  (raised again by wait())
+                self._failed.append(exc)
 
-    def _read(self, helper: Aside[ImageResult]) -> None:
-        """The child's results, counted as they arrive."""
-        for result in helper.items():
-            self._helped[result.url] = result
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return thread
+
+    def _count(self, results: Iterable[ImageResult]) -> None:
+        """Each result kept and counted as it comes: the one place progress moves for a download."""
+        for result in results:
+            self._results[result.url] = result
             if self.progress:
                 self.progress()
 
     def wait(self) -> dict[str, ImageResult]:
         """Every image's result, once all the downloads have ended."""
-        if self._pool is not None:
-            try:
-                self.results += [future.result() for future in self._futures]
-                if self._helper is not None:
-                    self._reader.join()
-                    # what the child did not send (it failed: a cache it could not write, say) is fetched
-                    # here, where any error it meets is raised as it would have been without a child
-                    left = [self._pool.submit(self._work, url) for url in self._theirs if url not in self._helped]
-                    self.results += list(self._helped.values()) + [future.result() for future in left]
-            finally:
-                self.cancel()
+        try:
+            for thread in (self._mine, self._reader):  # this process's half first: its error ends the run
+                if thread is not None:
+                    thread.join()
+                if self._failed:
+                    raise self._failed[0]
+            # what the child did not send (it failed: a cache it could not write, say) is fetched here, where any
+            # error it meets is raised as it would have been without a child
+            left = [url for url in self._theirs if url not in self._results]
+            if left:
+                self._count(fetch_each(self._one, left, self.store.settings.workers, self._stop))
+        finally:
+            self.cancel()
         if self.store.settings.max_bytes is not None and self.missing:  # a run that added nothing cannot have grown it
-            used = {r.path for r in self.results if r.path} | {self.store.raw_path(r.url) for r in self.results}
+            results = self._results.values()
+            used = {r.path for r in results if r.path} | {self.store.raw_path(r.url) for r in results}
             evict(self.store.folder, self.store.settings.max_bytes, used)
-        return {r.url: r for r in self.results}
+        return dict(self._results)
 
     def cancel(self) -> None:
         """No more downloads begun; those under way end, here and in the child (the caller failed, or has
         every result)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)  # none begun here while the child stops
+        self._stop.set()  # none begun here while the child stops
         if self._helper is not None:
             self._helper.close()
             self._helper = None
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
+        for thread in (self._mine, self._reader):
+            if thread is not None:
+                thread.join()
+        self._mine = self._reader = None
 
 
 def _import_for_workers(client: Client) -> None:
