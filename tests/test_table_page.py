@@ -142,7 +142,9 @@ def test_mulligan_twice_with_a_partial_keep_undo_after_another_and_a_cancelled_e
     anna.until(lambda: anna.hand() == [names[order[2]], names[order[3]]])
     anna.press("mulligan")
     anna.until(lambda: anna.hand() == [names[order[4]], names[order[5]]])
-    anna.click("#mine .tile", names[order[5]])
+    # the second card by its place, not its name: the two may be the same basic land
+    anna.until(lambda: anna.js("const t = document.querySelectorAll('#mine .tile'); return t.length === 2 && "
+                               "(t[1].click(), true)"))
     anna.until(lambda: "1" in anna.texts("#mine .tile .order"))
     anna.click("#keep")
     anna.until(lambda: anna.hand() == [names[order[4]]] and not anna.shown("opening"))
@@ -507,7 +509,9 @@ def test_the_board_shows_the_address_its_qr_code_encodes(browsers, legacy_cache,
 
 
 def speaking(browser, lang: str):
-    """The browser asks in `lang` (its Accept-Language), as a phone set to that language does."""
+    """The browser asks in `lang` (its Accept-Language), as a phone set to that language does, with no language
+    chosen on an earlier page: cookies are not kept per port, so another test's ?lang= would be remembered."""
+    browser.execute_cdp_cmd("Network.clearBrowserCookies", {})
     agent = browser.execute_script("return navigator.userAgent")
     browser.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": lang})
     return browser
