@@ -250,7 +250,13 @@ _NOT_WORD = re.compile(r"[\W_]+")  # after NFKD, accents are combining marks, wh
 def pool_order_key(name: str) -> str:
     """The order the pool is sorted in before the seeded draw. Frozen as it was first written (Latin and
     Cyrillic letters, digits): a new key would draw other libraries from the same seeds."""
-    return re.sub(r"[^0-9a-zа-яё]+", "", name.lower())
+    return _not_pool_order().sub("", name.lower())
+
+
+@cache
+def _not_pool_order() -> re.Pattern[str]:
+    """Compiled when a pool is first sorted, not by every command that imports this module."""
+    return re.compile(r"[^0-9a-zа-яё]+")
 
 
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)

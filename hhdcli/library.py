@@ -6,6 +6,7 @@ import json
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,14 @@ _SNAPSHOT_DROPS = ("banned", "tags", "creators", "rotated_image")
 
 def basic_card(name: str, copy: int) -> Card:
     """One physical basic land; built in, never fetched."""
+    return Card(id=f"basic-{name.lower()}-{copy:02d}", name=name, set_code=BASIC_SET, faces=_basic_faces(name))
+
+
+@cache
+def _basic_faces(name: str) -> tuple[Face, ...]:
+    """A basic's face, the same for its 50 copies (a face is immutable, so they share it)."""
     color = POOL_BASICS[name]
-    face = Face(name=name, type_line=f"Basic Land — {name}", oracle_text=f"({{T}}: Add {{{color}}}.)")
-    return Card(id=f"basic-{name.lower()}-{copy:02d}", name=name, set_code=BASIC_SET, faces=(face,))
+    return (Face(name=name, type_line=f"Basic Land — {name}", oracle_text=f"({{T}}: Add {{{color}}}.)"),)
 
 
 def basic_cards(per_type: int = 50) -> list[Card]:
