@@ -677,3 +677,12 @@ def test_an_address_without_the_join_code_explains_itself_in_the_phones_language
     finally:
         speaking(browser, "en-US")
         running.stop()
+
+
+def test_a_phone_names_its_player_and_draws_the_colors_their_lands_make_as_symbols(browsers, table):
+    """"You are Ben; your deck's lands make {W}{U}{B}": each color drawn as the mana symbol the cards' text uses,
+    and read aloud as that symbol."""
+    ben = phone(browsers, 0, table, "Ben")
+    symbols = ben.js("return [...document.querySelectorAll('#me .ms')].map(s => s.getAttribute('aria-label'))")
+    assert symbols == ["{W}", "{U}", "{B}"]
+    assert ben.text("me").startswith("You are Ben; your deck's lands make")
