@@ -98,6 +98,16 @@ class Page:
     def press(self, action: str) -> None:
         self.click(f"button[data-action='{action}']")
 
+    def draw_until_choice(self, tries: int = 40) -> None:
+        """Draw from Hell, dismissing each card the deck must take, until one is a choice (take or decline)."""
+        for _ in range(tries):
+            self.press("draw")
+            self.until(lambda: self.shown("drawn") and self.text("drawn-name"))
+            if self.shown("choice"):
+                return
+            self.click("#dismiss")
+            self.until(lambda: not self.shown("drawn"))
+
     def seat(self, name: str) -> None:
         self.click("#seats button", name)
         self.until(lambda: self.shown("me") and name in self.text("me"))
@@ -380,13 +390,7 @@ def test_a_choice_card_is_answered_beside_it_and_draw_waits_for_the_answer(brows
     """On a phone, Take and Decline come before the card's text (within the first screen, above the bar, whatever
     the text's length), and Draw from Hell is greyed until the choice is answered."""
     anna = phone(browsers, 0, table, "Anna")
-    for _ in range(40):
-        anna.press("draw")
-        anna.until(lambda: anna.shown("drawn") and anna.text("drawn-name"))
-        if anna.shown("choice"):
-            break
-        anna.click("#dismiss")
-        anna.until(lambda: not anna.shown("drawn"))
+    anna.draw_until_choice()
     anna.until(lambda: anna.shown("choice") and anna.js("return document.getElementById('draw').disabled"))
     anna.js("window.scrollTo(0, 0)")
     take = anna.js("return document.querySelector(\"#choice [data-action='take']\").getBoundingClientRect().bottom")
@@ -622,13 +626,7 @@ def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
         snap(laptop, shots, "03-board-mulligan", names)
         anna.click("#keep")
         anna.until(lambda: not anna.shown("opening"))
-        for _ in range(40):  # a draw, until one is a choice: Take and Decline beside the card
-            anna.press("draw")
-            anna.until(lambda: anna.shown("drawn") and anna.text("drawn-name"))
-            if anna.shown("choice"):
-                break
-            anna.click("#dismiss")
-            anna.until(lambda: not anna.shown("drawn"))
+        anna.draw_until_choice()  # Take and Decline beside the card
         snap(anna, shots, "04-phone-draw-choice", names)
         anna.press("decline")
         anna.until(lambda: not anna.shown("drawn"))
