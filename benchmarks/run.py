@@ -498,7 +498,7 @@ def _memory_rows(rows: list[Row], work: Path, base: str) -> None:
 
 
 def make_scans(folder: Path, count: int, dpi: int) -> list[Path]:
-    """`count` distinct card-like JPEG scans at the print size for `dpi` (smooth colour with grain, ~150 KB at
+    """`count` distinct card-like JPEG scans at the print size for `dpi` (smooth color with grain, ~150 KB at
     300 dpi like real scans), made once per run."""
     from PIL import Image
 

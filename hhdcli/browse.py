@@ -41,7 +41,7 @@ class CardFilter:
 
 
 def _has_color(card: Card, color: str) -> bool:
-    """A colour letter matches every card of that colour; M and C match the group."""
+    """A color letter matches every card of that color; M and C match the group."""
     if color in (Group.MULTI, Group.COLORLESS):
         return card.color_group == color
     return color in card.colors
@@ -169,7 +169,7 @@ def _age(hours: float) -> str:
 
 
 def format_status(report: dict[str, Any]) -> str:
-    colours = "  ".join(f"{g} {n}" for g, n in report["by_color"].items())
+    colors = "  ".join(f"{g} {n}" for g, n in report["by_color"].items())
     if report["data"] == "built-in":
         where = [_("data:      the built-in Hellscube v1.2 data of {date} (no cache yet in {folder}; `hhd sync` "
                    "fetches the live registry)").format(date=report["fetched_at"][:10], folder=report["cache_dir"])]
@@ -185,7 +185,7 @@ def format_status(report: dict[str, Any]) -> str:
         ngettext("cards:     {n} Hellscube v1.2 card ({lands} lands, {banned} banned)",
                  "cards:     {n} Hellscube v1.2 cards ({lands} lands, {banned} banned)",
                  report["cards"]).format(n=report["cards"], lands=report["lands"], banned=report["banned"]),
-        _("colors:    {counts}   (non-land cards)").format(counts=colours),
+        _("colors:    {counts}   (non-land cards)").format(counts=colors),
         ngettext("symbols:   {n} in the symbol table", "symbols:   {n} in the symbol table",
                  report["symbols"]).format(n=report["symbols"]),
         _("language:  {name} ({why})").format(name=_(LANGUAGE_NAMES.get(language["code"], language["code"])),

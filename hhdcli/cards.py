@@ -23,9 +23,9 @@ from hhdcli.jsonio import JsonProblem, load_json
 V12_SETS = {"HLC", "HLC.0", "HLC.1", "HLC.2"}
 BASIC_SET = "BASIC"  # the built-in basic lands of the Hell pool
 
-# The registry's own colour rules (its Layout.ts): faces of these layouts never add to a card's colours or
+# The registry's own color rules (its Layout.ts): faces of these layouts never add to a card's colors or
 # cost (a token printed in an inset, a reminder card, a dungeon…), and cards of these layouts take their
-# colours from the front face alone.
+# colors from the front face alone.
 NO_IDENTITY_FACE_LAYOUTS = {"meld_result", "token", "emblem", "reminder", "stickers", "dungeon", "draft_partner",
                             "specialize"}
 FRONT_IDENTITY_LAYOUTS = {"specialize", "meld_part", "draft_partner", "reminder_on_back", "token_on_back",
@@ -69,7 +69,7 @@ class Face:
     loyalty: str | None = None
     colors: tuple[str, ...] = ()
     image: str | None = None
-    counts: bool = True  # part of the card's cost and colours (False: an inset token, a reminder face…)
+    counts: bool = True  # part of the card's cost and colors (False: an inset token, a reminder face…)
 
 
 @dataclass(frozen=True)
@@ -80,14 +80,14 @@ class Card:
     name: str
     set_code: str
     faces: tuple[Face, ...]
-    colors: tuple[str, ...] = ()  # the card's colours by the rules: its cost, plus a colour indicator
+    colors: tuple[str, ...] = ()  # the card's colors by the rules: its cost, plus a color indicator
     mana_value: float | None = None
     layout: str = "normal"
     image: str | None = None  # the whole card's print image (print_image preferred)
     banned: bool = False
     tags: tuple[str, ...] = ()
     creators: tuple[str, ...] = ()
-    color_identity: tuple[str, ...] = ()  # cost and rules-text colours (the registry's; Commander's sense)
+    color_identity: tuple[str, ...] = ()  # cost and rules-text colors (the registry's; Commander's sense)
     rotated_image: str | None = None  # a split card's picture turned to lie sideways, as a table shows it
 
     @property
@@ -113,19 +113,19 @@ class Card:
 
     @property
     def color_group(self) -> Group:
-        """By colour alone: W U B R G P for one colour, MULTI for several, COLORLESS for none."""
+        """By color alone: W U B R G P for one color, MULTI for several, COLORLESS for none."""
         return colors.group_of(self.colors)
 
     @property
     def group(self) -> Group:
-        """How lists group the card: basic lands, other lands, else its colour group."""
+        """How lists group the card: basic lands, other lands, else its color group."""
         if self.is_basic:
             return Group.BASIC
         return Group.LAND if self.is_land else self.color_group
 
     @property
     def frame(self) -> Group:
-        """The colour a proxy's frame shows: a basic its mana's colour; a colourless land is LAND."""
+        """The color a proxy's frame shows: a basic its mana's color; a colorless land is LAND."""
         if self.is_basic:
             return Group(BASIC_LANDS[self.name])
         group = self.color_group
@@ -572,7 +572,7 @@ def _legacy_colors(value: str) -> tuple[str, ...]:
 
 
 def cost_colors(faces: Iterable[Face]) -> tuple[str, ...]:
-    """The colours of the mana symbols in the faces' costs: `{2/R}` is red, `{H/B}` black, `{U/BB}` blue
+    """The colors of the mana symbols in the faces' costs: `{2/R}` is red, `{H/B}` black, `{U/BB}` blue
     and black; numbers and `{Pickle}` have none."""
     letters = {letter for face in faces for symbol in parse_cost(face.mana_cost).symbols
                for part in symbol.split("/") if _COLOR_LETTERS.issuperset(part) for letter in part}
@@ -610,7 +610,7 @@ def _legacy_card(record: dict[str, Any]) -> Card:
         name=name,
         set_code="HLC",
         faces=faces,
-        # The legacy sheet has no colour indicator and no layout: a card's colours are its costs' colours,
+        # The legacy sheet has no color indicator and no layout: a card's colors are its costs' colors,
         # and its loose `Color(s)` column (Watch Wolf: "White;Green" for its suspend cost) is identity.
         colors=own_colors,
         color_identity=colors.known((*_legacy_colors(str(record.get("Color(s)") or "")), *own_colors)),
@@ -649,7 +649,7 @@ def _print_image(record: dict[str, Any]) -> str | None:
 
 
 def _colors(listed: Any) -> tuple[str, ...]:
-    """Colour letters in WUBRGP order, whatever order the registry lists them in."""
+    """Color letters in WUBRGP order, whatever order the registry lists them in."""
     return colors.known(listed or ())
 
 
@@ -669,7 +669,7 @@ def _current_face(face: dict[str, Any], with_image: bool, counts: bool) -> Face:
 
 
 def _face_counts(card_layout: str, face: dict[str, Any], index: int) -> bool:
-    """Whether the registry counts this face for the card's colours (and so the take rule its cost)."""
+    """Whether the registry counts this face for the card's colors (and so the take rule its cost)."""
     if face.get("drop_face") or str(face.get("layout") or "") in NO_IDENTITY_FACE_LAYOUTS:
         return False
     return index == 0 or card_layout not in FRONT_IDENTITY_LAYOUTS
@@ -688,7 +688,7 @@ def _current_card(record: dict[str, Any]) -> Card:
         name=str(record.get("name") or ""),
         set_code=str(record.get("set") or "").replace("_", "."),
         faces=faces,
-        # the registry's `colors` are the card's colours by the rules (cost and colour indicator)
+        # the registry's `colors` are the card's colors by the rules (cost and color indicator)
         colors=_colors(listed) if listed is not None else colors.known(c for f in faces if f.counts for c in f.colors),
         mana_value=float(mana_value) if isinstance(mana_value, (int, float)) else None,
         layout=layout,

@@ -83,7 +83,7 @@ def _about(chance: float) -> str:
 
 @dataclass
 class CheckReport:
-    """What `hhd check` found: the deck's colours and lands, a verdict per card, what a colour more gives."""
+    """What `hhd check` found: the deck's colors and lands, a verdict per card, what a color more gives."""
 
     scope: str
     deck_colors: tuple[str, ...]
@@ -158,8 +158,8 @@ def check_deck(cards: Sequence[Card], scope: str, table: SymbolTable, *, deck: D
                colors: Sequence[str] | None = None, hellscube: Sequence[Card] = (),
                lands: dict[str, tuple[str, ...]] | None = None, lookup: LandLookup | None = None,
                with_rules_text: bool = False, whole_set: bool = False) -> CheckReport:
-    """The whole check: the deck's colours (from its lands, or `colors` as a what-if), then the take rule
-    for every card, and what one more land colour would unlock."""
+    """The whole check: the deck's colors (from its lands, or `colors` as a what-if), then the take rule
+    for every card, and what one more land color would unlock."""
     if colors is not None:
         report = run_check(cards, scope, colors, [], table, with_rules_text)
         report.from_deck, report.whole_set = False, whole_set
@@ -219,7 +219,7 @@ def verdict_word(verdict: str) -> str:
 
 
 def how_known(how: str) -> str:
-    """How a land's colours were found (basic, hellscube, scryfall, --land), in the run's language."""
+    """How a land's colors were found (basic, hellscube, scryfall, --land), in the run's language."""
     return _(HOW_KNOWN[how]) if how in HOW_KNOWN else how
 
 

@@ -229,7 +229,7 @@ def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, ti
     """
     from hhdcli.cache import resolve_cache_dir
 
-    if os.environ.get("NO_COLOR"):  # https://no-color.org: Click only strips colour when not on a terminal
+    if os.environ.get("NO_COLOR"):  # https://no-color.org: Click only strips color when not on a terminal
         ctx.color = False
     # --lang was read before parsing (HhdGroup.main), so that --help and usage errors are in the language
     ctx.obj = Env(resolve_cache_dir(cache_dir), registry_url, timeout, quiet, debug, cache_max_mb=cache_max)
@@ -1102,7 +1102,7 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
 
 def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...], players: tuple[str, ...],
                    lands: tuple[str, ...] = (), sideboard_after_blank: bool | None = None) -> dict[str, tuple[str, ...]]:
-    """Each player's land colours: from a deck file (lands hhd cannot tell are named, as hhd check names
+    """Each player's land colors: from a deck file (lands hhd cannot tell are named, as hhd check names
     them; --land tells them), or given as letters."""
     from hhdcli.deck import deck_colors, parse_colors_option, parse_land_option, read_deck
 

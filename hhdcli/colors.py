@@ -1,14 +1,14 @@
-"""The colour vocabulary, written once: letters, names, basic lands and the order groups print in."""
+"""The color vocabulary, written once: letters, names, basic lands and the order groups print in."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
 
-# The six colours of Hellscube v1.2 in printing order; purple (P) is a colour of its own.
+# The six colors of Hellscube v1.2 in printing order; purple (P) is a color of its own.
 COLORS = "WUBRGP"
 COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green", "P": "Purple"}
-# English colour words as the registry writes them ("White;Blue", pips.json's "colors"), any case.
+# English color words as the registry writes them ("White;Blue", pips.json's "colors"), any case.
 _LETTER_BY_WORD = {name.lower(): letter for letter, name in COLOR_NAMES.items()} | {
     "colorless": "C", "colourless": "C"}
 
@@ -19,7 +19,7 @@ LAND_TYPES = {name.lower(): color for name, color in BASIC_LANDS.items() if colo
 
 
 class Group(StrEnum):
-    """How cards are grouped for people: one colour, several (gold), none, lands, basic lands."""
+    """How cards are grouped for people: one color, several (gold), none, lands, basic lands."""
 
     W = "W"
     U = "U"
@@ -35,7 +35,7 @@ class Group(StrEnum):
 
 _GROUP_OF_LETTER = {letter: Group(letter) for letter in COLORS}  # a dict look-up, not Enum's call, per card
 GROUP_ORDER = tuple(Group)  # W U B R G P M C L basic: the order every list and table uses
-COLOR_GROUPS = GROUP_ORDER[:8]  # the groups of cards by colour alone
+COLOR_GROUPS = GROUP_ORDER[:8]  # the groups of cards by color alone
 GROUP_NAMES = {**COLOR_NAMES, "M": "Multicolor", "C": "Colorless", "L": "Land", "basic": "Basic land"}
 
 
@@ -45,18 +45,18 @@ def color_letter(word: str) -> str:
 
 
 def ordered(colors: Iterable[str]) -> tuple[str, ...]:
-    """Colour letters in WUBRGP order, each once; other colours a card names (Yellow…) after, A–Z."""
+    """Color letters in WUBRGP order, each once; other colors a card names (Yellow…) after, A–Z."""
     return tuple(sorted(set(colors), key=lambda c: (COLORS.find(c) if c in COLORS else len(COLORS), c)))
 
 
 def known(colors: Iterable[str]) -> tuple[str, ...]:
-    """Only the six colours, in WUBRGP order (drops C, S and anything else)."""
+    """Only the six colors, in WUBRGP order (drops C, S and anything else)."""
     present = set(colors)
     return tuple([c for c in COLORS if c in present])  # a list first: a generator is slower for six
 
 
 def parse_letters(text: str) -> tuple[str, ...] | None:
-    """`wub` → (W, U, B); `none` or empty → (); None when a character is not a colour letter."""
+    """`wub` → (W, U, B); `none` or empty → (); None when a character is not a color letter."""
     letters = text.strip().upper()
     if letters in ("NONE", ""):
         return ()
@@ -66,7 +66,7 @@ def parse_letters(text: str) -> tuple[str, ...] | None:
 
 
 def group_of(colors: tuple[str, ...]) -> Group:
-    """One colour is its own group, several are MULTI, none COLORLESS."""
+    """One color is its own group, several are MULTI, none COLORLESS."""
     if len(colors) > 1:
         return Group.MULTI
     return _GROUP_OF_LETTER.get(colors[0], Group.COLORLESS) if colors else Group.COLORLESS

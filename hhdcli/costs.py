@@ -10,7 +10,7 @@ SYMBOL = re.compile(r"\{([^{}]*)\}")
 _BRACED_COST = re.compile(r"(?:\{[^{}]*\}\s*)+")
 _BARE_COST = re.compile(r"(?:\d+|[WUBRGPCXS])+")
 _BARE_TOKEN = re.compile(r"\d+|[WUBRGPCXS]")
-# A symbol part that is a number, not a colour: {3}, {1/2}, {-1}, {∞}, {X}
+# A symbol part that is a number, not a color: {3}, {1/2}, {-1}, {∞}, {X}
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?|\d+/\d+|∞|[XYZ]")
 
 

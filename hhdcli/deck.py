@@ -1,4 +1,4 @@
-"""A deck's lands and the colours they make (the deck-list formats are read by hhdcli.decklists)."""
+"""A deck's lands and the colors they make (the deck-list formats are read by hhdcli.decklists)."""
 
 from __future__ import annotations
 
@@ -33,12 +33,12 @@ def read_deck(path: Path, sideboard_after_blank: bool | None = None) -> Deck:
     return deck
 
 
-# --- which colours the lands make -------------------------------------------------------------
+# --- which colors the lands make -------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class LandColors:
-    """A land of the deck, the colours it makes, and how hhd knows them."""
+    """A land of the deck, the colors it makes, and how hhd knows them."""
 
     name: str
     colors: tuple[str, ...]
@@ -47,7 +47,7 @@ class LandColors:
 
 @dataclass
 class DeckColors:
-    """The colours a deck's lands make, with the lands behind them and the names left unknown."""
+    """The colors a deck's lands make, with the lands behind them and the names left unknown."""
 
     colors: tuple[str, ...]
     lands: list[LandColors]
@@ -62,15 +62,15 @@ class LandLookup(Protocol):
 
 
 _ADD = re.compile(r"\badd\b([^.\n]*)", re.IGNORECASE)
-_ANY_COLOUR = re.compile(r"any (?:one )?colou?r|any combination of colou?rs|mana of any type", re.IGNORECASE)
+_ANY_COLOR = re.compile(r"any (?:one )?colou?r|any combination of colou?rs|mana of any type", re.IGNORECASE)
 
 
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
 
 
 def hellscube_land_colors(card: Card) -> tuple[str, ...]:
-    """A Hellscube land's colours, from its land faces alone (a spell // land card counts with its land
-    face): its own "Add {…}" abilities, "any colour" (all six) and basic land types. An ability it
+    """A Hellscube land's colors, from its land faces alone (a spell // land card counts with its land
+    face): its own "Add {…}" abilities, "any color" (all six) and basic land types. An ability it
     grants to others, written in quotes ("Enchanted land has '{T}: Add …'"), is not its own."""
     made: set[str] = set()
     for face in card.faces:
@@ -78,7 +78,7 @@ def hellscube_land_colors(card: Card) -> tuple[str, ...]:
             continue
         for ability in _ADD.findall(_QUOTED.sub("", face.oracle_text)):
             made |= {c for symbol in symbols_in(ability) for c in symbol.split("/") if c in COLORS}
-            if _ANY_COLOUR.search(ability):
+            if _ANY_COLOR.search(ability):
                 made |= set(COLORS)
         types = face.type_line.split("—")[-1].lower().split() if "—" in face.type_line else []
         made |= {LAND_TYPES[t] for t in types if t in LAND_TYPES}
@@ -86,7 +86,7 @@ def hellscube_land_colors(card: Card) -> tuple[str, ...]:
 
 
 def parse_land_option(option: str) -> tuple[str, tuple[str, ...]]:
-    """`--land "Steam Vents=UR"` → ("Steam Vents", ("U", "R")); `=none` for a colourless land."""
+    """`--land "Steam Vents=UR"` → ("Steam Vents", ("U", "R")); `=none` for a colorless land."""
     name, sep, letters = option.rpartition("=")
     colors = palette.parse_letters(letters)
     if not sep or not name.strip() or not letters.strip() or colors is None:
@@ -104,7 +104,7 @@ def parse_colors_option(option: str) -> tuple[str, ...]:
 
 def deck_colors(deck: Deck, hellscube: Iterable[Card], overrides: dict[str, tuple[str, ...]] | None = None,
                 lookup: LandLookup | None = None) -> DeckColors:
-    """The colours the deck's main-deck lands make, and where each came from."""
+    """The colors the deck's main-deck lands make, and where each came from."""
     by_key = {normalize_name(name): colors for name, colors in (overrides or {}).items()}
     index = CardIndex(list(hellscube))
     lands: list[LandColors] = []

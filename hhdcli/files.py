@@ -23,8 +23,9 @@ def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], object], durable
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.parent not in _SWEPT:  # once a folder and run: a folder of 1,500 images is not listed per write
         sweep_leftovers(path.parent)
-    fd, tmp = _new_temp_file(path.parent, f".{path.name}.{os.getpid()}{LEFTOVER_MARK}", ".tmp")
-    try:
+    made: list[str] = []  # the temp file's name, known here before the file exists: Ctrl-C at any moment after
+    try:  # (even as it is being made) leaves nothing behind
+        fd, tmp = _new_temp_file(path.parent, f".{path.name}.{os.getpid()}{LEFTOVER_MARK}", ".tmp", made)
         os.chmod(tmp, _file_mode(path))  # mkstemp makes 0600; a replaced file keeps the mode a new one would get
         with os.fdopen(fd, "wb") as handle:
             if callable(data):
@@ -36,19 +37,25 @@ def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], object], durable
                 os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        for tmp in made:
+            Path(tmp).unlink(missing_ok=True)
         raise
 
 
-def _new_temp_file(folder: Path, prefix: str, suffix: str) -> tuple[int, str]:
+def _new_temp_file(folder: Path, prefix: str, suffix: str, made: list[str] | None = None) -> tuple[int, str]:
     """tempfile.mkstemp's contract (a new file that no one else opened, mode 0600, its absolute path) without
-    importing tempfile, whose shutil loads three compression modules: 3 ms of every writing command's start-up."""
+    importing tempfile, whose shutil loads three compression modules: 3 ms of every writing command's start-up.
+    The name goes into `made` before the file is made, so that an interrupt just after leaves it known."""
     flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     for _attempt in range(100):  # as mkstemp: another name when one is taken
         name = os.path.abspath(os.path.join(folder, f"{prefix}{os.urandom(5).hex()}{suffix}"))
+        if made is not None:
+            made.append(name)
         try:
             return os.open(name, flags, 0o600), name
-        except FileExistsError:
+        except FileExistsError:  # another's: not ours to remove
+            if made is not None:
+                made.remove(name)
             continue
     raise FileExistsError(errno.EEXIST, "no unused temporary file name", str(folder))
 

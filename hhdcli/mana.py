@@ -1,8 +1,8 @@
 """Mana costs, the registry's symbol table and the take rule (pure functions).
 
-Each symbol becomes a `Requirement`: a set of options, each option the colours it needs. A symbol is
-satisfied when any one option's colours are all made by the deck's lands; an option needing no
-colour (generic, colourless, Phyrexian) is always satisfied.
+Each symbol becomes a `Requirement`: a set of options, each option the colors it needs. A symbol is
+satisfied when any one option's colors are all made by the deck's lands; an option needing no
+color (generic, colorless, Phyrexian) is always satisfied.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class Requirement:
         return any(option <= colors for option in self.options)
 
     def missing(self, colors: frozenset[str]) -> frozenset[str]:
-        """The fewest colours that would satisfy it (the first cheapest option)."""
+        """The fewest colors that would satisfy it (the first cheapest option)."""
         if not self.options:
             return frozenset()
         return min((option - colors for option in self.options), key=len)
@@ -78,7 +78,7 @@ class SymbolTable:
         return self.records.get(symbol) or self._by_sorted.get(_sorted_key(symbol))
 
     def assess(self, symbols: tuple[str, ...], colors: frozenset[str]) -> Assessment:
-        """The take rule on one cost for one set of deck colours, memoised: a what-if run over 720
+        """The take rule on one cost for one set of deck colors, memoised: a what-if run over 720
         cards asks the same few hundred questions again and again."""
         key = (symbols, colors)
         hit = self._assessed.get(key)
@@ -95,24 +95,24 @@ class SymbolTable:
         record = self.lookup(symbol)
         if record is None:
             return _by_shape(symbol)
-        colours = frozenset(color_letter(c) for c in record.get("colors") or ()) - {"C"}
+        colors = frozenset(color_letter(c) for c in record.get("colors") or ()) - {"C"}
         if record.get("phyrexian"):
             return Requirement((GENERIC,), phyrexian=True, hybrid=bool(record.get("hybrid")))
         if not record.get("hybrid"):
-            return Requirement((colours,))
+            return Requirement((colors,))
         options = [o for o in (self._option(part) for part in symbol.split("/")) if o is not None]
-        if not options:  # a hybrid whose parts are not symbols (Rainbow, Canada): any one colour
-            options = [frozenset({c}) for c in colours] or [GENERIC]
+        if not options:  # a hybrid whose parts are not symbols (Rainbow, Canada): any one color
+            options = [frozenset({c}) for c in colors] or [GENERIC]
             if "C" in {color_letter(c) for c in record.get("colors") or ()}:
                 options.append(GENERIC)
         return Requirement(tuple(options), hybrid=True)
 
     def part_colors(self, part: str) -> frozenset[str]:
-        """The colours one part of a symbol needs (empty for generic or unreadable parts)."""
+        """The colors one part of a symbol needs (empty for generic or unreadable parts)."""
         return self._option(part) or GENERIC
 
     def _option(self, part: str) -> frozenset[str] | None:
-        """One option of a hybrid: a number is generic, `BB` needs B, a known symbol its colours."""
+        """One option of a hybrid: a number is generic, `BB` needs B, a known symbol its colors."""
         part = part.strip()
         if is_number(part):
             return GENERIC
@@ -129,7 +129,7 @@ def _sorted_key(symbol: str) -> str:
 
 
 def _by_shape(symbol: str) -> Requirement:
-    """A symbol missing from the table: slash-separated colour letters and numbers, H marks Phyrexian."""
+    """A symbol missing from the table: slash-separated color letters and numbers, H marks Phyrexian."""
     parts = [p.strip() for p in symbol.split("/")]
     if len(parts) > 1 and "H" in parts:
         return Requirement((GENERIC,), phyrexian=True)
@@ -194,7 +194,7 @@ def _read_costs(costs: tuple[str, ...], rules_texts: tuple[str, ...]) -> CardCos
 
 @dataclass(frozen=True)
 class Assessment:
-    """A cost judged against the deck's colours: take or choice, and the symbols that decided it."""
+    """A cost judged against the deck's colors: take or choice, and the symbols that decided it."""
 
     verdict: Take  # TAKE or CHOICE
     missing: tuple[str, ...] = ()
@@ -233,7 +233,7 @@ def judge_all(cards: Sequence[Card], deck_colors: Iterable[str], table: SymbolTa
 
 @dataclass(frozen=True)
 class WhatIf:
-    """How many more cards a deck could take with one more colour."""
+    """How many more cards a deck could take with one more color."""
 
     color: str
     gain: int
@@ -241,9 +241,9 @@ class WhatIf:
 
 def what_if(verdicts: Sequence[Verdict], deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
             with_rules_text: bool = False) -> list[WhatIf]:
-    """For each colour the deck lacks: how many more cards become take with a land of it, best first. A card
-    the deck takes stays taken with more colours (a cost is met when one of its options is within them), so
-    only the cards of choice are judged again, once per colour."""
+    """For each color the deck lacks: how many more cards become take with a land of it, best first. A card
+    the deck takes stays taken with more colors (a cost is met when one of its options is within them), so
+    only the cards of choice are judged again, once per color."""
     colors = frozenset(deck_colors)
     choices = [v.card for v in verdicts if v.verdict is Take.CHOICE]
     gains = [WhatIf(color, sum(judge(card, colors | {color}, table, with_rules_text).verdict is Take.TAKE

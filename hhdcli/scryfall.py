@@ -1,4 +1,4 @@
-"""Other Magic lands' colours from Scryfall's /cards/collection, cached on disk, with Scryfall's etiquette.
+"""Other Magic lands' colors from Scryfall's /cards/collection, cached on disk, with Scryfall's etiquette.
 
 Scryfall's API documentation asks for a User-Agent and an Accept header, at most 75 identifiers a request,
 no more than about 2 requests a second to /cards/collection, and, after a 429, a pause (we wait 30 s; a

@@ -219,7 +219,7 @@ def cards_with_served_images(server: LoopbackServer, cache_dir: Path, count: int
 
 
 def on_a_terminal(command: list[str], env: dict[str, str] | None = None) -> bytes:
-    """What a person at a terminal sees of a command run there: its output on a pseudo-terminal (colours and
+    """What a person at a terminal sees of a command run there: its output on a pseudo-terminal (colors and
     progress bars are drawn only on one)."""
     import pty
     import select

@@ -16,7 +16,7 @@ from support import PIPS, Reply
 TABLE = SymbolTable.from_records(parse_symbols(PIPS.read_bytes()))
 
 
-# (card, deck colours, verdict, missing)
+# (card, deck colors, verdict, missing)
 TRICKY = [
     ("Pyrohyperspasm", "R", "take", ""),
     ("Pyrohyperspasm", "U", "choice", "R"),
@@ -40,7 +40,7 @@ TRICKY = [
     ("Be Gay // Do Crime", "G", "choice", "B"),
     ("Be Gay // Do Crime", "BG", "take", ""),
     ("Acquisition of Kozilek", "B", "take", ""),  # {3/P}{B}: the generic option
-    ("Avatar of woah", "WUBRG", "choice", "P"),  # purple is a colour of its own
+    ("Avatar of woah", "WUBRG", "choice", "P"),  # purple is a color of its own
 ]
 
 
@@ -157,24 +157,24 @@ def test_unparseable_lines_are_reported_with_their_line_number(tmp_path):
     assert deck.problems == [f"{tmp_path / 'plain.txt'}:4: not a deck line: 'this line is not a card.'"]
 
 
-def test_only_the_main_deck_counts_for_colours(index):
+def test_only_the_main_deck_counts_for_colors(index):
     colors = deck_colors(parse_deck(MTGO), index.cards)
     assert colors.colors == ("U", "B")
 
 
-def test_hellscube_lands_make_their_colours(index):
+def test_hellscube_lands_make_their_colors(index):
     def colors_of(name: str) -> tuple[str, ...]:
         return deck_colors(parse_deck(f"1 {name}\n"), index.cards).colors
 
     assert colors_of("Escalator") == tuple("WUBRGP")  # "{T}: Add one mana of any color."
     # 'Lands have "{T}: Add one mana of any color…"' is granted to others: the land itself makes W
     assert colors_of("Carborg, Tomb of Broogmoth") == ("W",)
-    # a spell // land card is a land, with its land face's colours (a Nebula makes P)
+    # a spell // land card is a land, with its land face's colors (a Nebula makes P)
     assert colors_of("Search for the Nebula // The Great Nebula Field") == ("P",)
     assert colors_of("Going // The Store") == tuple("WUBRGP")
 
 
-def test_land_option_and_colours_option(synced, tmp_path):
+def test_land_option_and_colors_option(synced, tmp_path):
     deck = _write(tmp_path, "d.txt", "4 Steam Vents\n")
     result = json.loads(synced("check", str(deck), "--all", "--offline", "--land", "Steam Vents=UR", "--json").stdout)
     assert result["deck_colors"] == ["U", "R"]
@@ -190,7 +190,7 @@ def test_a_deck_with_no_lands_is_warned_about(synced, tmp_path):
     assert result.exit_code == 0
     assert "no lands" in result.output
     data = json.loads(synced("check", str(deck), "--all", "--offline", "--json").stdout)
-    assert data["deck_colors"] == [] and data["summary"]["take"] > 0  # colourless and Phyrexian cards
+    assert data["deck_colors"] == [] and data["summary"]["take"] > 0  # colorless and Phyrexian cards
 
 
 def test_a_binary_file_is_refused(synced, tmp_path):
@@ -302,7 +302,7 @@ def test_html_and_markdown_reports_escape_card_names(synced, tmp_path):
     assert "\\<script\\>" in md and "| take |" in md
 
 
-def test_a_hellscube_land_with_basic_types_makes_their_colours():
+def test_a_hellscube_land_with_basic_types_makes_their_colors():
     from hhdcli.cards import Card, Face
     from hhdcli.deck import hellscube_land_colors
 
@@ -313,8 +313,8 @@ def test_a_hellscube_land_with_basic_types_makes_their_colours():
 
 
 @pytest.mark.parametrize("colors", ["", "R", "UB", "WUG", "WUBRG"])
-def test_what_one_more_colour_unlocks_counts_every_card_judged_again_with_it(index, colors):
-    """what_if judges again only the cards of choice; the count is that of judging all 720 with the colour."""
+def test_what_one_more_color_unlocks_counts_every_card_judged_again_with_it(index, colors):
+    """what_if judges again only the cards of choice; the count is that of judging all 720 with the color."""
     from hhdcli.colors import COLORS
     from hhdcli.mana import Take, judge_all, what_if
 
@@ -323,4 +323,4 @@ def test_what_one_more_colour_unlocks_counts_every_card_judged_again_with_it(ind
     base = sum(v.verdict is Take.TAKE for v in judge_all(cards, colors, table))
     gains = {w.color: w.gain for w in what_if(judge_all(cards, colors, table), colors, table)}
     assert gains == {c: takes[c] - base for c in COLORS if c not in colors}
-    assert colors == "WUBRG" or any(gains.values())  # a colour that unlocks nothing everywhere tests nothing
+    assert colors == "WUBRG" or any(gains.values())  # a color that unlocks nothing everywhere tests nothing

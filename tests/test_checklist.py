@@ -58,9 +58,9 @@ def test_groups_and_sorts(synced, library):
     cache = load_cache(synced.cache_dir)
     lib = load_library(library)
     cards = resolve(lib, cache.cards).cards
-    by_colour = build_checklist(lib, cards, "v", "colour")
-    assert [g.heading for g in by_colour.groups][-1] == "Basic lands"
-    assert sum(g.count for g in by_colour.groups) == by_colour.total == 97
+    by_color = build_checklist(lib, cards, "v", "colour")
+    assert [g.heading for g in by_color.groups][-1] == "Basic lands"
+    assert sum(g.count for g in by_color.groups) == by_color.total == 97
     by_position = build_checklist(lib, cards, "v", "position")
     assert [line.position for line in by_position.groups[0].lines] == sorted(
         line.position for line in by_position.groups[0].lines)
@@ -289,7 +289,7 @@ def test_printing_a_checklist_does_not_load_the_proxy_sheets(synced, library, tm
 @pytest.mark.parametrize(("command", "form"), [(["checklist"], "md"), (["checklist", "--with-rules"], "html"),
                                                (["rules"], "md"), (["rules"], "html")])
 def test_a_markdown_or_html_checklist_or_rules_sheet_loads_no_reportlab(synced, library, tmp_path, command, form):
-    """Only the PDFs draw: the Markdown and HTML checklists and rules sheets (their data, the frame colours of the
+    """Only the PDFs draw: the Markdown and HTML checklists and rules sheets (their data, the frame colors of the
     checklist's dots) load neither ReportLab nor Pillow, nor urllib (which xml.sax.saxutils drags in); ~50 ms."""
     out = tmp_path / f"c.{form}"
     loaded = _modules_loaded_by(synced.cache_dir, *command, "-l", str(library), "-o", str(out))

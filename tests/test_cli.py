@@ -1,4 +1,4 @@
-"""The command line as a user meets it: one option vocabulary, examples that run as written, no colour
+"""The command line as a user meets it: one option vocabulary, examples that run as written, no color
 when NO_COLOR says so, and a one-line error (never a traceback) when a file cannot be written."""
 
 from __future__ import annotations
@@ -144,8 +144,8 @@ def test_json_means_the_whole_result(synced, tmp_path):
 def test_no_color_means_no_escape_codes_on_a_terminal(legacy_cache):
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     args = ["--cache-dir", str(legacy_cache), "card", "no such card at all"]
-    coloured = on_a_terminal([sys.executable, "-m", "hhdcli", *args], env)
-    assert b"error:" in coloured and b"\x1b[" in coloured  # the terminal really gets colour by default
+    colored = on_a_terminal([sys.executable, "-m", "hhdcli", *args], env)
+    assert b"error:" in colored and b"\x1b[" in colored  # the terminal really gets color by default
     plain = on_a_terminal([sys.executable, "-m", "hhdcli", *args], {**env, "NO_COLOR": "1"})
     assert b"error:" in plain and b"\x1b" not in plain
 

@@ -234,7 +234,7 @@ def test_check_reports_the_odds_everywhere(synced, library, tmp_path):
     whole = json.loads(synced("check", "--colors", "RG", "--all", "--json").stdout)["odds"]
     assert whole["cards"] == 720 + 250  # a random tenth: the top cards are a random pair of the pool
     purple = json.loads(synced("check", "--colors", "P", "--all", "--json").stdout)["odds"]
-    assert purple["at_least_one_usable"] < whole["at_least_one_usable"]  # colour choices compare
+    assert purple["at_least_one_usable"] < whole["at_least_one_usable"]  # color choices compare
 
 
 # --- exports the programs take as meant ----------------------------------------------------------------------
@@ -412,8 +412,8 @@ DELIBERATE = {
 # Names are compared through the cards they name: a card sharing a real card's name is "Name (HC)" in hhd
 # everywhere (the deck file too), where Hellfall uses its export_name "Name_" (or none: Watch Wolf).
 # Differences of every card, by design: the registry's own formats (standard, commander, 4cb) are not
-# Hell's Half-Draft's; colour letters in WUBRG order with purple last, where Hellfall orders colour pairs (GU,
-# RW): the same colours; text keeps mana symbols in braces as Cockatrice's own card database writes them
+# Hell's Half-Draft's; color letters in WUBRG order with purple last, where Hellfall orders color pairs (GU,
+# RW): the same colors; text keeps mana symbols in braces as Cockatrice's own card database writes them
 # ({T}: Add {G}; Hellfall strips one-character braces) and adds the format's rulings as "Hell …" lines.
 SKIPPED = {"format-standard", "format-commander", "format-4cb"}
 
@@ -468,7 +468,7 @@ def test_cockatrice_export_matches_hellfalls_own_exporter_field_by_field(every_e
     assert etree.XMLSchema(etree.parse(str(CARDS_XSD))).validate(etree.parse(str(out)))
 
 
-def test_a_one_card_card_has_every_faces_colours_and_pt_and_only_counting_faces_in_type(every_excerpt_card, tmp_path):
+def test_a_one_card_card_has_every_faces_colors_and_pt_and_only_counting_faces_in_type(every_excerpt_card, tmp_path):
     run, library = every_excerpt_card
     out = tmp_path / "hell.cockatrice.xml"
     export(run, library, "cockatrice", out)

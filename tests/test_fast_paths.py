@@ -96,3 +96,24 @@ def test_a_temp_file_is_new_private_and_named_for_the_sweep(tmp_path):
         p.unlink()
     write_atomic(tmp_path / "out.json", b"{}")
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"] and (tmp_path / "out.json").read_bytes() == b"{}"
+
+
+def test_ctrl_c_the_moment_a_temp_file_is_made_leaves_none_behind(tmp_path, monkeypatch):
+    """Ctrl-C (or the SIGTERM a forked child takes as one) may land between the temp file's creation and the
+    write that follows: the file is removed all the same, and what was there before stays untouched."""
+    import os
+
+    from hhdcli.files import write_atomic
+
+    (tmp_path / "out.json").write_bytes(b"old")
+    real_open = os.open
+
+    def open_then_interrupted(*args, **kwargs):
+        os.close(real_open(*args, **kwargs))  # the file made (its descriptor closed: this test's process goes on)
+        raise KeyboardInterrupt  # as a signal handled right after the system call returns
+
+    monkeypatch.setattr(os, "open", open_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(tmp_path / "out.json", b"new", durable=False)
+    monkeypatch.undo()
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"] and (tmp_path / "out.json").read_bytes() == b"old"

@@ -181,13 +181,13 @@ def test_a_trickling_image_host_is_skipped_like_a_silent_one(server, tmp_path):
 
 # --- 4. the image cache keeps only images, mends damage, stays under its cap -------------------------------
 
-def png(colour: tuple[int, int, int], size: tuple[int, int] = (60, 84)) -> bytes:
+def png(color: tuple[int, int, int], size: tuple[int, int] = (60, 84)) -> bytes:
     import io
 
     from PIL import Image
 
     out = io.BytesIO()
-    Image.new("RGB", size, colour).save(out, "PNG")
+    Image.new("RGB", size, color).save(out, "PNG")
     return out.getvalue()
 
 

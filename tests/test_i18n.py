@@ -131,7 +131,7 @@ def test_russian_uses_the_rules_sheets_terms_and_guillemets():
 
 def test_the_russian_rules_sheet_and_rulings_call_purple_by_the_glossarys_one_name():
     """The glossary's Purple is «пурпурный»: the checklist's group, the notecard and the rules sheet say it, so
-    the sheet's take rule and Nebula line, and the rulings' list of colours, do not switch to «фиолетовый»."""
+    the sheet's take rule and Nebula line, and the rulings' list of colors, do not switch to «фиолетовый»."""
     from hhdcli.render.texts import RULES
     from hhdcli.rulings import RULINGS
 

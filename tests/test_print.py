@@ -268,7 +268,7 @@ def test_an_offset_printed_on_the_calibration_sheet_reads_back(tmp_path):
 
 def test_with_bleed_every_inner_card_keeps_its_whole_frame(synced, library, tmp_path):
     """Letter with 3 mm of bleed: the cards share cut lines, and no card's bleed covers its neighbour's frame:
-    2.1 mm inside each card's right and bottom cut lines is its own frame colour, as inside its left and top."""
+    2.1 mm inside each card's right and bottom cut lines is its own frame color, as inside its left and top."""
     out = tmp_path / "bleed.pdf"
     assert synced("proxies", "-l", str(library), "-o", str(out), "--paper", "letter", "--bleed", "3",
                   "--text-only").exit_code == 0
@@ -278,7 +278,7 @@ def test_with_bleed_every_inner_card_keeps_its_whole_frame(synced, library, tmp_
     assert sheet.gap == 0 and sheet.cols == 3  # shared cut lines: the case that painted over neighbours
     scale, inset = dpi / 72, 2.1 * MM * dpi / 72  # past the black border (1.2 mm), inside the frame
 
-    def colour(px: float, py: float) -> tuple[int, ...]:
+    def color(px: float, py: float) -> tuple[int, ...]:
         return image.getpixel((round(px), round(py)))
 
     def near(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
@@ -291,9 +291,9 @@ def test_with_bleed_every_inner_card_keeps_its_whole_frame(synced, library, tmp_
         top, bottom = image.height - (y + sheet.card_h) * scale, image.height - y * scale
         mid_y = top + (bottom - top) * 0.6
         if col < sheet.cols - 1:  # a neighbour on the right, drawn after it
-            assert near(colour(left + inset, mid_y), colour(right - inset, mid_y)), f"card {index + 1}: right"
+            assert near(color(left + inset, mid_y), color(right - inset, mid_y)), f"card {index + 1}: right"
         if row < sheet.rows - 1:  # a neighbour below: its bleed once covered this card's bottom strip
-            assert near(colour(right - inset, mid_y), colour(right - inset, bottom - inset)), f"card {index + 1}: bottom"
+            assert near(color(right - inset, mid_y), color(right - inset, bottom - inset)), f"card {index + 1}: bottom"
 
 
 def test_every_pdf_embeds_every_font_it_names(synced, library, tmp_path):

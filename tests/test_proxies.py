@@ -166,7 +166,7 @@ def test_crop_marks_are_dark_and_never_over_a_card(synced, tmp_path):
     assert min(_pixel(page, x0 + 30 * MM, y1 + 3 * MM)) > 240  # and nothing between the marks
 
 
-def test_frame_colour_and_red_backs_by_pixel(synced, tmp_path):
+def test_frame_color_and_red_backs_by_pixel(synced, tmp_path):
     out = tmp_path / "p.pdf"
     result = synced("proxies", "--cards", "Hasty Bolt", "--cards", "Avatar of woah", "-o", str(out), "--backs", "red",
                     "--text-only")
@@ -267,7 +267,7 @@ def test_scans_are_copied_into_the_pdf_byte_for_byte_with_exact_cross_references
 
 
 def _grainy_jpeg(size: tuple[int, int], seed: int) -> bytes:
-    """A scan-like JPEG (noise compresses like a real scan, not like a flat colour)."""
+    """A scan-like JPEG (noise compresses like a real scan, not like a flat color)."""
     out = io.BytesIO()
     grain = Image.effect_noise(size, 30 + seed).convert("RGB")
     Image.blend(grain, Image.new("RGB", size, (40 * seed % 255, 90, 160)), 0.5).save(out, "JPEG", quality=85)

@@ -105,13 +105,13 @@ def test_an_inset_token_is_not_part_of_the_cost():
 
 def test_a_card_s_colors_mean_the_same_in_both_formats():
     legacy = {c.name: c for c in parse_registry(LEGACY.read_bytes()).cards}
-    for name in ("Watch Wolf", "Dash"):  # no cost, no colour indicator: colorless by the rules
+    for name in ("Watch Wolf", "Dash"):  # no cost, no color indicator: colorless by the rules
         assert REAL[name].colors == legacy[name].colors == ()
         assert set(REAL[name].color_identity) == set(legacy[name].color_identity) != set()
     assert REAL["Whale Visions"].colors == legacy["Whale Visions"].colors == ("U",)
     assert REAL["Down // The Count"].colors == ("G",) and REAL["Down // The Count"].color_identity == ("B", "G")
     differ = {n for n, c in REAL.items() if n in legacy and not c.faces[1:] and c.colors != legacy[n].colors}
-    # the legacy sheet has no colour indicator (-1 Llanowar Elf) and lost one card's every field
+    # the legacy sheet has no color indicator (-1 Llanowar Elf) and lost one card's every field
     assert differ == {"-1 Llanowar Elf", "Hellscube Alignment Chart"}
 
 

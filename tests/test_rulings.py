@@ -209,7 +209,7 @@ def test_the_labelled_file_covers_every_ruling_id_with_cards_and_traps():
     truth, trapped = labels(), traps()
     in_table = {r.id: sum(1 for e in curated_table().by_id.values() if r.id in e.rulings) for r in RULINGS}
     assert len(truth) >= 140
-    for ruling in RULINGS:  # two cards of each, or all the set has (one card names a colour beyond the six)
+    for ruling in RULINGS:  # two cards of each, or all the set has (one card names a color beyond the six)
         assert sum(1 for ids in truth.values() if ruling.id in ids) >= min(2, in_table[ruling.id]), ruling.id
         # every card of the set that says "companion" is a companion: that id has no trap to find
         assert ruling.id == "companion" or any(ruling.id in t for t in trapped.values()), ruling.id
@@ -300,8 +300,8 @@ def test_cards_ruling_lists_the_tables_cards(synced):
     listed = json.loads(synced("cards", "--ruling", "ante", "--json").output)["cards"]
     assert {row["name"] for row in listed} == {"The Antechamber", "Demonic Gambit", "Fucked or Friction",
                                                "The Obamanomicon"}
-    colours = json.loads(synced("cards", "--ruling", "colors", "--json").output)["cards"]
-    assert [row["name"] for row in colours] == ["Garfield of the Dead"]
+    colors = json.loads(synced("cards", "--ruling", "colors", "--json").output)["cards"]
+    assert [row["name"] for row in colors] == ["Garfield of the Dead"]
 
 
 def test_hhd_card_shows_the_rulings_and_the_clarification(synced):

@@ -25,18 +25,18 @@ def test_a_damaged_jpeg_header_is_an_error_not_a_loop(tmp_path):
 
 
 @pytest.mark.parametrize("mode, progressive", [("L", False), ("RGB", False), ("RGB", True), ("CMYK", False)])
-def test_a_jpegs_size_and_colours_are_read_from_its_frame_header(tmp_path, mode, progressive):
+def test_a_jpegs_size_and_colors_are_read_from_its_frame_header(tmp_path, mode, progressive):
     path = tmp_path / "scan.jpg"
     Image.new(mode, (321, 123)).save(path, "JPEG", progressive=progressive)
     assert jpeg_size(path) == (321, 123, len(mode))
 
 
 def test_scans_replace_their_stand_ins_and_show_on_the_page(tmp_path):
-    colours = [(200, 30, 30), (30, 160, 40), (40, 60, 200)]
+    colors = [(200, 30, 30), (30, 160, 40), (40, 60, 200)]
     scans = []
-    for i, colour in enumerate(colours):
+    for i, color in enumerate(colors):
         scans.append(tmp_path / f"{i}.jpg")
-        Image.new("RGB", (372, 520), colour).save(scans[-1], "JPEG", quality=95)
+        Image.new("RGB", (372, 520), color).save(scans[-1], "JPEG", quality=95)
     stand_ins = StandIns()
 
     def draw(canvas) -> None:
@@ -55,9 +55,9 @@ def test_scans_replace_their_stand_ins_and_show_on_the_page(tmp_path):
     subprocess.run(["pdftoppm", "-r", "20", "-png", "-singlefile", str(out), str(tmp_path / "page")], check=True)
     page = Image.open(tmp_path / "page.png").convert("RGB")
     scale = page.width / 595
-    for i, colour in enumerate([*colours, colours[0]]):
+    for i, color in enumerate([*colors, colors[0]]):
         x, y = (40 + i * 130 + 60) * scale, (842 - 400 - 84) * scale
-        assert all(abs(a - b) < 12 for a, b in zip(page.getpixel((int(x), int(y))), colour, strict=True))
+        assert all(abs(a - b) < 12 for a, b in zip(page.getpixel((int(x), int(y))), color, strict=True))
 
 
 def test_rules_text_breaks_at_spaces_and_keeps_its_line_breaks(synced_table):

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 from tablekit import Table, cards_rows
 
-# Anna's lands make no colour: most Hell cards are a choice for her (take or decline)
+# Anna's lands make no color: most Hell cards are a choice for her (take or decline)
 SEATS = {"Anna": (), "Ben": tuple("WUB"), "Cleo": tuple("WUBRGP")}
 
 

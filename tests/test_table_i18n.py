@@ -133,7 +133,7 @@ def test_rulings_on_the_page_come_in_the_askers_language(table):
     for a Russian page (hhdcli.rulings keeps both languages)."""
     from hhdcli.rulings import card_rulings
 
-    token = table.seat("Cleo")  # Cleo's lands make every colour: every card goes to her hand
+    token = table.seat("Cleo")  # Cleo's lands make every color: every card goes to her hand
     russian = {"Accept-Language": "ru-RU,ru;q=0.9"}
     for _ in range(97):
         status, card = table.call("/api/draw", {}, russian, token=token)
@@ -212,7 +212,7 @@ def test_a_drawn_face_has_its_words_in_each_phones_language(table):
     from hhdcli.render.texts import basic_type_line
     from hhdcli.rulings import card_rulings, hell_lines
 
-    token = table.seat("Cleo")  # Cleo's lands make every colour: every card goes to her hand
+    token = table.seat("Cleo")  # Cleo's lands make every color: every card goes to her hand
     russian, english = {"Accept-Language": "ru-RU,ru;q=0.9"}, {"Accept-Language": "en"}
     basic = ruled = None
     for _ in range(97):

@@ -26,7 +26,7 @@ def test_a_draw_reveals_the_top_card_with_the_players_verdict(table, library):
 
 
 def test_a_choice_waits_for_take_or_decline_and_decline_tops_the_sideboard(table):
-    while True:  # Ben's deck makes W U B: draw until a card needs a colour he lacks
+    while True:  # Ben's deck makes W U B: draw until a card needs a color he lacks
         status, card = table.as_("Ben", "/api/draw")
         assert status == 200
         if card["verdict"] == "choice":

@@ -4,7 +4,7 @@ library, and a deck file (.cod) with the 97 cards in zone `main`, basic lands un
 Followed: Cockatrice's wiki page "Custom Cards & Sets" (set and card fields, picURL) and the registry's
 own exporter (bones-bones/hellfall packages/shared/src/utils/cockatrice/toCockCube.ts and HCToCockCard.ts:
 one <card> per face of a double-faced card, the back with side `back` and each face pointing at the other
-with <reverse-related attach="transform">; every face's colours and P/T on a one-<card> card; the tokens the
+with <reverse-related attach="transform">; every face's colors and P/T on a one-<card> card; the tokens the
 cards make as cards of their own with <token>1</token> and a <reverse-related> naming each card that makes
 them). tests/test_export.py compares the two field by field and lists where hhd differs on purpose.
 """
@@ -93,14 +93,14 @@ def _card(parent: ET.Element, card: Card, name: str, text: str, face: Face, side
     main_type = _main_type(face.type_line)
     double = side == "back" or card.is_double_faced
     # a one-<card> card (split, flip, inset…) is every face the registry counts: an inset token's (Warp
-    # World) type, cost, colours and P/T are not the card's
+    # World) type, cost, colors and P/T are not the card's
     faces = (face,) if double else card.counted_faces or card.faces[:1]
     _props(node, {
         "layout": _LAYOUTS.get(card.layout, "normal"), "side": side,
         "type": _whole(f.type_line for f in faces), "maintype": main_type,
         "manacost": _whole(f.mana_cost for f in faces),
-        # a face's own colours; a one-<card> card's are the card's (the registry's: both halves of a split card,
-        # an adventurer's own alone, as the rules colour them)
+        # a face's own colors; a one-<card> card's are the card's (the registry's: both halves of a split card,
+        # an adventurer's own alone, as the rules color them)
         "cmc": _number(card.mana_value), "colors": _colors(face.colors if double else card.colors),
         "coloridentity": _colors(card.color_identity) if side == "front" else "",
         "pt": _pt(faces), "loyalty": face.loyalty or "",
@@ -120,7 +120,7 @@ def _props(node: ET.Element, values: dict[str, str]) -> None:
 
 
 def _colors(letters: Iterable[str]) -> str:
-    """Colour letters once each, in WUBRG order with purple last."""
+    """Color letters once each, in WUBRG order with purple last."""
     found = set(letters)
     return "".join(c for c in COLORS if c in found)
 

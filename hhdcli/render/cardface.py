@@ -92,7 +92,7 @@ class Painter:
     # --- text proxies ---------------------------------------------------------------------------
 
     def background(self, slot: Slot, color: RGB) -> None:
-        """A black border like a printed card's (it also runs into the bleed), the frame colour inside."""
+        """A black border like a printed card's (it also runs into the bleed), the frame color inside."""
         c, b = self.canvas, slot.bleed
         c.setFillColor(ink())
         c.rect(slot.x - b, slot.y - b, slot.w + 2 * b, slot.h + 2 * b, stroke=0, fill=1)
@@ -353,7 +353,7 @@ class Painter:
         c.restoreState()
 
     def basic(self, slot: Slot, card: Card) -> None:
-        """A basic land: its colour, its name and one large mana symbol."""
+        """A basic land: its color, its name and one large mana symbol."""
         c = self.canvas
         c.saveState()
         color_letter = card.frame

@@ -42,7 +42,7 @@ class Line:
     type_line: str
     group: Group
     kind: CardType | Kind  # the main type, or Kind.BASIC for the basic lands
-    frame: Group  # the frame colour, for the little colour mark
+    frame: Group  # the frame color, for the little color mark
     boxes: int  # physical cards on this line (basics are aggregated)
     position: int  # first library position
     hell: bool = False  # a ruling of the format applies to the card (marked ⚑, with a legend)

@@ -160,7 +160,7 @@ def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: f
         canvas.rect(x + column * BOX_PITCH, base - 1 - row * BOX_PITCH, BOX, BOX, stroke=1, fill=0)
     x += min(max(1, line.boxes), BOXES_A_ROW) * BOX_PITCH + 2
     canvas.setFillColorRGB(*FRAME[line.frame])
-    canvas.circle(x + 2.5, base + 2.2, 2.3, stroke=1, fill=1)  # the colour group at a glance
+    canvas.circle(x + 2.5, base + 2.2, 2.3, stroke=1, fill=1)  # the color group at a glance
     x += 8
     size = 8.5  # hybrid letters stay at 6 pt or more
     right = _x(cursor, column_w) + column_w

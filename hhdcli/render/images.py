@@ -392,7 +392,7 @@ CORNER_MM = 3.0  # a scanned card's rounded corner, which scans show as white ou
 
 
 def fill_scan_corners(image: Any, radius: int) -> Any:
-    """Paint the near-white outside of each rounded corner with the card's border colour there (taken on
+    """Paint the near-white outside of each rounded corner with the card's border color there (taken on
     the edge just past the curve), so the bleed grown from the edges has no white notches."""
     w, h = image.size
     if radius < 2 or w < 4 * radius or h < 4 * radius:

@@ -18,8 +18,8 @@ MM = 72 / 25.4  # points per millimetre
 
 @cache
 def ink() -> CMYKColor:
-    """Text, black frames and marks in pure K (a colour printer prints them with black ink only), made when
-    first drawn with: ReportLab's colours take 20 ms to import, which a cold `hhd proxies` spends in the child
+    """Text, black frames and marks in pure K (a color printer prints them with black ink only), made when
+    first drawn with: ReportLab's colors take 20 ms to import, which a cold `hhd proxies` spends in the child
     that lays its pages out (aside.py), not before its downloads begin."""
     from reportlab.lib.colors import CMYKColor
 

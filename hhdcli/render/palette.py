@@ -1,4 +1,4 @@
-"""The colours of a card's frame, shared by the text proxies, the checklist's colour dots and its HTML.
+"""The colors of a card's frame, shared by the text proxies, the checklist's color dots and its HTML.
 
 A module of its own, without ReportLab: the Markdown and HTML checklists need these and nothing that draws.
 """

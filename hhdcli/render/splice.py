@@ -133,13 +133,13 @@ EMBEDDABLE = {0xC0, 0xC1, 0xC2}  # Huffman frames, sequential and progressive: w
 
 
 def jpeg_size(path: Path) -> tuple[int, int, int]:
-    """A JPEG's width, height and colour components, from its frame header (the markers before it only)."""
+    """A JPEG's width, height and color components, from its frame header (the markers before it only)."""
     with path.open("rb") as handle:
         return _frame(handle, path)[:3]
 
 
 def jpeg_frame(data: bytes) -> tuple[int, int, int, int] | None:
-    """Width, height, colour components and frame marker (0xC0 baseline, 0xC2 progressive, …) of a JPEG's
+    """Width, height, color components and frame marker (0xC0 baseline, 0xC2 progressive, …) of a JPEG's
     bytes, read from its frame header without decoding; None when they are not a JPEG."""
     try:
         return _frame(io.BytesIO(data), Path("image"))

@@ -1,4 +1,4 @@
-"""Mana symbols drawn with ReportLab: coloured circles, hybrids as split circles, Phyrexian marked.
+"""Mana symbols drawn with ReportLab: colored circles, hybrids as split circles, Phyrexian marked.
 
 Shared by the proxy sheets and the checklist.
 """
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from hhdcli.render.fonts import Fonts
 
-# Pale fills in the spirit of printed mana symbols; purple is a colour of its own.
+# Pale fills in the spirit of printed mana symbols; purple is a color of its own.
 FILL = {
     "W": (0.97, 0.94, 0.78), "U": (0.65, 0.82, 0.94), "B": (0.60, 0.56, 0.55), "R": (0.94, 0.58, 0.48),
     "G": (0.58, 0.80, 0.60), "P": (0.76, 0.58, 0.90), "C": (0.82, 0.79, 0.78),
@@ -44,9 +44,9 @@ class Glyph:
 
 
 def _part_fill(part: str, table: SymbolTable) -> tuple[float, float, float]:
-    """A part's fill from the colours it needs ({Pickle} is grey, not purple because it starts with P)."""
-    colours = table.part_colors(part)
-    return FILL[next((c for c in COLORS if c in colours), "C")]
+    """A part's fill from the colors it needs ({Pickle} is grey, not purple because it starts with P)."""
+    colors = table.part_colors(part)
+    return FILL[next((c for c in COLORS if c in colors), "C")]
 
 
 def glyph(symbol: str, table: SymbolTable) -> Glyph:
@@ -59,7 +59,7 @@ def glyph(symbol: str, table: SymbolTable) -> Glyph:
     labels = tuple("Φ" if requirement.phyrexian and len(parts) == 1 else _short(p) for p in parts)
     fills = tuple(_part_fill(p, table) for p in parts)
     drawn_as = _DRAWN_AS.search(str((table.lookup(symbol) or {}).get("filename", "")))
-    if drawn_as and len(parts) == 1:  # the registry's own picture of the symbol decides its colour
+    if drawn_as and len(parts) == 1:  # the registry's own picture of the symbol decides its color
         fills = (FILL[drawn_as.group(1)],)
     return Glyph(fills, labels, requirement.phyrexian)
 
@@ -152,7 +152,7 @@ def _draw_glyph(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width
 
 
 def _draw_pill(canvas: Canvas, g: Glyph, x: float, y: float, size: float, width: float, fonts: Fonts) -> None:
-    """A rounded box split into one band per option's colour, the options written across it."""
+    """A rounded box split into one band per option's color, the options written across it."""
     path = canvas.beginPath()
     path.roundRect(x, y - size / 2, width, size, size / 2)
     canvas.saveState()
@@ -198,7 +198,7 @@ def css_color(rgb: tuple[float, float, float]) -> str:
 
 
 def cost_html(cost: str, table: SymbolTable) -> str:
-    """A cost as small coloured circles in HTML (escaped); hybrids as split circles via a gradient."""
+    """A cost as small colored circles in HTML (escaped); hybrids as split circles via a gradient."""
     out: list[str] = []
     for face_cost in cost.split(" // "):
         if out:
@@ -217,7 +217,7 @@ def cost_html(cost: str, table: SymbolTable) -> str:
 
 
 def css_background(g: Glyph) -> str:
-    """A symbol's fill as a CSS background: one colour, or a hybrid's options side by side (a split circle)."""
+    """A symbol's fill as a CSS background: one color, or a hybrid's options side by side (a split circle)."""
     if len(g.fills) == 1:
         return css_color(g.fills[0])
     step = 100 / len(g.fills)
@@ -231,7 +231,7 @@ def label_text(g: Glyph) -> str:
 
 
 def inline_markup(text: str, table: SymbolTable, fonts: Fonts) -> str:
-    """Rules text as Paragraph markup: every `{…}` a small coloured chip with its letters (hybrids `W/U`,
+    """Rules text as Paragraph markup: every `{…}` a small colored chip with its letters (hybrids `W/U`,
     Phyrexian `Φ`, tap `↷`), never braces; the rest escaped; line breaks kept."""
 
 

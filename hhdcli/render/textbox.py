@@ -25,7 +25,7 @@ LEADING = 1.16  # of the size, between baselines
 
 
 class Piece(NamedTuple):  # named tuples: a whole set's texts make 100,000 of these
-    """Part of a word in one font: plain text, or a mana chip (bold letters on the symbol's colour)."""
+    """Part of a word in one font: plain text, or a mana chip (bold letters on the symbol's color)."""
 
     text: str
     chip: RGB | None = None
@@ -56,7 +56,7 @@ class TextBox:
         return len(self.lines) * self.size * LEADING
 
     def draw(self, canvas: Canvas, fonts: Fonts, x: float, top: float, ink: Any) -> None:
-        """Draw from `top` down, left-aligned: the chips' colour first, then each line as runs of one font
+        """Draw from `top` down, left-aligned: the chips' color first, then each line as runs of one font
         (a run per chip and per stretch of plain words: few text operators, a small PDF)."""
         size = self.size
         baseline = top - size

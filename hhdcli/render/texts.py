@@ -22,7 +22,7 @@ _LABELS: dict[str, str] = {
     "sleeves": N_("Sleeves"), "red": N_("red"), "total": N_("Total"),
     "hell_legend": N_("⚑ a Hell's Half-Draft ruling changes how the card works (hhd card NAME)"),
     "page": N_("page {number}"), "order": N_("Library order"),  # a checklist page's footer
-    # colour groups (the English names are the colour vocabulary's own)
+    # color groups (the English names are the color vocabulary's own)
     "W": N_("White"), "U": N_("Blue"), "B": N_("Black"), "R": N_("Red"), "G": N_("Green"), "P": N_("Purple"),
     "M": N_("Multicolor"), "C": N_("Colorless"), "L": N_("Lands"),
     "basic": N_("Basic lands"),
@@ -39,7 +39,7 @@ _LABELS: dict[str, str] = {
     "rulings_heading": N_("The rulings"),
     "guessed": N_("* guessed from the card's text: the card is not in hhd's reviewed table."),
 }
-assert all(COLOR_NAMES[letter] == _LABELS[letter] for letter in COLOR_NAMES)  # one colour vocabulary
+assert all(COLOR_NAMES[letter] == _LABELS[letter] for letter in COLOR_NAMES)  # one color vocabulary
 
 
 # The basic land types as the rules sheet names them (the basics' names stay as printed)
