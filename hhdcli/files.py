@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import errno
+import functools
 import json
 import os
 import stat
@@ -173,14 +174,19 @@ def sha256_hex(data: bytes) -> str:
         import hashlib
 
         return hashlib.sha256(data).hexdigest()
-    # CPython's own SHA-256 (3.11: _sha256, 3.12 on: _sha2) for what every command reads (pips.json, 80 kB):
-    # importing hashlib loads OpenSSL, ~3 ms of each command's start
+    return str(_small_sha256()(data).hexdigest())
+
+
+@functools.cache
+def _small_sha256() -> Callable[[bytes], Any]:
+    """CPython's own SHA-256 (3.11: _sha256, 3.12 on: _sha2) for what every command reads (pips.json, 80 kB):
+    importing hashlib loads OpenSSL, ~3 ms of each command's start. Looked up once: a failed import is not
+    remembered, and images name their files by it, thousands of times a run."""
     for module in ("_sha256", "_sha2", "hashlib"):
         try:
-            sha256 = __import__(module).sha256
+            return __import__(module).sha256
         except ImportError:
             continue
-        return str(sha256(data).hexdigest())
     raise ImportError("no SHA-256 in this Python")
 
 
