@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Any, NamedTuple
 
 from hhdcli import colors
@@ -706,23 +706,32 @@ class CardIndex:
     """Cards by id and by normalised name, with "did you mean" suggestions."""
 
     cards: list[Card]
-    by_key: dict[str, Card] = field(init=False)
+    by_id: dict[str, Card] = field(init=False)
     _drive: dict[str, Card] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.by_key = {}
+        self.by_id = {}
         for card in self.cards:
-            self.by_key.setdefault(card.id, card)
+            self.by_id.setdefault(card.id, card)
+
+    @cached_property
+    def by_key(self) -> dict[str, Card]:
+        """Ids and normalised names (of every face) to cards, worked out when first asked by name: a library
+        read back by its ids never needs its 970 names normalised. (A normalised name has no "-", which every
+        id has, so the two never meet.)"""
+        keys = dict(self.by_id)
+        for card in self.cards:
             # a name with no letters or digits (Hell's Cube's faces are named "") names nothing
             # a face is mostly named as its card: each name normalised once
             for key in {normalize_name(name) for name in {card.name, *(face.name for face in card.faces)}} - {""}:
-                self.by_key.setdefault(key, card)
+                keys.setdefault(key, card)
+        return keys
 
     def match(self, card_id: str, name: str, image: str | None = None) -> Card | None:
         """The card a library entry names, after a re-sync: by id, by the image's Drive id, by name, then
         by a rename (an article or bracketed suffix added or dropped, one letter fixed). Never a guess
         between two cards."""
-        found = self.by_key.get(card_id) or self._by_drive().get(drive_id(image) or "")
+        found = self.by_id.get(card_id) or self._by_drive().get(drive_id(image) or "")
         if found is None and normalize_name(name):
             found = self.by_key.get(normalize_name(name)) or self._renamed(name)
         return found
@@ -745,7 +754,7 @@ class CardIndex:
         key = normalize_name(name_or_id)
         if not key:
             return None
-        found = self.by_key.get(name_or_id) or self.by_key.get(key)
+        found = self.by_id.get(name_or_id) or self.by_key.get(key)
         if found:
             return found
         for match in (str.startswith, str.__contains__):

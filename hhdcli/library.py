@@ -360,11 +360,7 @@ def library_pool(library: Library, hellscube: Sequence[Card]) -> Pool:
 def resolve(library: Library, hellscube: Iterable[Card]) -> ResolvedLibrary:
     """The library's entries as cards of the current data: basics built in; the rest by id, the image's
     Drive id, the name, or a rename; else the copy the library file keeps."""
-    cards = list(hellscube)
-    by_id: dict[str, Card] = {}
-    for each in cards:
-        by_id.setdefault(each.id, each)
-    index: CardIndex | None = None  # 970 names normalised only when an id misses (a library of another sync)
+    index = CardIndex(list(hellscube))
     resolved = ResolvedLibrary(library, [], [])
     for entry in library.cards:
         if entry.kind is Kind.BASIC and entry.name in POOL_BASICS:
@@ -372,14 +368,11 @@ def resolve(library: Library, hellscube: Iterable[Card]) -> ResolvedLibrary:
             resolved.cards.append(basic_card(entry.name, copy))
             resolved.positions.append(entry.position)
             continue
-        card: Card | None = by_id.get(entry.id)
-        if card is None:
-            index = index or CardIndex(cards)
-            card = index.match(entry.id, entry.name, entry.card.image if entry.card else None)
+        card = index.match(entry.id, entry.name, entry.card.image if entry.card else None)
         if card is None:
             resolved.missing.append(entry)
             card = entry.card
-        elif normalize_name(card.name) != normalize_name(entry.name):
+        elif card.name != entry.name and normalize_name(card.name) != normalize_name(entry.name):
             resolved.renamed.append((entry, card))
         if card is not None:
             resolved.cards.append(card)
