@@ -224,34 +224,37 @@ class RulingsTable:
     sheet's ids are hashes of the name, the current format's are UUIDs, so a card is also found by its image's
     Drive id and by its name, renamed or not (in the order of hhdcli.cards.CardIndex.match)."""
 
-    by_id: Mapping[str, TableEntry]
+    by_id: _Entries
 
-    # Worked out on the first card the id does not find (a sync from the other format): a synced card is
-    # usually found by its id, and naming 720 entries costs ~2 ms of the start of `hhd card`.
+    # Worked out on the first card the id does not find (a sync from the current registry format, whose ids are
+    # not the table's), from the entries' JSON: naming 720 entries costs ~2 ms of the start of `hhd card`, and
+    # building them all to find one as much again. Each maps to the entry's id.
     @cached_property
-    def by_drive(self) -> dict[str, TableEntry]:
-        return {e.drive: e for e in self.by_id.values() if e.drive}
-
-    @cached_property
-    def by_name(self) -> dict[str, TableEntry]:
-        return {normalize_name(e.name): e for e in self.by_id.values()}
+    def by_drive(self) -> dict[str, str]:
+        return {drive: card_id for card_id in self.by_id if (drive := self.by_id.raw(card_id, "drive"))}
 
     @cached_property
-    def by_loose_name(self) -> dict[str, TableEntry]:
-        return {loose_name(e.name): e for e in self.by_id.values()}
+    def by_name(self) -> dict[str, str]:
+        return {normalize_name(self.by_id.raw(card_id, "name")): card_id for card_id in self.by_id}
+
+    @cached_property
+    def by_loose_name(self) -> dict[str, str]:
+        return {loose_name(self.by_id.raw(card_id, "name")): card_id for card_id in self.by_id}
 
     def entry(self, card: Card) -> TableEntry | None:
-        found = self.by_id.get(card.id) or self.by_drive.get(drive_id(card.image) or "")
+        if card.id in self.by_id:
+            return self.by_id[card.id]
+        found = self.by_drive.get(drive_id(card.image) or "")
         if found is None and normalize_name(card.name):
             found = self.by_name.get(normalize_name(card.name)) or self._renamed(card.name)
-        return found
+        return self.by_id[found] if found is not None else None
 
-    def _renamed(self, name: str) -> TableEntry | None:
+    def _renamed(self, name: str) -> str | None:
         """A rename: an article or bracketed suffix added or dropped, one letter fixed; never a guess between two."""
         key = loose_name(name)
         if key in self.by_loose_name:
             return self.by_loose_name[key]
-        same = [e for k, e in self.by_loose_name.items() if len(key) >= 8 and one_edit_apart(k, key)]
+        same = [i for k, i in self.by_loose_name.items() if len(key) >= 8 and one_edit_apart(k, key)]
         return same[0] if len(same) == 1 else None
 
 
@@ -271,6 +274,10 @@ class _Entries(Mapping[str, TableEntry]):
             entry = self._built[card_id] = TableEntry(card_id, raw["name"], tuple(raw["rulings"]), Clarification(
                 note["en"], note["ru"]) if note else None, raw.get("drive"))
         return entry
+
+    def raw(self, card_id: str, key: str) -> Any:
+        """One field of an entry as the JSON has it, without building the entry."""
+        return self._raw[card_id].get(key)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._raw)
