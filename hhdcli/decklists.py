@@ -690,7 +690,10 @@ _XML_FORMATS = {"Deck": "MTGO .dek", "cockatrice_deck": "Cockatrice .cod", "deck
 #   its API decks as CSV: quantity,boardType,name,… (boardType mainboard/sideboard/commanders/maybeboard)
 # - Archidekt: Quantity,Name,…,Categories (categories Commander, Sideboard, Maybeboard as in its text export)
 _NAME_COLUMNS = ("card name", "name", "card", "cardname", "card_name")
-_COUNT_COLUMNS = ("quantity", "count", "qty", "amount")
+# printcount first: Untapped.gg's Arena collection (Id,Name,Set,Color,Rarity,Count,PrintCount; one row per printing)
+# has Count, the card's count over all its printings (at most 4, the same on each of its rows), and PrintCount,
+# the copies of this printing: the rows' PrintCounts add up to the collection
+_COUNT_COLUMNS = ("printcount", "quantity", "count", "qty", "amount")
 _BOARD_COLUMNS = ("sideboarded", "sideboard", "boardtype", "board type", "board", "section", "zone", "categories",
                   "category")
 _BOARDS = {**dict.fromkeys(("yes", "true", "1", "sideboard", "side", "sideboards"), Zone.SIDEBOARD),
@@ -752,11 +755,6 @@ def _parse_csv(text: str, source: str, csv_header: CsvHeader) -> Deck:
         raise InputError(_("{source}: a CSV file hhd cannot read as a deck (columns: {columns})").format(
             source=source, columns=shown),
             _("export it with a Name and a Quantity column (MTGO, Moxfield, Deckbox, Archidekt CSV) or as text"))
-    if "printcount" in header:
-        # Untapped.gg's Arena collection (Id,Name,Set,Color,Rarity,Count,PrintCount; one row per printing): Count
-        # is the card's count over all its printings (at most 4, the same on each of its rows), PrintCount the
-        # copies of this printing; the rows' PrintCounts add up to the collection
-        count_at = header.index("printcount")
     board_at = _column(header, _BOARD_COLUMNS)
     deck = Deck(source, _csv_format(header))
     rows = csv.reader(text.splitlines(), delimiter=csv_header.delimiter)
