@@ -316,11 +316,8 @@ def _markdown_item(line: str) -> str:
 def _read_item(deck: Deck, number: int, item: str, zone: Zone) -> None:
     """A Markdown list item under a zone or card-group heading is one entry: `N Name`, `Name xN`, or one card of
     that name, whatever it reads like (`Summon: Ixion`, `Continue?` are cards)."""
-    card = parse_card_line(item) or _count_after_name(item) or parse_card_line(f"1 {item}")
-    if card is None or not is_card_name(card.name):
-        deck.not_understood(number, item)
-    else:
-        deck.entries.append(DeckEntry(card.count, card.name, number, card.zone or zone))
+    _add_card(deck, number, item, parse_card_line(item) or _count_after_name(item) or parse_card_line(f"1 {item}"),
+              zone)
 
 
 def _read_line(deck: Deck, lines: list[str], number: int, line: str, zone: Zone, countless: bool,
@@ -336,6 +333,12 @@ def _read_line(deck: Deck, lines: list[str], number: int, line: str, zone: Zone,
         if card is not None and counted and _is_title(lines, number):
             deck.not_understood(number, line, _("read as the deck's title, not a card"))
             return
+    _add_card(deck, number, line, card, zone)
+
+
+def _add_card(deck: Deck, number: int, line: str, card: CardLine | None, zone: Zone) -> None:
+    """The card a line was read as into the deck (in its own zone, else the one the line is under), or the line
+    as not understood, saying why when it had a name of no letters."""
     if card is None:
         deck.not_understood(number, line)
     elif not is_card_name(card.name):
