@@ -43,20 +43,18 @@ def write_atomic(path: Path, data: bytes | Callable[[BinaryIO], object], durable
         raise
 
 
-def _new_temp_file(folder: Path, prefix: str, suffix: str, made: list[str] | None = None) -> tuple[int, str]:
+def _new_temp_file(folder: Path, prefix: str, suffix: str, made: list[str]) -> tuple[int, str]:
     """tempfile.mkstemp's contract (a new file that no one else opened, mode 0600, its absolute path) without
     importing tempfile, whose shutil loads three compression modules: 3 ms of every writing command's start-up.
     The name goes into `made` before the file is made, so that an interrupt just after leaves it known."""
     flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     for _attempt in range(100):  # as mkstemp: another name when one is taken
         name = os.path.abspath(os.path.join(folder, f"{prefix}{os.urandom(5).hex()}{suffix}"))
-        if made is not None:
-            made.append(name)
+        made.append(name)
         try:
             return os.open(name, flags, 0o600), name
         except FileExistsError:  # another's: not ours to remove
-            if made is not None:
-                made.remove(name)
+            made.remove(name)
             continue
     raise FileExistsError(errno.EEXIST, "no unused temporary file name", str(folder))
 

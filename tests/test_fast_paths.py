@@ -85,7 +85,7 @@ def test_a_temp_file_is_new_private_and_named_for_the_sweep(tmp_path):
     from hhdcli.files import LEFTOVER_MARK, _new_temp_file, write_atomic
 
     prefix = f".cards.json.{os.getpid()}{LEFTOVER_MARK}"
-    made = [_new_temp_file(tmp_path, prefix, ".tmp") for _ in range(50)]
+    made = [_new_temp_file(tmp_path, prefix, ".tmp", []) for _ in range(50)]
     for fd, _name in made:
         os.close(fd)
     names = {Path(name) for _, name in made}
