@@ -164,8 +164,6 @@ class Fetching:
         self._reader: threading.Thread | None = None  # counts the child's results as they come
         self._helper: Aside[ImageResult] | None = None
         self._theirs: list[str] = []  # the child's half
-        if not missing:
-            return
         from hhdcli.render.aside import Aside
 
         client = Client(store.http, accept="image/*", notice=store.notice)
@@ -215,7 +213,7 @@ class Fetching:
                 self._count(fetch_each(self._one, left, self.store.settings.workers, self._stop))
         finally:
             self.cancel()
-        if self.store.settings.max_bytes is not None and self.missing:  # a run that added nothing cannot have grown it
+        if self.store.settings.max_bytes is not None:
             results = self._results.values()
             used = {r.path for r in results if r.path} | {self.store.raw_path(r.url) for r in results}
             evict(self.store.folder, self.store.settings.max_bytes, used)

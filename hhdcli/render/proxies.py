@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
@@ -164,18 +164,15 @@ def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
     hoped = {url: ImageResult(url, store.print_path(url)) for url in urls}
     from hhdcli.render.aside import Aside  # a cold run's: forked before any download thread starts
 
-    pages = Aside(lambda: [_laid_out(proxies, hoped, table, options)])
-    try:
+    with ExitStack() as ending:  # whatever fails, the downloads and the child are stopped
+        pages = Aside(lambda: [_laid_out(proxies, hoped, table, options)])
+        ending.callback(pages.close)
         fetching = Fetching(store, cached, missing, progress)
-        try:
-            laid = next(pages.items(), None)
-            pages.close()  # reaped as soon as it has answered
-            laid = laid or _laid_out(proxies, hoped, table, options)  # no child, or it failed: laid out here
-            results = fetching.wait()
-        finally:
-            fetching.cancel()
-    finally:
-        pages.close()
+        ending.callback(fetching.cancel)
+        laid = next(pages.items(), None)
+        pages.close()  # reaped as soon as it has answered
+        laid = laid or _laid_out(proxies, hoped, table, options)  # no child, or it failed: laid out here
+        results = fetching.wait()
     if all(results[url].path == hoped[url].path for url in urls):
         return laid
     return _laid_out(proxies, results, table, options)
