@@ -635,6 +635,14 @@ def _optional(value: Any) -> str | None:
     return None if value in (None, "") else str(value)
 
 
+def stat_text(value: Any) -> str | None:
+    """A power, toughness or loyalty as a card shows it ("2", "*", "1+*"): a number read as its text (2.0 is
+    "2"), anything else that is no text (true, a list) as none."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value:g}"
+    return value if isinstance(value, str) and value else None
+
+
 def _rules_text(value: Any) -> str:
     """The live catalog sometimes holds a literal backslash-n for a line break; the registry unescapes it."""
     return str(value or "").replace("\\n", "\n")
@@ -659,9 +667,9 @@ def _current_face(face: dict[str, Any], with_image: bool, counts: bool) -> Face:
         mana_cost=str(face.get("mana_cost") or ""),
         type_line=str(face.get("type_line") or ""),
         oracle_text=_rules_text(face.get("oracle_text")),
-        power=_optional(face.get("power")),
-        toughness=_optional(face.get("toughness")),
-        loyalty=_optional(face.get("loyalty")),
+        power=stat_text(face.get("power")),
+        toughness=stat_text(face.get("toughness")),
+        loyalty=stat_text(face.get("loyalty")),
         colors=_colors(face.get("colors")),
         image=_print_image(face) if with_image else None,
         counts=counts,

@@ -71,6 +71,16 @@ def test_print_image_is_preferred_over_image():
     assert cards[0].print_images == ("https://example.invalid/print.png",)
 
 
+def test_a_stat_written_as_a_number_reads_as_the_card_prints_it():
+    """Power 2.0 in the JSON is "2" on the card (it was "2.0"), as the registry's tokens read it."""
+    record = json.loads(CURRENT_SAMPLE.read_text())["data"][0]
+    faces = record.get("card_faces") or [record]
+    faces[0].update(power=2.0, toughness=3)
+    _, cards, *_ = parse_registry(json.dumps({"data": [record]}).encode())
+    face = cards[0].faces[0]
+    assert (face.power, face.toughness) == ("2", "3")
+
+
 # --- the registry over loopback HTTP --------------------------------------------------------
 
 

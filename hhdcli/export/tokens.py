@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from hhdcli.cards import Card, normalize_name
+from hhdcli.cards import Card, normalize_name, stat_text
 
 
 @dataclass(frozen=True)
@@ -50,13 +50,6 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _stat(value: Any) -> str | None:
-    """A power, toughness or loyalty as the file writes it ("2", "*"; a number read as its text), else None."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{value:g}"
-    return _text(value) or None
-
-
 def _mana_value(value: Any) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0 else 0
 
@@ -74,8 +67,8 @@ def token_from_record(record: dict[str, Any]) -> Token | None:
     return Token(id=_text(record.get("id")), name=name, type_line=_text(record.get("type_line")),
                  mana_cost=_text(record.get("mana_cost")), mana_value=_mana_value(record.get("mana_value")),
                  oracle_text=_text(record.get("oracle_text")),
-                 colors=colors, color_identity=identity, power=_stat(record.get("power")),
-                 toughness=_stat(record.get("toughness")), loyalty=_stat(record.get("loyalty")),
+                 colors=colors, color_identity=identity, power=stat_text(record.get("power")),
+                 toughness=stat_text(record.get("toughness")), loyalty=stat_text(record.get("loyalty")),
                  image=_text(record.get("image")) or None, makers=makers)
 
 
