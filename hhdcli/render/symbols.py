@@ -86,7 +86,7 @@ def glyph_width(g: Glyph, size: float, canvas: Canvas | None, fonts: Fonts) -> f
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     if g.unknown:
-        return stringWidth(g.text, fonts.regular, max(MIN_LETTER, size * 0.75)) + size * 0.5
+        return stringWidth(_label(fonts, g.text, bold=False), fonts.regular, max(MIN_LETTER, size * 0.75)) + size * 0.5
     if _as_pill(g, size):
         return max(size, stringWidth(_label(fonts, label_text(g)), fonts.bold, MIN_LETTER) + size * 0.5)
     return size
