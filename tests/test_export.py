@@ -490,6 +490,15 @@ def test_an_output_named_dot_cod_is_the_deck_and_the_set_goes_beside_it(synced, 
     assert "copy hell.cockatrice.xml" in result.output and "load hell.cod" in result.output
 
 
+def test_an_output_name_in_capitals_is_read_as_in_small_letters(synced, library, tmp_path):
+    """-o HELL.COCKATRICE.XML is the Cockatrice format (as hell.cockatrice.xml) and its deck is HELL.cod, not
+    HELL.COCKATRICE.XML.cod."""
+    result = synced("export", "-l", str(library), "-o", str(tmp_path / "HELL.COCKATRICE.XML"))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("HELL")) == ["HELL.COCKATRICE.XML", "HELL.cod"]
+    assert ET.parse(tmp_path / "HELL.cod").getroot().tag == "cockatrice_deck"
+
+
 def test_cockatrice_tokens_come_from_the_registry_and_point_at_their_makers(every_excerpt_card, tmp_path):
     run, library = every_excerpt_card
     out = tmp_path / "hell.cockatrice.xml"

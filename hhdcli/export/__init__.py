@@ -30,6 +30,15 @@ class ExportFormat(StrEnum):
     CSV = "csv"
 
 
+def _stem(name: str, *suffixes: str) -> str:
+    """A file's name without these suffixes, each in turn, in any case (as format_for reads them): HELL.MPC.XML
+    is HELL."""
+    for suffix in suffixes:
+        if name.lower().endswith(suffix):
+            name = name[:-len(suffix)]
+    return name
+
+
 def format_for(output: Path | None) -> ExportFormat:
     """The format an output's name asks for (hell.csv is CSV, x.cockatrice.xml Cockatrice); tts otherwise."""
     name = output.name.lower() if output else ""
@@ -101,7 +110,7 @@ def _mpc(done: Exported, cards: Sequence[Card], output: Path, cardback: str | No
         raise InputError(_("no card of this library has a Google Drive image: the MPC order would be empty"),
                          _("print it with hhd proxies instead"))
     # MakePlayingCards prints at most 612 cards a project: the first order is the output, the next NAME-2…
-    stem = output.name.removesuffix(".xml").removesuffix(".mpc")
+    stem = _stem(output.name, ".xml", ".mpc")
     for number, order in enumerate(orders, start=1):
         done.files[output if number == 1 else output.with_name(f"{stem}-{number}.mpc.xml")] = order
     if len(orders) > 1:
@@ -129,7 +138,7 @@ def _cockatrice(done: Exported, cards: Sequence[Card], title: str, output: Path,
     if output.suffix.lower() == ".cod":  # -o NAME.cod names the deck: the set goes beside it as NAME.cockatrice.xml
         deck, output = output, output.with_name(output.name[:-len(".cod")] + ".cockatrice.xml")
     else:
-        deck = output.with_name(output.name.removesuffix(".xml").removesuffix(".cockatrice") + ".cod")
+        deck = output.with_name(_stem(output.name, ".xml", ".cockatrice") + ".cod")
     done.files[output] = set_file(cards, title, made, made_tokens)
     done.files[deck] = deck_file(cards, title, _("A Hell library drawn by hhd; keep it in library order."))
     done.notes.append(_("copy {name} into Cockatrice's customsets folder (Card Database → Open custom sets "
