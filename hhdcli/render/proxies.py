@@ -33,8 +33,10 @@ if TYPE_CHECKING:
     from hhdcli.render.cardface import Painter, Slot, TextLayouts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ProxyOptions:
+    """How proxy sheets are laid out (how images are fetched: hhdcli.workflows.ImageOptions)."""
+
     paper_mm: tuple[float, float] = (210.0, 297.0)
     gap_mm: float = 0.0
     bleed_mm: float = 0.0
