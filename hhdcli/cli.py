@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from hhdcli import __version__
+from hhdcli.colors import BASICS_PER_TYPE
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import HhdError, InputError
 from hhdcli.i18n import LANGUAGES, N_, _, current_language, format_decimal, ngettext, quote
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from hhdcli.cards import Card
     from hhdcli.render.proxies import ProxyOptions
 
-JSON_SCHEMA = 1
 # the ids of hhdcli.rulings, written here so that `--help` does not import the table
 RULING_IDS = ["draft", "game-start", "ante", "companion", "freeze", "sideboard", "owner", "zones", "numbers",
               "token-card", "token-copy", "colors"]
@@ -276,6 +276,8 @@ paper_option = option("--paper", default="a4", show_default=True, envvar="HHD_PA
                             metavar="PAPER", help=N_("a4, letter, a3, legal or WxHmm (e.g. 210x297mm)."))
 backs_option = option("--backs", type=click.Choice(["none", "red"]), default="none", show_default=True,
                             help=N_("red: a page of red backs after each page, for long-edge duplex."))
+basics_option = option("--basics-per-type", type=click.IntRange(0, 1000), default=BASICS_PER_TYPE, show_default=True,
+                       help=N_("Copies of each basic land in the pool."))
 text_only_option = option("--text-only", is_flag=True, help=N_("Draw every card from its data; no images."))
 
 
@@ -336,6 +338,8 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 def _print_json(document: dict[str, Any]) -> None:
     import json
+
+    from hhdcli.jsonio import JSON_SCHEMA
 
     click.echo(json.dumps({"schema": JSON_SCHEMA, **document}, indent=2, ensure_ascii=False))
 
@@ -529,8 +533,7 @@ def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt:
 @option("--exclude-banned", is_flag=True, help=N_("Leave out cards banned in Constructed."))
 @option("--exclude-tag", multiple=True, metavar="TAG", help=N_("Leave out cards with this registry tag (repeatable)."))
 @option("--exclude-file", type=FILE, metavar="FILE", help=N_("Leave out the cards named in this file, one per line."))
-@option("--basics-per-type", type=click.IntRange(0, 1000), default=50, show_default=True,
-              help=N_("Copies of each basic land in the pool."))
+@basics_option
 @option("--proxies", type=FILE, metavar="FILE", help=N_("Also print proxies to this PDF (with --paper, --backs, --text-only)."))
 @option("--checklist", type=FILE, metavar="FILE",
               help=N_("Also write a checklist (.pdf, .html or .md; by color, in the run's language: see hhd checklist for more)."))
@@ -605,6 +608,7 @@ COLORS_HELP = N_("Use these land colors instead of a deck: letters W U B R G P, 
 @option("--scryfall-url", envvar="HHD_SCRYFALL_URL", show_envvar=True, callback=_check_url, default="https://api.scryfall.com",
               show_default=True, metavar="URL", help=N_("Scryfall API base URL."))
 @option("--rules-text", is_flag=True, help=N_("Also count mana symbols in rules text (not the format's rule)."))
+@basics_option
 @option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
         help=N_("The deck's last group after a blank line is its sideboard (or: never). Default: as the "
                 "file's program reads it."))
@@ -617,7 +621,8 @@ COLORS_HELP = N_("Use these land colors instead of a deck: letters W U B R G P, 
 @pass_env
 @click.pass_context
 def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_cards: bool, colors: str | None,
-          lands: tuple[str, ...], scryfall_url: str, rules_text: bool, sideboard_after_blank: bool | None,
+          lands: tuple[str, ...], scryfall_url: str, rules_text: bool, basics_per_type: int,
+          sideboard_after_blank: bool | None,
           as_json: bool, output: Path | None, fmt: str | None) -> None:
     """Which Hell cards a deck can take at once (take), and which are a choice.
 
@@ -630,13 +635,11 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
       hhd check deck.txt -l hell-library.json -o check.html
       hhd check --colors WUB --all
     """
-    from hhdcli.check import check_deck, format_check
+    from hhdcli.check import check_deck, format_check, need_deck_or_colors
     from hhdcli.deck import parse_colors_option, parse_land_option, read_deck
     from hhdcli.files import guard_outputs
 
-    if deck is None and colors is None:
-        raise InputError(_("give a deck file or --colors"),
-                         _("for example: hhd check deck.txt, or hhd check --colors WU"))
+    need_deck_or_colors(deck, colors)
     use_library = not all_cards and (_given(ctx, "library") or library.is_file())
     guard_outputs({_("the report (-o)"): output}, {_("the deck"): deck,
                                                    _("the library"): library if use_library else None})
@@ -662,7 +665,7 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
                         colors=parse_colors_option(colors) if colors is not None else None,
                         hellscube=cache.cards, lands=dict(parse_land_option(o) for o in lands),
                         lookup=None if env.offline else env.scryfall(scryfall_url), with_rules_text=rules_text,
-                        whole_set=not use_library)
+                        whole_set=not use_library, basics_per_type=basics_per_type)
     if as_json:
         import json
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hhdcli.colors import BASICS_PER_TYPE
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import InputError
 from hhdcli.i18n import _, ngettext, quote
@@ -20,9 +21,6 @@ if TYPE_CHECKING:
     from hhdcli.cards import Card, CardIndex
     from hhdcli.library import Library, Pool
     from hhdcli.render.proxies import ProxyOptions, ProxyReport
-
-BASICS_PER_TYPE = 50  # copies of each basic land in the pool unless told otherwise (5 types: 250 basics)
-
 
 def library_title(seed: str) -> str:
     """What a library's documents are called: "Hell library 'ember-tide-42'"."""

@@ -30,6 +30,7 @@ from typing import Any
 from hhdcli.cards import Card, card_text
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
+from hhdcli.library import OPENING_HAND
 from hhdcli.mana import SymbolTable, Take, judge
 from hhdcli.render.texts import shown_type_line
 from hhdcli.rulings import card_rulings
@@ -44,7 +45,6 @@ CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY AUTOINCREMENT, game INTEG
 CREATE INDEX IF NOT EXISTS cards_by_zone ON cards (zone, ord);
 CREATE INDEX IF NOT EXISTS log_by_player ON log (game, player);
 """
-OPENING_HAND = 2
 # Cards of the players' own decks that left the game (by name, onto the sideboard) are numbered from here, above
 # every library position; `name` holds their name, Hell cards have none (their card data says it).
 OWN_CARDS = 1_000_000
