@@ -434,7 +434,7 @@ def test_the_table_page_goes_through_its_own_catalog(pseudo):
     text outside the marks but the seed and the language switch's EN/RU (its script's messages are marked too)."""
     from hhdcli.render.templates import render
     from hhdcli.table.page import PAGE, PLURAL_RULES, VERDICTS, script_messages
-    from hhdcli.table.state import REMINDERS
+    from hhdcli.table.views import REMINDERS
 
     catalog = translator("xx", "table")
     singles, plurals = script_messages()
