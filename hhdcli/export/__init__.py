@@ -79,7 +79,7 @@ RULES_NOTE = N_(  # the TTS notecard, in the run's language when written
 )
 
 
-def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, table: SymbolTable,
+def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, symbols: SymbolTable,
                    back_url: str | None = None, cardback: str | None = None,
                    made: date | None = None, image_base_url: str | None = None,
                    tokens: Sequence[Token] | None = None) -> Exported:
@@ -97,7 +97,7 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
     elif fmt is ExportFormat.COCKATRICE:
         _cockatrice(done, cards, title, output, made or date.today(), tokens)
     else:
-        _tts(done, cards, title, output, table, back_url, image_base_url)
+        _tts(done, cards, title, output, symbols, back_url, image_base_url)
     return done
 
 
@@ -180,7 +180,7 @@ def drive_id_of(text: str) -> str:
                      _("paste the id (the part after /d/ in the share link) or the link itself"))
 
 
-def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table: SymbolTable,
+def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, symbols: SymbolTable,
          back_url: str | None, image_base_url: str | None = None) -> None:
     """The saved object, and PNGs of what has no image (basics, imageless cards, the red back) beside it."""
     from hhdcli.export.tts import tts_save
@@ -192,7 +192,7 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
     def local(key: str, card: Card | None) -> str:
         if key not in rendered:
             path = (folder / f"{safe_file_name(key)}.png").resolve()  # ids are data: never a path
-            done.files[path] = face_png(card, table)
+            done.files[path] = face_png(card, symbols)
             # hosted: URL/file, which every player's Tabletop Simulator loads; else this computer's file
             rendered[key] = f"{image_base_url.rstrip('/')}/{path.name}" if image_base_url else path.as_uri()
         return rendered[key]

@@ -22,6 +22,7 @@ from urllib.parse import urlparse
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
 from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
@@ -32,7 +33,6 @@ from hhdcli.table.session import Session
 TOKEN_COOKIE = "hhd_player"
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
 MAX_POSITION = 100_000
-LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 MAX_NAME = 200  # a card's name, as a player types it
 MAX_PLAYER = 40  # a late player's name
 MAX_IDS = 300  # card descriptions asked for at once

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
+from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import _, current_language, quote
-from hhdcli.mana import SymbolTable
 from hhdcli.table.errors import TableError
 from hhdcli.table.session import Session
 
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from hhdcli.env import Env
     from hhdcli.library import ResolvedLibrary
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
@@ -29,7 +28,7 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
     from hhdcli.files import dump_json
 
     content = hashlib.sha256(dump_json(resolved.library.to_json())).hexdigest()
-    session = Session(state_file, resolved.by_position, SymbolTable.from_records(cache.symbols),
+    session = Session(state_file, resolved.by_position, cache.symbol_table,
                       resolved.library.seed, content)
     try:
         return session, session.start(players)
@@ -121,7 +120,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
         session, resumed = open_session(resolved, cache, players, state_file)
         # the join code and the host's secret are the session's: phones and the board keep them across restarts
         # until --new-code rotates both
-        code = None if host in LOOPBACK else session.join_code(lambda: secrets.token_urlsafe(6), new_code)
+        code = None if host in LOOPBACK_NAMES else session.join_code(lambda: secrets.token_urlsafe(6), new_code)
         host_secret = session.host_secret(new_code)
         port = sock.getsockname()[1]
         urls = addresses(host, port, code)
