@@ -158,7 +158,8 @@ def language() -> str:
     /cards/ru/…), else ?lang=, the page's remembered choice, the browser's."""
     if "lang" not in g:
         named = (request.view_args or {}).get("lang") or request.args.get("lang")
-        g.lang = choose_language(named, request.cookies.get("hhd_lang"), request.accept_languages)
+        g.lang, _source = choose_language(named, remembered=request.cookies.get("hhd_lang"),
+                                          accept_language=request.accept_languages)
     chosen: str = g.lang
     return chosen
 
