@@ -94,19 +94,12 @@ def checklist_document(checklist: Checklist, symbols: SymbolTable, fmt: DocForma
     if fmt is DocFormat.PDF:
         from hhdcli.render.checklist_pdf import checklist_pdf
 
-        return checklist_pdf(checklist, symbols, font, _rules_language(checklist.lang) if with_rules else None)
+        return checklist_pdf(checklist, symbols, font, checklist.lang if with_rules else None)
     from hhdcli.render.rules import rules_context
 
-    rules = rules_context(_rules_language(checklist.lang)) if with_rules else None
+    rules = rules_context(checklist.lang) if with_rules else None
     return render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(symbols),
                    frame_css=_frame_css())
-
-
-def _rules_language(lang: str) -> str:
-    """The rules sheet is written in English and Russian (not a catalog): another language gets the English."""
-    from hhdcli.render.texts import RULES
-
-    return lang if lang in RULES else "en"
 
 
 def rules_document(lang: str, symbols: SymbolTable, fmt: DocFormat, font: str | None = None,
@@ -115,7 +108,6 @@ def rules_document(lang: str, symbols: SymbolTable, fmt: DocFormat, font: str | 
     that have a Hell's Half-Draft ruling, each with its ruling ids and clarification."""
     from hhdcli.render.rules import library_rulings, rules_context
 
-    lang = _rules_language(lang)
     section = library_rulings(library, lang) if library is not None else None
     if fmt is DocFormat.PDF:
         from hhdcli.render.rules_pdf import rules_pdf

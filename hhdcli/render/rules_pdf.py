@@ -12,7 +12,7 @@ from hhdcli.render.layout import A4, MM
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.rules import LibraryRulings, RuledCard
 from hhdcli.render.symbols import cost_symbols, draw_symbols, inline_markup, symbols_width
-from hhdcli.render.texts import EXAMPLE_INTRO, EXAMPLES, RULES, labels
+from hhdcli.render.texts import example_intro, examples, labels, rules_sections
 
 # &, < and > for ReportLab's paragraph markup, as xml.sax.saxutils.escape does (whose import pulls in urllib,
 # HTTP and SSL: 30 ms)
@@ -50,7 +50,7 @@ def _examples(lang: str, symbols: SymbolTable, fonts: Fonts, size: float, style)
     rows = [[_cost_flowable(e.cost, symbols, fonts, size * 1.1),
              Paragraph(f"<b>{_markup(fonts, f'{e.name} → {e.verdict}', bold=True)}</b>"
                        f"{_markup(fonts, ' — ')}{inline_markup(e.why, symbols, fonts)}", style)]
-            for e in EXAMPLES[lang]]
+            for e in examples(lang)]
     table_flowable = Table(rows, colWidths=[42 * MM, None], hAlign="LEFT")
     # a table's own font is Helvetica unless told: a font the PDF would name without embedding it
     table_flowable.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.regular),
@@ -94,7 +94,7 @@ def _story(lang: str, symbols: SymbolTable, fonts: Fonts, size: float, width: fl
     body = ParagraphStyle("b", fontName=fonts.regular, fontSize=size, leading=size * 1.3, spaceAfter=size * 0.35)
     _bold_family(fonts)
     story: list[Flowable] = [Paragraph(_markup(fonts, labels(lang)["rules_title"], bold=True), title)]
-    for section in RULES[lang]:
+    for section in rules_sections(lang):
         title_line = Paragraph(_markup(fonts, section.heading, bold=True), heading)
         paragraphs = [Paragraph(inline_markup(p, symbols, fonts), body) for p in section.paragraphs]
         # a heading never ends a page: a frame ignores keepWithNext, so the page ends before it when the
@@ -103,7 +103,7 @@ def _story(lang: str, symbols: SymbolTable, fonts: Fonts, size: float, width: fl
         story.append(title_line)
         story.extend(paragraphs)
         if section.examples:  # the take rule: show it on real symbols
-            story.append(Paragraph(_markup(fonts, EXAMPLE_INTRO[lang]), body))
+            story.append(Paragraph(_markup(fonts, example_intro(lang)), body))
             story.append(_examples(lang, symbols, fonts, size, body))
             story.append(Spacer(1, size * 0.3))
     return story

@@ -25,8 +25,10 @@ from werkzeug.exceptions import HTTPException
 from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
+from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.i18n import LANGUAGES, choose_language, translations
-from hhdcli.table.state import OWN_CARDS, Depends, NeedsConfirmation, Session, TableError
+from hhdcli.table.rules import OWN_CARDS, End
+from hhdcli.table.session import Session
 
 TOKEN_COOKIE = "hhd_player"
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
@@ -156,7 +158,8 @@ def language() -> str:
     /cards/ru/…), else ?lang=, the page's remembered choice, the browser's."""
     if "lang" not in g:
         named = (request.view_args or {}).get("lang") or request.args.get("lang")
-        g.lang = choose_language(named, request.cookies.get("hhd_lang"), request.accept_languages)
+        g.lang, _source = choose_language(named, remembered=request.cookies.get("hhd_lang"),
+                                          accept_language=request.accept_languages)
     chosen: str = g.lang
     return chosen
 
@@ -449,6 +452,11 @@ def join() -> Any:
     """A phone takes a free seat (its token, as a cookie the page keeps and in the answer), or a phone holding a
     token (a re-seat code) confirms it. A seat another phone holds is refused."""
     session = served().session
+    code = body().get("seat")
+    if code is not None:  # a re-seat code from the board's QR: good for one phone, once
+        if not isinstance(code, str) or not _text(code):
+            raise TableError('send the re-seat code as {"seat": CODE}', status=400)
+        return _seated(*session.redeem(code, time.time()))
     who = viewer()
     name = named()
     if who is not None and name in (None, who):
@@ -458,6 +466,11 @@ def join() -> Any:
     else:
         given = session.join(name)
         who = name
+    return _seated(who, given)
+
+
+def _seated(who: str | None, given: str | None) -> Response:
+    """The seat's token, in the answer and as the cookie the page keeps (its card faces ask with it)."""
     answer = jsonify(player=who, token=given)
     answer.set_cookie(TOKEN_COOKIE, given or "", max_age=30 * 86400, httponly=True, samesite="Strict")
     return answer
@@ -472,7 +485,8 @@ def release() -> Any:
 
 @table.post("/api/host/reseat")
 def reseat() -> Any:
-    """A new token for a player's new phone, as an address and its QR code; the old phone's is refused now."""
+    """A re-seat code for a player's new phone, as an address and its QR code: it seats one phone, once, within
+    minutes; the old phone is refused now."""
     from hhdcli.table.page import qr_svg
 
     name = seat_named_by_host()
@@ -499,37 +513,29 @@ def add_player() -> Any:
 # --- actions -----------------------------------------------------------------------------------------------
 
 
-def shown(card: dict[str, Any]) -> dict[str, Any]:
-    """A card in an action's answer, described in the asker's language (its rulings)."""
-    if not card.get("hell"):
-        return card
-    return {**card, **served().session.describe(card["position"], lang=language())}
-
-
 @table.post("/api/draw")
 def draw() -> Any:
-    return jsonify(shown(served().session.draw(player())))
+    return jsonify(served().session.draw(player(), language()))
 
 
 @table.post("/api/take")
 def take() -> Any:
-    return jsonify(shown(served().session.take(player())))
+    return jsonify(served().session.take(player(), language()))
 
 
 @table.post("/api/decline")
 def decline() -> Any:
-    return jsonify(shown(served().session.decline(player())))
+    return jsonify(served().session.decline(player(), language()))
 
 
 @table.post("/api/opening-hand")
 def opening_hand() -> Any:
-    return jsonify(cards=[shown(c) for c in served().session.opening_hand(player())])
+    return jsonify(cards=served().session.opening_hand(player(), language()))
 
 
 @table.post("/api/mulligan")
 def mulligan() -> Any:
-    dealt = served().session.mulligan(player())
-    return jsonify({**dealt, "cards": [shown(c) for c in dealt["cards"]]})
+    return jsonify(served().session.mulligan(player(), language()))
 
 
 @table.post("/api/keep")
@@ -549,12 +555,12 @@ def play() -> Any:
     position: Any = body().get("position")
     if not position_value(position):
         raise TableError('say which card: {"position": N}', status=400)
-    return jsonify(shown(served().session.play(who, position)))
+    return jsonify(served().session.play(who, position, language()))
 
 
 @table.post("/api/play-sideboard")
 def play_sideboard() -> Any:
-    return jsonify(shown(served().session.play_sideboard_top(player())))
+    return jsonify(served().session.play_sideboard_top(player(), language()))
 
 
 @table.post("/api/to-sideboard")
@@ -563,7 +569,7 @@ def to_sideboard() -> Any:
     position: Any = body().get("position")
     if not position_value(position, own_cards=True):
         raise TableError('say which card: {"position": N}', status=400)
-    return jsonify(served().session.to_sideboard(who, position))
+    return jsonify(served().session.to_sideboard(who, position, language()))
 
 
 @table.post("/api/own-card")
@@ -582,9 +588,9 @@ def to_hell_library() -> Any:
     who = player_or_host()
     position: Any = body().get("position")
     end = body().get("end", "top")
-    if not position_value(position) or end not in ("top", "bottom"):
+    if not position_value(position) or end not in tuple(End):
         raise TableError('say which card and where: {"position": N, "end": "top" or "bottom"}', status=400)
-    return jsonify(served().session.to_hell_library(who, position, end))
+    return jsonify(served().session.to_hell_library(who, position, end, language()))
 
 
 @table.post("/api/end-game")

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 from hhdcli.errors import InputError
 from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import _, current_language, quote
-from hhdcli.table.state import Session, TableError
+from hhdcli.table.errors import TableError
+from hhdcli.table.session import Session
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
