@@ -23,7 +23,7 @@ from hhdcli.terminal import printable
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
-    from hhdcli.render.proxies import ProxyOptions
+    from hhdcli.render.plan.proxies import ProxyOptions
 
 # the ids of hhdcli.rulings, written here so that `--help` does not import the table
 RULING_IDS = ["draft", "game-start", "ante", "companion", "freeze", "sideboard", "owner", "zones", "numbers",
@@ -726,8 +726,8 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_ur
 def _proxy_options(*, paper: str, backs: str, text_only: bool, back_offset: str = "0,0", **layout: Any
                    ) -> ProxyOptions:
     """The sheets' layout from the words of the command line: a paper name or size, none/red backs, X,Y."""
-    from hhdcli.render.layout import parse_offset, parse_paper
-    from hhdcli.render.proxies import ProxyOptions
+    from hhdcli.render.plan.proxies import ProxyOptions
+    from hhdcli.render.plan.sheet import parse_offset, parse_paper
 
     return ProxyOptions(paper_mm=parse_paper(paper), backs=backs == "red", back_offset_mm=parse_offset(back_offset),
                         text_only=text_only, **layout)
@@ -775,8 +775,8 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
     """
     from hhdcli.cards import CardIndex
     from hhdcli.files import guard_outputs
-    from hhdcli.render.layout import parse_offset, parse_paper
-    from hhdcli.render.proxies import calibration_pdf
+    from hhdcli.render.draw.calibration import calibration_pdf
+    from hhdcli.render.plan.sheet import parse_offset, parse_paper
     from hhdcli.workflows import ImageOptions, find_cards, library_title, print_proxies
 
     guard_outputs({_("the PDF (-o)"): output}, {_("the library"): None if names or all_cards or calibration
@@ -942,7 +942,7 @@ def cache_clean(env: Env) -> None:
     """Remove downloaded card images and files left half-written by a killed run (card data stays)."""
     from hhdcli.cache import written_folders
     from hhdcli.files import sweep_leftovers
-    from hhdcli.render.images import evict
+    from hhdcli.render.scans.images import evict
 
     removed, freed = evict(env.cache_dir / "images", 0)
     swept = sum(sweep_leftovers(folder) for folder in written_folders(env.cache_dir))

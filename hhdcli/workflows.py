@@ -20,7 +20,7 @@ from hhdcli.i18n import _, ngettext, quote
 if TYPE_CHECKING:
     from hhdcli.cards import Card, CardIndex
     from hhdcli.library import Library, Pool
-    from hhdcli.render.proxies import ProxyOptions, ProxyReport
+    from hhdcli.render.plan.proxies import ProxyOptions, ProxyReport
 
 def library_title(seed: str) -> str:
     """What a library's documents are called: "Hell library 'ember-tide-42'"."""
@@ -85,8 +85,9 @@ def print_proxies(env: Env, cards: list[Card], output: Path, options: ProxyOptio
                   images: ImageOptions | None = None) -> ProxyReport:
     """Write the proxy sheets of `cards` to `output` (images fetched into the cache first, a progress bar on a
     terminal) and say what went into them; the report is returned too."""
-    from hhdcli.render.images import ImageSettings, ImageStore
-    from hhdcli.render.proxies import fallback_lines, lay_out
+    from hhdcli.render.plan.proxies import fallback_lines
+    from hhdcli.render.proxies import lay_out
+    from hhdcli.render.scans.images import ImageSettings, ImageStore
 
     images = images or ImageOptions()
     settings = ImageSettings(images.dpi, images.quality, options.bleed_mm, images.workers, env.offline,
@@ -132,8 +133,8 @@ def write_checklist(env: Env, library: Library, cards: list[Card], output: Path,
                     options: ChecklistOptions | None = None) -> None:
     """Write the red-sleeve checklist of a library to `output` and say how many cards and groups it has."""
     from hhdcli.i18n import current_language
-    from hhdcli.render.checklist import Mode, Sort, build_checklist
     from hhdcli.render.documents import checklist_document, doc_format, today
+    from hhdcli.render.documents.checklist import Mode, Sort, build_checklist
 
     options = options or ChecklistOptions()
     cache = env.cards()
@@ -276,7 +277,7 @@ class Companions:
 def write_companions(env: Env, generated: Generated, companions: Companions) -> None:
     """The proxies, checklist and exports of a library just drawn."""
     if companions.proxies:
-        from hhdcli.render.proxies import ProxyOptions
+        from hhdcli.render.plan.proxies import ProxyOptions
 
         options = dataclasses.replace(companions.proxy_options or ProxyOptions(),
                                       title=library_title(generated.library.seed))

@@ -1,14 +1,14 @@
-"""Fonts and text fitting (hhdcli/render/fonts.py)."""
+"""Fonts and text fitting (hhdcli/render/draw/fonts.py)."""
 
 from __future__ import annotations
 
 import time
 
-from hhdcli.render.fonts import shorten
+from hhdcli.render.draw.fonts import shorten
 
 
 def test_shortening_text_is_linear():
-    from hhdcli.render.fonts import load_fonts
+    from hhdcli.render.draw.fonts import load_fonts
 
     fonts = load_fonts()
     start = time.monotonic()

@@ -1,4 +1,4 @@
-"""The image cache (hhdcli/render/images.py): only images kept, damage mended, a cap kept, slow hosts skipped."""
+"""The image cache (hhdcli/render/scans/images.py): only images kept, damage mended, a cap kept, slow hosts skipped."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def test_a_damaged_print_image_in_the_cache_is_made_again(damage, server, tmp_pa
 
 def test_the_image_cache_evicts_the_least_recently_used_past_its_cap(tmp_path):
 
-    from hhdcli.render.images import evict
+    from hhdcli.render.scans.images import evict
 
     folder = tmp_path / "images"
     (folder / "raw").mkdir(parents=True)

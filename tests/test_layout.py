@@ -1,4 +1,4 @@
-"""Sheet layout (hhdcli/render/layout.py): paper sizes and offsets."""
+"""Sheet layout (hhdcli/render/plan/sheet.py): paper sizes and offsets."""
 
 from __future__ import annotations
 

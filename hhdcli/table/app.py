@@ -299,7 +299,7 @@ def check_code() -> Any:
     if same_bytes(request.args.get("code") or request.headers.get("X-Join-Code"), code):
         return None
     if request.method == "GET" and not request.path.startswith(("/api/", "/cards/")):
-        from hhdcli.render.templates import render
+        from hhdcli.render.documents.templates import render
 
         _ = gettext()
         return Response(render("table-join.html.j2", lang=language(), _=_), status=403, mimetype="text/html")
@@ -428,8 +428,8 @@ def face(lang: str, face_id: str) -> Any:
 
 
 def _face(session: Session, position: int, images: Path | None, lang: str) -> tuple[bytes, str]:
-    from hhdcli.render.faces import face_png
-    from hhdcli.render.images import ImageStore
+    from hhdcli.render.draw.faces import face_png
+    from hhdcli.render.scans.images import ImageStore
 
     card = session.cards[position]
     if images is not None and card.print_images:
