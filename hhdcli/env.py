@@ -7,10 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import click
-
 from hhdcli.i18n import _, ngettext, quote
-from hhdcli.terminal import printable
+from hhdcli.output import echo
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -36,11 +34,11 @@ class Env:
 
     def info(self, message: str) -> None:
         if not self.quiet:
-            click.echo(printable(message), err=True)
+            echo(message, err=True)
 
     def warn(self, message: str) -> None:
         if not self.quiet:
-            click.secho(_("warning: {message}").format(message=printable(message)), err=True, fg="yellow")
+            echo(_("warning: {message}").format(message=message), err=True, fg="yellow")
 
     def notice(self, message: str) -> None:
         """A wait long enough to wonder about (a server's Retry-After, Scryfall's back-off): say what it is."""
