@@ -19,7 +19,7 @@ from hhdcli.colors import BASICS_PER_TYPE
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import HhdError, InputError
 from hhdcli.i18n import LANGUAGES, N_, _, current_language, format_decimal, ngettext, quote
-from hhdcli.terminal import printable
+from hhdcli.output import BrokenPipe, echo, echo_json, is_terminal, prepare_streams, stdout_failed
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
@@ -119,8 +119,18 @@ class HhdGroup(HhdSubgroup):
         arguments = list(sys.argv[1:] if args is None else args)
         before = current_language(), language_source()
         set_language(*choose_language(language_from_args(arguments), os.environ))
+        prepare_streams()
         try:
             return super().main(arguments, *rest, **kwargs)
+        except BrokenPipe:
+            raise SystemExit(1) from None  # the reader went away: nothing to say, and no one to say it to
+        except OSError as exc:  # Click's own help or usage text that stdout did not take
+            if "--debug" in arguments:
+                raise
+            failed = stdout_failed(exc)
+            if isinstance(failed, HhdError):
+                echo(_("error: {message}").format(message=failed.message), err=True, fg="red")
+            raise SystemExit(1) from None
         finally:
             set_language(*before)  # a run in a test's process leaves the next one as it found it
 
@@ -144,9 +154,9 @@ class HhdGroup(HhdSubgroup):
 
             error = exc if isinstance(exc, HhdError) else InputError(
                 f"{exc.filename or _('a file')}: {os_reason(exc)}"[:300], _("check the paths given"))
-            click.secho(_("error: {message}").format(message=printable(error.message)), err=True, fg="red")
+            echo(_("error: {message}").format(message=error.message), err=True, fg="red")
             if error.hint:
-                click.echo(f"  → {printable(error.hint)}", err=True)
+                echo(f"  → {error.hint}", err=True)
             ctx.exit(error.exit_code)
 
 
@@ -337,11 +347,9 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 
 def _print_json(document: dict[str, Any]) -> None:
-    import json
-
     from hhdcli.jsonio import JSON_SCHEMA
 
-    click.echo(json.dumps({"schema": JSON_SCHEMA, **document}, indent=2, ensure_ascii=False))
+    echo_json({"schema": JSON_SCHEMA, **document})
 
 
 # --- progress -----------------------------------------------------------------------------------------
@@ -349,7 +357,7 @@ def _print_json(document: dict[str, Any]) -> None:
 
 def _byte_progress(env: Env) -> tuple[Callable[[int, int | None], None] | None, Callable[[], None]]:
     """A byte progress bar on a terminal; nothing when piped or quiet."""
-    if env.quiet or not sys.stderr.isatty():
+    if env.quiet or not is_terminal(err=True):
         return None, lambda: None
     bar: Any = click.progressbar(length=1, label=_("downloading"), file=sys.stderr, show_pos=False)
     state = {"started": False}
@@ -428,7 +436,7 @@ def status(env: Env, as_json: bool) -> None:
     if as_json:
         _print_json(report)
     else:
-        click.echo(format_status(report))
+        echo(format_status(report))
 
 
 COLOR_FILTER = click.Choice(list("WUBRGPCM"), case_sensitive=False)
@@ -467,13 +475,13 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
         _print_json({"cards": rows})
         return
     table = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
-    click.echo(format_table(table, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
+    echo(format_table(table, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
     env.info(ngettext("{n} card", "{n} cards", len(rows)).format(n=len(rows)))
 
 
 def _terminal_width() -> int:
     try:
-        return os.get_terminal_size().columns if sys.stdout.isatty() else 120
+        return os.get_terminal_size().columns if is_terminal() else 120
     except OSError:
         return 120
 
@@ -501,7 +509,7 @@ def card(env: Env, name: str, as_json: bool) -> None:
 
         _print_json({"card": {**found.to_json(), **hell_json(found)}})
     else:
-        click.echo(describe_card(found))
+        echo(describe_card(found))
 
 
 # --- the Hell library ---------------------------------------------------------------------------------
@@ -518,9 +526,9 @@ def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt:
     if as_json:
         _print_json({"library": library.to_json(), "summary": summary_json(summary)})
     elif fmt == "summary":
-        click.echo(format_summary(summary))
+        echo(format_summary(summary))
     else:
-        click.echo(render_view(fmt, library, library_rows(library, {c.id: c for c in cards}), summary))
+        echo(render_view(fmt, library, library_rows(library, {c.id: c for c in cards}), summary))
 
 
 @cli.command()
@@ -667,11 +675,9 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
                         lookup=None if env.offline else env.scryfall(scryfall_url), with_rules_text=rules_text,
                         whole_set=not use_library, basics_per_type=basics_per_type)
     if as_json:
-        import json
-
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        echo_json(report.to_json())
     else:
-        click.echo(printable(format_check(report)))
+        echo(format_check(report))
     for warning in report.warnings:
         env.warn(warning)
     if output is not None and report_format is not None:
@@ -946,7 +952,7 @@ def cache_clean(env: Env) -> None:
 
     removed, freed = evict(env.cache_dir / "images", 0)
     swept = sum(sweep_leftovers(folder) for folder in written_folders(env.cache_dir))
-    click.echo(_("removed {images} ({size} MB) and {files} from {folder}").format(
+    echo(_("removed {images} ({size} MB) and {files} from {folder}").format(
         images=ngettext("{n} image", "{n} images", removed).format(n=removed), size=format_decimal(freed / 2**20),
         files=ngettext("{n} half-written file", "{n} half-written files", swept).format(n=swept),
         folder=env.cache_dir))

@@ -86,7 +86,10 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
     """The files one export writes (nothing is written here), with notes and warnings for the player.
     `tokens`: the registry's tokens to look the cards' tokens up in (default: those hhd carries)."""
     fmt = ExportFormat(fmt)
+    from hhdcli.terminal import file_text
+
     cards = [sanitized(card) for card in cards]  # one text sanitiser in front of every writer
+    title = file_text(title)  # it holds the library's seed
     done = Exported(count=len(cards))
     if fmt is ExportFormat.CSV:
         from hhdcli.export.spreadsheet import library_csv
@@ -145,20 +148,13 @@ def _cockatrice(done: Exported, cards: Sequence[Card], title: str, output: Path,
                         "folder), restart Cockatrice, then load {name2} in the deck editor").format(name=output.name, name2=deck.name))
 
 
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # what XML 1.0 cannot hold
-
-
-def clean_text(text: str) -> str:
-    """Text every format can hold: control characters (NUL included) dropped, lone surrogates replaced."""
-    text = text.encode("utf-8", "replace").decode("utf-8") if any("\ud800" <= ch <= "\udfff" for ch in text) else text
-    return _NOT_XML.sub("", text)
-
-
 def sanitized(card: Card) -> Card:
-    faces = tuple(replace(f, name=clean_text(f.name), mana_cost=clean_text(f.mana_cost),
-                          type_line=clean_text(f.type_line), oracle_text=clean_text(f.oracle_text))
+    from hhdcli.terminal import file_text  # the one write guard, in its form for files
+
+    faces = tuple(replace(f, name=file_text(f.name), mana_cost=file_text(f.mana_cost),
+                          type_line=file_text(f.type_line), oracle_text=file_text(f.oracle_text))
                   for f in card.faces)
-    return replace(card, name=clean_text(card.name), faces=faces)
+    return replace(card, name=file_text(card.name), faces=faces)
 
 
 def safe_file_name(text: str) -> str:

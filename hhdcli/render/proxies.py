@@ -13,7 +13,7 @@ from hhdcli.cards import Card, Face
 from hhdcli.errors import CacheError
 from hhdcli.i18n import N_, _, ngettext
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten, wrap_words
-from hhdcli.render.images import BOMB, NOT_AN_IMAGE, Fetching, ImageResult, ImageStore
+from hhdcli.render.images import BOMB, NOT_AN_IMAGE, TOO_LARGE, Fetching, ImageResult, ImageStore
 from hhdcli.render.layout import (
     MM,
     Sheet,
@@ -86,7 +86,7 @@ class ProxyReport:
         drawn = self.text - self.basics
         if drawn:
             reasons = set(self.fallbacks.values())
-            unreachable = self.images == 0 and reasons and not reasons & {NO_REGISTRY_IMAGE, NOT_AN_IMAGE, BOMB}
+            unreachable = self.images == 0 and reasons and not reasons & {NO_REGISTRY_IMAGE, NOT_AN_IMAGE, BOMB, TOO_LARGE}
             parts.append((ngettext("{n} from card data (images unreachable)", "{n} from card data (images "
                                    "unreachable)", drawn) if unreachable else
                           ngettext("{n} from card data", "{n} from card data", drawn)).format(n=drawn))
