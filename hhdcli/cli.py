@@ -572,14 +572,17 @@ def unknown_names(names: list[str], index: CardIndex, shown: int = 10) -> str:
 def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt: str, as_json: bool) -> None:
     """The library as chosen: the whole result as JSON, one of the views, or the summary alone."""
     from hhdcli.summary import format_summary, library_rows, render_view, summarize, summary_json
+    from hhdcli.tokens import library_tokens, needed_json
 
     summary = summarize(cards, pool_cards)
     if as_json:
-        _print_json({"library": library.to_json(), "summary": summary_json(summary)})
+        _print_json({"library": library.to_json(), "summary": summary_json(summary),
+                     "tokens": needed_json(library_tokens(cards))})
     elif fmt == "summary":
         click.echo(format_summary(summary))
     else:
-        click.echo(render_view(fmt, library, library_rows(library, {c.id: c for c in cards}), summary))
+        tokens = library_tokens(cards) if fmt in ("text", "md") else ()
+        click.echo(render_view(fmt, library, library_rows(library, {c.id: c for c in cards}), summary, tokens))
 
 
 @cli.command()

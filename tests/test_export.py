@@ -523,7 +523,7 @@ def test_a_token_file_of_another_shape_writes_a_cockatrice_set_with_its_stats_as
 
     from hhdcli.cards import Card, Face
     from hhdcli.export.cockatrice import set_file
-    from hhdcli.export.tokens import token_from_record, tokens_for
+    from hhdcli.tokens import token_from_record, tokens_for
 
     maker = Card(id="m1", name="Maker", set_code="HLC", faces=(Face(name="Maker", type_line="Sorcery"),))
     token = token_from_record({"name": "Zero", "type_line": "Token Creature — Ooze", "power": 0, "toughness": 2.5,

@@ -19,8 +19,8 @@ from hhdcli.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
-    from hhdcli.export.tokens import Token
     from hhdcli.mana import SymbolTable
+    from hhdcli.tokens import Token
 
 
 class ExportFormat(StrEnum):
@@ -132,7 +132,7 @@ def _cockatrice(done: Exported, cards: Sequence[Card], title: str, output: Path,
                 tokens: Sequence[Token] | None) -> None:
     """The Cockatrice set (cards and the tokens they make) and a deck file of the library beside it."""
     from hhdcli.export.cockatrice import deck_file, set_file
-    from hhdcli.export.tokens import builtin_tokens, tokens_for
+    from hhdcli.tokens import builtin_tokens, tokens_for
 
     made_tokens = tokens_for(cards, builtin_tokens() if tokens is None else tokens)
     if output.suffix.lower() == ".cod":  # -o NAME.cod names the deck: the set goes beside it as NAME.cockatrice.xml
