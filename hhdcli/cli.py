@@ -278,6 +278,10 @@ paper_option = option("--paper", default="a4", show_default=True, envvar="HHD_PA
 backs_option = option("--backs", type=click.Choice(["none", "red"]), default="none", show_default=True,
                             help=N_("red: a page of red backs after each page, for long-edge duplex."))
 text_only_option = option("--text-only", is_flag=True, help=N_("Draw every card from its data; no images."))
+tokens_option = option("--tokens", "with_tokens", is_flag=True,
+                       help=N_("Add the tokens the cards make: one of each per card that makes it."))
+token_copies_option = option("--token-copies", type=click.IntRange(1, 99), metavar="N",
+                             help=N_("With --tokens: N of each token instead (the TTS deck too)."))
 
 
 class _UnlistedArgument(click.Argument):
@@ -793,7 +797,8 @@ def _scryfall(env: Env, url: str | None = None) -> Any:
 # --- exports ----------------------------------------------------------------------------------------------
 
 def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: str, output: Path | None,
-            back_url: str | None = None, cardback: str | None = None, image_base_url: str | None = None) -> None:
+            back_url: str | None = None, cardback: str | None = None, image_base_url: str | None = None,
+            with_tokens: bool = False, token_copies: int | None = None) -> None:
     from hhdcli.export import DEFAULT_NAMES, ExportFormat, export_library, format_for
     from hhdcli.files import write_output
     from hhdcli.mana import SymbolTable
@@ -802,7 +807,8 @@ def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: st
     chosen = ExportFormat(fmt) if fmt else format_for(output)
     target = output or Path(DEFAULT_NAMES[chosen])
     done = export_library(cards, _("Hell library {seed}").format(seed=library.seed), chosen, target,
-                          SymbolTable.from_records(cache.symbols), back_url, cardback, today(), image_base_url)
+                          SymbolTable.from_records(cache.symbols), back_url, cardback, today(), image_base_url,
+                          with_tokens=with_tokens, token_copies=token_copies)
     for path, data in done.files.items():
         write_output(path, data)
     more = len(done.files) - 1
@@ -826,10 +832,12 @@ def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: st
               help=N_("TTS: where you will upload the -images folder; the deck names its images URL/file."))
 @option("--back-url", metavar="URL", callback=_check_url, help=N_("TTS: a hosted image of the red back, so every player sees it."))
 @option("--cardback", metavar="DRIVE_ID", help=N_("MPC: the Google Drive id of the card back to print."))
+@tokens_option
+@token_copies_option
 @offline_option
 @pass_env
 def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_url: str | None,
-           back_url: str | None, cardback: str | None) -> None:
+           back_url: str | None, cardback: str | None, with_tokens: bool, token_copies: int | None) -> None:
     """Export a Hell library to play it online or order it from a print shop.
 
     \b
@@ -845,12 +853,14 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_ur
       hhd export --format tts
       hhd export --format cockatrice -o hell.xml
       hhd export --format mpc --cardback 17ggqviE7RYfYxcW3oJTHhKlTFA5TrJfX
+      hhd export --format mpc --tokens
     """
     from hhdcli.files import guard_outputs
 
     guard_outputs({_("the export (-o)"): output}, {_("the library"): library})
     resolved = env.open_library(library)
-    _export(env, resolved.library, resolved.cards, env.cards(), fmt, output, back_url, cardback, image_base_url)
+    _export(env, resolved.library, resolved.cards, env.cards(), fmt, output, back_url, cardback, image_base_url,
+            with_tokens, token_copies)
 
 
 # --- printing ----------------------------------------------------------------------------------------------

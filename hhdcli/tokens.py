@@ -24,7 +24,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from hhdcli.cards import Card, CardIndex, drive_id, normalize_name, stat_text
+from hhdcli.cards import TOKEN_SET, Card, CardIndex, Face, drive_id, normalize_name, stat_text
 
 HELLSCUBE_SET = re.compile(r"^HLC(?:[._][0-2])?$")  # Hellscube v1.2's sets, written with . or _
 TABLE_FILE = Path(__file__).parent / "data" / "tokens-v1.2.json"
@@ -281,6 +281,22 @@ def library_tokens(cards: Sequence[Card], tokens: Sequence[Token] | None = None,
     order = {id(c): i for i, c in enumerate(distinct)}
     return [NeededToken(token, tuple(sorted(kept, key=lambda m: order[id(m.card)])))
             for token, kept in merged.values()]
+
+
+def token_card(token: Token) -> Card:
+    """A token as a card, for what draws, prints or exports cards: its face from the token's data, its image
+    the registry's, its set TOKEN (so a proxy, a TTS card and an MPC slot know it for a token)."""
+    face = Face(name=token.name, mana_cost=token.mana_cost, type_line=token.type_line,
+                oracle_text=token.oracle_text, power=token.power, toughness=token.toughness,
+                loyalty=token.loyalty, colors=token.colors, image=token.image)
+    return Card(id=f"token-{token.id or normalize_name(token.name)}", name=token.name, set_code=TOKEN_SET,
+                faces=(face,), colors=token.colors, mana_value=token.mana_value, layout="token",
+                image=token.image, color_identity=token.color_identity)
+
+
+def token_copies(needed: Sequence[NeededToken], per_token: int | None = None) -> list[Card]:
+    """The token cards to print or export: each needed token as often as it is brought."""
+    return [card for item in needed for card in [token_card(item.token)] * item.copies(per_token)]
 
 
 def needed_json(needed: Sequence[NeededToken], per_token: int | None = None) -> list[dict[str, Any]]:
