@@ -289,6 +289,10 @@ backs_option = option("--backs", type=click.Choice(["none", "red"]), default="no
 basics_option = option("--basics-per-type", type=click.IntRange(0, 1000), default=BASICS_PER_TYPE, show_default=True,
                        help=N_("Copies of each basic land in the pool."))
 text_only_option = option("--text-only", is_flag=True, help=N_("Draw every card from its data; no images."))
+tokens_option = option("--tokens", "with_tokens", is_flag=True,
+                       help=N_("Add the tokens the cards make: one of each per card that makes it."))
+token_copies_option = option("--token-copies", type=click.IntRange(1, 99), metavar="N",
+                             help=N_("With --tokens: N of each token instead (the TTS deck too)."))
 
 
 class _UnlistedArgument(click.Argument):
@@ -521,14 +525,17 @@ EXPORT_FORMATS = ["tts", "cockatrice", "mpc", "csv"]
 def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt: str, as_json: bool) -> None:
     """The library as chosen: the whole result as JSON, one of the views, or the summary alone."""
     from hhdcli.summary import format_summary, library_rows, render_view, summarize, summary_json
+    from hhdcli.tokens import library_tokens, needed_json
 
     summary = summarize(cards, pool_cards)
     if as_json:
-        _print_json({"library": library.to_json(), "summary": summary_json(summary)})
+        _print_json({"library": library.to_json(), "summary": summary_json(summary),
+                     "tokens": needed_json(library_tokens(cards))})
     elif fmt == "summary":
         echo(format_summary(summary))
     else:
-        echo(render_view(fmt, library, library_rows(library, {c.id: c for c in cards}), summary))
+        tokens = library_tokens(cards) if fmt in ("text", "md") else ()
+        echo(render_view(fmt, library, library_rows(library, {c.id: c for c in cards}), summary, tokens))
 
 
 @cli.command()
@@ -697,10 +704,12 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
               help=N_("TTS: where you will upload the -images folder; the deck names its images URL/file."))
 @option("--back-url", metavar="URL", callback=_check_url, help=N_("TTS: a hosted image of the red back, so every player sees it."))
 @option("--cardback", metavar="DRIVE_ID", help=N_("MPC: the Google Drive id of the card back to print."))
+@tokens_option
+@token_copies_option
 @offline_option
 @pass_env
 def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_url: str | None,
-           back_url: str | None, cardback: str | None) -> None:
+           back_url: str | None, cardback: str | None, with_tokens: bool, token_copies: int | None) -> None:
     """Export a Hell library to play it online or order it from a print shop.
 
     \b
@@ -716,6 +725,7 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_ur
       hhd export --format tts
       hhd export --format cockatrice -o hell.xml
       hhd export --format mpc --cardback 17ggqviE7RYfYxcW3oJTHhKlTFA5TrJfX
+      hhd export --format mpc --tokens
     """
     from hhdcli.files import guard_outputs
     from hhdcli.workflows import ExportOptions, write_export
@@ -723,7 +733,8 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_ur
     guard_outputs({_("the export (-o)"): output}, {_("the library"): library})
     resolved = env.open_library(library)
     write_export(env, resolved.library, resolved.cards, ExportOptions(
-        fmt=fmt, output=output, back_url=back_url, cardback=cardback, image_base_url=image_base_url))
+        fmt=fmt, output=output, back_url=back_url, cardback=cardback, image_base_url=image_base_url,
+        with_tokens=with_tokens, token_copies=token_copies))
 
 
 # --- printing ----------------------------------------------------------------------------------------------
