@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from hhdcli.cache import CardCache
     from hhdcli.env import Env
     from hhdcli.library import ResolvedLibrary
+    from hhdcli.table.app import Changes
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -107,30 +108,25 @@ def listen(host: str, port: int) -> socket.socket:
 
 def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
           state_file: Path, host: str, port: int, new_code: bool = False) -> None:
-    import logging
-
-    from werkzeug.serving import make_server
-
-    from hhdcli.table.app import Changes, create_app
-
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request: pages ask often
+    from hhdcli.table.app import create_app
+    from hhdcli.table.server import Bounds, make_server, run
 
     sock = listen(host, port)  # before anything is said: a bad --host or a busy port is the only line
     try:
         session, resumed = open_session(resolved, cache, players, state_file)
         # the join code and the host's secret are the session's: phones and the board keep them across restarts
         # until --new-code rotates both
-        code = None if host in LOOPBACK else session.join_code(lambda: secrets.token_urlsafe(6), new_code)
+        code = None if host in LOOPBACK else session.join_code(new_join_code, new_code)
         host_secret = session.host_secret(new_code)
         port = sock.getsockname()[1]
         urls = addresses(host, port, code)
-        changes = Changes()
+        changes = stream_changes()
         app = create_app(session, code, changes, host_secret, urls, env.cache_dir / "images")
-        server = make_server(host, port, app, threaded=True, fd=sock.fileno())
+        server = make_server(sock, app, Bounds())
     except BaseException:
         sock.close()
         raise
-    try:  # Ctrl-C from here on, even before the server runs, is the stop that keeps the session
+    try:
         if code:
             env.warn(_("listening on {host}: anyone on this network can reach the table; the join code keeps them "
                        "out").format(host=host))
@@ -143,15 +139,30 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
         board += (f"?code={code}" if code else "") + f"#host={host_secret}"
         print(_("the board (on this computer, the host's): {url}").format(url=board), flush=True)
         _qr(urls[0])
-        server.serve_forever()  # werkzeug's returns on Ctrl-C (it swallows KeyboardInterrupt)
-    except KeyboardInterrupt:
-        pass
+        run(server, changes.close)  # until Ctrl-C or SIGTERM; open pages' event streams end then
+    except KeyboardInterrupt:  # Ctrl-C before the server ran: the session is kept all the same
+        server.stop(timeout=0)
     finally:
-        changes.close()  # open pages' event streams end now
-        server.server_close()
         sock.close()
     env.info(_("stopped; the session is kept in {file}: run the same hhd table command to go on where you were")
              .format(file=state_file))
+
+
+JOIN_CODE_BYTES = 10  # 80 bits: a code in a link cannot be guessed from the internet
+
+
+def new_join_code() -> str:
+    return secrets.token_urlsafe(JOIN_CODE_BYTES)
+
+
+def stream_changes() -> Changes:
+    """The change counter for the production server: its streams wait as greenlets, so hundreds may listen
+    (each address's share is bounded by the server)."""
+    import gevent.event
+
+    from hhdcli.table.app import Changes
+
+    return Changes(max_streams=2000, event=gevent.event.Event)
 
 
 def _qr(url: str) -> None:
