@@ -129,6 +129,7 @@ class Served:
     images: Path | None = None  # the card image cache (its downloads): a card's print image, when there
     faces: dict[tuple[int, str], tuple[bytes, str]] = field(default_factory=dict)  # (position, language): a face
     pages: dict[str, str] = field(default_factory=dict)  # the page in each language: the same for every asker
+    origin: str | None = None  # the public address's origin (--public-url): the only one that may act
 
 
 def served() -> Served:
@@ -144,14 +145,15 @@ def same_bytes(given: str | None, expected: str) -> bool:
 
 def create_app(session: Session, code: str | None = None, changes: Changes | None = None,
                host_secret: str | None = None, join_urls: list[str] | None = None,
-               images: Path | None = None) -> Flask:
-    """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code)."""
+               images: Path | None = None, origin: str | None = None) -> Flask:
+    """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code); with an
+    `origin` (the public address's), a POST from any other origin is refused."""
     app = Flask(__name__)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # a state read of 100 cards: a third of its time
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
     app.extensions["hhd-table"] = Served(session, code, host_secret or session.host_secret(), changes or Changes(),
-                                         join_urls or [], images)
+                                         join_urls or [], images, origin=origin)
     app.register_blueprint(table)
     return app
 
@@ -289,8 +291,8 @@ def same_site() -> Any:
         return jsonify(error=gettext()("this table answers on 127.0.0.1 or localhost only")), 403
     if request.method != "POST":
         return None
-    origin = request.headers.get("Origin")
-    if origin and urlparse(origin).netloc != request.host:
+    origin, public = request.headers.get("Origin"), served().origin
+    if origin and (origin != public if public else urlparse(origin).netloc != request.host):
         return jsonify(error=gettext()("requests from another site are refused")), 403
     if request.mimetype != "application/json":
         return jsonify(error=gettext()("send JSON (Content-Type: application/json)")), 415

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from hhdcli.env import Env
     from hhdcli.library import ResolvedLibrary
     from hhdcli.table.app import Changes
+    from hhdcli.table.online import Public
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -107,27 +108,37 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
-          state_file: Path, host: str, port: int, new_code: bool = False) -> None:
+          state_file: Path, host: str, port: int, new_code: bool = False, public: Public | None = None) -> None:
+    """`hhd table`: one session served until Ctrl-C or SIGTERM; `public` says where the internet reaches it."""
     from hhdcli.table.app import create_app
+    from hhdcli.table.online import Public, harden
     from hhdcli.table.server import Bounds, make_server, run
+
+    public = public or Public()
 
     sock = listen(host, port)  # before anything is said: a bad --host or a busy port is the only line
     try:
         session, resumed = open_session(resolved, cache, players, state_file)
         # the join code and the host's secret are the session's: phones and the board keep them across restarts
         # until --new-code rotates both
-        code = None if host in LOOPBACK else session.join_code(new_join_code, new_code)
+        # a table on loopback with no public address answers this computer only, with no code; a code of
+        # fewer than 80 bits (from an older hhd) is replaced, the host secret with it
+        loopback_only = host in LOOPBACK and public.url is None
+        new_code = new_code or not loopback_only and len(session.join_code(new_join_code)) < JOIN_CODE_LENGTH
+        code = None if loopback_only else session.join_code(new_join_code, new_code)
         host_secret = session.host_secret(new_code)
         port = sock.getsockname()[1]
-        urls = addresses(host, port, code)
+        public_join = public.join_url(code)
+        urls = [public_join] if public_join else addresses(host, port, code)
         changes = stream_changes()
-        app = create_app(session, code, changes, host_secret, urls, env.cache_dir / "images")
-        server = make_server(sock, app, Bounds())
+        app = create_app(session, code, changes, host_secret, urls, env.cache_dir / "images", public.origin)
+        harden(app, public)
+        server = make_server(sock, app, Bounds(behind_proxy=public.behind_proxy))
     except BaseException:
         sock.close()
         raise
     try:
-        if code:
+        if code and public.url is None:
             env.warn(_("listening on {host}: anyone on this network can reach the table; the join code keeps them "
                        "out").format(host=host))
         env.info((_("resumed the session of library {seed} in {file}") if resumed else
@@ -135,8 +146,8 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
                                                                              file=state_file))
         for url in urls:
             print(_("open {url}").format(url=url), flush=True)
-        board = f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
-        board += (f"?code={code}" if code else "") + f"#host={host_secret}"
+        board = public_join or f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
+        board += ("" if public_join or not code else f"?code={code}") + f"#host={host_secret}"
         print(_("the board (on this computer, the host's): {url}").format(url=board), flush=True)
         _qr(urls[0])
         run(server, changes.close)  # until Ctrl-C or SIGTERM; open pages' event streams end then
@@ -149,6 +160,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
 
 
 JOIN_CODE_BYTES = 10  # 80 bits: a code in a link cannot be guessed from the internet
+JOIN_CODE_LENGTH = 14  # its letters (base64, 6 bits each)
 
 
 def new_join_code() -> str:
