@@ -910,12 +910,19 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
 @option("--new-code", is_flag=True,
         help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
+@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True,
+        help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
+                "the join and re-seat addresses use it, and only its pages may act."))
+@option("--behind-proxy", is_flag=True,
+        help=N_("A reverse proxy on this computer forwards to hhd: the client's address is the last of its "
+                "X-Forwarded-For (one hop; never believed otherwise)."))
 @option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
         help=N_("Each deck's last group after a blank line is its sideboard (or: never), as in hhd check."))
 @offline_option
 @pass_env
 def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, ...], host: str, port: int,
-          state_file: Path | None, lands: tuple[str, ...], new_code: bool, sideboard_after_blank: bool | None) -> None:
+          state_file: Path | None, lands: tuple[str, ...], new_code: bool, public_url: str | None, behind_proxy: bool,
+          sideboard_after_blank: bool | None) -> None:
     """Run a Hell library on this computer for phones around the table.
 
     Every player opens the printed address (or scans the QR code on the board), picks their name and
@@ -931,14 +938,18 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
       hhd table --player Anna=RG --player Ben=WUB
       hhd table --player Anna=RG --player Ben=WUB --host 0.0.0.0
     """
+    from hhdcli.table.online import Public
+    from hhdcli.table.online import public_url as checked_url
     from hhdcli.table.serve import serve
     from hhdcli.workflows import PlayerOptions, players_from_options
 
+    public = Public(checked_url(public_url), behind_proxy)
     options = PlayerOptions(decks=decks, players=players, lands=lands, sideboard_after_blank=sideboard_after_blank)
     resolved = env.open_library(library)
     cache = env.cards()
     colors = players_from_options(env, options)
-    serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port, new_code)
+    serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port, new_code,
+          public)
 
 
 @cli.group()
