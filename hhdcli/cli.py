@@ -19,7 +19,7 @@ from hhdcli.colors import BASICS_PER_TYPE
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import HhdError, InputError
 from hhdcli.i18n import LANGUAGES, N_, _, current_language, format_decimal, ngettext, quote
-from hhdcli.terminal import printable
+from hhdcli.output import BrokenPipe, echo, echo_json, is_terminal, prepare_streams, stdout_failed
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
@@ -119,8 +119,18 @@ class HhdGroup(HhdSubgroup):
         arguments = list(sys.argv[1:] if args is None else args)
         before = current_language(), language_source()
         set_language(*choose_language(language_from_args(arguments), os.environ))
+        prepare_streams()
         try:
             return super().main(arguments, *rest, **kwargs)
+        except BrokenPipe:
+            raise SystemExit(1) from None  # the reader went away: nothing to say, and no one to say it to
+        except OSError as exc:  # Click's own help or usage text that stdout did not take
+            if "--debug" in arguments:
+                raise
+            failed = stdout_failed(exc)
+            if isinstance(failed, HhdError):
+                echo(_("error: {message}").format(message=failed.message), err=True, fg="red")
+            raise SystemExit(1) from None
         finally:
             set_language(*before)  # a run in a test's process leaves the next one as it found it
 
@@ -144,9 +154,9 @@ class HhdGroup(HhdSubgroup):
 
             error = exc if isinstance(exc, HhdError) else InputError(
                 f"{exc.filename or _('a file')}: {os_reason(exc)}"[:300], _("check the paths given"))
-            click.secho(_("error: {message}").format(message=printable(error.message)), err=True, fg="red")
+            echo(_("error: {message}").format(message=error.message), err=True, fg="red")
             if error.hint:
-                click.echo(f"  → {printable(error.hint)}", err=True)
+                echo(f"  → {error.hint}", err=True)
             ctx.exit(error.exit_code)
 
 
@@ -279,6 +289,10 @@ backs_option = option("--backs", type=click.Choice(["none", "red"]), default="no
 basics_option = option("--basics-per-type", type=click.IntRange(0, 1000), default=BASICS_PER_TYPE, show_default=True,
                        help=N_("Copies of each basic land in the pool."))
 text_only_option = option("--text-only", is_flag=True, help=N_("Draw every card from its data; no images."))
+tokens_option = option("--tokens", "with_tokens", is_flag=True,
+                       help=N_("Add the tokens the cards make: one of each per card that makes it."))
+token_copies_option = option("--token-copies", type=click.IntRange(1, 99), metavar="N",
+                             help=N_("With --tokens: N of each token instead (the TTS deck too)."))
 
 
 class _UnlistedArgument(click.Argument):
@@ -337,11 +351,9 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 
 def _print_json(document: dict[str, Any]) -> None:
-    import json
-
     from hhdcli.jsonio import JSON_SCHEMA
 
-    click.echo(json.dumps({"schema": JSON_SCHEMA, **document}, indent=2, ensure_ascii=False))
+    echo_json({"schema": JSON_SCHEMA, **document})
 
 
 # --- progress -----------------------------------------------------------------------------------------
@@ -349,7 +361,7 @@ def _print_json(document: dict[str, Any]) -> None:
 
 def _byte_progress(env: Env) -> tuple[Callable[[int, int | None], None] | None, Callable[[], None]]:
     """A byte progress bar on a terminal; nothing when piped or quiet."""
-    if env.quiet or not sys.stderr.isatty():
+    if env.quiet or not is_terminal(err=True):
         return None, lambda: None
     bar: Any = click.progressbar(length=1, label=_("downloading"), file=sys.stderr, show_pos=False)
     state = {"started": False}
@@ -428,7 +440,7 @@ def status(env: Env, as_json: bool) -> None:
     if as_json:
         _print_json(report)
     else:
-        click.echo(format_status(report))
+        echo(format_status(report))
 
 
 COLOR_FILTER = click.Choice(list("WUBRGPCM"), case_sensitive=False)
@@ -467,13 +479,13 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
         _print_json({"cards": rows})
         return
     table = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
-    click.echo(format_table(table, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
+    echo(format_table(table, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
     env.info(ngettext("{n} card", "{n} cards", len(rows)).format(n=len(rows)))
 
 
 def _terminal_width() -> int:
     try:
-        return os.get_terminal_size().columns if sys.stdout.isatty() else 120
+        return os.get_terminal_size().columns if is_terminal() else 120
     except OSError:
         return 120
 
@@ -501,7 +513,7 @@ def card(env: Env, name: str, as_json: bool) -> None:
 
         _print_json({"card": {**found.to_json(), **hell_json(found)}})
     else:
-        click.echo(describe_card(found))
+        echo(describe_card(found))
 
 
 # --- the Hell library ---------------------------------------------------------------------------------
@@ -513,14 +525,17 @@ EXPORT_FORMATS = ["tts", "cockatrice", "mpc", "csv"]
 def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt: str, as_json: bool) -> None:
     """The library as chosen: the whole result as JSON, one of the views, or the summary alone."""
     from hhdcli.summary import format_summary, library_rows, render_view, summarize, summary_json
+    from hhdcli.tokens import library_tokens, needed_json
 
     summary = summarize(cards, pool_cards)
     if as_json:
-        _print_json({"library": library.to_json(), "summary": summary_json(summary)})
+        _print_json({"library": library.to_json(), "summary": summary_json(summary),
+                     "tokens": needed_json(library_tokens(cards))})
     elif fmt == "summary":
-        click.echo(format_summary(summary))
+        echo(format_summary(summary))
     else:
-        click.echo(render_view(fmt, library, library_rows(library, {c.id: c for c in cards}), summary))
+        tokens = library_tokens(cards) if fmt in ("text", "md") else ()
+        echo(render_view(fmt, library, library_rows(library, {c.id: c for c in cards}), summary, tokens))
 
 
 @cli.command()
@@ -667,11 +682,9 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
                         lookup=None if env.offline else env.scryfall(scryfall_url), with_rules_text=rules_text,
                         whole_set=not use_library, basics_per_type=basics_per_type)
     if as_json:
-        import json
-
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        echo_json(report.to_json())
     else:
-        click.echo(printable(format_check(report)))
+        echo(format_check(report))
     for warning in report.warnings:
         env.warn(warning)
     if output is not None and report_format is not None:
@@ -691,10 +704,12 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
               help=N_("TTS: where you will upload the -images folder; the deck names its images URL/file."))
 @option("--back-url", metavar="URL", callback=_check_url, help=N_("TTS: a hosted image of the red back, so every player sees it."))
 @option("--cardback", metavar="DRIVE_ID", help=N_("MPC: the Google Drive id of the card back to print."))
+@tokens_option
+@token_copies_option
 @offline_option
 @pass_env
 def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_url: str | None,
-           back_url: str | None, cardback: str | None) -> None:
+           back_url: str | None, cardback: str | None, with_tokens: bool, token_copies: int | None) -> None:
     """Export a Hell library to play it online or order it from a print shop.
 
     \b
@@ -710,6 +725,7 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_ur
       hhd export --format tts
       hhd export --format cockatrice -o hell.xml
       hhd export --format mpc --cardback 17ggqviE7RYfYxcW3oJTHhKlTFA5TrJfX
+      hhd export --format mpc --tokens
     """
     from hhdcli.files import guard_outputs
     from hhdcli.workflows import ExportOptions, write_export
@@ -717,7 +733,8 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_ur
     guard_outputs({_("the export (-o)"): output}, {_("the library"): library})
     resolved = env.open_library(library)
     write_export(env, resolved.library, resolved.cards, ExportOptions(
-        fmt=fmt, output=output, back_url=back_url, cardback=cardback, image_base_url=image_base_url))
+        fmt=fmt, output=output, back_url=back_url, cardback=cardback, image_base_url=image_base_url,
+        with_tokens=with_tokens, token_copies=token_copies))
 
 
 # --- printing ----------------------------------------------------------------------------------------------
@@ -893,12 +910,19 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
 @option("--new-code", is_flag=True,
         help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
+@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True,
+        help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
+                "the join and re-seat addresses use it, and only its pages may act."))
+@option("--behind-proxy", is_flag=True,
+        help=N_("A reverse proxy on this computer forwards to hhd: the client's address is the last of its "
+                "X-Forwarded-For (one hop; never believed otherwise)."))
 @option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
         help=N_("Each deck's last group after a blank line is its sideboard (or: never), as in hhd check."))
 @offline_option
 @pass_env
 def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, ...], host: str, port: int,
-          state_file: Path | None, lands: tuple[str, ...], new_code: bool, sideboard_after_blank: bool | None) -> None:
+          state_file: Path | None, lands: tuple[str, ...], new_code: bool, public_url: str | None, behind_proxy: bool,
+          sideboard_after_blank: bool | None) -> None:
     """Run a Hell library on this computer for phones around the table.
 
     Every player opens the printed address (or scans the QR code on the board), picks their name and
@@ -914,14 +938,18 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
       hhd table --player Anna=RG --player Ben=WUB
       hhd table --player Anna=RG --player Ben=WUB --host 0.0.0.0
     """
+    from hhdcli.table.online import Public
+    from hhdcli.table.online import public_url as checked_url
     from hhdcli.table.serve import serve
     from hhdcli.workflows import PlayerOptions, players_from_options
 
+    public = Public(checked_url(public_url), behind_proxy)
     options = PlayerOptions(decks=decks, players=players, lands=lands, sideboard_after_blank=sideboard_after_blank)
     resolved = env.open_library(library)
     cache = env.cards()
     colors = players_from_options(env, options)
-    serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port, new_code)
+    serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port, new_code,
+          public)
 
 
 @cli.group()
@@ -946,7 +974,7 @@ def cache_clean(env: Env) -> None:
 
     removed, freed = evict(env.cache_dir / "images", 0)
     swept = sum(sweep_leftovers(folder) for folder in written_folders(env.cache_dir))
-    click.echo(_("removed {images} ({size} MB) and {files} from {folder}").format(
+    echo(_("removed {images} ({size} MB) and {files} from {folder}").format(
         images=ngettext("{n} image", "{n} images", removed).format(n=removed), size=format_decimal(freed / 2**20),
         files=ngettext("{n} half-written file", "{n} half-written files", swept).format(n=swept),
         folder=env.cache_dir))

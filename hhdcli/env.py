@@ -8,10 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-import click
-
 from hhdcli.i18n import _, ngettext, quote
-from hhdcli.terminal import printable
+from hhdcli.output import echo, is_terminal
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -40,11 +38,11 @@ class Env:
 
     def info(self, message: str) -> None:
         if not self.quiet:
-            click.echo(printable(message), err=True)
+            echo(message, err=True)
 
     def warn(self, message: str) -> None:
         if not self.quiet:
-            click.secho(_("warning: {message}").format(message=printable(message)), err=True, fg="yellow")
+            echo(_("warning: {message}").format(message=message), err=True, fg="yellow")
 
     def notice(self, message: str) -> None:
         """A wait long enough to wonder about (a server's Retry-After, Scryfall's back-off): say what it is."""
@@ -63,8 +61,10 @@ class Env:
     def counting_progress(self, total: int, label: str) -> tuple[Callable[[], None] | None, Callable[[], None]]:
         """A bar counting `total` steps on a terminal (one step per call, from any thread) and its finish;
         nothing when piped or quiet."""
-        if self.quiet or not sys.stderr.isatty() or total == 0:
+        if self.quiet or not is_terminal(err=True) or total == 0:
             return None, lambda: None
+        import click
+
         bar: Any = click.progressbar(length=total, label=label, file=sys.stderr)
         bar.render_progress()
         import threading

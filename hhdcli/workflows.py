@@ -158,6 +158,8 @@ class ExportOptions:
     back_url: str | None = None  # TTS: a hosted image of the red back
     cardback: str | None = None  # MPC: the Google Drive id of the back to print
     image_base_url: str | None = None  # TTS: where the -images folder will be uploaded
+    with_tokens: bool = False  # MPC: the tokens the cards make too (the TTS save always lays them beside)
+    token_copies: int | None = None  # of each token; None: one per card that makes it
 
 
 def write_export(env: Env, library: Library, cards: list[Card], options: ExportOptions) -> None:
@@ -170,7 +172,8 @@ def write_export(env: Env, library: Library, cards: list[Card], options: ExportO
     target = options.output or Path(DEFAULT_NAMES[chosen])
     done = export_library(cards, _("Hell library {seed}").format(seed=library.seed), chosen, target,
                           env.cards().symbol_table, options.back_url, options.cardback, today(),
-                          options.image_base_url)
+                          options.image_base_url, with_tokens=options.with_tokens,
+                          token_copies=options.token_copies)
     for path, data in done.files.items():
         write_output(path, data)
     more = len(done.files) - 1

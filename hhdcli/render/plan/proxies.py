@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from hhdcli.cards import Card, Face
 from hhdcli.i18n import N_, _, ngettext
-from hhdcli.render.scans.images import BOMB, NOT_AN_IMAGE, ImageResult
+from hhdcli.render.scans.images import BOMB, NOT_AN_IMAGE, TOO_LARGE, ImageResult
 
 if TYPE_CHECKING:
     from hhdcli.render.draw.cardface import Painter, Slot
@@ -68,7 +68,8 @@ class ProxyReport:
         drawn = self.text - self.basics
         if drawn:
             reasons = set(self.fallbacks.values())
-            unreachable = self.images == 0 and reasons and not reasons & {NO_REGISTRY_IMAGE, NOT_AN_IMAGE, BOMB}
+            unreachable = self.images == 0 and reasons and not reasons & {NO_REGISTRY_IMAGE, NOT_AN_IMAGE, BOMB,
+                                                                     TOO_LARGE}
             parts.append((ngettext("{n} from card data (images unreachable)", "{n} from card data (images "
                                    "unreachable)", drawn) if unreachable else
                           ngettext("{n} from card data", "{n} from card data", drawn)).format(n=drawn))
