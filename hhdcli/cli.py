@@ -503,11 +503,10 @@ def card(env: Env, name: str, as_json: bool) -> None:
       hhd card "pickle krrik"
       hhd card Pyrohyperspasm --json
     """
-    from hhdcli.browse import describe_card
+    from hhdcli.browse import describe_card, find_cards
     from hhdcli.cards import CardIndex
-    from hhdcli.workflows import find_cards
 
-    found = find_cards(env, [name], CardIndex(env.cards().cards), strict=True)[0]
+    found = find_cards([name], CardIndex(env.cards().cards), env.warn, strict=True)[0]
     if as_json:
         from hhdcli.rulings import hell_json
 
@@ -790,11 +789,12 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
       hhd proxies --all --text-only --bleed 2 --cut-lines full -o hellscube.pdf
       hhd proxies --calibration -o calibration.pdf
     """
+    from hhdcli.browse import find_cards
     from hhdcli.cards import CardIndex
     from hhdcli.files import guard_outputs
     from hhdcli.render.draw.calibration import calibration_pdf
     from hhdcli.render.plan.sheet import parse_offset, parse_paper
-    from hhdcli.workflows import ImageOptions, find_cards, library_title, print_proxies
+    from hhdcli.workflows import ImageOptions, library_title, print_proxies
 
     guard_outputs({_("the PDF (-o)"): output}, {_("the library"): None if names or all_cards or calibration
                                                 else library, "--font": Path(font) if font else None})
@@ -806,7 +806,7 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
     if all_cards:
         cards, title = sorted(cache.cards, key=lambda c: c.name.lower()), _("Hellscube v1.2, every card")
     elif names:
-        cards, title = find_cards(env, list(names), CardIndex(cache.cards)), _("Hellscube proxies")
+        cards, title = find_cards(list(names), CardIndex(cache.cards), env.warn), _("Hellscube proxies")
     else:
         resolved = env.open_library(library)
         cards, title = resolved.cards, library_title(resolved.library.seed)

@@ -27,33 +27,7 @@ def library_title(seed: str) -> str:
     return _("Hell library {seed}").format(seed=quote(seed))
 
 
-# --- finding cards by name ---------------------------------------------------------------------------------
-
-
-def find_cards(env: Env, names: list[str], index: CardIndex, strict: bool = False) -> list[Card]:
-    """Each name's card. An unknown name, with "did you mean", is an error when `strict` or when no name
-    is known; otherwise a warning, and the known ones are used."""
-    from hhdcli.cards import normalize_name
-
-    found = []
-    for name in names:
-        if not normalize_name(name):
-            raise InputError(_("{name} names no card: it has no letters or digits").format(name=quote(name)),
-                             _("give part of a card's name"))
-        card = index.find(name)
-        if card is not None:
-            found.append(card)
-            continue
-        suggestions = index.suggest(name)
-        if strict or len(names) == 1:
-            raise InputError(_("no card named {name}").format(name=quote(name)),
-                             _("did you mean: {names}").format(names=", ".join(suggestions))
-                             if suggestions else _("try `hhd cards QUERY`"))
-        env.warn(_("no card named {name} (did you mean: {names}?)").format(name=quote(name), names=", ".join(
-            suggestions)) if suggestions else _("no card named {name}").format(name=quote(name)))
-    if not found:
-        raise InputError(_("none of the names is a Hellscube v1.2 card"), _("check the names with `hhd cards QUERY`"))
-    return found
+# --- names that match no card ------------------------------------------------------------------------------
 
 
 def unknown_names(names: list[str], index: CardIndex, shown: int = 10) -> str:
