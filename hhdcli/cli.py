@@ -478,8 +478,8 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
     if as_json:
         _print_json({"cards": rows})
         return
-    table = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
-    echo(format_table(table, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
+    columns = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
+    echo(format_table(columns, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
     env.info(ngettext("{n} card", "{n} cards", len(rows)).format(n=len(rows)))
 
 
