@@ -185,7 +185,7 @@ def test_rules_that_do_not_fit_two_pages_even_at_the_smallest_size_go_on_to_a_th
 
     from hhdcli.cache import symbols_or_builtin
     from hhdcli.mana import SymbolTable
-    from hhdcli.render import rules_pdf
+    from hhdcli.render.documents import rules_pdf
 
     monkeypatch.setattr(rules_pdf, "MIN_SIZE", 11.0)
     monkeypatch.setattr(rules_pdf, "MAX_PAGES", 1)
