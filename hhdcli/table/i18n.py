@@ -36,3 +36,16 @@ def choose_language(asked: str | None, remembered: str | None, accept_language: 
             return str(choice)
     best = getattr(accept_language, "best_match", lambda _options: None)(LANGUAGES)
     return str(best) if best in LANGUAGES else "en"
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def plural_expression(lang: str) -> str:
+    """The catalog's plural rule, as its Plural-Forms header writes it (C: `n%10==1 && n%100!=11 ? 0 : …`);
+    English, which has no catalog, by Babel's CLDR data."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po
+
+    if lang == "en":
+        return str(Catalog(locale="en").plural_expr)
+    with (files("hhdcli") / "locale" / lang / "LC_MESSAGES" / "table.po").open("rb") as po:
+        return str(read_po(po, locale=lang).plural_expr)
