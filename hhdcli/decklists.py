@@ -109,10 +109,12 @@ class Deck:
 
     def describe(self) -> str:
         s = self.summary()
-        return _("{source} ({format}): {main} main, {sideboard} sideboard, {commanders} commander, {ignored} "
+        said = _("{source} ({format}): {main} main, {sideboard} sideboard, {commanders} commander, {ignored} "
                  "lines ignored").format(source=self.source, format=_(self.format), main=s["main"],
                                          sideboard=s["sideboard"], commanders=len(self.commanders),
                                          ignored=len(self.ignored))
+        # a count hhd is unsure of is not given as if nothing happened: the doubts say why and what to do
+        return said + (" — " + _("unsure: see the warnings") if self.doubts else "")
 
 
 # --- headings -----------------------------------------------------------------------------------------

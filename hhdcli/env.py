@@ -14,6 +14,7 @@ from hhdcli.terminal import printable
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
+    from hhdcli.decklists import Deck
     from hhdcli.http import HttpSettings
     from hhdcli.library import ResolvedLibrary
     from hhdcli.registry import Syncer, SyncResult
@@ -32,6 +33,7 @@ class Env:
     debug: bool
     offline: bool = False
     cache_max_mb: int = 2048  # the image cache's cap
+    deck_sites_url: str | None = None  # a mirror of the deck sites (HHD_DECK_SITES_URL), else the sites themselves
     _cache: CardCache | None = field(default=None, repr=False)
 
     def info(self, message: str) -> None:
@@ -56,6 +58,27 @@ class Env:
 
         urls = RegistryUrls.from_base(self.registry_url) if self.registry_url else DEFAULT_URLS
         return Syncer(self.cache_dir, urls=urls, settings=self.http(), progress=progress, notice=self.notice)
+
+    def read_deck(self, source: str, sideboard_after_blank: bool | None = None) -> Deck:
+        """A deck from a file, or from its link on a deck site (Moxfield, Archidekt…) through the one HTTP client."""
+        from hhdcli.deck import read_deck
+        from hhdcli.decksites import is_deck_url, read_deck_url
+        from hhdcli.errors import InputError, NetworkError
+
+        if is_deck_url(source):
+            from hhdcli.http import Client
+
+            if self.offline:
+                raise NetworkError(_("{link}: a deck link needs the network (--offline)").format(link=source),
+                                   _("export the deck as text on the site and give hhd the file"))
+            client = Client(self.http(), accept="application/json, text/html;q=0.9, */*;q=0.8", notice=self.notice)
+            return read_deck_url(source, client, self.deck_sites_url)
+        path = Path(source)
+        if not path.is_file():
+            raise InputError(_("{path}: no such deck file").format(path=source),
+                             _("give a deck file, or a deck's link on Moxfield, Archidekt, MTGGoldfish, TappedOut, "
+                               "Deckstats or AetherHub"))
+        return read_deck(path, sideboard_after_blank)
 
     def __post_init__(self) -> None:
         from hhdcli.files import sweep_leftovers

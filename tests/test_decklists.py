@@ -559,3 +559,9 @@ def test_a_reading_that_drops_most_of_a_file_says_it_is_unsure_and_how_to_make_i
 
 def test_a_deck_read_whole_has_no_doubt():
     assert parse_deck("4 Forest\n4 Island\n// a comment\n", "d.txt").doubts == []
+
+
+def test_the_count_of_an_unsure_reading_says_so_where_it_is_printed(tmp_path):
+    deck = parse_deck(LOSSY["prose.txt"], "prose.txt")
+    assert deck.describe().endswith("— unsure: see the warnings")
+    assert not parse_deck("4 Forest\n", "d.txt").describe().endswith("see the warnings")

@@ -115,3 +115,63 @@ def test_a_pasted_list_is_read_like_a_file_and_nothing_readable_is_refused():
     assert sum(e.count for e in read_deck_text("4 Forest\n4 Island\n").main) == 8
     with pytest.raises(InputError):
         read_deck_text("Hello, this is no deck.\nNor is this line.\n")
+
+
+# --- from the command line: hhd check LINK, hhd table --deck Anna=LINK ------------------------------------------
+
+NO_LANDS_KNOWN = Reply(b'{"object": "list", "not_found": [], "data": []}')
+
+
+def test_hhd_check_reads_a_deck_link_through_the_deck_sites_mirror(synced, sites, monkeypatch):
+    link = "https://www.archidekt.com/decks/1365846/"
+    serve(sites, link)
+    sites.routes["/cards/collection"] = NO_LANDS_KNOWN
+    monkeypatch.setenv("HHD_DECK_SITES_URL", sites.url)
+    result = synced("check", link, "--all", "--scryfall-url", sites.url, "--json")
+    assert result.exit_code == 0, result.output
+    import json
+
+    deck = json.loads(result.stdout)["deck"]
+    assert sorted(deck["commander"]) == COMMANDERS and deck["doubts"] == []
+    assert sites.count("/archidekt.com/api/decks/1365846/") == 1
+
+
+def test_hhd_check_of_a_removed_deck_is_one_line_and_a_network_exit_code(synced, sites):
+    result = synced("--deck-sites-url", sites.url, "check", "https://moxfield.com/decks/nothere", "--all")
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code != 0 and len(errors) == 1 and "Moxfield has no such deck" in errors[0]
+    assert "Traceback" not in result.output
+
+
+def test_hhd_check_of_a_deck_link_offline_says_it_needs_the_network(synced, sites):
+    result = synced("check", "https://moxfield.com/decks/abc", "--all", "--offline")
+    assert result.exit_code != 0 and "needs the network" in result.output and sites.hits == []
+
+
+def test_hhd_check_of_a_missing_file_names_it(synced, tmp_path):
+    result = synced("check", str(tmp_path / "nope.txt"), "--all", "--offline")
+    assert result.exit_code == 2 and "nope.txt: no such deck file" in result.output
+
+
+def test_the_table_takes_a_players_deck_from_its_link(legacy_cache, library, sites, tmp_path):
+    import sqlite3
+
+    from test_table_serve import hhd_table, stop_with_ctrl_c
+
+    link = "https://tappedout.net/mtg-decks/mtg-parser-3-amigos/"
+    serve(sites, link)
+    sites.routes["/cards/collection"] = NO_LANDS_KNOWN
+    process = hhd_table(legacy_cache, "--deck-sites-url", sites.url, "table", "-l", str(library),
+                        "--deck", f"Anna={link}", "--state", str(tmp_path / "s.sqlite"),
+                        scryfall_url=sites.url)
+    try:
+        assert process.stdout.readline().startswith("open http://")
+    finally:
+        stop_with_ctrl_c(process)
+    db = sqlite3.connect(tmp_path / "s.sqlite")
+    try:
+        colors = db.execute("SELECT colors FROM players WHERE name = 'Anna'").fetchone()[0]
+    finally:
+        db.close()
+    assert {"U", "R"} <= set(colors)  # the deck's Islands and Mountains
+    assert sites.count("/tappedout.net/api/deck/widget/", "POST") == 1
