@@ -364,6 +364,8 @@ def parse_registry(raw: bytes) -> Parsed:
     fmt = detect_format(document)
     records = document["data"] if isinstance(document, dict) else document
     records = [r for r in records if isinstance(r, dict)]
+    from msgspec.json import encode as encode_json
+
     parse = _legacy_card if fmt == "legacy" else _current_card
     selected = _legacy_is_v12 if fmt == "legacy" else _current_is_v12
     schema = LEGACY_SCHEMA if fmt == "legacy" else CURRENT_SCHEMA
@@ -375,7 +377,9 @@ def parse_registry(raw: bytes) -> Parsed:
             problem = schema_problem(record, schema)
             if problem is None:
                 try:
-                    parsed.append(parse(record))
+                    card = parse(record)
+                    encode_json(card.to_json())  # a lone surrogate (JSON's "\ud800") no file can hold
+                    parsed.append(card)
                     continue
                 except (TypeError, ValueError, AttributeError, KeyError) as exc:  # the schema's last defence
                     problem = f"cannot be read ({exc.__class__.__name__}: {exc})"

@@ -79,7 +79,7 @@ RULES_NOTE = N_(  # the TTS notecard, in the run's language when written
 )
 
 
-def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, table: SymbolTable,
+def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, symbols: SymbolTable,
                    back_url: str | None = None, cardback: str | None = None,
                    made: date | None = None, image_base_url: str | None = None,
                    tokens: Sequence[Token] | None = None, with_tokens: bool = False,
@@ -91,7 +91,10 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
     from hhdcli.tokens import library_tokens
 
     fmt = ExportFormat(fmt)
+    from hhdcli.terminal import file_text
+
     cards = [sanitized(card) for card in cards]  # one text sanitiser in front of every writer
+    title = file_text(title)  # it holds the library's seed
     done = Exported(count=len(cards))
     if fmt is ExportFormat.CSV:
         from hhdcli.export.spreadsheet import library_csv
@@ -108,7 +111,7 @@ def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output:
     elif fmt is ExportFormat.COCKATRICE:
         _cockatrice(done, cards, title, output, made or date.today(), tokens)
     else:
-        _tts(done, cards, title, output, table, back_url, image_base_url,
+        _tts(done, cards, title, output, symbols, back_url, image_base_url,
              _tts_tokens(library_tokens(cards, tokens), token_copies))
     return done
 
@@ -166,20 +169,13 @@ def _cockatrice(done: Exported, cards: Sequence[Card], title: str, output: Path,
                         "folder), restart Cockatrice, then load {name2} in the deck editor").format(name=output.name, name2=deck.name))
 
 
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # what XML 1.0 cannot hold
-
-
-def clean_text(text: str) -> str:
-    """Text every format can hold: control characters (NUL included) dropped, lone surrogates replaced."""
-    text = text.encode("utf-8", "replace").decode("utf-8") if any("\ud800" <= ch <= "\udfff" for ch in text) else text
-    return _NOT_XML.sub("", text)
-
-
 def sanitized(card: Card) -> Card:
-    faces = tuple(replace(f, name=clean_text(f.name), mana_cost=clean_text(f.mana_cost),
-                          type_line=clean_text(f.type_line), oracle_text=clean_text(f.oracle_text))
+    from hhdcli.terminal import file_text  # the one write guard, in its form for files
+
+    faces = tuple(replace(f, name=file_text(f.name), mana_cost=file_text(f.mana_cost),
+                          type_line=file_text(f.type_line), oracle_text=file_text(f.oracle_text))
                   for f in card.faces)
-    return replace(card, name=clean_text(card.name), faces=faces)
+    return replace(card, name=file_text(card.name), faces=faces)
 
 
 def safe_file_name(text: str) -> str:
@@ -201,7 +197,7 @@ def drive_id_of(text: str) -> str:
                      _("paste the id (the part after /d/ in the share link) or the link itself"))
 
 
-def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table: SymbolTable,
+def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, symbols: SymbolTable,
          back_url: str | None, image_base_url: str | None = None, tokens: Sequence[tuple[Card, str]] = ()) -> None:
     """The saved object, and PNGs of what has no image (basics, imageless cards, the red back) beside it."""
     from hhdcli.export.tts import tts_save
@@ -213,7 +209,7 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
     def local(key: str, card: Card | None) -> str:
         if key not in rendered:
             path = (folder / f"{safe_file_name(key)}.png").resolve()  # ids are data: never a path
-            done.files[path] = face_png(card, table)
+            done.files[path] = face_png(card, symbols)
             # hosted: URL/file, which every player's Tabletop Simulator loads; else this computer's file
             rendered[key] = f"{image_base_url.rstrip('/')}/{path.name}" if image_base_url else path.as_uri()
         return rendered[key]
