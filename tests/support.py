@@ -273,3 +273,23 @@ def timed(run, *args: str) -> tuple[float, object]:
     start = time.monotonic()
     result = run(*args)
     return time.monotonic() - start, result
+
+
+def chromium(size: tuple[int, int] = (390, 844)):
+    """A headless Chromium through chromedriver, as every browser test drives one (None without them: the CI
+    script installs both). Its console is kept (goog:loggingPrefs), so a test reads what the page logged: a
+    script's error, a Content-Security-Policy violation."""
+    import shutil
+
+    driver_path, binary = shutil.which("chromedriver"), shutil.which("chromium") or shutil.which("chromium-browser")
+    if driver_path is None or binary is None:
+        return None
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={size[0]},{size[1]}"):
+        options.add_argument(argument)
+    options.binary_location = binary
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(driver_path), options=options)
