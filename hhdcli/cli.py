@@ -915,7 +915,7 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
 @option("--new-code", is_flag=True,
         help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
-@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True,
+@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True, callback=_check_url,
         help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
                 "the join and re-seat addresses use it, and only its pages may act."))
 @option("--behind-proxy", is_flag=True,
