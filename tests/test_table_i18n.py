@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_file
 
-from hhdcli.table.i18n import plural_expression, translations
+from hhdcli.table.i18n import plural_rule, translations
 from hhdcli.table.page import VERDICTS, page_messages, script_messages
 from hhdcli.table.views import REMINDERS
 
@@ -83,7 +83,7 @@ def test_russian_plurals_follow_cldr_in_the_catalog_and_the_pages_rule(n, form):
     assert cldr_ru(n) == form
     assert russian.ngettext("{count} card", "{count} cards", n) == ["{count} карта", "{count} карты",
                                                                     "{count} карт"][form]
-    assert gettext.c2py(plural_expression("ru"))(n) == form  # the rule the page's script evaluates, read by Python
+    assert gettext.c2py(plural_rule("ru"))(n) == form  # the rule the page's script evaluates, read by Python
 
 
 def test_every_plural_message_has_three_distinct_russian_forms():

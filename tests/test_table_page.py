@@ -721,7 +721,7 @@ def test_the_pages_plural_rule_is_the_catalogs_read_without_eval(browsers, table
     for every count to 1000 it picks the form Python's gettext picks from the same expression."""
     import gettext
 
-    from hhdcli.table.i18n import plural_expression
+    from hhdcli.table.i18n import plural_rule
 
     page = phone(browsers, 0, table, lang=lang)
     picked = page.browser.execute_async_script(
@@ -729,6 +729,6 @@ def test_the_pages_plural_rule_is_the_catalogs_read_without_eval(browsers, table
         "import('/static/i18n.js').then(m => { const rule = m.compilePlural(JSON.parse("
         "document.getElementById('bootstrap').textContent).plural);"
         "done([...Array(1001).keys()].map(n => rule(n))); }, e => done(String(e)));")
-    rule = gettext.c2py(plural_expression(lang))
+    rule = gettext.c2py(plural_rule(lang))
     assert picked == [rule(n) for n in range(1001)]
     assert len(set(picked)) == {"en": 2, "ru": 3}[lang]

@@ -12,7 +12,7 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
-from hhdcli.table.i18n import plural_expression, translations
+from hhdcli.table.i18n import plural_rule, translations
 from hhdcli.table.rules import Action, Zone
 from hhdcli.table.session import Session
 from hhdcli.table.views import REMINDERS, VERDICTS
@@ -57,7 +57,7 @@ def page_messages(lang: str, catalog: gettext.NullTranslations | None = None, pl
     catalog = catalog or translations(lang)
     singles, plurals = script_messages()
     words = {m: catalog.gettext(m) for m in (*singles, *REMINDERS.values(), *VERDICTS)}
-    samples = form_samples(plural or plural_expression(lang))
+    samples = form_samples(plural or plural_rule(lang))
     forms = {s: [catalog.ngettext(s, p, n) for n in samples] for s, p in plurals}
     return {"T": words, "P": forms}
 
@@ -84,7 +84,7 @@ def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
 def bootstrap(lang: str, symbols: dict[str, dict[str, str]], catalog: gettext.NullTranslations | None = None,
               plural: str | None = None) -> dict[str, Any]:
     """What the page's scripts read from its JSON data island: everything the server knows that they need."""
-    plural = plural or plural_expression(lang)
+    plural = plural or plural_rule(lang)
     return {"lang": lang, "messages": page_messages(lang, catalog, plural), "plural": plural,
             "symbols": symbols, "actions": {a.name: a.value for a in Action}, "zones": {z.name: z.value for z in Zone}}
 
