@@ -405,7 +405,6 @@ def _card_strings(cache_dir: Path) -> list[str]:
     PDF draws as pictures), tags; the basics hhd adds; longest first, whitespace as one space."""
     from hhdcli.cache import load_cache
     from hhdcli.colors import BASIC_LANDS
-    from hhdcli.rulings import RULINGS
 
     found: set[str] = set(BASIC_LANDS) | {f"Basic Land — {name}" for name in BASIC_LANDS}
     for card in load_cache(cache_dir).cards:
@@ -413,9 +412,6 @@ def _card_strings(cache_dir: Path) -> list[str]:
         for face in card.faces:
             found |= {face.name, face.type_line, face.mana_cost}
             found |= {piece for line in face.oracle_text.splitlines() for piece in re.split(r"\{[^}]*\}", line)}
-    # The rulings' one-line summaries printed in a proxy's text box are the rulings engineer's English texts
-    # (hhdcli.rulings has no Russian short form yet): allowed here, named in the report as not translated.
-    found |= {f"Hell ({r.id}): {r.short}" for r in RULINGS} | {r.short for r in RULINGS}
     flat = {re.sub(r"\s+", " ", text).strip() for text in found}
     return sorted((text for text in flat if len(text) > 2), key=len, reverse=True)
 
