@@ -513,28 +513,6 @@ def test_an_evening_of_three_games_through_the_api(legacy_cache, library, tmp_pa
         table.stop()
 
 
-def test_writers_are_served_in_the_order_they_came():
-    """The lock before SQLite's write lock is a queue: a writer arriving later never overtakes one waiting."""
-    from hhdcli.table.store import FairLock
-
-    lock, served = FairLock(), []
-
-    def write(i: int) -> None:
-        with lock:
-            served.append(i)
-
-    threads = []
-    with lock:  # the table is busy: every writer queues
-        for i in range(20):
-            threads.append(threading.Thread(target=write, args=(i,)))
-            threads[-1].start()
-            while lock._next < i + 2:  # this writer holds its ticket before the next one comes
-                threading.Event().wait(0.001)
-    for thread in threads:
-        thread.join()
-    assert served == list(range(20))
-
-
 def test_a_re_seat_code_seats_one_phone_once_within_minutes_and_dies_with_its_seat(table):
     """Issue 41: the board's re-seat QR code seats the new phone, and then no other: a second phone opening the
     same address is refused and cannot draw as her. A code is dead too once expired, re-issued or released."""
