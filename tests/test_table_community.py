@@ -29,8 +29,8 @@ from hhdcli.table.throttle import Throttle
 class Server:
     """`hhd serve` as a process on 127.0.0.1."""
 
-    def __init__(self, cache: Path, root: Path, *args: str) -> None:
-        self.port, self.root = free_port(), root
+    def __init__(self, cache: Path, root: Path, *args: str, port: int | None = None) -> None:
+        self.port, self.root = port or free_port(), root
         env = {**os.environ, "HHD_CACHE_DIR": str(cache), "HHD_TABLE_PORT": str(self.port)}
         self.process = subprocess.Popen([sys.executable, "-m", "hhdcli", "serve", "--dir", str(root), *args],
                                         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
