@@ -35,7 +35,7 @@ class Server:
         self.process = subprocess.Popen([sys.executable, "-m", "hhdcli", "serve", "--dir", str(root), *args],
                                         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
-        assert line.startswith("open http://"), self.process.stderr.read() if not line else line
+        assert line.startswith(("open http://", "open https://")), self.process.stderr.read() if not line else line
 
     def ask(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
             ) -> tuple[int, dict[str, str], bytes]:
