@@ -92,6 +92,7 @@ def test_the_front_page_speaks_both_languages_with_no_inline_script_or_style(ser
         assert status == 200 and words in page and f'lang="{lang}"' in page
         assert "<script" not in page and "<style" not in page and " style=" not in page
         assert 'href="/static/front.css"' in page
+        assert "script-src 'self'" in headers["content-security-policy"]
     status, headers, css = server.ask("GET", "/static/front.css")
     assert status == 200 and headers["content-type"].startswith("text/css") and b"body" in css
 

@@ -25,6 +25,7 @@ def front_app(community: Community) -> Flask:
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD
     harden(app, community.public)
+    app.after_request(_strict)
 
     @app.get("/")
     def front() -> Any:
@@ -70,7 +71,8 @@ def front_app(community: Community) -> Flask:
         return translations(lang()).gettext(message)
 
     def lang() -> str:
-        return choose_language(request.args.get("lang"), request.cookies.get("hhd_lang"), request.accept_languages)
+        return choose_language(request.args.get("lang"), remembered=request.cookies.get("hhd_lang"),
+                               accept_language=request.accept_languages)[0]
 
     def html(template: str, status: int, **context: Any) -> Response:
         from hhdcli.render.templates import render
@@ -103,6 +105,14 @@ def front_app(community: Community) -> Flask:
     return app
 
 
+def _strict(response: Response) -> Response:
+    """The front page runs nothing but its own stylesheet, as a table's page does."""
+    from hhdcli.table.app import CONTENT_SECURITY_POLICY
+
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    return response
+
+
 def dispatcher(community: Community, front: Flask) -> Callable[..., Iterable[bytes]]:
     """The server's one WSGI app: a request carrying a table's code goes to that table's app."""
 
@@ -133,7 +143,8 @@ def damaged(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iter
     from werkzeug.wrappers import Request
 
     asker = Request(environ)
-    lang = choose_language(asker.args.get("lang"), asker.cookies.get("hhd_lang"), asker.accept_languages)
+    lang = choose_language(asker.args.get("lang"), remembered=asker.cookies.get("hhd_lang"),
+                           accept_language=asker.accept_languages)[0]
     said = translations(lang).gettext("This table's saved state is damaged; the server's operator has been told.")
     if asker.path.startswith("/api/"):
         import json

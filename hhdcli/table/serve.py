@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
+from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import _, current_language, quote
-from hhdcli.mana import SymbolTable
-from hhdcli.table.state import Session, TableError
+from hhdcli.table.errors import TableError
+from hhdcli.table.session import Session
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
     from hhdcli.table.app import Changes
     from hhdcli.table.online import Public
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
@@ -30,7 +30,7 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
     from hhdcli.files import dump_json
 
     content = hashlib.sha256(dump_json(resolved.library.to_json())).hexdigest()
-    session = Session(state_file, resolved.by_position, SymbolTable.from_records(cache.symbols),
+    session = Session(state_file, resolved.by_position, cache.symbol_table,
                       resolved.library.seed, content)
     try:
         return session, session.start(players)
@@ -123,7 +123,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
         # until --new-code rotates both
         # a table on loopback with no public address answers this computer only, with no code; a code of
         # fewer than 80 bits (from an older hhd) is replaced, the host secret with it
-        loopback_only = host in LOOPBACK and public.url is None
+        loopback_only = host in LOOPBACK_NAMES and public.url is None
         new_code = new_code or not loopback_only and len(session.join_code(new_join_code)) < JOIN_CODE_LENGTH
         code = None if loopback_only else session.join_code(new_join_code, new_code)
         host_secret = session.host_secret(new_code)
