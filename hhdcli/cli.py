@@ -957,6 +957,44 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
           public)
 
 
+@cli.command()
+@option("--dir", "root", type=click.Path(file_okay=False, path_type=Path), default="hhd-tables", show_default=True,
+        metavar="DIR", help=N_("The folder of the tables (one folder per table, deleted after --expire idle days)."))
+@option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+        help=N_("Where to listen: 127.0.0.1 behind a reverse proxy or a tunnel, 0.0.0.0 for every network."))
+@option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True, metavar="PORT",
+        envvar="HHD_TABLE_PORT", show_envvar=True, help=N_("The port to listen on."))
+@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True,
+        help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
+                "the join and re-seat addresses use it, and only its pages may act."))
+@option("--behind-proxy", is_flag=True,
+        help=N_("A reverse proxy on this computer forwards to hhd: the client's address is the last of its "
+                "X-Forwarded-For (one hop; never believed otherwise)."))
+@option("--expire", type=click.FloatRange(min=0, min_open=True), default=14, show_default=True, metavar="DAYS",
+        help=N_("Delete a table nobody acted at for this many days."))
+@pass_env
+def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, behind_proxy: bool,
+          expire: float) -> None:
+    """Run Hell tables for a community: anyone opens a table on the front page.
+
+    The front page (English and Russian) opens a table: the players, each with their lands' colors or
+    their deck list, and a seed or a library file of hhd generate. The opener gets the board's link (the
+    host's); players join by link, QR code or the table's short code. Each table lives in its own folder
+    under --dir, is found by its code alone and is deleted after --expire days without an action. Ctrl-C
+    or SIGTERM stops the server; the tables are kept.
+
+    \b
+    Examples:
+      hhd serve
+      hhd serve --public-url https://hell.example.org --behind-proxy
+    """
+    from hhdcli.table.online import Public
+    from hhdcli.table.online import public_url as checked_url
+    from hhdcli.table.serve import serve_community
+
+    serve_community(env, root, host, port, Public(checked_url(public_url), behind_proxy), expire)
+
+
 @cli.group()
 def cache() -> None:
     """The cache folder: card data, symbol table, Scryfall answers, card images. The image cache is kept

@@ -353,7 +353,26 @@ def failed(error: Exception) -> Any:
     """hhd's own failure: one line in the host's terminal, and an answer that names no internals."""
     print(f"hhd table: {request.method} {request.path} failed: {type(error).__name__}: {error}", file=sys.stderr,
           flush=True)
+    if disk_full(error):  # SQLite rolled the action back: every action answered before it is kept
+        return jsonify(error=gettext()("the server's disk is full: this action was not saved (the ones before it "
+                                       "are); try again when the host has freed space")), 507
     return jsonify(error=gettext()("the table failed to do that; the host's terminal says why")), 500
+
+
+def disk_full(error: BaseException) -> bool:
+    """SQLite's SQLITE_FULL, or the system's "no space left", here or under the error it caused (a failed
+    COMMIT's ROLLBACK then finds no transaction: SQLite rolled it back itself)."""
+    import errno
+    import sqlite3
+
+    found: BaseException | None = error
+    while found is not None:
+        if isinstance(found, sqlite3.OperationalError) and "full" in str(found):
+            return True
+        if isinstance(found, OSError) and found.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        found = found.__cause__ or found.__context__
+    return False
 
 
 # --- the page ----------------------------------------------------------------------------------------------

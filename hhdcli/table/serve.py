@@ -177,6 +177,48 @@ def stream_changes() -> Changes:
     return Changes(max_streams=2000, event=gevent.event.Event)
 
 
+SWEEP_EVERY = 600.0  # seconds between two looks for tables idle past --expire
+
+
+def serve_community(env: Env, root: Path, host: str, port: int, public: Public, expire_days: float) -> None:
+    """`hhd serve`: the front page and every table under `root`, until Ctrl-C or SIGTERM."""
+    import gevent
+
+    from hhdcli.table.community import Community
+    from hhdcli.table.front import dispatcher, front_app
+    from hhdcli.table.server import Bounds, make_server, run
+    from hhdcli.table.throttle import Throttle
+
+    sock = listen(host, port)
+    try:
+        community = Community(root, env.cards(), public, Throttle(), stream_changes, expire_days * 86400.0,
+                              env.cache_dir / "images")
+        server = make_server(sock, dispatcher(community, front_app(community)), Bounds(behind_proxy=public.behind_proxy))
+    except BaseException:
+        sock.close()
+        raise
+
+    def sweeping() -> None:
+        while True:
+            for key in community.sweep():
+                env.info(_("deleted table {table}: idle for more than {days} days").format(table=key[:12],
+                                                                                        days=expire_days))
+            gevent.sleep(SWEEP_EVERY)
+
+    sweeper = gevent.spawn(sweeping)
+    try:
+        env.info(_("serving the tables in {folder}").format(folder=root))
+        for url in [public.join_url(None)] if public.url else addresses(host, sock.getsockname()[1], None):
+            print(_("open {url}").format(url=url), flush=True)
+        run(server, community.close)
+    except KeyboardInterrupt:
+        server.stop(timeout=0)
+    finally:
+        sweeper.kill()
+        sock.close()
+    env.info(_("stopped; the tables are kept in {folder}").format(folder=root))
+
+
 def _qr(url: str) -> None:
     """The address as a QR code in the terminal, for phones to scan (when the terminal is a terminal)."""
     import sys
