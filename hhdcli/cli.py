@@ -23,7 +23,7 @@ from hhdcli.output import BrokenPipe, echo, echo_json, is_terminal, prepare_stre
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
-    from hhdcli.render.proxies import ProxyOptions
+    from hhdcli.render.plan.proxies import ProxyOptions
 
 # the ids of hhdcli.rulings, written here so that `--help` does not import the table
 RULING_IDS = ["draft", "game-start", "ante", "companion", "freeze", "sideboard", "owner", "zones", "numbers",
@@ -482,8 +482,8 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
     if as_json:
         _print_json({"cards": rows})
         return
-    table = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
-    echo(format_table(table, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
+    columns = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
+    echo(format_table(columns, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
     env.info(ngettext("{n} card", "{n} cards", len(rows)).format(n=len(rows)))
 
 
@@ -507,11 +507,10 @@ def card(env: Env, name: str, as_json: bool) -> None:
       hhd card "pickle krrik"
       hhd card Pyrohyperspasm --json
     """
-    from hhdcli.browse import describe_card
+    from hhdcli.browse import describe_card, find_cards
     from hhdcli.cards import CardIndex
-    from hhdcli.workflows import find_cards
 
-    found = find_cards(env, [name], CardIndex(env.cards().cards), strict=True)[0]
+    found = find_cards([name], CardIndex(env.cards().cards), env.warn, strict=True)[0]
     if as_json:
         from hhdcli.rulings import hell_json
 
@@ -748,8 +747,8 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_ur
 def _proxy_options(*, paper: str, backs: str, text_only: bool, back_offset: str = "0,0", **layout: Any
                    ) -> ProxyOptions:
     """The sheets' layout from the words of the command line: a paper name or size, none/red backs, X,Y."""
-    from hhdcli.render.layout import parse_offset, parse_paper
-    from hhdcli.render.proxies import ProxyOptions
+    from hhdcli.render.plan.proxies import ProxyOptions
+    from hhdcli.render.plan.sheet import parse_offset, parse_paper
 
     return ProxyOptions(paper_mm=parse_paper(paper), backs=backs == "red", back_offset_mm=parse_offset(back_offset),
                         text_only=text_only, **layout)
@@ -795,11 +794,12 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
       hhd proxies --all --text-only --bleed 2 --cut-lines full -o hellscube.pdf
       hhd proxies --calibration -o calibration.pdf
     """
+    from hhdcli.browse import find_cards
     from hhdcli.cards import CardIndex
     from hhdcli.files import guard_outputs
-    from hhdcli.render.layout import parse_offset, parse_paper
-    from hhdcli.render.proxies import calibration_pdf
-    from hhdcli.workflows import ImageOptions, find_cards, library_title, print_proxies
+    from hhdcli.render.draw.calibration import calibration_pdf
+    from hhdcli.render.plan.sheet import parse_offset, parse_paper
+    from hhdcli.workflows import ImageOptions, library_title, print_proxies
 
     guard_outputs({_("the PDF (-o)"): output}, {_("the library"): None if names or all_cards or calibration
                                                 else library, "--font": Path(font) if font else None})
@@ -811,7 +811,7 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
     if all_cards:
         cards, title = sorted(cache.cards, key=lambda c: c.name.lower()), _("Hellscube v1.2, every card")
     elif names:
-        cards, title = find_cards(env, list(names), CardIndex(cache.cards)), _("Hellscube proxies")
+        cards, title = find_cards(list(names), CardIndex(cache.cards), env.warn), _("Hellscube proxies")
     else:
         resolved = env.open_library(library)
         cards, title = resolved.cards, library_title(resolved.library.seed)
@@ -915,7 +915,7 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
 @option("--new-code", is_flag=True,
         help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
-@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True,
+@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True, callback=_check_url,
         help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
                 "the join and re-seat addresses use it, and only its pages may act."))
 @option("--behind-proxy", is_flag=True,
@@ -1013,7 +1013,7 @@ def cache_clean(env: Env) -> None:
     """Remove downloaded card images and files left half-written by a killed run (card data stays)."""
     from hhdcli.cache import written_folders
     from hhdcli.files import sweep_leftovers
-    from hhdcli.render.images import evict
+    from hhdcli.render.scans.images import evict
 
     removed, freed = evict(env.cache_dir / "images", 0)
     swept = sum(sweep_leftovers(folder) for folder in written_folders(env.cache_dir))

@@ -470,6 +470,39 @@ def test_a_name_with_a_colon_is_a_card_not_metadata(line):
     assert [e.name for e in deck.entries] == [line, "Forest"] and deck.problems == []
 
 
+@pytest.mark.parametrize("deck", ["5" * 5000 + " Forest\n20 Mountain\n",
+                                  '<Deck><Cards Quantity="²" Sideboard="false" Name="Island"/>'
+                                  '<Cards Quantity="20" Sideboard="false" Name="Forest"/></Deck>'])
+def test_odd_deck_counts_are_lines_not_understood(deck, synced, tmp_path):
+    path = tmp_path / ("deck.dek" if deck.startswith("<") else "deck.txt")
+    path.write_text(deck, encoding="utf-8")
+    result = synced("check", str(path), "--all", "--offline")
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert "20 main" in result.output
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-be"])
+def test_a_deck_in_utf16_or_utf32_with_a_bom_is_read_as_text(synced, library, tmp_path, encoding):
+    """Windows PowerShell's `>` writes UTF-16 with a byte-order mark: it is a deck list, not a binary file."""
+    text = "4 Lightning Bolt\n20 Mountain\n"
+    raw = text.encode(encoding)
+    if not encoding.endswith(("16", "32")):
+        raw = ("\ufeff" + text).encode(encoding)
+    deck = tmp_path / "deck.txt"
+    deck.write_bytes(raw)
+    result = synced("check", str(deck), "-l", str(library))
+    assert result.exit_code == 0, result.output
+    assert "24 main" in result.output and "deck colors: R" in result.output
+
+
+def test_a_windows_notepad_deck_keeps_its_apostrophes(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_bytes("4 Urza’s Saga\r\n20 Island\r\n".encode("cp1252"))
+    assert [e.name for e in read_deck(deck).main] == ["Urza’s Saga", "Island"]
+    deck.write_bytes("\ufeff4 Urza’s Saga\n".encode())  # UTF-8 with a BOM
+    assert read_deck(deck).main[0].name == "Urza’s Saga"
+
+
 # --- hostile deck files: one line naming the file, never a traceback ---------------------------------------
 
 

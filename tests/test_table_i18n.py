@@ -184,8 +184,8 @@ def face_words(card, table, lang: str) -> str:
     """The words on a card's drawn face in `lang`, read back from the face's PDF (the page the PNG is made of)."""
     import pypdfium2 as pdfium
 
-    from hhdcli.render.faces import face_pdf
-    from hhdcli.render.fonts import load_fonts
+    from hhdcli.render.draw.faces import face_pdf
+    from hhdcli.render.draw.fonts import load_fonts
 
     document = pdfium.PdfDocument(face_pdf(card, table.session.table, load_fonts(None), lang))
     try:
@@ -206,7 +206,7 @@ def test_a_drawn_face_has_its_words_in_each_phones_language(table):
     Each language's picture has an address of its own, so a day's browser cache (private, max-age) or the
     server's cache of one language never answers for the other, whatever the request's Accept-Language."""
     from hhdcli.i18n import translator
-    from hhdcli.render.faces import face_png
+    from hhdcli.render.draw.faces import face_png
     from hhdcli.render.texts import basic_type_line
     from hhdcli.rulings import card_rulings, hell_lines
 

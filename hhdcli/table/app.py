@@ -318,7 +318,7 @@ def check_code() -> Any:
     if request.blueprint == "table" and request.endpoint == "table.static":
         return None  # the page's stylesheet and scripts hold no secret: the join page uses the stylesheet too
     if request.method == "GET" and not request.path.startswith(("/api/", "/cards/")):
-        from hhdcli.render.templates import render
+        from hhdcli.render.documents.templates import render
 
         _ = gettext()
         return Response(render("table-join.html.j2", lang=language(), _=_,
@@ -469,8 +469,8 @@ def face(lang: str, face_id: str) -> Any:
 
 
 def _face(session: Session, position: int, images: Path | None, lang: str) -> tuple[bytes, str]:
-    from hhdcli.render.faces import face_png
-    from hhdcli.render.images import ImageStore
+    from hhdcli.render.draw.faces import face_png
+    from hhdcli.render.scans.images import ImageStore
 
     card = session.cards[position]
     if images is not None and card.print_images:
