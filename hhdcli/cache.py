@@ -8,15 +8,18 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hhdcli.cards import Card, no_collection
 from hhdcli.errors import CacheError
 from hhdcli.files import cache_write_error, os_reason, sha256_hex, sweep_leftovers, write_cache_file
 from hhdcli.i18n import _
 from hhdcli.jsonio import load_json
+
+if TYPE_CHECKING:
+    from hhdcli.mana import SymbolTable
 
 SCHEMA_VERSION = 1
 CARDS_FILE = "cards.json"
@@ -71,6 +74,13 @@ class CardCache:
     cards: list[Card]
     symbols: list[dict[str, Any]] = field(default_factory=list)
 
+    @cached_property
+    def symbol_table(self) -> SymbolTable:
+        """The symbol table built once per run: every document, check and export of it reads this one."""
+        from hhdcli.mana import SymbolTable
+
+        return SymbolTable.from_records(self.symbols)
+
     @property
     def builtin(self) -> bool:
         """The Hellscube v1.2 data that ships inside hhd, used when there is no cache."""
@@ -107,7 +117,26 @@ def read_meta(cache_dir: Path) -> CacheMeta | None:
         return None
 
 
+class MixedSyncs(CacheError):
+    """cards.json and pips.json of different syncs: a sync interrupted, or one finishing as they were read."""
+
+
+READS = 5  # tries to read a cache whose pair of files is changing (a sync commits, then moves its table in)
+
+
 def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
+    """The cache as one sync left it. A sync finishing while it is read (its cards.json read before the commit and
+    its pips.json after, or the other way) is not a mix: the pair is read again, and only a mix that stays is an
+    error."""
+    for attempt in range(1, READS):
+        try:
+            return _load_cache(cache_dir, with_symbols)
+        except MixedSyncs:
+            time.sleep(0.02 * attempt)
+    return _load_cache(cache_dir, with_symbols)  # a mix that stays is one
+
+
+def _load_cache(cache_dir: Path, with_symbols: bool) -> CardCache:
     path = cache_dir / CARDS_FILE
     if not path.is_file():
         raise CacheError(_("no card cache in {cache_dir}").format(cache_dir=cache_dir),
@@ -146,7 +175,7 @@ def load_symbols(cache_dir: Path, expected_sha256: str | None = None) -> list[di
         staged = cache_dir / STAGED_SYMBOLS_FILE  # a sync killed after its commit: its table is the staged one
         staged_raw = _read_or_none(staged)
         if staged_raw is None or sha256_hex(staged_raw) != expected_sha256:
-            raise CacheError(_("{path} and {number} are from different syncs (one was interrupted, or two ran at "
+            raise MixedSyncs(_("{path} and {number} are from different syncs (one was interrupted, or two ran at "
                                "once)").format(path=path, number=cache_dir / CARDS_FILE),
                              _("run `hhd sync --force` to fetch both again"))
         path, raw = staged, staged_raw

@@ -53,6 +53,7 @@ Glossary: the terms of the format's rules (docs/hells-half-draft-rules.ru.txt, h
   Plains/Island/Swamp/Mountain/Forest   Равнина/Остров/Болото/Гора/Лес
   White/Blue/Black/Red/Green            белый/синий/чёрный/красный/зелёный
   multicolor / colorless   многоцветный / бесцветный  mana value     мана-стоимость
+  token                    фишка (фишки)              emblem         эмблема
 Card names, rules text, commands, options, file names and JSON keys stay as they are.
 Quotes are «ёлочки»; a name is never inflected (phrasing with a colon or «карта …» needs no gender).
 Plural forms: CLDR (Babel) for ru: one (1, 21), few (2–4, 22–24), many (0, 5–20, 11–14)."""

@@ -536,15 +536,12 @@ def test_the_table_page_goes_through_its_own_catalog(pseudo):
     """The table's domain (table.po) in the pseudo-locale: its page, rendered as the app renders it, has no
     text outside the marks but the seed and the language switch's EN/RU (its script's messages are marked too)."""
     from hhdcli.render.templates import render
-    from hhdcli.table.page import PAGE, PLURAL_RULES, VERDICTS, script_messages
-    from hhdcli.table.state import REMINDERS
+    from hhdcli.table.page import PAGE, bootstrap
 
     catalog = translator("xx", "table")
-    singles, plurals = script_messages()
-    words = {m: catalog.gettext(m) for m in (*singles, *REMINDERS.values(), *VERDICTS)}
-    forms = {s: [catalog.ngettext(s, p, n) for n in (1, 2)] for s, p in plurals}
-    page = render(PAGE, seed="ember-tide-42", lang="xx", _=catalog.gettext, messages={"T": words, "P": forms},
-                  plural_rule=PLURAL_RULES["en"], symbols={})
+    data = bootstrap("xx", {}, catalog, plural="(n != 1)")
+    words, forms = data["messages"]["T"], data["messages"]["P"]
+    page = render(PAGE, seed="ember-tide-42", lang="xx", _=catalog.gettext, static="/static", bootstrap=data)
     parser = _HtmlText()
     parser.feed(page)
     left = english_left("\n".join(parser.parts), [], ("ember-tide-42", "EN", "RU"))
