@@ -13,6 +13,7 @@ from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import _, current_language, quote
 from hhdcli.table.errors import TableError
 from hhdcli.table.session import Session
+from hhdcli.table.store import StateUnwritable
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -38,6 +39,9 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
         from hhdcli.table.i18n import translations
 
         said = exc.said(translations(current_language()).gettext)  # the table's catalog, in the host's language
+        if isinstance(exc, StateUnwritable):  # the file may hold a healthy session: never advise leaving it
+            raise InputError(said, _("make room on the disk or make its folder writable, then start the table "
+                                     "again: the session in it is kept")) from exc
         raise InputError(said, _("pass another --state FILE for this library")) from exc
 
 
