@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from hhdcli.errors import InputError
 from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import _, current_language, quote
+from hhdcli.output import echo, is_terminal
 from hhdcli.table.errors import TableError
 from hhdcli.table.session import Session
 from hhdcli.table.store import StateUnwritable
@@ -149,10 +150,10 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
                   _("started the session of library {seed} in {file}")).format(seed=quote(session.seed),
                                                                              file=state_file))
         for url in urls:
-            print(_("open {url}").format(url=url), flush=True)
+            echo(_("open {url}").format(url=url))
         board = public_join or f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
         board += ("" if public_join or not code else f"?code={code}") + f"#host={host_secret}"
-        print(_("the board (on this computer, the host's): {url}").format(url=board), flush=True)
+        echo(_("the board (on this computer, the host's): {url}").format(url=board))
         _qr(urls[0])
         run(server, changes.close)  # until Ctrl-C or SIGTERM; open pages' event streams end then
     except KeyboardInterrupt:  # Ctrl-C before the server ran: the session is kept all the same
@@ -183,9 +184,7 @@ def stream_changes() -> Changes:
 
 def _qr(url: str) -> None:
     """The address as a QR code in the terminal, for phones to scan (when the terminal is a terminal)."""
-    import sys
-
-    if not sys.stdout.isatty():
+    if not is_terminal():
         return
     import qrcode
 
