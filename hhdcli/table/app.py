@@ -10,7 +10,6 @@ what a spectator may: counts, the open sideboard, played cards and the public lo
 from __future__ import annotations
 
 import hmac
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -351,8 +350,10 @@ def http_error(error: HTTPException) -> Any:
 @table.app_errorhandler(Exception)
 def failed(error: Exception) -> Any:
     """hhd's own failure: one line in the host's terminal, and an answer that names no internals."""
-    print(f"hhd table: {request.method} {request.path} failed: {type(error).__name__}: {error}", file=sys.stderr,
-          flush=True)
+    from hhdcli.output import echo
+
+    # through the write guard: the path is the client's, and may hold an escape sequence
+    echo(f"hhd table: {request.method} {request.path} failed: {type(error).__name__}: {error}", err=True)
     if disk_full(error):  # SQLite rolled the action back: every action answered before it is kept
         return jsonify(error=gettext()("the server's disk is full: this action was not saved (the ones before it "
                                        "are); try again when the host has freed space")), 507

@@ -75,7 +75,7 @@ def front_app(community: Community) -> Flask:
                                accept_language=request.accept_languages)[0]
 
     def html(template: str, status: int, **context: Any) -> Response:
-        from hhdcli.render.templates import render
+        from hhdcli.render.documents.templates import render
 
         answer = Response(render(template, lang=lang(), _=_, seats=MAX_SEATS, **context), status=status,
                           mimetype="text/html", headers={"Cache-Control": "no-store"})

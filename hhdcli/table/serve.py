@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING
 from hhdcli.errors import InputError
 from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import _, current_language, quote
+from hhdcli.output import echo, is_terminal
 from hhdcli.table.errors import TableError
 from hhdcli.table.session import Session
+from hhdcli.table.store import StateUnwritable
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -38,6 +40,9 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
         from hhdcli.table.i18n import translations
 
         said = exc.said(translations(current_language()).gettext)  # the table's catalog, in the host's language
+        if isinstance(exc, StateUnwritable):  # the file may hold a healthy session: never advise leaving it
+            raise InputError(said, _("make room on the disk or make its folder writable, then start the table "
+                                     "again: the session in it is kept")) from exc
         raise InputError(said, _("pass another --state FILE for this library")) from exc
 
 
@@ -145,10 +150,10 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
                   _("started the session of library {seed} in {file}")).format(seed=quote(session.seed),
                                                                              file=state_file))
         for url in urls:
-            print(_("open {url}").format(url=url), flush=True)
+            echo(_("open {url}").format(url=url))
         board = public_join or f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
         board += ("" if public_join or not code else f"?code={code}") + f"#host={host_secret}"
-        print(_("the board (on this computer, the host's): {url}").format(url=board), flush=True)
+        echo(_("the board (on this computer, the host's): {url}").format(url=board))
         _qr(urls[0])
         run(server, changes.close)  # until Ctrl-C or SIGTERM; open pages' event streams end then
     except KeyboardInterrupt:  # Ctrl-C before the server ran: the session is kept all the same
@@ -221,9 +226,7 @@ def serve_community(env: Env, root: Path, host: str, port: int, public: Public, 
 
 def _qr(url: str) -> None:
     """The address as a QR code in the terminal, for phones to scan (when the terminal is a terminal)."""
-    import sys
-
-    if not sys.stdout.isatty():
+    if not is_terminal():
         return
     import qrcode
 
