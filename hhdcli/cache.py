@@ -8,15 +8,18 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hhdcli.cards import Card, no_collection
 from hhdcli.errors import CacheError
 from hhdcli.files import cache_write_error, os_reason, sha256_hex, sweep_leftovers, write_cache_file
 from hhdcli.i18n import _
 from hhdcli.jsonio import load_json
+
+if TYPE_CHECKING:
+    from hhdcli.mana import SymbolTable
 
 SCHEMA_VERSION = 1
 CARDS_FILE = "cards.json"
@@ -70,6 +73,13 @@ class CardCache:
     meta: CacheMeta
     cards: list[Card]
     symbols: list[dict[str, Any]] = field(default_factory=list)
+
+    @cached_property
+    def symbol_table(self) -> SymbolTable:
+        """The symbol table built once per run: every document, check and export of it reads this one."""
+        from hhdcli.mana import SymbolTable
+
+        return SymbolTable.from_records(self.symbols)
 
     @property
     def builtin(self) -> bool:

@@ -22,6 +22,7 @@ from hhdcli.jsonio import JsonProblem, load_json
 # Hellscube v1.2 lives in set HLC and its children; the registry writes both HLC.0 and HLC_0.
 V12_SETS = {"HLC", "HLC.0", "HLC.1", "HLC.2"}
 BASIC_SET = "BASIC"  # the built-in basic lands of the Hell pool
+TOKEN_SET = "TOKEN"  # a token drawn, printed or exported as a card (hhdcli.tokens.token_card)
 
 # The registry's own color rules (its Layout.ts): faces of these layouts never add to a card's colors or
 # cost (a token printed in an inset, a reminder card, a dungeon…), and cards of these layouts take their
@@ -99,6 +100,11 @@ class Card:
     def is_land(self) -> bool:
         """A land for the take rule: the front face has the type Land."""
         return is_land_type(self.faces[0].type_line) if self.faces else False
+
+    @property
+    def is_token(self) -> bool:
+        """A token drawn as a card (hhdcli.tokens.token_card), not a Hellscube card."""
+        return self.set_code == TOKEN_SET
 
     @property
     def is_basic(self) -> bool:
@@ -358,6 +364,8 @@ def parse_registry(raw: bytes) -> Parsed:
     fmt = detect_format(document)
     records = document["data"] if isinstance(document, dict) else document
     records = [r for r in records if isinstance(r, dict)]
+    from msgspec.json import encode as encode_json
+
     parse = _legacy_card if fmt == "legacy" else _current_card
     selected = _legacy_is_v12 if fmt == "legacy" else _current_is_v12
     schema = LEGACY_SCHEMA if fmt == "legacy" else CURRENT_SCHEMA
@@ -369,7 +377,9 @@ def parse_registry(raw: bytes) -> Parsed:
             problem = schema_problem(record, schema)
             if problem is None:
                 try:
-                    parsed.append(parse(record))
+                    card = parse(record)
+                    encode_json(card.to_json())  # a lone surrogate (JSON's "\ud800") no file can hold
+                    parsed.append(card)
                     continue
                 except (TypeError, ValueError, AttributeError, KeyError) as exc:  # the schema's last defence
                     problem = f"cannot be read ({exc.__class__.__name__}: {exc})"

@@ -9,14 +9,13 @@ from math import comb
 from typing import Any
 
 from hhdcli.cards import Card
+from hhdcli.colors import BASICS_PER_TYPE, POOL_BASICS
 from hhdcli.deck import Deck, LandColors, LandLookup, deck_colors
 from hhdcli.errors import InputError
 from hhdcli.i18n import N_, _, format_decimal, ngettext
+from hhdcli.jsonio import JSON_SCHEMA
+from hhdcli.library import OPENING_HAND
 from hhdcli.mana import VERDICT_ORDER, SymbolTable, Take, Verdict, WhatIf, judge_all, what_if
-
-JSON_SCHEMA = 1
-OPENING_HAND = 2  # Hell cards in every opening hand
-POOL_BASICS = 250  # the basics a random Hell library is drawn with
 
 
 @dataclass(frozen=True)
@@ -95,13 +94,14 @@ class CheckReport:
     from_deck: bool = True  # False when --colors replaced the deck
     deck: Deck | None = None  # what was read of the deck file
     whole_set: bool = False  # the cards are all of v1.2, not a library: Hell is a random tenth of the pool
+    basics_per_type: int = BASICS_PER_TYPE  # the whole set's pool: its basics, as hhd generate draws it
 
     @property
     def odds(self) -> Odds:
         """For a library, its own cards; for the whole set, the pool a random library is drawn from (its
-        top cards are a uniformly random draw from the 720 and the 250 basics)."""
+        top cards are a uniformly random draw from the 720 and the pool's basics)."""
         counts = Counter(v.verdict for v in self.verdicts)
-        basics = POOL_BASICS if self.whole_set else 0
+        basics = self.basics_per_type * len(POOL_BASICS) if self.whole_set else 0
         lands = counts[Take.LAND] + basics
         return Odds(len(self.verdicts) + basics, lands + counts[Take.TAKE], lands)
 
@@ -148,29 +148,37 @@ class CheckReport:
 
 
 def run_check(cards: Sequence[Card], scope: str, deck_colors: Sequence[str], lands: list[LandColors],
-              table: SymbolTable, with_rules_text: bool = False) -> CheckReport:
-    verdicts = judge_all(cards, deck_colors, table, with_rules_text)
-    gains = what_if(verdicts, deck_colors, table, with_rules_text)
+              symbols: SymbolTable, with_rules_text: bool = False) -> CheckReport:
+    verdicts = judge_all(cards, deck_colors, symbols, with_rules_text)
+    gains = what_if(verdicts, deck_colors, symbols, with_rules_text)
     return CheckReport(scope, tuple(deck_colors), lands, verdicts, gains)
 
 
-def check_deck(cards: Sequence[Card], scope: str, table: SymbolTable, *, deck: Deck | None = None,
+def check_deck(cards: Sequence[Card], scope: str, symbols: SymbolTable, *, deck: Deck | None = None,
                colors: Sequence[str] | None = None, hellscube: Sequence[Card] = (),
                lands: dict[str, tuple[str, ...]] | None = None, lookup: LandLookup | None = None,
-               with_rules_text: bool = False, whole_set: bool = False) -> CheckReport:
+               with_rules_text: bool = False, whole_set: bool = False,
+               basics_per_type: int = BASICS_PER_TYPE) -> CheckReport:
     """The whole check: the deck's colors (from its lands, or `colors` as a what-if), then the take rule
     for every card, and what one more land color would unlock."""
     if colors is not None:
-        report = run_check(cards, scope, colors, [], table, with_rules_text)
-        report.from_deck, report.whole_set = False, whole_set
+        report = run_check(cards, scope, colors, [], symbols, with_rules_text)
+        report.from_deck, report.whole_set, report.basics_per_type = False, whole_set, basics_per_type
         return report
-    if deck is None:
-        raise InputError(_("give a deck file or --colors"), _("for example: hhd check deck.txt, or hhd check --colors WU"))
+    need_deck_or_colors(deck, colors)
+    assert deck is not None
     found = deck_colors(deck, hellscube, lands, lookup)
-    report = run_check(cards, scope, found.colors, found.lands, table, with_rules_text)
+    report = run_check(cards, scope, found.colors, found.lands, symbols, with_rules_text)
     report.unresolved, report.problems, report.deck = found.unresolved, list(deck.warnings), deck
-    report.whole_set = whole_set
+    report.whole_set, report.basics_per_type = whole_set, basics_per_type
     return report
+
+
+def need_deck_or_colors(deck: object, colors: object) -> None:
+    """A check reads a deck's land colors or is told them: neither given is the one error it has no answer to."""
+    if deck is None and colors is None:
+        raise InputError(_("give a deck file or --colors"),
+                         _("for example: hhd check deck.txt, or hhd check --colors WU"))
 
 
 def format_check(report: CheckReport) -> str:

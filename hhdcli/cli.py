@@ -10,22 +10,21 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from hhdcli import __version__
+from hhdcli.colors import BASICS_PER_TYPE
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import HhdError, InputError
 from hhdcli.i18n import LANGUAGES, N_, _, current_language, format_decimal, ngettext, quote
-from hhdcli.terminal import printable
+from hhdcli.output import BrokenPipe, echo, echo_json, is_terminal, prepare_streams, stdout_failed
 
 if TYPE_CHECKING:
-    from hhdcli.cache import CardCache
-    from hhdcli.cards import Card, CardIndex
+    from hhdcli.cards import Card
     from hhdcli.render.proxies import ProxyOptions
 
-JSON_SCHEMA = 1
 # the ids of hhdcli.rulings, written here so that `--help` does not import the table
 RULING_IDS = ["draft", "game-start", "ante", "companion", "freeze", "sideboard", "owner", "zones", "numbers",
               "token-card", "token-copy", "colors"]
@@ -120,8 +119,18 @@ class HhdGroup(HhdSubgroup):
         arguments = list(sys.argv[1:] if args is None else args)
         before = current_language(), language_source()
         set_language(*choose_language(language_from_args(arguments), os.environ))
+        prepare_streams()
         try:
             return super().main(arguments, *rest, **kwargs)
+        except BrokenPipe:
+            raise SystemExit(1) from None  # the reader went away: nothing to say, and no one to say it to
+        except OSError as exc:  # Click's own help or usage text that stdout did not take
+            if "--debug" in arguments:
+                raise
+            failed = stdout_failed(exc)
+            if isinstance(failed, HhdError):
+                echo(_("error: {message}").format(message=failed.message), err=True, fg="red")
+            raise SystemExit(1) from None
         finally:
             set_language(*before)  # a run in a test's process leaves the next one as it found it
 
@@ -145,9 +154,9 @@ class HhdGroup(HhdSubgroup):
 
             error = exc if isinstance(exc, HhdError) else InputError(
                 f"{exc.filename or _('a file')}: {os_reason(exc)}"[:300], _("check the paths given"))
-            click.secho(_("error: {message}").format(message=printable(error.message)), err=True, fg="red")
+            echo(_("error: {message}").format(message=error.message), err=True, fg="red")
             if error.hint:
-                click.echo(f"  → {printable(error.hint)}", err=True)
+                echo(f"  → {error.hint}", err=True)
             ctx.exit(error.exit_code)
 
 
@@ -281,7 +290,13 @@ paper_option = option("--paper", default="a4", show_default=True, envvar="HHD_PA
                             metavar="PAPER", help=N_("a4, letter, a3, legal or WxHmm (e.g. 210x297mm)."))
 backs_option = option("--backs", type=click.Choice(["none", "red"]), default="none", show_default=True,
                             help=N_("red: a page of red backs after each page, for long-edge duplex."))
+basics_option = option("--basics-per-type", type=click.IntRange(0, 1000), default=BASICS_PER_TYPE, show_default=True,
+                       help=N_("Copies of each basic land in the pool."))
 text_only_option = option("--text-only", is_flag=True, help=N_("Draw every card from its data; no images."))
+tokens_option = option("--tokens", "with_tokens", is_flag=True,
+                       help=N_("Add the tokens the cards make: one of each per card that makes it."))
+token_copies_option = option("--token-copies", type=click.IntRange(1, 99), metavar="N",
+                             help=N_("With --tokens: N of each token instead (the TTS deck too)."))
 
 
 class _UnlistedArgument(click.Argument):
@@ -340,18 +355,9 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 
 def _print_json(document: dict[str, Any]) -> None:
-    import json
+    from hhdcli.jsonio import JSON_SCHEMA
 
-    click.echo(json.dumps({"schema": JSON_SCHEMA, **document}, indent=2, ensure_ascii=False))
-
-
-def _write(env: Env, path: Path, data: bytes | str | Callable[[BinaryIO], object],
-           what: str | Callable[[], str] = "") -> None:
-    from hhdcli.files import write_output
-
-    write_output(path, data)
-    said = what() if callable(what) else what
-    env.info(_("wrote {path}: {what}").format(path=path, what=said) if said else _("wrote {path}").format(path=path))
+    echo_json({"schema": JSON_SCHEMA, **document})
 
 
 # --- progress -----------------------------------------------------------------------------------------
@@ -359,7 +365,7 @@ def _write(env: Env, path: Path, data: bytes | str | Callable[[BinaryIO], object
 
 def _byte_progress(env: Env) -> tuple[Callable[[int, int | None], None] | None, Callable[[], None]]:
     """A byte progress bar on a terminal; nothing when piped or quiet."""
-    if env.quiet or not sys.stderr.isatty():
+    if env.quiet or not is_terminal(err=True):
         return None, lambda: None
     bar: Any = click.progressbar(length=1, label=_("downloading"), file=sys.stderr, show_pos=False)
     state = {"started": False}
@@ -373,22 +379,6 @@ def _byte_progress(env: Env) -> tuple[Callable[[int, int | None], None] | None, 
         bar.render_progress()
 
     return update, lambda: bar.render_finish() if state["started"] else None
-
-
-def _counting_progress(env: Env, total: int, label: str) -> tuple[Callable[[], None] | None, Callable[[], None]]:
-    if env.quiet or not sys.stderr.isatty() or total == 0:
-        return None, lambda: None
-    bar: Any = click.progressbar(length=total, label=label, file=sys.stderr)
-    bar.render_progress()
-    import threading
-
-    lock = threading.Lock()  # downloads finish on several threads; the bar must count them one at a time
-
-    def step() -> None:
-        with lock:
-            bar.update(1)
-
-    return step, bar.render_finish
 
 
 # --- the card list -------------------------------------------------------------------------------------
@@ -454,7 +444,7 @@ def status(env: Env, as_json: bool) -> None:
     if as_json:
         _print_json(report)
     else:
-        click.echo(format_status(report))
+        echo(format_status(report))
 
 
 COLOR_FILTER = click.Choice(list("WUBRGPCM"), case_sensitive=False)
@@ -493,13 +483,13 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
         _print_json({"cards": rows})
         return
     table = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
-    click.echo(format_table(table, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
+    echo(format_table(table, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
     env.info(ngettext("{n} card", "{n} cards", len(rows)).format(n=len(rows)))
 
 
 def _terminal_width() -> int:
     try:
-        return os.get_terminal_size().columns if sys.stdout.isatty() else 120
+        return os.get_terminal_size().columns if is_terminal() else 120
     except OSError:
         return 120
 
@@ -519,40 +509,15 @@ def card(env: Env, name: str, as_json: bool) -> None:
     """
     from hhdcli.browse import describe_card
     from hhdcli.cards import CardIndex
+    from hhdcli.workflows import find_cards
 
-    found = _find_cards(env, [name], CardIndex(env.cards().cards), strict=True)[0]
+    found = find_cards(env, [name], CardIndex(env.cards().cards), strict=True)[0]
     if as_json:
         from hhdcli.rulings import hell_json
 
         _print_json({"card": {**found.to_json(), **hell_json(found)}})
     else:
-        click.echo(describe_card(found))
-
-
-def _find_cards(env: Env, names: list[str], index: CardIndex, strict: bool = False) -> list[Card]:
-    """Each name's card. An unknown name, with "did you mean", is an error when `strict` or when no name
-    is known; otherwise a warning, and the known ones are used."""
-    from hhdcli.cards import normalize_name
-
-    found = []
-    for name in names:
-        if not normalize_name(name):
-            raise InputError(_("{name} names no card: it has no letters or digits").format(name=quote(name)),
-                             _("give part of a card's name"))
-        card = index.find(name)
-        if card is not None:
-            found.append(card)
-            continue
-        suggestions = index.suggest(name)
-        if strict or len(names) == 1:
-            raise InputError(_("no card named {name}").format(name=quote(name)),
-                             _("did you mean: {names}").format(names=", ".join(suggestions))
-                             if suggestions else _("try `hhd cards QUERY`"))
-        env.warn(_("no card named {name} (did you mean: {names}?)").format(name=quote(name), names=", ".join(
-            suggestions)) if suggestions else _("no card named {name}").format(name=quote(name)))
-    if not found:
-        raise InputError(_("none of the names is a Hellscube v1.2 card"), _("check the names with `hhd cards QUERY`"))
-    return found
+        echo(describe_card(found))
 
 
 # --- the Hell library ---------------------------------------------------------------------------------
@@ -561,29 +526,20 @@ VIEW_FORMATS = ["text", "csv", "md", "json", "summary"]
 EXPORT_FORMATS = ["tts", "cockatrice", "mpc", "csv"]
 
 
-def unknown_names(names: list[str], index: CardIndex, shown: int = 10) -> str:
-    """The first names with their nearest cards; the rest as a count (a long file is one warning)."""
-    parts = []
-    for name in names[:shown]:
-        near = index.suggest(name)
-        parts.append(_("{name} (did you mean {names}?)").format(name=quote(name), names=_(" or ").join(near))
-                     if near else repr(name))
-    rest = len(names) - shown
-    more = "; " + ngettext("and {n} more", "and {n} more", rest).format(n=rest) if rest > 0 else ""
-    return "; ".join(parts) + more
-
-
 def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt: str, as_json: bool) -> None:
     """The library as chosen: the whole result as JSON, one of the views, or the summary alone."""
     from hhdcli.summary import format_summary, library_rows, render_view, summarize, summary_json
+    from hhdcli.tokens import library_tokens, needed_json
 
     summary = summarize(cards, pool_cards)
     if as_json:
-        _print_json({"library": library.to_json(), "summary": summary_json(summary)})
+        _print_json({"library": library.to_json(), "summary": summary_json(summary),
+                     "tokens": needed_json(library_tokens(cards))})
     elif fmt == "summary":
-        click.echo(format_summary(summary))
+        echo(format_summary(summary))
     else:
-        click.echo(render_view(fmt, library, library_rows(library, {c.id: c for c in cards}), summary))
+        tokens = library_tokens(cards) if fmt in ("text", "md") else ()
+        echo(render_view(fmt, library, library_rows(library, {c.id: c for c in cards}), summary, tokens))
 
 
 @cli.command()
@@ -596,8 +552,7 @@ def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt:
 @option("--exclude-banned", is_flag=True, help=N_("Leave out cards banned in Constructed."))
 @option("--exclude-tag", multiple=True, metavar="TAG", help=N_("Leave out cards with this registry tag (repeatable)."))
 @option("--exclude-file", type=FILE, metavar="FILE", help=N_("Leave out the cards named in this file, one per line."))
-@option("--basics-per-type", type=click.IntRange(0, 1000), default=50, show_default=True,
-              help=N_("Copies of each basic land in the pool."))
+@basics_option
 @option("--proxies", type=FILE, metavar="FILE", help=N_("Also print proxies to this PDF (with --paper, --backs, --text-only)."))
 @option("--checklist", type=FILE, metavar="FILE",
               help=N_("Also write a checklist (.pdf, .html or .md; by color, in the run's language: see hhd checklist for more)."))
@@ -621,58 +576,18 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
       hhd generate --seed ember-tide-42 --format summary
       hhd generate --seed ember-tide-42 --proxies hell-proxies.pdf --checklist hell-checklist.pdf
     """
-    from hhdcli.cards import CardIndex
-    from hhdcli.files import dump_json, guard_outputs, refuse_to_replace
-    from hhdcli.library import (
-        Exclusions,
-        build_pool,
-        check_seed,
-        default_size,
-        draws_the_same,
-        memorable_seed,
-        read_name_list,
-        resolve,
-        unknown_tags,
-    )
-    from hhdcli.library import generate as draw
+    from hhdcli.files import guard_outputs
+    from hhdcli.workflows import Companions, GenerateOptions, generate_library, write_companions
 
     guard_outputs({_("the library file (-o)"): output, "--proxies": proxies, "--checklist": checklist},
                   {"--exclude-file": exclude_file})
-    if seed is not None:
-        check_seed(seed)
-    cache = env.cards()
-    missing_tags, known_tags = unknown_tags(cache.cards, exclude_tag)
-    for tag in missing_tags:
-        shown_tags = ", ".join(known_tags[:12]) + ("…" if len(known_tags) > 12 else "")
-        env.warn(_("--exclude-tag {tag}: no card has this tag, so it leaves out nothing (tags in the card data: "
-                   "{tags})").format(tag=quote(tag), tags=shown_tags) if known_tags else
-                 _("--exclude-tag {tag}: no card has this tag, so it leaves out nothing (this card data has no "
-                   "tags; the live registry's does: hhd sync)").format(tag=quote(tag)))
-    names = read_name_list(exclude_file) if exclude_file else ()
-    pool, unknown = build_pool(cache.cards, Exclusions(exclude_banned, exclude_tag, names), basics_per_type)
-    if unknown:
-        index = CardIndex(cache.cards)  # only here: 720 names normalised for the suggestions
-        env.warn(ngettext("{file}: {n} name matches no card: {names}", "{file}: {n} names match no card: {names}",
-                          len(unknown)).format(file=exclude_file, n=len(unknown), names=unknown_names(unknown, index)))
-    if seed is None:
-        seed = memorable_seed()
-        env.info(_("seed: {seed}   (pass --seed {seed} to draw this library again)").format(seed=seed))
-    library = draw(pool, size if size is not None else default_size(len(pool.cards)), seed, cache.fingerprint)
-    data = dump_json(library.to_json())
-    if not draws_the_same(output, library):
-        refuse_to_replace(output, data, _("library"), force)
-    _write(env, output, data, ngettext("{n} card, seed {seed}", "{n} cards, seed {seed}", library.size).format(
-        n=library.size, seed=quote(seed)))
-    cards = resolve(library, pool.cards).cards
-    _print_library(library, cards, pool.cards, fmt, as_json)
-    if proxies:
-        options = _proxy_options(paper, 0.0, 0.0, text_only, False, backs, "0,0", None,
-                                 _("Hell library {seed}").format(seed=quote(seed)))
-        _make_proxies(env, cards, cache, proxies, options)
-    if checklist:
-        _make_checklist(env, library, cards, cache, checklist)
-    for fmt in exports:
-        _export(env, library, cards, cache, fmt, None)
+    generated = generate_library(env, GenerateOptions(
+        seed=seed, size=size, output=output, exclude_banned=exclude_banned, exclude_tags=exclude_tag,
+        exclude_file=exclude_file, basics_per_type=basics_per_type, force=force))
+    _print_library(generated.library, generated.cards, generated.pool.cards, fmt, as_json)
+    write_companions(env, generated, Companions(
+        proxies=proxies, proxy_options=_proxy_options(paper=paper, backs=backs, text_only=text_only) if proxies else None,
+        checklist=checklist, exports=exports))
 
 
 @cli.command()
@@ -712,6 +627,7 @@ COLORS_HELP = N_("Use these land colors instead of a deck: letters W U B R G P, 
 @option("--scryfall-url", envvar="HHD_SCRYFALL_URL", show_envvar=True, callback=_check_url, default="https://api.scryfall.com",
               show_default=True, metavar="URL", help=N_("Scryfall API base URL."))
 @option("--rules-text", is_flag=True, help=N_("Also count mana symbols in rules text (not the format's rule)."))
+@basics_option
 @option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
         help=N_("The deck's last group after a blank line is its sideboard (or: never). Default: as the "
                 "file's program reads it."))
@@ -724,7 +640,8 @@ COLORS_HELP = N_("Use these land colors instead of a deck: letters W U B R G P, 
 @pass_env
 @click.pass_context
 def check(ctx: click.Context, env: Env, deck: str | None, library: Path, all_cards: bool, colors: str | None,
-          lands: tuple[str, ...], scryfall_url: str, rules_text: bool, sideboard_after_blank: bool | None,
+          lands: tuple[str, ...], scryfall_url: str, rules_text: bool, basics_per_type: int,
+          sideboard_after_blank: bool | None,
           as_json: bool, output: Path | None, fmt: str | None) -> None:
     """Which Hell cards a deck can take at once (take), and which are a choice.
 
@@ -737,15 +654,12 @@ def check(ctx: click.Context, env: Env, deck: str | None, library: Path, all_car
       hhd check deck.txt -l hell-library.json -o check.html
       hhd check --colors WUB --all
     """
-    from hhdcli.check import check_deck, format_check
+    from hhdcli.check import check_deck, format_check, need_deck_or_colors
     from hhdcli.deck import parse_colors_option, parse_land_option
     from hhdcli.decksites import is_deck_url
     from hhdcli.files import guard_outputs
-    from hhdcli.mana import SymbolTable
 
-    if deck is None and colors is None:
-        raise InputError(_("give a deck file or --colors"),
-                         _("for example: hhd check deck.txt, or hhd check --colors WU"))
+    need_deck_or_colors(deck, colors)
     use_library = not all_cards and (_given(ctx, "library") or library.is_file())
     guard_outputs({_("the report (-o)"): output}, {_("the deck"): None if deck is None or is_deck_url(deck) else Path(deck),
                                                    _("the library"): library if use_library else None})
@@ -763,63 +677,28 @@ def check(ctx: click.Context, env: Env, deck: str | None, library: Path, all_car
         cards = cache.cards
         scope = ngettext("the {n} Hellscube v1.2 card", "all {n} Hellscube v1.2 cards", len(cards)).format(
             n=len(cards))
-    table = SymbolTable.from_records(cache.symbols)
+    table = cache.symbol_table
     parsed = env.read_deck(deck, sideboard_after_blank) if deck is not None and colors is None else None
     for problem in parsed.warnings if parsed else ():
         env.warn(problem)
     report = check_deck(cards, scope, table, deck=parsed,
                         colors=parse_colors_option(colors) if colors is not None else None,
                         hellscube=cache.cards, lands=dict(parse_land_option(o) for o in lands),
-                        lookup=None if env.offline else _scryfall(env, scryfall_url), with_rules_text=rules_text,
-                        whole_set=not use_library)
+                        lookup=None if env.offline else env.scryfall(scryfall_url), with_rules_text=rules_text,
+                        whole_set=not use_library, basics_per_type=basics_per_type)
     if as_json:
-        import json
-
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        echo_json(report.to_json())
     else:
-        click.echo(printable(format_check(report)))
+        echo(format_check(report))
     for warning in report.warnings:
         env.warn(warning)
     if output is not None and report_format is not None:
         from hhdcli.render.documents import check_document
 
-        _write(env, output, check_document(report, table, report_format))
-
-
-def _scryfall(env: Env, url: str | None = None) -> Any:
-    from hhdcli.scryfall import DEFAULT_SCRYFALL_URL, ScryfallLands
-
-    # the table has no --scryfall-url of its own: it takes check's HHD_SCRYFALL_URL (a mirror, a test server)
-    url = url or os.environ.get("HHD_SCRYFALL_URL") or DEFAULT_SCRYFALL_URL
-    return ScryfallLands(env.cache_dir, url, env.http(), warn=env.warn, notice=env.notice)
+        env.write(output, check_document(report, table, report_format))
 
 
 # --- exports ----------------------------------------------------------------------------------------------
-
-def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: str, output: Path | None,
-            back_url: str | None = None, cardback: str | None = None, image_base_url: str | None = None) -> None:
-    from hhdcli.export import DEFAULT_NAMES, ExportFormat, export_library, format_for
-    from hhdcli.files import write_output
-    from hhdcli.mana import SymbolTable
-    from hhdcli.render.documents import today
-
-    chosen = ExportFormat(fmt) if fmt else format_for(output)
-    target = output or Path(DEFAULT_NAMES[chosen])
-    done = export_library(cards, _("Hell library {seed}").format(seed=library.seed), chosen, target,
-                          SymbolTable.from_records(cache.symbols), back_url, cardback, today(), image_base_url)
-    for path, data in done.files.items():
-        write_output(path, data)
-    more = len(done.files) - 1
-    cards_for = ngettext("{n} card for {program}", "{n} cards for {program}", done.count).format(
-        n=done.count, program=chosen.value)
-    env.info(ngettext("wrote {path} and {n} more file: {what}", "wrote {path} and {n} more files: {what}",
-                      more).format(path=target, n=more, what=cards_for) if more else
-             _("wrote {path}: {what}").format(path=target, what=cards_for))
-    for note in done.notes:
-        env.info(f"  → {note}")
-    for warning in done.warnings:
-        env.warn(warning)
-
 
 @cli.command()
 @library_option()
@@ -830,10 +709,12 @@ def _export(env: Env, library: Any, cards: list[Card], cache: CardCache, fmt: st
               help=N_("TTS: where you will upload the -images folder; the deck names its images URL/file."))
 @option("--back-url", metavar="URL", callback=_check_url, help=N_("TTS: a hosted image of the red back, so every player sees it."))
 @option("--cardback", metavar="DRIVE_ID", help=N_("MPC: the Google Drive id of the card back to print."))
+@tokens_option
+@token_copies_option
 @offline_option
 @pass_env
 def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_url: str | None,
-           back_url: str | None, cardback: str | None) -> None:
+           back_url: str | None, cardback: str | None, with_tokens: bool, token_copies: int | None) -> None:
     """Export a Hell library to play it online or order it from a print shop.
 
     \b
@@ -849,55 +730,29 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_ur
       hhd export --format tts
       hhd export --format cockatrice -o hell.xml
       hhd export --format mpc --cardback 17ggqviE7RYfYxcW3oJTHhKlTFA5TrJfX
+      hhd export --format mpc --tokens
     """
     from hhdcli.files import guard_outputs
+    from hhdcli.workflows import ExportOptions, write_export
 
     guard_outputs({_("the export (-o)"): output}, {_("the library"): library})
     resolved = env.open_library(library)
-    _export(env, resolved.library, resolved.cards, env.cards(), fmt, output, back_url, cardback, image_base_url)
+    write_export(env, resolved.library, resolved.cards, ExportOptions(
+        fmt=fmt, output=output, back_url=back_url, cardback=cardback, image_base_url=image_base_url,
+        with_tokens=with_tokens, token_copies=token_copies))
 
 
 # --- printing ----------------------------------------------------------------------------------------------
 
 
-def _proxy_options(paper: str, gap: float, bleed: float, text_only: bool, skip_basics: bool, backs: str,
-                   back_offset: str, font: str | None, title: str, margin: float = 5.0,
-                   cut_lines: str = "corners") -> ProxyOptions:
+def _proxy_options(*, paper: str, backs: str, text_only: bool, back_offset: str = "0,0", **layout: Any
+                   ) -> ProxyOptions:
+    """The sheets' layout from the words of the command line: a paper name or size, none/red backs, X,Y."""
     from hhdcli.render.layout import parse_offset, parse_paper
     from hhdcli.render.proxies import ProxyOptions
 
-    return ProxyOptions(parse_paper(paper), gap, bleed, text_only, skip_basics, backs == "red",
-                        parse_offset(back_offset), font, title, margin, cut_lines)
-
-
-def _make_proxies(env: Env, cards: list[Card], cache: CardCache, output: Path, options: ProxyOptions,
-                  dpi: int = 300, quality: int = 85, workers: int = 8, small: bool = False) -> None:
-    from hhdcli.mana import SymbolTable
-    from hhdcli.render.images import ImageSettings, ImageStore
-    from hhdcli.render.proxies import fallback_lines, lay_out
-
-    settings = ImageSettings(dpi, quality, options.bleed_mm, workers, env.offline, env.cache_max_mb * 2**20, small)
-    store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3), env.notice)
-    wanted = 0 if options.text_only else len({u for c in cards for u in c.print_images})
-    progress, finish = _counting_progress(env, wanted, _("images"))
-    try:
-        pdf = lay_out(cards, SymbolTable.from_records(cache.symbols), options, store, progress)
-    finally:
-        finish()
-    report = pdf.report
-    _write(env, output, pdf.write, lambda: _("{pages}, {proxies}: {sources}; {size} KB").format(
-        pages=ngettext("{n} page", "{n} pages", report.pages).format(n=report.pages),
-        proxies=ngettext("{n} proxy", "{n} proxies", report.proxies).format(n=report.proxies),
-        sources=report.sources(), size=round(report.size_bytes / 1024)))  # written a scan at a time
-    for line in fallback_lines(report):
-        env.info(line)
-    if options.backs:
-        env.info("  " + (_("backs: print at 100 % (actual size), duplex, flipping on the short edge")
-                         if report.landscape else
-                         _("backs: print at 100 % (actual size), duplex, flipping on the long edge")))
-    for name, chars in report.missing_glyphs.items():
-        env.warn(_("{name}: the font has no glyph for {chars} (printed as ?); pass --font with one that has").format(
-            name=name, chars=" ".join(chars)))
+    return ProxyOptions(paper_mm=parse_paper(paper), backs=backs == "red", back_offset_mm=parse_offset(back_offset),
+                        text_only=text_only, **layout)
 
 
 @cli.command()
@@ -944,40 +799,26 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
     from hhdcli.files import guard_outputs
     from hhdcli.render.layout import parse_offset, parse_paper
     from hhdcli.render.proxies import calibration_pdf
+    from hhdcli.workflows import ImageOptions, find_cards, library_title, print_proxies
 
     guard_outputs({_("the PDF (-o)"): output}, {_("the library"): None if names or all_cards or calibration
                                                 else library, "--font": Path(font) if font else None})
     if calibration:
-        _write(env, output, calibration_pdf(parse_paper(paper), font, parse_offset(back_offset)),
+        env.write(output, calibration_pdf(parse_paper(paper), font, parse_offset(back_offset)),
                _("print it at 100 %, duplex on the long edge, and follow the instructions on its back"))
         return
     cache = env.cards()
     if all_cards:
         cards, title = sorted(cache.cards, key=lambda c: c.name.lower()), _("Hellscube v1.2, every card")
     elif names:
-        cards, title = _find_cards(env, list(names), CardIndex(cache.cards)), _("Hellscube proxies")
+        cards, title = find_cards(env, list(names), CardIndex(cache.cards)), _("Hellscube proxies")
     else:
         resolved = env.open_library(library)
-        cards, title = resolved.cards, _("Hell library {seed}").format(seed=quote(resolved.library.seed))
-    options = _proxy_options(paper, gap, bleed, text_only, skip_basics, backs, back_offset, font, title, margin,
-                             cut_lines)
-    _make_proxies(env, cards, cache, output, options, dpi, quality, workers, small)
-
-
-def _make_checklist(env: Env, library: Any, cards: list[Card], cache: CardCache, output: Path,
-                    fmt: str | None = None, sort: str = "color", mode: str = "sleeve", lang: str | None = None,
-                    with_rules: bool = False, font: str | None = None) -> None:
-    from hhdcli.mana import SymbolTable
-    from hhdcli.render.checklist import Mode, Sort, build_checklist
-    from hhdcli.render.documents import checklist_document, doc_format, today
-
-    kind = doc_format(output, fmt)
-    version = cache.meta.registry_version or cache.meta.sha256[:12]
-    sheet = build_checklist(library, cards, version, Sort(sort), Mode(mode), lang or current_language(), today())
-    document = checklist_document(sheet, SymbolTable.from_records(cache.symbols), kind, font, with_rules)
-    _write(env, output, document, _("{cards} in {groups}").format(
-        cards=ngettext("{n} card", "{n} cards", sheet.total).format(n=sheet.total),
-        groups=ngettext("{n} group", "{n} groups", len(sheet.groups)).format(n=len(sheet.groups))))
+        cards, title = resolved.cards, library_title(resolved.library.seed)
+    options = _proxy_options(paper=paper, backs=backs, text_only=text_only, back_offset=back_offset, gap_mm=gap,
+                             bleed_mm=bleed, skip_basics=skip_basics, font=font, title=title, margin_mm=margin,
+                             cut_lines=cut_lines)
+    print_proxies(env, cards, output, options, ImageOptions(dpi=dpi, quality=quality, workers=workers, small=small))
 
 
 class OldSpellings(click.Choice):
@@ -1016,12 +857,13 @@ def checklist(env: Env, library: Path, output: Path, fmt: str | None, sort: str,
       hhd checklist --mode return --lang ru --with-rules -o count.html
     """
     from hhdcli.files import guard_outputs
+    from hhdcli.workflows import ChecklistOptions, write_checklist
 
     guard_outputs({_("the checklist (-o)"): output}, {_("the library"): library,
                                                       "--font": Path(font) if font else None})
     resolved = env.open_library(library)
-    _make_checklist(env, resolved.library, resolved.cards, env.cards(), output, fmt, sort, mode, lang, with_rules,
-                    font)
+    write_checklist(env, resolved.library, resolved.cards, output, ChecklistOptions(
+        fmt=fmt, sort=sort, mode=mode, lang=lang, with_rules=with_rules, font=font))
 
 
 @cli.command()
@@ -1042,18 +884,16 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
       hhd rules -o rules.md
       hhd rules -l hell-library.json -o booklet.pdf
     """
-    from hhdcli.cache import symbols_or_builtin
     from hhdcli.files import guard_outputs
-    from hhdcli.mana import SymbolTable
     from hhdcli.render.documents import doc_format, rules_document
 
     guard_outputs({_("the rules sheet (-o)"): output}, {"--font": Path(font) if font else None,
                                                          _("the library"): library})
     kind = doc_format(output, fmt)
-    table = SymbolTable.from_records(symbols_or_builtin(env.cache_dir))  # the sheet alone needs no card cache
+    symbols = env.symbols()  # the sheet alone needs no card cache
     cards = env.open_library(library).cards if library else None
     chosen = lang or current_language()
-    _write(env, output, rules_document(chosen, table, kind, font, cards))
+    env.write(output, rules_document(chosen, symbols, kind, font, cards))
 
 
 # --- the Hell table --------------------------------------------------------------------------------------------
@@ -1075,12 +915,19 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
 @option("--new-code", is_flag=True,
         help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
+@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True,
+        help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
+                "the join and re-seat addresses use it, and only its pages may act."))
+@option("--behind-proxy", is_flag=True,
+        help=N_("A reverse proxy on this computer forwards to hhd: the client's address is the last of its "
+                "X-Forwarded-For (one hop; never believed otherwise)."))
 @option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
         help=N_("Each deck's last group after a blank line is its sideboard (or: never), as in hhd check."))
 @offline_option
 @pass_env
 def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, ...], host: str, port: int,
-          state_file: Path | None, lands: tuple[str, ...], new_code: bool, sideboard_after_blank: bool | None) -> None:
+          state_file: Path | None, lands: tuple[str, ...], new_code: bool, public_url: str | None, behind_proxy: bool,
+          sideboard_after_blank: bool | None) -> None:
     """Run a Hell library on this computer for phones around the table.
 
     Every player opens the printed address (or scans the QR code on the board), picks their name and
@@ -1096,43 +943,18 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
       hhd table --player Anna=RG --player Ben=WUB
       hhd table --player Anna=RG --player Ben=WUB --host 0.0.0.0
     """
+    from hhdcli.table.online import Public
+    from hhdcli.table.online import public_url as checked_url
     from hhdcli.table.serve import serve
+    from hhdcli.workflows import PlayerOptions, players_from_options
 
-    if not decks and not players:
-        raise InputError(_("name the players: --deck NAME=FILE or --player NAME=COLORS"),
-                         _("for example: hhd table --player Anna=RG --player Ben=WUB"))
+    public = Public(checked_url(public_url), behind_proxy)
+    options = PlayerOptions(decks=decks, players=players, lands=lands, sideboard_after_blank=sideboard_after_blank)
     resolved = env.open_library(library)
     cache = env.cards()
-    colors = _table_players(env, cache, decks, players, lands, sideboard_after_blank)
-    serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port, new_code)
-
-
-def _table_players(env: Env, cache: CardCache, decks: tuple[str, ...], players: tuple[str, ...],
-                   lands: tuple[str, ...] = (), sideboard_after_blank: bool | None = None) -> dict[str, tuple[str, ...]]:
-    """Each player's land colors: from a deck file (lands hhd cannot tell are named, as hhd check names
-    them; --land tells them), or given as letters."""
-    from hhdcli.deck import deck_colors, parse_colors_option, parse_land_option
-
-    overrides = dict(parse_land_option(o) for o in lands)
-    colors: dict[str, tuple[str, ...]] = {}
-    for option, from_deck in [(o, True) for o in decks] + [(o, False) for o in players]:
-        name, sep, value = option.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            raise InputError(_("{option} is not NAME=VALUE").format(option=quote(option)),
-                             _("for example --deck Anna=anna.txt or --player Anna=RG"))
-        if from_deck:
-            deck = env.read_deck(value.strip(), sideboard_after_blank)  # a file or a deck's link
-            for problem in deck.warnings:
-                env.warn(problem)
-            lookup = None if env.offline else _scryfall(env)
-            found = deck_colors(deck, cache.cards, overrides, lookup)
-            if found.unresolved:
-                env.warn(_("{file}: not known, so not counted: {names} (name their colors with --land NAME=COLORS)")
-                         .format(file=value, names=", ".join(found.unresolved)))
-            colors[name.strip()] = found.colors
-        else:
-            colors[name.strip()] = parse_colors_option(value)
-    return colors
+    colors = players_from_options(env, options)
+    serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port, new_code,
+          public)
 
 
 @cli.group()
@@ -1157,7 +979,7 @@ def cache_clean(env: Env) -> None:
 
     removed, freed = evict(env.cache_dir / "images", 0)
     swept = sum(sweep_leftovers(folder) for folder in written_folders(env.cache_dir))
-    click.echo(_("removed {images} ({size} MB) and {files} from {folder}").format(
+    echo(_("removed {images} ({size} MB) and {files} from {folder}").format(
         images=ngettext("{n} image", "{n} images", removed).format(n=removed), size=format_decimal(freed / 2**20),
         files=ngettext("{n} half-written file", "{n} half-written files", swept).format(n=swept),
         folder=env.cache_dir))

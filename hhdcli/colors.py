@@ -12,8 +12,10 @@ COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green"
 _LETTER_BY_WORD = {name.lower(): letter for letter, name in COLOR_NAMES.items()} | {
     "colorless": "C", "colourless": "C"}
 
-# The basic lands of the Hell pool (50 of each), and every basic land a deck may hold.
+# The basic lands of the Hell pool (BASICS_PER_TYPE of each unless told otherwise: 250), and every basic land a
+# deck may hold.
 POOL_BASICS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+BASICS_PER_TYPE = 50
 BASIC_LANDS = {**POOL_BASICS, "Nebula": "P", "Wastes": ""}
 LAND_TYPES = {name.lower(): color for name, color in BASIC_LANDS.items() if color}
 

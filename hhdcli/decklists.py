@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -889,24 +890,35 @@ def _parse_csv(text: str, source: str, csv_header: CsvHeader) -> Deck:
     board_at = _column(header, _BOARD_COLUMNS)
     deck = Deck(source, _csv_format(header))
     rows = csv.reader(text.splitlines()[csv_header.at + 1:], delimiter=csv_header.delimiter)
+    try:
+        _read_csv_rows(deck, rows, name_at, count_at, board_at, len(header), csv_header.at + 2)
+    except csv.Error as exc:  # a field over the csv module's limit (128 KB): no deck holds one
+        raise InputError(_("{source}:{line}: not a CSV row hhd can read ({reason})").format(
+            source=source, line=rows.line_num + csv_header.at + 1, reason=exc),
+            _("export the deck again, or as text, one card a line (4 Forest)")) from None
+    _doubt_a_large_loss(deck, {})
+    return deck
+
+
+def _read_csv_rows(deck: Deck, rows: Iterator[list[str]], name_at: int, count_at: int | None,
+                   board_at: int | None, columns: int, first: int) -> None:
+    """The rows after the header (`first` is the first one's line number)."""
     side_marked = False  # a lone `Sideboard` row puts the rows after it in the sideboard
-    for number, row in enumerate(rows, start=csv_header.at + 2):
+    for number, row in enumerate(rows, start=first):
         if not any(cell.strip() for cell in row):
             continue
         if _is_sideboard_row(row):
             side_marked = True
             continue
-        name = _csv_name(row, name_at, len(header))
+        name = _csv_name(row, name_at, columns)
         count = row[count_at].strip() if count_at is not None and count_at < len(row) else "1"
-        if not name or not _is_count(count) or not is_card_name(name):
+        if not name or len(name) > MAX_LINE or not _is_count(count) or not is_card_name(name):
             deck.not_understood(number, ",".join(row)[:200], _("not a card row"))
             continue
         board = row[board_at].strip().lower() if board_at is not None and board_at < len(row) else ""
         zone = Zone.SIDEBOARD if side_marked else _BOARDS.get(board.split(",")[0].strip(), Zone.MAIN)
         if int(count):
             deck.entries.append(DeckEntry(int(count), split_name(name), number, zone))
-    _doubt_a_large_loss(deck, {})
-    return deck
 
 
 def _is_sideboard_row(row: list[str]) -> bool:
@@ -1000,11 +1012,13 @@ def _archidekt_json(document: dict, source: str) -> Deck:
     one that is included (as lheyberger/mtg-parser reads it, src/mtg_parser/archidekt.py); its first category
     names its zone (Commander, Companion, Sideboard), as in Archidekt's text and CSV exports."""
     deck = Deck(source, "Archidekt API .json")
-    included = {c.get("name") for c in document["categories"] if isinstance(c, dict) and c.get("includedInDeck")}
+    included = {c.get("name") for c in document["categories"]
+                if isinstance(c, dict) and c.get("includedInDeck") and isinstance(c.get("name"), str)}
     for number, entry in enumerate(document["cards"], start=1):
         if not isinstance(entry, dict):
             continue
-        categories = [c for c in entry.get("categories") or [] if isinstance(c, str)]
+        given = entry.get("categories")  # names, as Archidekt writes them: an object or a number is none
+        categories = [c for c in given if isinstance(c, str)] if isinstance(given, list) else []
         if categories and not included & set(categories):
             continue  # Maybeboard and the other categories kept out of the deck
         card = entry["card"] if isinstance(entry.get("card"), dict) else {}

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-import click
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from hhdcli.i18n import _, ngettext, quote
-from hhdcli.terminal import printable
+from hhdcli.output import echo, is_terminal
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
     from hhdcli.decklists import Deck
     from hhdcli.http import HttpSettings
     from hhdcli.library import ResolvedLibrary
+    from hhdcli.mana import SymbolTable
     from hhdcli.registry import Syncer, SyncResult
+    from hhdcli.scryfall import ScryfallLands
 
 DEFAULT_LIBRARY = "hell-library.json"  # the library file every command reads unless told otherwise
 
@@ -35,23 +37,73 @@ class Env:
     cache_max_mb: int = 2048  # the image cache's cap
     deck_sites_url: str | None = None  # a mirror of the deck sites (HHD_DECK_SITES_URL), else the sites themselves
     _cache: CardCache | None = field(default=None, repr=False)
+    _symbols: SymbolTable | None = field(default=None, repr=False)
 
     def info(self, message: str) -> None:
         if not self.quiet:
-            click.echo(printable(message), err=True)
+            echo(message, err=True)
 
     def warn(self, message: str) -> None:
         if not self.quiet:
-            click.secho(_("warning: {message}").format(message=printable(message)), err=True, fg="yellow")
+            echo(_("warning: {message}").format(message=message), err=True, fg="yellow")
 
     def notice(self, message: str) -> None:
         """A wait long enough to wonder about (a server's Retry-After, Scryfall's back-off): say what it is."""
         self.info(f"… {message}")
 
+    def write(self, path: Path, data: bytes | str | Callable[[BinaryIO], object],
+              what: str | Callable[[], str] = "") -> None:
+        """Write an output atomically and say so (`what` may be worked out once it is written)."""
+        from hhdcli.files import write_output
+
+        write_output(path, data)
+        said = what() if callable(what) else what
+        self.info(_("wrote {path}: {what}").format(path=path, what=said) if said else
+                  _("wrote {path}").format(path=path))
+
+    def counting_progress(self, total: int, label: str) -> tuple[Callable[[], None] | None, Callable[[], None]]:
+        """A bar counting `total` steps on a terminal (one step per call, from any thread) and its finish;
+        nothing when piped or quiet."""
+        if self.quiet or not is_terminal(err=True) or total == 0:
+            return None, lambda: None
+        import click
+
+        bar: Any = click.progressbar(length=total, label=label, file=sys.stderr)
+        bar.render_progress()
+        import threading
+
+        lock = threading.Lock()  # downloads finish on several threads; the bar must count them one at a time
+
+        def step() -> None:
+            with lock:
+                bar.update(1)
+
+        return step, bar.render_finish
+
+    def symbols(self) -> SymbolTable:
+        """The symbol table of the card cache once it is loaded; before that the cached table alone (a rules
+        sheet needs no cards), else the built-in one."""
+        if self._cache is not None:
+            return self._cache.symbol_table
+        if self._symbols is None:
+            from hhdcli.cache import symbols_or_builtin
+            from hhdcli.mana import SymbolTable
+
+            self._symbols = SymbolTable.from_records(symbols_or_builtin(self.cache_dir))
+        return self._symbols
+
     def http(self, **kwargs: float) -> HttpSettings:
         from hhdcli.http import HttpSettings
 
         return HttpSettings.for_timeout(self.timeout, **kwargs)
+
+    def scryfall(self, url: str | None = None) -> ScryfallLands:
+        """Land colors from Scryfall (its API at `url`, else the public one), answers cached in the cache folder."""
+        from hhdcli.scryfall import DEFAULT_SCRYFALL_URL, ScryfallLands
+
+        # the table has no --scryfall-url of its own: it takes check's HHD_SCRYFALL_URL (a mirror, a test server)
+        url = url or os.environ.get("HHD_SCRYFALL_URL") or DEFAULT_SCRYFALL_URL
+        return ScryfallLands(self.cache_dir, url, self.http(), warn=self.warn, notice=self.notice)
 
     def syncer(self, progress: Callable[[int, int | None], None] | None = None) -> Syncer:
         from hhdcli.registry import DEFAULT_URLS, RegistryUrls, Syncer

@@ -16,6 +16,8 @@ from hhdcli import __version__
 from hhdcli.errors import DownloadError
 from hhdcli.i18n import N_, _
 
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")  # the host names that are this computer and no other
+
 if TYPE_CHECKING:
     import socket
 

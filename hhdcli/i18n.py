@@ -1,18 +1,19 @@
-"""hhd in the user's language: gettext message catalogs (hhdcli/locale/LANG/LC_MESSAGES/hhd.po).
+"""hhd in the user's language: gettext message catalogs, one mechanism for every word hhd shows.
 
 Every user-facing string goes through `_` (or `ngettext` where a number meets a noun); `N_` marks a string
-for extraction where it is translated later (a module-level table, a Click help text translated when shown).
-The language is chosen once per run by `set_language` (the CLI does it from --lang, HHD_LANG, the locale:
-`choose_language`); code that answers several people at once (the table) asks `translator(lang)` instead.
+for extraction where it is translated later (a module-level table, a Click help text, the rules sheet's prose,
+a ruling's text: English in the code, translated when shown). The language is chosen once per run by
+`set_language` (the CLI does it from --lang, HHD_LANG, the locale: `choose_language`); code that answers
+several people at once (the table) asks `translator(lang, domain)` instead. Two domains: "hhd" (the CLI, its
+documents, the rules sheet, the rulings) and "table" (the table page).
 
-Why the .po files are read as they are, with no compiled .mo and no Babel: start-up time. Reading a .po is a
-few milliseconds of plain Python (only when the language is not English), nothing generated is committed or
-has to be built at install time, and the wheel ships the .po files it already ships. The plural rule comes
-from the catalog's own Plural-Forms header (written by Babel from CLDR: `pybabel init`/`update`), compiled
-by the standard library as msgfmt's does. Babel itself is imported only to format dates and numbers in
-Russian (`format_decimal`, `format_date`) and by the tooling (scripts/update-catalog.py).
+The catalogs are written as .po (hhdcli/locale/LANG/LC_MESSAGES/DOMAIN.po) and read compiled, as the .mo
+beside each, by the standard library's GNUTranslations: a few hundred microseconds, no Babel at start-up
+(Babel formats Russian dates and numbers, and compiles the .mo in scripts/update_catalog.py; a test fails
+when a committed .mo is not its .po compiled). The plural rule is the catalog's own Plural-Forms header
+(written by Babel from CLDR), which `plural_forms` hands to the table page's script too.
 
-HHD_LOCALE_DIR (for tests, not shown to users) adds a folder of catalogs: the pseudo-locale `xx` lives there.
+HHD_LOCALE_DIR (for tests, not shown to users) adds a folder of compiled catalogs: the pseudo-locale `xx`.
 """
 
 from __future__ import annotations
@@ -31,86 +32,25 @@ if TYPE_CHECKING:
 
 LANGUAGES = ("en", "ru")
 DOMAIN = "hhd"
-EXTRA_CATALOGS = "HHD_LOCALE_DIR"  # tests only: a folder with LANG/LC_MESSAGES/hhd.po for more languages
+EXTRA_CATALOGS = "HHD_LOCALE_DIR"  # tests only: a folder with LANG/LC_MESSAGES/DOMAIN.mo for more languages
+LOCALE_DIR = Path(__file__).parent / "locale"  # beside this module: importlib.resources costs ms of a start
+ENGLISH_PLURAL = "n != 1"  # the messages themselves: one form for 1, the other for any other count
 _language = "en"
 _source = "default"  # what chose it: --lang, HHD_LANG, LC_ALL, LC_MESSAGES, LANG or default
-
-_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "r": "\r"}
-
-
-class Catalog(gettext.NullTranslations):
-    """One language's messages, read from a .po file: untranslated and fuzzy entries fall back to English."""
-
-    def __init__(self, messages: Mapping[str | tuple[str, int], str], plural_rule: str) -> None:
-        super().__init__()
-        self.messages = messages
-        self.plural = gettext.c2py(plural_rule)  # msgfmt's own compiler of the C plural expression
-
-    def gettext(self, message: str) -> str:
-        return self.messages.get(message) or message
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        found = self.messages.get((msgid1, self.plural(n)))
-        return found or (msgid1 if n == 1 else msgid2)
-
-
-def _unquote(text: str) -> str:
-    body = text.strip()[1:-1]
-    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(0)), body)
-
-
-def read_po(text: str) -> tuple[dict[str | tuple[str, int], str], str]:
-    """The translated messages of a .po file's text and its plural rule (as msgfmt reads it; fuzzy skipped)."""
-    messages: dict[str | tuple[str, int], str] = {}
-    plural_rule = "n != 1"
-    for block in re.split(r"\n\s*\n", text):
-        fields: dict[str, str] = {}
-        current = None
-        fuzzy = False
-        for line in block.splitlines():
-            line = line.strip()
-            if line.startswith("#,") and "fuzzy" in line:
-                fuzzy = True
-            if not line or line.startswith("#"):
-                continue
-            if line.startswith('"'):
-                if current is not None:
-                    fields[current] += _unquote(line)
-                continue
-            key, _space, rest = line.partition(" ")
-            current = key
-            fields[key] = _unquote(rest)
-        msgid = fields.get("msgid")
-        if msgid is None:
-            continue
-        if msgid == "":
-            found = re.search(r"Plural-Forms:.*?plural=([^;\n]+)", fields.get("msgstr", ""))
-            plural_rule = found.group(1) if found else plural_rule
-            continue
-        if fuzzy:
-            continue
-        if "msgid_plural" in fields:
-            for key, value in fields.items():
-                index = re.fullmatch(r"msgstr\[(\d+)\]", key)
-                if index and value:
-                    messages[(msgid, int(index.group(1)))] = value
-        elif fields.get("msgstr"):
-            messages[msgid] = fields["msgstr"]
-    return messages, plural_rule
-
 
 _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")  # what may name a catalog folder: never a path or a long string
 
 
-def _catalog_path(lang: str, domain: str, extra: str | None = None) -> Path | None:
+def catalog_path(lang: str, domain: str = DOMAIN, extra: str | None = None) -> Path | None:
+    """The compiled catalog (.mo) of `lang` in `domain`: hhd's own, else one under HHD_LOCALE_DIR (`extra`)."""
     if not _LANGUAGE_CODE.fullmatch(lang):
         return None
-    here = Path(__file__).parent / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
+    here = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.mo"
     if lang in LANGUAGES and here.is_file():
         return here
     extra = extra if extra is not None else os.environ.get(EXTRA_CATALOGS)
     if extra:
-        there = Path(extra) / lang / "LC_MESSAGES" / f"{domain}.po"
+        there = Path(extra) / lang / "LC_MESSAGES" / f"{domain}.mo"
         if there.is_file():
             return there
     return None
@@ -118,17 +58,18 @@ def _catalog_path(lang: str, domain: str, extra: str | None = None) -> Path | No
 
 def available(lang: str) -> bool:
     """Whether `lang` can be chosen: English, Russian, or a test catalog under HHD_LOCALE_DIR."""
-    return lang == "en" or _catalog_path(lang, DOMAIN) is not None
+    return lang == "en" or catalog_path(lang) is not None
 
 
 @lru_cache(maxsize=8)
 def _load(lang: str, domain: str, where: str | None) -> gettext.NullTranslations:
-    """`where` (HHD_LOCALE_DIR as the caller read it) is part of the cache key and the folder looked in."""
-    path = _catalog_path(lang, domain, where)
+    """`where` (HHD_LOCALE_DIR as the caller read it) is part of the cache key and the folder looked in.
+    Untranslated and fuzzy messages are not in a .mo: they fall back to the English msgid."""
+    path = catalog_path(lang, domain, where)
     if path is None:
         return gettext.NullTranslations()
-    messages, plural_rule = read_po(path.read_text(encoding="utf-8"))
-    return Catalog(messages, plural_rule)
+    with path.open("rb") as compiled:
+        return gettext.GNUTranslations(compiled)
 
 
 def translator(lang: str, domain: str = DOMAIN) -> gettext.NullTranslations:
@@ -136,6 +77,16 @@ def translator(lang: str, domain: str = DOMAIN) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()
     return _load(lang, domain, os.environ.get(EXTRA_CATALOGS))
+
+
+def plural_forms(lang: str, domain: str = DOMAIN) -> str:
+    """The plural rule of `lang`'s catalog: the C expression of its Plural-Forms header, which gives the index
+    of a message's form for a count n ("n != 1" in English, which has no catalog). The table page's script
+    evaluates it as JavaScript, where it means the same for a whole n, but for a comparison being a boolean:
+    `Number(…)` makes it an index there."""
+    header = translator(lang, domain).info().get("plural-forms", "")
+    found = re.search(r"plural=\s*([^;]+?)\s*(?:;|$)", header)
+    return found.group(1) if found else ENGLISH_PLURAL
 
 
 def set_language(lang: str, source: str = "--lang") -> None:
@@ -197,21 +148,27 @@ _install_in_click()
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # POSIX precedence
 
 
-def choose_language(asked: str | None, environ: Mapping[str, str]) -> tuple[str, str]:
-    """The run's language and why: --lang, then HHD_LANG, then the locale (LC_ALL, LC_MESSAGES, LANG),
-    then English. A locale such as ru_RU.UTF-8 means ru; C, POSIX and languages hhd does not speak, English.
-    A --lang or HHD_LANG hhd does not speak is passed over (Click then says what --lang accepts, in the
-    language the rest chose)."""
-    if asked and available(asked):
-        return asked, "--lang"
-    chosen = environ.get("HHD_LANG", "").strip()
-    if chosen and available(chosen):  # one hhd does not speak (de) is passed over, as an unknown --lang
-        return chosen, "HHD_LANG"
+def choose_language(asked: str | None, environ: Mapping[str, str] | None = None, *, remembered: str | None = None,
+                    accept_language: object = None) -> tuple[str, str]:
+    """The language and what chose it, for the CLI (a run) and the table page (a request) alike: the one asked
+    for (--lang; the page's ?lang=), the one remembered (the page's cookie), HHD_LANG, the locale (LC_ALL,
+    LC_MESSAGES, LANG), the browser's Accept-Language, else English. A locale such as ru_RU.UTF-8 means ru; C,
+    POSIX and languages hhd does not speak, English. An asked, remembered or HHD_LANG language hhd does not
+    speak is passed over (Click then says what --lang accepts, in the language the rest chose)."""
+    environ = environ or {}
+    for value, source in ((asked, "--lang"), (remembered, "remembered"), (environ.get("HHD_LANG"), "HHD_LANG")):
+        chosen = (value or "").strip()
+        if chosen and available(chosen):
+            return chosen, source
     for variable in LOCALE_VARIABLES:
         value = environ.get(variable, "").strip()
         if value:  # the first one set decides, as in setlocale(): LC_ALL=C means C even when LANG is ru
             lang = re.split(r"[_.@-]", value)[0].lower()
             return (lang if lang in LANGUAGES else "en"), variable
+    # werkzeug's parsed Accept-Language header: the best of hhd's languages by the browser's weights
+    best = getattr(accept_language, "best_match", lambda _options: None)(LANGUAGES)
+    if best in LANGUAGES:
+        return str(best), "Accept-Language"
     return "en", "default"
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+JSON_SCHEMA = 1  # the "schema" of every --json answer: its keys change only with a new number
+
 
 class JsonProblem(ValueError):
     """JSON that hhd will not read; the message says why in a few words."""

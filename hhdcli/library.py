@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from hhdcli.cards import BASIC_SET, Card, CardIndex, Face, Kind, normalize_name, pool_order_key, snapshot_problem
-from hhdcli.colors import POOL_BASICS
+from hhdcli.colors import BASICS_PER_TYPE, POOL_BASICS
 from hhdcli.errors import DataError, HhdError, InputError
 from hhdcli.files import read_input, read_text_file
 from hhdcli.i18n import N_, _
 from hhdcli.jsonio import load_json
 
 LIBRARY_FORMAT = "hhd-library"
+OPENING_HAND = 2  # Hell cards in every opening hand
 LIBRARY_VERSION = 2  # 2: each Hellscube entry carries the card itself, to print it when the data changes
 READABLE_VERSIONS = (1, 2)
 # What a library file keeps of a card: enough to print it, not the registry's bookkeeping.
@@ -39,7 +40,7 @@ def _basic_faces(name: str) -> tuple[Face, ...]:
     return (Face(name=name, type_line=f"Basic Land — {name}", oracle_text=f"({{T}}: Add {{{color}}}.)"),)
 
 
-def basic_cards(per_type: int = 50) -> list[Card]:
+def basic_cards(per_type: int = BASICS_PER_TYPE) -> list[Card]:
     return [basic_card(name, i) for name in POOL_BASICS for i in range(1, per_type + 1)]
 
 
@@ -65,7 +66,7 @@ class Pool:
 
 
 def build_pool(hellscube: Sequence[Card], exclusions: Exclusions = Exclusions(),
-               basics_per_type: int = 50) -> tuple[Pool, list[str]]:
+               basics_per_type: int = BASICS_PER_TYPE) -> tuple[Pool, list[str]]:
     """The v1.2 cards left after exclusions, then the basics; also the exclude-file names not found."""
     # an exclude file names cards exactly (any case or punctuation): one look-up a name, however long the file
     by_key = CardIndex(list(hellscube)).by_key if exclusions.names else {}
@@ -280,8 +281,8 @@ def _field_problems(document: dict[str, Any]) -> Iterator[str | None]:
 
 def _pool_problems(pool: dict[str, Any]) -> Iterator[str | None]:
     excluded = pool.get("excluded", {})
-    yield _bad("pool.basics_per_type", pool.get("basics_per_type", 50),
-               _is_int(pool.get("basics_per_type", 50), 0, 1000), N_("a whole number from 0 to 1000"))
+    yield _bad("pool.basics_per_type", pool.get("basics_per_type", BASICS_PER_TYPE),
+               _is_int(pool.get("basics_per_type", BASICS_PER_TYPE), 0, 1000), N_("a whole number from 0 to 1000"))
     yield _bad("pool.excluded", excluded, isinstance(excluded, dict), N_("an object"))
     if isinstance(excluded, dict):
         for key in ("tags", "names"):
@@ -353,7 +354,7 @@ def library_pool(library: Library, hellscube: Sequence[Card]) -> Pool:
     excluded = library.pool.get("excluded", {})
     exclusions = Exclusions(bool(excluded.get("banned")), tuple(excluded.get("tags", ())),
                             tuple(excluded.get("names", ())))
-    pool, _ = build_pool(hellscube, exclusions, int(library.pool.get("basics_per_type", 50)))
+    pool, _ = build_pool(hellscube, exclusions, int(library.pool.get("basics_per_type", BASICS_PER_TYPE)))
     return pool
 
 

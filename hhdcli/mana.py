@@ -201,34 +201,34 @@ class Assessment:
     unknown: tuple[str, ...] = ()
 
 
-def _assess(table: SymbolTable, symbols: tuple[str, ...], colors: frozenset[str]) -> Assessment:
-    unmet = [table.requirement(s) for s in symbols if not table.requirement(s).satisfied_by(colors)]
+def _assess(symbol_table: SymbolTable, symbols: tuple[str, ...], colors: frozenset[str]) -> Assessment:
+    unmet = [symbol_table.requirement(s) for s in symbols if not symbol_table.requirement(s).satisfied_by(colors)]
     if not unmet:
         return Assessment(Take.TAKE)
     missing = set().union(*(r.missing(colors) for r in unmet))
-    unknown = ["{" + s + "}" for s in symbols if table.requirement(s).unknown]
+    unknown = ["{" + s + "}" for s in symbols if symbol_table.requirement(s).unknown]
     return Assessment(Take.CHOICE, ordered(missing), tuple(dict.fromkeys(unknown)))
 
 
-def judge(card: Card, deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
+def judge(card: Card, deck_colors: Iterable[str], symbol_table: SymbolTable = SHAPE_ONLY,
           with_rules_text: bool = False) -> Verdict:
     """The take rule: land, take (every symbol satisfied) or choice (with what is missing)."""
     if card.is_land:
         return Verdict(card, Take.LAND)
     colors = deck_colors if isinstance(deck_colors, frozenset) else frozenset(deck_colors)
     cost = card_cost(card, with_rules_text)
-    symbols = tuple(s for s in cost.symbols if s not in table.not_mana) if with_rules_text else cost.symbols
-    result = table.assess(symbols, colors)
+    symbols = tuple(s for s in cost.symbols if s not in symbol_table.not_mana) if with_rules_text else cost.symbols
+    result = symbol_table.assess(symbols, colors)
     warnings = tuple(_("{name}: ignored non-cost text in a cost slot: {text!r}").format(name=card.name, text=s[:40])
                      for s in cost.stray) \
         if cost.stray else ()
     return Verdict(card, result.verdict, result.missing, result.unknown, warnings)
 
 
-def judge_all(cards: Sequence[Card], deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
+def judge_all(cards: Sequence[Card], deck_colors: Iterable[str], symbols: SymbolTable = SHAPE_ONLY,
               with_rules_text: bool = False) -> list[Verdict]:
     colors = frozenset(deck_colors)
-    return [judge(card, colors, table, with_rules_text) for card in cards]
+    return [judge(card, colors, symbols, with_rules_text) for card in cards]
 
 
 @dataclass(frozen=True)
@@ -239,14 +239,14 @@ class WhatIf:
     gain: int
 
 
-def what_if(verdicts: Sequence[Verdict], deck_colors: Iterable[str], table: SymbolTable = SHAPE_ONLY,
+def what_if(verdicts: Sequence[Verdict], deck_colors: Iterable[str], symbols: SymbolTable = SHAPE_ONLY,
             with_rules_text: bool = False) -> list[WhatIf]:
     """For each color the deck lacks: how many more cards become take with a land of it, best first. A card
     the deck takes stays taken with more colors (a cost is met when one of its options is within them), so
     only the cards of choice are judged again, once per color."""
     colors = frozenset(deck_colors)
     choices = [v.card for v in verdicts if v.verdict is Take.CHOICE]
-    gains = [WhatIf(color, sum(judge(card, colors | {color}, table, with_rules_text).verdict is Take.TAKE
+    gains = [WhatIf(color, sum(judge(card, colors | {color}, symbols, with_rules_text).verdict is Take.TAKE
                                for card in choices))
              for color in COLORS if color not in colors]
     return sorted(gains, key=lambda w: (-w.gain, COLORS.index(w.color)))

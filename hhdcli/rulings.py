@@ -1,4 +1,4 @@
-"""The format's rulings for Hellscube's odd cards: an id and a text in English and Russian each, and which
+"""The format's rulings for Hellscube's odd cards: an id, a text (English here, Russian in the catalog), and which
 cards they touch.
 
 Which cards: first the curated table (hhdcli/data/rulings-v1.2.json), every one of the 720 cards of
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hhdcli.cards import Card, drive_id, loose_name, normalize_name, one_edit_apart
+from hhdcli.i18n import N_, current_language, translator
 
 CURATED = "curated"  # the card is in the reviewed table: its rulings are read, not guessed
 PATTERN = "pattern"  # the card is not: its rulings are guessed from its text
@@ -27,124 +28,86 @@ TABLE_FILE = "data/rulings-v1.2.json"
 
 @dataclass(frozen=True)
 class Ruling:
-    """One of the format's rulings: its id, its text in English and Russian, and the patterns that guess it."""
+    """One of the format's rulings: its id, its text (English: its translations are in the catalog, hhd.po),
+    and the patterns that guess it."""
 
     id: str
     en: str
-    ru: str
     patterns: tuple[str, ...]  # regular expressions over the lower-cased rules text
     short: str = ""  # a line for a card's own text box or description
-    short_ru: str = ""  # the same line in Russian
     unless: str | None = None  # a sentence that matches this too calls for no ruling (a leyline's opening hand)
 
     def text(self, lang: str = "en") -> str:
-        return self.ru if lang == "ru" else self.en
+        return translator(lang).gettext(self.en)
 
     def short_text(self, lang: str = "en") -> str:
-        return self.short_ru if lang == "ru" and self.short_ru else self.short
+        return translator(lang).gettext(self.short) if self.short else ""
 
 
 # a token made outside the battlefield: into a hand, a library, a graveyard, exile, the sideboard
 _OFF_BATTLEFIELD = r"(?:hand|library|graveyard|exile|sideboard|deck)"
 
 RULINGS: tuple[Ruling, ...] = (
-    Ruling("draft", "Drafting: 'when you draft it' happens when you take it or decline it to the sideboard; "
-           "'a pack reaches you' or 'before the draft' when you look at it; 'until the end of the pack' lasts the "
-           "game; cards added to your draft pool go to the sideboard, checks of it look at the sideboard, a card "
-           "removed from it is removed from the game (and so goes to the sideboard), other draft-pool effects act "
-           "on the Hell library.",
-           "Драфт: «когда вы драфтите» — когда вы берёте карту или отказываетесь от неё в сайдборд; «когда к вам "
-           "приходит бустер» и «перед драфтом» — когда вы на неё смотрите; «до конца бустера» — до конца игры; "
-           "добавление в драфт-пул — в сайдборд, проверка драфт-пула — проверка сайдборда, карта, убранная из "
-           "пула, убирается из игры (то есть в сайдборд), прочие эффекты драфт-пула действуют на Адскую "
-           "библиотеку.",
-           short="drafting it = taking it or declining it to the sideboard; draft pool = sideboard.",
-           short_ru="драфт карты = взять её или отказаться от неё в сайдборд; драфт-пул = сайдборд.",
+    Ruling("draft", N_("Drafting: 'when you draft it' happens when you take it or decline it to the sideboard; "
+              "'a pack reaches you' or 'before the draft' when you look at it; 'until the end of the pack' lasts the "
+              "game; cards added to your draft pool go to the sideboard, checks of it look at the sideboard, a card "
+              "removed from it is removed from the game (and so goes to the sideboard), other draft-pool effects act "
+              "on the Hell library."),
+           short=N_("drafting it = taking it or declining it to the sideboard; draft pool = sideboard."),
            patterns=(r"\bdraft(?:ed|ing|s)?\b", r"\bdraftpartner", r"\bpacks?\b(?! rat)", r"\bbooster")),
-    Ruling("game-start", "Start of the game: 'at the beginning of the game, if this card is in your library' (and "
-           "a conspiracy) happens when you take it from the Hell library.",
-           "Начало игры: «в начале игры, если эта карта в вашей библиотеке» (и заговоры) срабатывает, когда вы "
-           "берёте её из Адской библиотеки.",
-           short="'at the beginning of the game' happens when you take it.",
-           short_ru="«в начале игры» срабатывает, когда вы берёте карту.",
+    Ruling("game-start", N_("Start of the game: 'at the beginning of the game, if this card is in your library' (and "
+              "a conspiracy) happens when you take it from the Hell library."),
+           short=N_("'at the beginning of the game' happens when you take it."),
            patterns=(r"beginning of the game", r"before the game (?:begins|starts)", r"(?:start|begin)s? the game with",
                      r"\bconspirac"), unless=r"opening hand"),
-    Ruling("ante", "Ante is played, but nothing is anted at the start; a Hell card that would be anted goes to the "
-           "sideboard.", "Анте используется, но в начале игры ничего не ставится; Адская карта, которая была бы "
-           "поставлена на анте, уходит в сайдборд.",
-           short="nothing is anted at the start; an anted Hell card goes to the sideboard.",
-           short_ru="в начале ничего не ставится на анте; Адская карта на анте уходит в сайдборд.",
+    Ruling("ante", N_("Ante is played, but nothing is anted at the start; a Hell card that would be anted goes to the "
+              "sideboard."), short=N_("nothing is anted at the start; an anted Hell card goes to the sideboard."),
            patterns=(r"\bante(?:d|s)?\b",)),
-    Ruling("companion", "Companion (the old rule): declare any companion in the sideboard as yours when its "
-           "condition holds; once a game you may cast it from outside the game.",
-           "Компаньон (по старым правилам): любого компаньона из сайдборда можно объявить своим, если выполнено "
-           "условие; раз за игру его можно разыграть извне игры.",
-           short="declare a companion from the sideboard; cast it once from outside the game.",
-           short_ru="компаньона можно объявить из сайдборда; раз за игру его можно разыграть извне игры.",
+    Ruling("companion", N_("Companion (the old rule): declare any companion in the sideboard as yours when its "
+              "condition holds; once a game you may cast it from outside the game."),
+           short=N_("declare a companion from the sideboard; cast it once from outside the game."),
            patterns=(r"\bcompanion\b",)),
-    Ruling("freeze", "Freezing: a frozen spell does not resolve; if the stack or every spell on it is frozen the "
-           "turn goes on as if it were empty; a tapped spell is frozen.",
-           "Заморозка: замороженное заклинание не разрешается; если стек или все заклинания на нём заморожены, ход "
-           "идёт так, будто стек пуст; повёрнутое заклинание заморожено.",
-           short="a frozen spell does not resolve; a tapped spell is frozen.",
-           short_ru="замороженное заклинание не разрешается; повёрнутое заклинание заморожено.",
+    Ruling("freeze", N_("Freezing: a frozen spell does not resolve; if the stack or every spell on it is frozen the "
+              "turn goes on as if it were empty; a tapped spell is frozen."),
+           short=N_("a frozen spell does not resolve; a tapped spell is frozen."),
            patterns=(r"\bfr(?:ee|o)z", r"\bunfreez", r"\btapped spells?\b", r"spell is tapped")),
-    Ruling("sideboard", "Sideboard: 'your sideboard', 'outside the game' and wishes mean the shared sideboard.",
-           "Сайдборд: «ваш сайдборд», «вне игры» и желания — это общий сайдборд.",
-           short="your sideboard and outside the game are the shared sideboard.",
-           short_ru="ваш сайдборд и «вне игры» — это общий сайдборд.",
+    Ruling("sideboard", N_("Sideboard: 'your sideboard', 'outside the game' and wishes mean the shared sideboard."),
+           short=N_("your sideboard and outside the game are the shared sideboard."),
            # Need is a keyword of the set whose reminder text names the sideboard; the reminder is often left off
            patterns=(r"\bsideboard", r"outside the game", r"\bneed\s*[-—–]?\s*(?:\{|tap\b|sacrifice\b)",
                      r"\bneed (?:costs?|abilit)", r"\bwhen you need\b", r"\bneeded a card\b")),
-    Ruling("owner", "Owner: a Hell card's owner is the first player who moved it out of the Hell library and the "
-           "sideboard; an ownerless card going to its owner's library goes to the Hell library, to another of its "
-           "owner's zones to the sideboard.",
-           "Владелец Адской карты — первый игрок, переместивший её из Адской библиотеки и сайдборда в другую зону; "
-           "карта без владельца, уходящая в библиотеку владельца, уходит в Адскую библиотеку, в другую его зону — в "
-           "сайдборд.", short="its owner is the first player to move it out of Hell; none: Hell library or sideboard.",
-           short_ru="владелец — первый игрок, выведший карту из Ада; без владельца: Адская библиотека или сайдборд.",
+    Ruling("owner", N_("Owner: a Hell card's owner is the first player who moved it out of the Hell library and the "
+              "sideboard; an ownerless card going to its owner's library goes to the Hell library, to another of its "
+              "owner's zones to the sideboard."),
+           short=N_("its owner is the first player to move it out of Hell; none: Hell library or sideboard."),
            patterns=(r"\bowner", r"(?:\b(?:you|they|players?|opponents?|who|that|or)|n't|\bnot) own\b", r"\bown and control",
                      r"\bowns\b", r"\bowned\b")),
-    Ruling("zones", "Zones a card names that do not exist yet (the auto zone…) come into being when it appears.",
-           "Зоны, которых ещё нет (авто-зона…), появляются, когда появляется такая карта.",
-           short="a zone that does not exist yet comes into being.",
-           short_ru="зона, которой ещё нет, появляется.",
+    Ruling("zones", N_("Zones a card names that do not exist yet (the auto zone…) come into being when it appears."),
+           short=N_("a zone that does not exist yet comes into being."),
            patterns=(r"\bauto ?zone", r"\bwhammy deck", r"\buwu deck", r"\beye collector deck", r"\bany deck\b",
                      r"\bzones\b", r"\b\w+ deck (?:consists|contains|starts|includes)")),
-    Ruling("numbers", "Numbers (1, 3) and number words ('one', 'three') differ; both are numerical values; the "
-           "article 'a' is neither.", "Числа (1, 3) и числительные («один», «три») различаются; и те и другие — "
-           "числовые значения; артикль «a» — ни то ни другое.",
-           short="numbers and number words differ; both are numerical values.",
-           short_ru="числа и числительные различаются; и те и другие — числовые значения.",
+    Ruling("numbers", N_("Numbers (1, 3) and number words ('one', 'three') differ; both are numerical values; the "
+              "article 'a' is neither."), short=N_("numbers and number words differ; both are numerical values."),
            patterns=(r"\bnumbers\b(?! of)", r"numerical value", r"\bnumber words?\b", r"\bdigits?\b",
                      r"\ba number (?:on|printed|in)\b")),
-    Ruling("token-card", "Token cards: a token made outside the battlefield, a card with the supertype Token, or a "
-           "card an effect turns into a token is a card while it is not on the battlefield.",
-           "Карты-фишки: фишка, созданная вне поля битвы, карта с супертипом Token или карта, которую эффект "
-           "превратил в фишку, — карта, пока она не на поле битвы.",
-           short="a token card is a card off the battlefield.",
-           short_ru="карта-фишка вне поля битвы — карта.",
+    Ruling("token-card", N_("Token cards: a token made outside the battlefield, a card with the supertype Token, or a "
+              "card an effect turns into a token is a card while it is not on the battlefield."),
+           short=N_("a token card is a card off the battlefield."),
            patterns=(r"\btoken cards?\b", r"supertype token", r"^token\b", r"\bbecomes? (?:a )?tokens?\b",
                      rf"\btokens?\b[^.\"]* (?:to|into|in|on top of) (?:your|their|its owner's|a player's|that player's) "
                      rf"{_OFF_BATTLEFIELD}\b", r"\b(?:instant|sorcery) tokens?\b",
                      r"\b(?:add|put)s? a copy of [^.]* (?:to|into) (?:your|their|its owner's) hand\b", r"\btokens?\b[^.\"]* (?:are|is) considered cards?\b",
                      r"\bcast a token\b", r"\btoken cop(?:y|ies) of [^.]* and cast it\b", r"\bis (?:four|two|three|\w+) [^.]*\btokens\b",
                      r"\bcontains [^.]*\btoken copies\b")),
-    Ruling("token-copy", "Tokens of existing cards: a token of one half of a double card has only that half; a token "
-           "of 'A // B' is a double card.", "Фишки существующих карт: фишка половины двойной карты имеет только её "
-           "характеристики; фишка «A // B» — двойная карта.",
-           short="a token of half a double card has only that half.",
-           short_ru="фишка половины двойной карты имеет только эту половину.",
+    Ruling("token-copy", N_("Tokens of existing cards: a token of one half of a double card has only that half; a token "
+              "of 'A // B' is a double card."), short=N_("a token of half a double card has only that half."),
            # a copy of a card, not of a permanent on the battlefield (whose copiable values are one face already)
            patterns=(r"token (?:that'?s|that is) a copy of (?:a|an|target|that) (?:\w+ )?card\b",
                      r"token cop(?:y|ies) of (?:a|an|target|that|each) (?:[\w-]+ )*?cards?\b(?! on the battlefield)",
                      r"token cop(?:y|ies) of (?:a|an) random\b", r"\b(?:create|put)s? a \d+/\d+ copy of a random\b",
                      r"token cop(?:y|ies) of [^.]*//", r"token (?:that'?s|that is) a copy of that creature\b")),
-    Ruling("colors", "Colors beyond the six (white, blue, black, red, green, purple) come into being for the rest "
-           "of the game when a card names one.", "Цвета сверх шести (белый, синий, чёрный, красный, зелёный, "
-           "пурпурный) появляются до конца игры, когда карта их называет.",
-           short="a new color exists for the rest of the game.",
-           short_ru="новый цвет существует до конца игры.",
+    Ruling("colors", N_("Colors beyond the six (white, blue, black, red, green, purple) come into being for the rest "
+              "of the game when a card names one."), short=N_("a new color exists for the rest of the game."),
            patterns=(r"\bnew colou?rs?\b", r"colou?rs? (?:that|which) (?:don'?t|do not) exist", r"\bsixth colou?r",
                      r"\b(?:pink|orange|brown|teal|beige|yellow|cyan|magenta|violet|indigo|turquoise|gr[ae]y)\b"
                      r"(?: and \w+)?(?: [\w/+-]+)*? (?:mana|spells?|cards?|creatures?|permanents?|tokens?)\b",
@@ -341,8 +304,6 @@ def hell_json(card: Card, lang: str = "en") -> dict[str, object]:
 def hell_lines(card: Card, lang: str | None = None) -> list[str]:
     """One "Hell (id): short text" line a ruling, then the clarification, for a card's text box, description
     or card text, in `lang` (the run's language when not given)."""
-    from hhdcli.i18n import N_, current_language, translator
-
     lang = lang or current_language()
     _ = translator(lang).gettext
     found = hell_rulings(card)

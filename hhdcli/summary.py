@@ -7,12 +7,15 @@ import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hhdcli.cards import Card, CardType, Kind
 from hhdcli.colors import COLOR_GROUPS, GROUP_NAMES, POOL_BASICS, Group
 from hhdcli.i18n import N_, _, ngettext, quote
 from hhdcli.library import Library
+
+if TYPE_CHECKING:
+    from hhdcli.tokens import NeededToken
 
 CURVE = ("0", "1", "2", "3", "4", "5", "6", "7+")
 
@@ -103,7 +106,22 @@ def library_rows(library: Library, cards_by_id: dict[str, Card]) -> list[dict[st
     return [_row(e.position, cards_by_id.get(e.id), e) for e in library.cards]
 
 
-def render_view(fmt: str, library: Library, rows: list[dict[str, Any]], summary: Sequence[Row]) -> str:
+def token_lines(needed: Sequence[NeededToken]) -> list[str]:
+    """The tokens to bring, one line each: how many, the token, the cards that make it (a token only the cards'
+    texts name is marked as inferred)."""
+    lines = []
+    for item in needed:
+        token = item.token
+        stats = f" {token.power}/{token.toughness}" if token.power or token.toughness else ""
+        makers = ", ".join(m.card.name for m in item.makers)
+        inferred = " " + _("(inferred from the text)") if item.inferred else ""
+        lines.append(_("{n} × {token}{stats} ({type}) — made by {cards}{inferred}").format(
+            n=item.copies(), token=token.name, stats=stats, type=token.type_line, cards=makers, inferred=inferred))
+    return lines
+
+
+def render_view(fmt: str, library: Library, rows: list[dict[str, Any]], summary: Sequence[Row],
+                tokens: Sequence[NeededToken] = ()) -> str:
     if fmt == "json":
         return json.dumps(library.to_json(), indent=2, sort_keys=True, ensure_ascii=False)
     if fmt == "csv":
@@ -115,25 +133,29 @@ def render_view(fmt: str, library: Library, rows: list[dict[str, Any]], summary:
         writer.writerows(rows)
         return out.getvalue().rstrip("\n")
     if fmt == "md":
-        return _markdown(library, rows, summary)
-    return _text(library, rows, summary)
+        return _markdown(library, rows, summary, tokens)
+    return _text(library, rows, summary, tokens)
 
 
-def _text(library: Library, rows: list[dict[str, Any]], summary: Sequence[Row]) -> str:
+def _text(library: Library, rows: list[dict[str, Any]], summary: Sequence[Row],
+          tokens: Sequence[NeededToken]) -> str:
     pool = int(library.pool.get("cards") or 0)
     header = ngettext("Hell library — seed {seed}, {n} of {pool} card (top first)",
                       "Hell library — seed {seed}, {n} of {pool} cards (top first)", pool).format(
         seed=quote(library.seed), n=library.size, pool=pool)
     body = [f"{r['position']:>3}. {r['name']}" + (f"   {r['mana_cost']}" if r["mana_cost"] else "")
             + (f"   — {r['type_line']}" if r["type_line"] else "") for r in rows]
-    return "\n".join([header, *body, "", format_summary(summary)])
+    listed = ["", ngettext("{n} token to bring:", "{n} tokens to bring:", len(tokens)).format(n=len(tokens)),
+              *("  " + line for line in token_lines(tokens))] if tokens else []
+    return "\n".join([header, *body, *listed, "", format_summary(summary)])
 
 
 def _md_cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _markdown(library: Library, rows: list[dict[str, Any]], summary: Sequence[Row]) -> str:
+def _markdown(library: Library, rows: list[dict[str, Any]], summary: Sequence[Row],
+              tokens: Sequence[NeededToken]) -> str:
     pool = int(library.pool.get("cards") or 0)
     lines = ["# " + _("Hell library — seed {seed}").format(seed=f"`{library.seed}`"), "",
              ngettext("{n} of {pool} card, top first.", "{n} of {pool} cards, top first.", pool).format(
@@ -141,6 +163,8 @@ def _markdown(library: Library, rows: list[dict[str, Any]], summary: Sequence[Ro
              "| # | {} | {} | {} |".format(_("Card"), _("Cost"), _("Type")), "|---:|---|---|---|"]
     lines += [f"| {r['position']} | {_md_cell(r['name'])} | {_md_cell(r['mana_cost'])} | {_md_cell(r['type_line'])} |"
               for r in rows]
+    if tokens:
+        lines += ["", "## " + _("Tokens to bring"), "", *(f"- {_md_cell(line)}" for line in token_lines(tokens))]
     lines += ["", "| {} | {} | {} | {} |".format(_("Figure"), _("Value"), _("Library"), _("Expected")),
               "|---|---|---:|---:|"]
     lines += [f"| {shown(r.figure)} | {shown(r.label)} | {r.count} | {r.expected:g} |" for r in summary]

@@ -1,4 +1,4 @@
-"""Build hhdcli/export/data/hellscube-tokens.json.gz: the registry's tokens made by Hellscube v1.2 cards.
+"""Build hhdcli/data/hellscube-tokens.json.gz: the registry's tokens made by Hellscube v1.2 cards.
 
     python scripts/build_tokens.py TOKENS_FILE
 
@@ -19,7 +19,7 @@ from pathlib import Path
 KEPT = ("object", "kind", "id", "hcid", "name", "set", "layout", "image", "mana_cost", "mana_value", "type_line",
         "oracle_text", "colors", "color_identity", "power", "toughness", "loyalty", "all_parts")
 HELLSCUBE = re.compile(r"^HLC(?:[._][0-2])?$")
-OUT = Path(__file__).resolve().parent.parent / "hhdcli" / "export" / "data" / "hellscube-tokens.json.gz"
+OUT = Path(__file__).resolve().parent.parent / "hhdcli" / "data" / "hellscube-tokens.json.gz"
 
 
 def main(source: Path, out: Path = OUT) -> None:

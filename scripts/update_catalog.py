@@ -1,23 +1,33 @@
-"""Bring the "hhd" message catalogs (hhdcli/locale/LANG/LC_MESSAGES/hhd.po) up to date with the code.
+"""Bring the "hhd" message catalogs (hhdcli/locale/LANG/LC_MESSAGES/hhd.po) up to date with the code, and
+compile every catalog (hhd.po and the table page's table.po) into the .mo hhd reads.
 
-    python scripts/update_catalog.py           # add new msgids (untranslated), drop gone ones
+    python scripts/update_catalog.py           # add new msgids (untranslated), drop gone ones; compile
     python scripts/update_catalog.py --check   # exit 1 and list the differences, changing nothing
 
 The msgids are what `pybabel extract -F babel.cfg -k N_` finds in the Python sources and the check/checklist
 templates, plus two kinds pybabel cannot see: the Click commands' help (their docstrings, translated when
 shown) and Click's own texts ("Usage:", "Options:", usage errors), extracted from the installed Click, which
-calls gettext for them (hhdcli.i18n hands Click our catalog). Nothing compiled is written: hhd reads the .po.
+calls gettext for them (hhdcli.i18n hands Click our catalog).
+
+hhd reads the compiled catalogs (the standard library's gettext, no Babel at start-up), committed beside
+their .po so that a clone or a wheel needs no build step: each .mo is Babel's compilation of its .po
+(untranslated and fuzzy messages left out, so that they show in English), and --check (run by
+tests/test_i18n.py) fails when one is not.
 """
 
 from __future__ import annotations
 
+import gettext
 import inspect
+import io
+import re
 import sys
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
 from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +53,7 @@ Glossary: the terms of the format's rules (docs/hells-half-draft-rules.ru.txt, h
   Plains/Island/Swamp/Mountain/Forest   Равнина/Остров/Болото/Гора/Лес
   White/Blue/Black/Red/Green            белый/синий/чёрный/красный/зелёный
   multicolor / colorless   многоцветный / бесцветный  mana value     мана-стоимость
+  token                    фишка (фишки)              emblem         эмблема
 Card names, rules text, commands, options, file names and JSON keys stay as they are.
 Quotes are «ёлочки»; a name is never inflected (phrasing with a colon or «карта …» needs no gender).
 Plural forms: CLDR (Babel) for ru: one (1, 21), few (2–4, 22–24), many (0, 5–20, 11–14)."""
@@ -84,6 +95,37 @@ def _msgids(catalog: Catalog) -> set:
     return {m.id for m in catalog if m.id}
 
 
+def compiled(po: Path) -> bytes:
+    """The .mo of a .po file, as Babel compiles it (its language is the folder's name: LANG/LC_MESSAGES/)."""
+    with po.open("rb") as source:
+        catalog = read_po(source, locale=po.parent.parent.name, domain=po.stem)
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+def messages(mo: bytes) -> dict:
+    """What a .mo says, as the standard library reads it: every message, and the header but for when and by
+    which Babel it was compiled (a .po without a POT-Creation-Date gets the time of compiling)."""
+    catalog = dict(gettext.GNUTranslations(io.BytesIO(mo))._catalog)  # type: ignore[attr-defined]
+    catalog[""] = re.sub(r"(?m)^(?:Generated-By|POT-Creation-Date):.*\n", "", catalog.get("", ""))
+    return catalog
+
+
+def compile_all(check: bool = False) -> list[str]:
+    """Every catalog's .mo written from its .po (or, with `check`, the ones that are not)."""
+    stale = []
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+        mo = po.with_suffix(".mo")
+        fresh = compiled(po)
+        if mo.exists() and messages(mo.read_bytes()) == messages(fresh):
+            continue
+        stale.append(f"{mo.name} [{po.parent.parent.name}]: not the compiled {po.name}")
+        if not check:
+            mo.write_bytes(fresh)
+    return stale
+
+
 def update(check: bool = False) -> list[str]:
     """The differences between the catalogs and the code (and, unless `check`, the catalogs brought up to date)."""
     wanted = template()
@@ -112,7 +154,7 @@ def update(check: bool = False) -> list[str]:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as po:
             write_po(po, catalog, width=100, include_lineno=False, omit_header=False, sort_output=True)
-    return problems
+    return problems + compile_all(check)
 
 
 if __name__ == "__main__":

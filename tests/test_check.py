@@ -324,3 +324,16 @@ def test_what_one_more_color_unlocks_counts_every_card_judged_again_with_it(inde
     gains = {w.color: w.gain for w in what_if(judge_all(cards, colors, table), colors, table)}
     assert gains == {c: takes[c] - base for c in COLORS if c not in colors}
     assert colors == "WUBRG" or any(gains.values())  # a color that unlocks nothing everywhere tests nothing
+
+
+def test_the_whole_sets_odds_count_the_pools_basics_as_hhd_generate_draws_them(synced):
+    """With --all the odds are a random library's: the 720 cards and 5 x --basics-per-type basics."""
+    def odds(*extra: str) -> dict:
+        result = synced("check", "--colors", "WU", "--all", "--json", *extra)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)["odds"]
+
+    default, none, more = odds(), odds("--basics-per-type", "0"), odds("--basics-per-type", "80")
+    assert default["cards"] - none["cards"] == 5 * 50 and more["cards"] - none["cards"] == 5 * 80
+    assert more["lands"] - none["lands"] == 5 * 80
+    assert none["at_least_one_land"] < default["at_least_one_land"] < more["at_least_one_land"]

@@ -197,11 +197,11 @@ def test_rules_that_do_not_fit_two_pages_even_at_the_smallest_size_go_on_to_a_th
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_no_page_of_the_rules_ends_with_a_heading(synced, tmp_path, lang):
-    from hhdcli.render.texts import RULES
+    from hhdcli.render.texts import rules_sections
 
     out = tmp_path / "rules.pdf"
     assert synced("rules", "--lang", lang, "-o", str(out)).exit_code == 0
-    headings = {" ".join(section.heading.split()) for section in RULES[lang]}
+    headings = {" ".join(section.heading.split()) for section in rules_sections(lang)}
     for page in PdfReader(out).pages:
         lines = [" ".join(line.split()) for line in page.extract_text().splitlines() if line.strip()]
         assert lines and lines[-1] not in headings

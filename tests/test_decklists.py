@@ -565,3 +565,47 @@ def test_the_count_of_an_unsure_reading_says_so_where_it_is_printed(tmp_path):
     deck = parse_deck(LOSSY["prose.txt"], "prose.txt")
     assert deck.describe().endswith("— unsure: see the warnings")
     assert not parse_deck("4 Forest\n", "d.txt").describe().endswith("see the warnings")
+
+
+# --- hostile deck files: one line naming the file, never a traceback ---------------------------------------
+
+
+def test_a_csv_field_over_the_csv_modules_limit_is_one_line_naming_the_row(synced, tmp_path):
+    deck = tmp_path / "deck.csv"
+    deck.write_text('Quantity,Name\n4,Forest\n1,"' + "x" * 140_000 + '"\n', encoding="utf-8")
+    result = synced("check", str(deck), "--all", "--offline")
+    assert result.exit_code == 2
+    assert f"error: {deck}:3: not a CSV row hhd can read" in result.stderr
+    assert "Traceback" not in result.output and len(result.stderr.splitlines()) == 2
+
+
+def test_a_csv_row_of_200000_cells_is_a_row_not_understood_not_a_card(tmp_path):
+    from hhdcli.decklists import parse_deck
+
+    deck = parse_deck("Quantity,Name\n4,Forest\n1," + ",".join(["ab"] * 200_000) + "\n", "deck.csv")
+    assert [(e.count, e.name) for e in deck.entries] == [(4, "Forest")]
+    assert [number for number, _text in deck.ignored] == [3]
+    assert all(len(w) < 300 for w in deck.warnings)
+
+
+@pytest.mark.parametrize("category", [{"name": "Land"}, ["Land"], 7])
+def test_an_archidekt_category_that_is_no_name_is_no_category(category):
+    from hhdcli.decklists import Zone, parse_deck
+
+    document = {"categories": [{"name": category, "includedInDeck": True}, {"name": "Land", "includedInDeck": True}],
+                "cards": [{"quantity": 4, "categories": [category], "card": {"oracleCard": {"name": "Forest"}}},
+                          {"quantity": 2, "categories": category, "card": {"oracleCard": {"name": "Island"}}}]}
+    deck = parse_deck(json.dumps(document), "deck.json")
+    assert [(e.count, e.name, e.zone) for e in deck.entries] == [(4, "Forest", Zone.MAIN), (2, "Island", Zone.MAIN)]
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_json_deck_name_with_a_lone_surrogate_is_shown_escaped(synced, tmp_path, as_json):
+    deck = tmp_path / "deck.json"
+    deck.write_text('{"mainboard": {"a": {"quantity": 4, "card": {"name": "Forest"}}, '
+                    '"b": {"quantity": 1, "card": {"name": "Elf\\ud800 Lord"}}}}', encoding="utf-8")
+    result = synced("check", str(deck), "--all", "--offline", *(["--json"] if as_json else []))
+    assert result.exit_code == 0, result.output
+    assert "\\ud800" in result.output  # named, escaped
+    if as_json:
+        json.loads(result.stdout)

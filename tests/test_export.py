@@ -523,7 +523,7 @@ def test_a_token_file_of_another_shape_writes_a_cockatrice_set_with_its_stats_as
 
     from hhdcli.cards import Card, Face
     from hhdcli.export.cockatrice import set_file
-    from hhdcli.export.tokens import token_from_record, tokens_for
+    from hhdcli.tokens import token_from_record, tokens_for
 
     maker = Card(id="m1", name="Maker", set_code="HLC", faces=(Face(name="Maker", type_line="Sorcery"),))
     token = token_from_record({"name": "Zero", "type_line": "Token Creature — Ooze", "power": 0, "toughness": 2.5,
@@ -583,3 +583,53 @@ def test_the_cockatrice_deck_is_valid_against_cockatrices_own_deck_schema(every_
     export(run, library, "cockatrice", tmp_path / "hell.cockatrice.xml")
     schema = etree.XMLSchema(etree.parse(str(CARDS_XSD.with_name("deck.xsd"))))
     assert schema.validate(etree.parse(str(tmp_path / "hell.cod"))), schema.error_log
+
+
+# --- tokens in the exports ---------------------------------------------------------------------------------------
+
+
+def tts_spawned(save: dict) -> dict[str, list[tuple[str, str]]]:
+    """What Tabletop Simulator spawns from a saved object, read as its importer reads it: each object by its
+    Nickname, a deck's cards in DeckIDs order, each CardID resolved through CustomDeck[CardID // 100] to the
+    card at index CardID % 100 of that sheet (NumWidth × NumHeight cards), as (Nickname, FaceURL)."""
+    spawned = {}
+    for state in save["ObjectStates"]:
+        if state["Name"] == "DeckCustom":
+            by_id = {c["CardID"]: c for c in state["ContainedObjects"]}
+            cards = [by_id[card_id] for card_id in state["DeckIDs"]]
+        elif state["Name"] == "Card":
+            cards = [state]
+        else:
+            continue
+        found = []
+        for card in cards:
+            sheet = card["CustomDeck"][str(card["CardID"] // 100)]
+            assert card["CardID"] % 100 < sheet["NumWidth"] * sheet["NumHeight"]
+            found.append((card["Nickname"], sheet["FaceURL"]))
+        spawned[state["Nickname"]] = found
+    return spawned
+
+
+def test_the_tts_save_lays_the_librarys_tokens_beside_it(synced, library, tmp_path):
+    from hhdcli.cache import load_cache
+    from hhdcli.library import load_library, resolve
+    from hhdcli.tokens import library_tokens
+
+    out = tmp_path / "hell.tts.json"
+    export(synced, library, "tts", out)
+    save = json.loads(out.read_text())
+    spawned = tts_spawned(save)
+    cards = resolve(load_library(library), load_cache(synced.cache_dir).cards).cards
+    needed = library_tokens(cards)
+    # one token card per card that makes it, beside the library (face up), each with the token's own image
+    assert sorted(name for name, _ in spawned["Tokens"]) == sorted(n.token.name for n in needed for _ in n.makers)
+    food = next(n for n in needed if n.token.name == "Food")
+    assert [url for name, url in spawned["Tokens"] if name == "Food"] == [food.token.image] * len(food.makers)
+    deck = next(s for s in save["ObjectStates"] if s.get("Nickname") == "Tokens")
+    assert deck["Transform"]["rotZ"] == 0 and deck["Transform"]["posX"] != save["ObjectStates"][0]["Transform"]["posX"]
+    food_card = next(c for c in deck["ContainedObjects"] if c["Nickname"] == "Food")
+    assert "Token — made by " + ", ".join(m.card.name for m in food.makers) in food_card["Description"]
+    assert len(set(all_card_ids(save))) == len(all_card_ids(save))  # unique across the save, tokens too
+    # --token-copies sets how many of each
+    export(synced, library, "tts", out, "--token-copies", "2")
+    assert len(tts_spawned(json.loads(out.read_text()))["Tokens"]) == 2 * len(needed)

@@ -7,7 +7,10 @@ a path, a number, an option or a metavar is a string that did not go through the
 
 from __future__ import annotations
 
+import dataclasses
+import gettext
 import gzip
+import io
 import json
 import re
 import runpy
@@ -18,6 +21,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.plural import PluralRule
 from click.testing import CliRunner
@@ -113,6 +117,74 @@ def test_the_catalog_holds_exactly_the_messages_of_the_code():
     assert update(check=True) == []
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_each_committed_mo_is_its_po_compiled_by_babel(domain):
+    """hhd reads the compiled catalog (.mo), committed beside its .po: the .po compiled here by Babel says the
+    very same messages and plural rule (a .po edited without `python scripts/update_catalog.py` fails here)."""
+    with (LOCALE / "ru" / "LC_MESSAGES" / f"{domain}.po").open("rb") as po:
+        catalog = read_po(po, locale="ru", domain=domain)
+    fresh = io.BytesIO()
+    write_mo(fresh, catalog)
+    fresh.seek(0)
+    compiled = gettext.GNUTranslations(fresh)
+    with (LOCALE / "ru" / "LC_MESSAGES" / f"{domain}.mo").open("rb") as mo:
+        shipped = gettext.GNUTranslations(mo)
+    without_version = {"generated-by": None, "pot-creation-date": None}  # when, and by which Babel
+    assert shipped._catalog.keys() == compiled._catalog.keys()
+    assert {k: v for k, v in shipped._catalog.items() if k} == {k: v for k, v in compiled._catalog.items() if k}
+    assert shipped.info() | without_version == compiled.info() | without_version
+    assert [shipped.plural(n) for n in range(200)] == [compiled.plural(n) for n in range(200)]
+    assert translator("ru", domain).info() == shipped.info()  # and it is the catalog hhd reads
+
+
+def test_a_ruling_and_the_rules_sheet_have_one_text_each_translated_by_the_catalog():
+    """Every ruling (its text and its proxy line) and every heading and paragraph of the rules sheet is written
+    once, in English, and is a msgid of hhd.po: Russian comes from the catalog, as any message's."""
+    from hhdcli.render.texts import EXAMPLE_INTRO, EXAMPLES, RULES, rules_sections
+    from hhdcli.rulings import RULINGS, Ruling
+
+    assert [f.name for f in dataclasses.fields(Ruling)] == ["id", "en", "patterns", "short", "unless"]
+    english = [text for r in RULINGS for text in (r.en, r.short)]
+    english += [text for section in RULES for text in (section.heading, *section.paragraphs)]
+    english += [EXAMPLE_INTRO, *(text for e in EXAMPLES for text in (e.verdict, e.why))]
+    catalog = _catalog("hhd")
+    assert [text for text in english if not (catalog.get(text) and catalog.get(text).string)] == []
+    russian = translator("ru")
+    assert [r.text("ru") for r in RULINGS] == [russian.gettext(r.en) for r in RULINGS]
+    assert rules_sections("en") == RULES and rules_sections("ru")[0].heading == "Адская библиотека"
+
+
+def test_a_message_untranslated_or_fuzzy_in_a_po_shows_in_english(tmp_path, monkeypatch):
+    """The compile step (scripts/update_catalog.py's, Babel's) leaves out what is not ready to be read."""
+    compiled = runpy.run_path(str(ROOT / "scripts" / "update_catalog.py"))["compiled"]
+    folder = tmp_path / "xx" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    po = folder / "hhd.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+                  'msgid "Seed"\nmsgstr "Zaad"\n\n#, fuzzy\nmsgid "Date"\nmsgstr "Datum"\n\n'
+                  'msgid "Total"\nmsgstr ""\n', encoding="utf-8")
+    (folder / "hhd.mo").write_bytes(compiled(po))
+    monkeypatch.setenv(i18n.EXTRA_CATALOGS, str(tmp_path))
+    catalog = translator("xx")
+    assert [catalog.gettext(m) for m in ("Seed", "Date", "Total")] == ["Zaad", "Date", "Total"]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_plural_rule_for_the_page_is_the_catalogs_own(domain):
+    """plural_forms: the Plural-Forms expression of the catalog (what the table page's script evaluates), which
+    picks CLDR's Russian form for every count; English, which has no catalog, says one for 1."""
+    from babel import Locale
+
+    rule = i18n.plural_forms("ru", domain)
+    catalog = translator("ru", domain)
+    cldr = Locale("ru").plural_form
+    picks = gettext.c2py(rule)
+    assert [picks(n) for n in range(300)] == [catalog.plural(n) for n in range(300)] == \
+        [["one", "few", "many"].index(cldr(n)) for n in range(300)]
+    assert i18n.plural_forms("en", domain) == "n != 1"
+    assert [gettext.c2py(i18n.plural_forms("en", domain))(n) for n in (0, 1, 2)] == [1, 0, 1]
+
+
 def test_russian_uses_the_rules_sheets_terms_and_guillemets():
     catalog = translator("ru")
     assert catalog.gettext("Hell library checklist") == "Опись Адской библиотеки"
@@ -121,7 +193,9 @@ def test_russian_uses_the_rules_sheets_terms_and_guillemets():
     notecard = catalog.gettext(RULES_NOTE)
     assert "Адской библиотеки" in notecard and "общего сайдборда" in notecard and "пурпурный" in notecard
     assert catalog.gettext("Nebula") == "Туманность" and catalog.gettext("Purple") == "Пурпурные"
-    sheet = (ROOT / "hhdcli" / "render" / "texts.py").read_text(encoding="utf-8")
+    from hhdcli.render.texts import rules_sections
+
+    sheet = " ".join(p for section in rules_sections("ru") for p in (section.heading, *section.paragraphs))
     assert all(term in sheet for term in ("Адская библиотека", "сайдборд", "Туманность", "правило взятия"))
     assert catalog.gettext("No such option {name!r}.") == "Нет такого параметра: «{name}»."
     english_quotes = [m.id for m in _catalog("hhd") if m.id and any("'" in f or '"' in f for f in _forms(m))
@@ -132,10 +206,10 @@ def test_russian_uses_the_rules_sheets_terms_and_guillemets():
 def test_the_russian_rules_sheet_and_rulings_call_purple_by_the_glossarys_one_name():
     """The glossary's Purple is «пурпурный»: the checklist's group, the notecard and the rules sheet say it, so
     the sheet's take rule and Nebula line, and the rulings' list of colors, do not switch to «фиолетовый»."""
-    from hhdcli.render.texts import RULES
+    from hhdcli.render.texts import rules_sections
     from hhdcli.rulings import RULINGS
 
-    texts = [p for section in RULES["ru"] for p in (section.heading, *section.paragraphs)]
+    texts = [p for section in rules_sections("ru") for p in (section.heading, *section.paragraphs)]
     texts += [text for r in RULINGS for text in (r.text("ru"), r.short_text("ru"))]
     assert not [t for t in texts if "фиолетов" in t.lower()]
     assert sum("пурпурн" in t.lower() for t in texts) >= 3
@@ -156,6 +230,25 @@ def test_the_russian_rules_sheet_and_rulings_call_purple_by_the_glossarys_one_na
 ])
 def test_the_language_comes_from_lang_then_hhd_lang_then_the_locale(asked, environ, expected):
     assert choose_language(asked, environ) == expected
+
+
+@pytest.mark.parametrize(("asked", "remembered", "header", "expected"), [
+    (None, None, "", ("en", "default")),
+    (None, None, "ru-RU,ru;q=0.9,en;q=0.5", ("ru", "Accept-Language")),
+    (None, None, "de-DE,de;q=0.9", ("en", "default")),
+    (None, "ru", "en-US,en", ("ru", "remembered")),
+    ("en", "ru", "ru", ("en", "--lang")),
+    ("de", "xx", "fr;q=0.9,ru;q=0.5", ("ru", "Accept-Language")),  # unknown choices are passed over
+])
+def test_the_table_page_chooses_by_the_same_rule_from_lang_the_cookie_then_the_browser(asked, remembered, header,
+                                                                                          expected):
+    """One choose_language for a run and a request: the page's ?lang=, its remembered choice, then the browser's
+    Accept-Language as werkzeug parses it (the server's own locale plays no part)."""
+    from werkzeug.datastructures import LanguageAccept
+    from werkzeug.http import parse_accept_header
+
+    accept = parse_accept_header(header, LanguageAccept)
+    assert choose_language(asked, remembered=remembered, accept_language=accept) == expected
 
 
 def test_lang_is_read_anywhere_on_the_command_line_before_click_parses_it():
@@ -228,7 +321,7 @@ def _po_string(text: str) -> str:
 
 
 def write_pseudo_locale(folder: Path) -> Path:
-    """LANG=xx for both domains, from the Russian catalogs' msgids (the English text itself)."""
+    """LANG=xx for both domains, from the Russian catalogs' msgids (the English text itself), compiled."""
     for domain in DOMAINS:
         lines = ['msgid ""', 'msgstr ""', '"Language: xx\\n"', '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"', ""]
         for message in _catalog(domain):
@@ -243,6 +336,8 @@ def write_pseudo_locale(folder: Path) -> Path:
         target = folder / "xx" / "LC_MESSAGES" / f"{domain}.po"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text("\n".join(lines), encoding="utf-8")
+        with target.open("rb") as po, target.with_suffix(".mo").open("wb") as mo:  # compiled, as hhd reads it
+            write_mo(mo, read_po(po))
     return folder
 
 
@@ -434,7 +529,7 @@ def test_the_table_page_goes_through_its_own_catalog(pseudo):
     text outside the marks but the seed and the language switch's EN/RU (its script's messages are marked too)."""
     from hhdcli.render.templates import render
     from hhdcli.table.page import PAGE, PLURAL_RULES, VERDICTS, script_messages
-    from hhdcli.table.state import REMINDERS
+    from hhdcli.table.views import REMINDERS
 
     catalog = translator("xx", "table")
     singles, plurals = script_messages()

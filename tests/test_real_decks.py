@@ -163,15 +163,17 @@ def test_a_one_megabyte_line_is_read_in_linear_time(tmp_path):
     path.write_text("4 Forest\n" + "x" * 1_000_000)
     start = time.monotonic()
     deck = read_deck(path)
-    assert count(deck.main) == 4 and time.monotonic() - start < 2
+    # a bound that only quadratic work misses (a quadratic read of 1 MB takes minutes), loose enough for a busy CI
+    assert count(deck.main) == 4 and time.monotonic() - start < 10
 
 
-def test_a_hundred_thousand_unknown_exclude_names_are_one_warning_in_under_two_seconds(synced, tmp_path):
+def test_a_hundred_thousand_unknown_exclude_names_are_one_warning_in_linear_time(synced, tmp_path):
     names = tmp_path / "lost.txt"
     names.write_text("\n".join(f"zq{i}" for i in range(100_000)) + "\nPyrohyperspasm\n")  # under the 1 MB cap
     start = time.monotonic()
     result = synced("generate", "--seed", "x", "--exclude-file", str(names), "-o", str(tmp_path / "l.json"))
-    assert result.exit_code == 0 and time.monotonic() - start < 2
+    # 100,000 names matched one by one against 970 would take minutes; the bound is loose for a busy CI
+    assert result.exit_code == 0 and time.monotonic() - start < 10
     warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1 and "100000 names match no card" in warnings[0] and "and 99990 more" in warnings[0]
 

@@ -392,7 +392,7 @@ def test_exports_carry_hell_lines_and_the_clarification(tmp_path):
 
 def test_the_table_shows_the_rulings_of_the_drawn_card(tmp_path):
     from hhdcli.mana import SymbolTable
-    from hhdcli.table.state import Session
+    from hhdcli.table.session import Session
 
     lump = next(c for c in load_builtin().cards if c.name == "Lump of Coal")
     session = Session(tmp_path / "s.sqlite", {1: lump}, SymbolTable.from_records([]), "seed")
@@ -471,9 +471,9 @@ def test_the_booklet_refuses_a_missing_library_with_a_one_line_error(synced, tmp
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_the_sheet_sends_a_card_removed_from_the_draft_pool_to_the_sideboard(lang):
-    from hhdcli.render.texts import RULES
+    from hhdcli.render.texts import rules_sections
 
-    text = " ".join(p for section in RULES[lang] for p in section.paragraphs)
+    text = " ".join(p for section in rules_sections(lang) for p in section.paragraphs)
     if lang == "en":
         assert "removed from the game, so it goes to the sideboard" in text and "exiles" not in text
         assert "An effect that turns a card into a token makes it a token card" in text
@@ -485,17 +485,19 @@ def test_the_sheet_sends_a_card_removed_from_the_draft_pool_to_the_sideboard(lan
 
 def test_the_draft_ruling_says_the_same_as_the_sheet():
     draft = BY_ID["draft"]
-    assert "exile" not in draft.en and "изгн" not in draft.ru
-    assert "removed from the game" in draft.en and "убирается из игры" in draft.ru
-    assert "a card an effect turns into a token" in BY_ID["token-card"].en and "превратил в фишку" in \
-        BY_ID["token-card"].ru
+    assert "exile" not in draft.text("en") and "изгн" not in draft.text("ru")
+    assert "removed from the game" in draft.text("en") and "убирается из игры" in draft.text("ru")
+    assert "a card an effect turns into a token" in BY_ID["token-card"].text("en") and "превратил в фишку" in \
+        BY_ID["token-card"].text("ru")
 
 
 def test_a_cards_ruling_lines_speak_the_language_asked_for(by_name):
     """The lines a text proxy, a TTS description or a Cockatrice card carries: each ruling's short text and the
-    card's clarification, in English or in Russian (both are written down for every ruling)."""
+    card's clarification, in English or in Russian (the catalog has the Russian of every ruling's both texts)."""
     lump = by_name["Lump of Coal"]
     english, russian = hell_lines(lump, "en"), hell_lines(lump, "ru")
     assert english[0].startswith("Hell (draft): drafting it = taking it") and len(english) == len(russian)
     assert russian[0].startswith("Ад (draft): драфт карты") and russian[-1].startswith("Ад: Срабатывает")
-    assert all(ruling.short_ru and ruling.short_text("ru") == ruling.short_ru for ruling in RULINGS)
+    for ruling in RULINGS:
+        assert ruling.short and ruling.short_text("en") == ruling.short and ruling.text("en") == ruling.en
+        assert re.search("[а-яё]", ruling.short_text("ru"), re.I) and re.search("[а-яё]", ruling.text("ru"), re.I)

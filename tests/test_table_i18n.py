@@ -13,10 +13,11 @@ from tablekit import table_fixture  # noqa: F401  (the `table` fixture)
 
 from hhdcli.table.i18n import translations
 from hhdcli.table.page import PLURAL_RULES, VERDICTS, page_messages, script_messages
-from hhdcli.table.state import REMINDERS
+from hhdcli.table.views import REMINDERS
 
 PACKAGE = Path(__file__).parents[1] / "hhdcli"
 TEMPLATES = ("table.html.j2", "table-join.html.j2")
+TABLE_MODULES = ("app.py", "errors.py", "rules.py", "session.py", "store.py", "views.py")
 # the calls whose first argument is a message of the table's catalog (Babel's extractor reads Python's own tokens)
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "TableError": None, "NeedsConfirmation": None, "Depends": None}
 HTTP_NAMES = ("Bad Request", "Not Found", "Method Not Allowed", "Request Entity Too Large", "Unsupported Media Type")
@@ -26,14 +27,14 @@ def python_messages() -> set[str]:
     """The API's refusals and answers: TableError templates and gettext()(…) in hhdcli/table/*.py. Messages built
     with an f-string (the host's terminal only, in English) are not literal and are not extracted."""
     found = set()
-    for name in ("app.py", "state.py"):
+    for name in TABLE_MODULES:
         for _line, message, _comments, _context in extract_from_file(
                 "python", PACKAGE / "table" / name, keywords={**KEYWORDS, "gettext()": None}):
             text = message if isinstance(message, str) else message[0]
             if text and "{self" not in text:
                 found.add(text)
     # gettext()("…"): Babel sees the call of gettext's result as no keyword, so read those by pattern
-    for name in ("app.py", "state.py"):
+    for name in TABLE_MODULES:
         source = (PACKAGE / "table" / name).read_text(encoding="utf-8")
         found |= set(re.findall(r'gettext\(\)\("((?:[^"\\]|\\.)+)"\)', source))
         found |= set(re.findall(r"gettext\('((?:[^'\\]|\\.)+)'\)", source))

@@ -390,7 +390,9 @@ def test_a_dead_phones_seat_is_released_or_re_seated_by_the_host_and_the_old_pho
     assert status == 200 and "#seat=" in seat["url"] and seat["qr"].startswith("<?xml") or "<svg" in seat["qr"]
     new = seat["url"].split("#seat=")[1]
     assert table.call("/api/draw", {}, token=old)[0] == 401  # the old phone is refused from now on
-    assert table.call("/api/join", {}, token=new)[1]["player"] == "Anna"  # the new phone is Anna, her hand too
+    joined = table.call("/api/join", {"seat": new})[1]
+    assert joined["player"] == "Anna"  # the new phone is Anna, her hand too
+    new = joined["token"]
     assert len(table.call("/api/state", token=new)[1]["players"][0]["cards"]) == 2
     assert table.call("/api/host/release", {"player": "Anna"}, host=True)[0] == 200
     assert table.call("/api/draw", {}, token=new)[0] == 401 and not table.player("Anna", viewer="")["seated"]
@@ -445,6 +447,7 @@ def test_a_session_from_before_hands_and_play_were_apart_keeps_its_players_cards
     db = sqlite3.connect(table.session.path)  # as an older hhd left it: held cards "out", no zones mark
     db.execute("UPDATE cards SET zone = 'out' WHERE zone = 'hand'")
     db.execute("DELETE FROM meta WHERE key = 'zones'")
+    db.execute("PRAGMA user_version = 0")  # from before versioned migrations
     db.commit()
     db.close()
     again = Table(table.session.path, table.library, table.cache_dir)
@@ -483,8 +486,8 @@ def test_an_evening_of_three_games_through_the_api(legacy_cache, library, tmp_pa
             assert table.as_("Ben", "/api/to-sideboard", {"position": played})[0] == 200  # Ben's removal exiles it
             if game == 2:  # Вера's phone dies: the board re-seats her on a new one
                 old = table.tokens["Вера"]
-                table.tokens["Вера"] = table.call("/api/host/reseat", {"player": "Вера"}, host=True)[1]["url"] \
-                    .split("#seat=")[1]
+                code = table.call("/api/host/reseat", {"player": "Вера"}, host=True)[1]["url"].split("#seat=")[1]
+                table.tokens["Вера"] = table.call("/api/join", {"seat": code})[1]["token"]
                 assert table.call("/api/draw", {}, token=old)[0] == 401
             if game == 3:  # a card waits for Ben's choice across a restart
                 while not table.player("Ben")["pending"]:
@@ -512,7 +515,7 @@ def test_an_evening_of_three_games_through_the_api(legacy_cache, library, tmp_pa
 
 def test_writers_are_served_in_the_order_they_came():
     """The lock before SQLite's write lock is a queue: a writer arriving later never overtakes one waiting."""
-    from hhdcli.table.state import FairLock
+    from hhdcli.table.store import FairLock
 
     lock, served = FairLock(), []
 

@@ -19,8 +19,8 @@ from hhdcli.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
-    from hhdcli.export.tokens import Token
     from hhdcli.mana import SymbolTable
+    from hhdcli.tokens import NeededToken, Token
 
 
 class ExportFormat(StrEnum):
@@ -79,26 +79,50 @@ RULES_NOTE = N_(  # the TTS notecard, in the run's language when written
 )
 
 
-def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, table: SymbolTable,
+def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, symbols: SymbolTable,
                    back_url: str | None = None, cardback: str | None = None,
                    made: date | None = None, image_base_url: str | None = None,
-                   tokens: Sequence[Token] | None = None) -> Exported:
+                   tokens: Sequence[Token] | None = None, with_tokens: bool = False,
+                   token_copies: int | None = None) -> Exported:
     """The files one export writes (nothing is written here), with notes and warnings for the player.
-    `tokens`: the registry's tokens to look the cards' tokens up in (default: those hhd carries)."""
+    `tokens`: the registry's tokens to look the cards' tokens up in (default: those hhd carries). The TTS save
+    always lays the library's tokens beside it, the MPC order has them `with_tokens`: one of each per card that
+    makes it, or `token_copies` of each."""
+    from hhdcli.tokens import library_tokens
+
     fmt = ExportFormat(fmt)
+    from hhdcli.terminal import file_text
+
     cards = [sanitized(card) for card in cards]  # one text sanitiser in front of every writer
+    title = file_text(title)  # it holds the library's seed
     done = Exported(count=len(cards))
     if fmt is ExportFormat.CSV:
         from hhdcli.export.spreadsheet import library_csv
 
         done.files[output] = library_csv(cards)
     elif fmt is ExportFormat.MPC:
-        _mpc(done, cards, output, drive_id_of(cardback) if cardback else None)
+        from hhdcli.tokens import token_copies as copies
+
+        extra = copies(library_tokens(cards, tokens), token_copies) if with_tokens else []
+        _mpc(done, [*cards, *extra], output, drive_id_of(cardback) if cardback else None)
+        if extra:
+            done.notes.append(ngettext("the order ends with {n} token", "the order ends with {n} tokens",
+                                       len(extra)).format(n=len(extra)))
     elif fmt is ExportFormat.COCKATRICE:
         _cockatrice(done, cards, title, output, made or date.today(), tokens)
     else:
-        _tts(done, cards, title, output, table, back_url, image_base_url)
+        _tts(done, cards, title, output, symbols, back_url, image_base_url,
+             _tts_tokens(library_tokens(cards, tokens), token_copies))
     return done
+
+
+def _tts_tokens(needed: Sequence[NeededToken], per_token: int | None) -> list[tuple[Card, str]]:
+    """Each token card for the TTS save, with the line saying which cards make it."""
+    from hhdcli.tokens import token_card
+
+    return [(token_card(item.token), _("Token — made by {cards}").format(
+                cards=", ".join(m.card.name for m in item.makers)))
+            for item in needed for _copy in range(item.copies(per_token))]
 
 
 def _mpc(done: Exported, cards: Sequence[Card], output: Path, cardback: str | None) -> None:
@@ -132,7 +156,7 @@ def _cockatrice(done: Exported, cards: Sequence[Card], title: str, output: Path,
                 tokens: Sequence[Token] | None) -> None:
     """The Cockatrice set (cards and the tokens they make) and a deck file of the library beside it."""
     from hhdcli.export.cockatrice import deck_file, set_file
-    from hhdcli.export.tokens import builtin_tokens, tokens_for
+    from hhdcli.tokens import builtin_tokens, tokens_for
 
     made_tokens = tokens_for(cards, builtin_tokens() if tokens is None else tokens)
     if output.suffix.lower() == ".cod":  # -o NAME.cod names the deck: the set goes beside it as NAME.cockatrice.xml
@@ -145,20 +169,13 @@ def _cockatrice(done: Exported, cards: Sequence[Card], title: str, output: Path,
                         "folder), restart Cockatrice, then load {name2} in the deck editor").format(name=output.name, name2=deck.name))
 
 
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # what XML 1.0 cannot hold
-
-
-def clean_text(text: str) -> str:
-    """Text every format can hold: control characters (NUL included) dropped, lone surrogates replaced."""
-    text = text.encode("utf-8", "replace").decode("utf-8") if any("\ud800" <= ch <= "\udfff" for ch in text) else text
-    return _NOT_XML.sub("", text)
-
-
 def sanitized(card: Card) -> Card:
-    faces = tuple(replace(f, name=clean_text(f.name), mana_cost=clean_text(f.mana_cost),
-                          type_line=clean_text(f.type_line), oracle_text=clean_text(f.oracle_text))
+    from hhdcli.terminal import file_text  # the one write guard, in its form for files
+
+    faces = tuple(replace(f, name=file_text(f.name), mana_cost=file_text(f.mana_cost),
+                          type_line=file_text(f.type_line), oracle_text=file_text(f.oracle_text))
                   for f in card.faces)
-    return replace(card, name=clean_text(card.name), faces=faces)
+    return replace(card, name=file_text(card.name), faces=faces)
 
 
 def safe_file_name(text: str) -> str:
@@ -180,8 +197,8 @@ def drive_id_of(text: str) -> str:
                      _("paste the id (the part after /d/ in the share link) or the link itself"))
 
 
-def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table: SymbolTable,
-         back_url: str | None, image_base_url: str | None = None) -> None:
+def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, symbols: SymbolTable,
+         back_url: str | None, image_base_url: str | None = None, tokens: Sequence[tuple[Card, str]] = ()) -> None:
     """The saved object, and PNGs of what has no image (basics, imageless cards, the red back) beside it."""
     from hhdcli.export.tts import tts_save
     from hhdcli.render.faces import face_png
@@ -192,7 +209,7 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
     def local(key: str, card: Card | None) -> str:
         if key not in rendered:
             path = (folder / f"{safe_file_name(key)}.png").resolve()  # ids are data: never a path
-            done.files[path] = face_png(card, table)
+            done.files[path] = face_png(card, symbols)
             # hosted: URL/file, which every player's Tabletop Simulator loads; else this computer's file
             rendered[key] = f"{image_base_url.rstrip('/')}/{path.name}" if image_base_url else path.as_uri()
         return rendered[key]
@@ -206,7 +223,7 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, table:
         return local(card.name.lower() if card.is_basic else card.id, card)  # a basic's copies share one
 
     back = back_url or local("hell-back", None)
-    done.files[output] = tts_save(cards, title, face_url, back, _(RULES_NOTE))
+    done.files[output] = tts_save(cards, title, face_url, back, _(RULES_NOTE), tokens)
     if rendered and image_base_url:
         done.notes.append(ngettext("upload the {n} image of {folder} to {url} before you load the deck",
                                    "upload the {n} images of {folder} to {url} before you load the deck",

@@ -20,8 +20,8 @@ from functools import lru_cache
 
 from hhdcli.cards import Card, Face, is_land_type, normalize_name
 from hhdcli.colors import COLORS
-from hhdcli.export.tokens import Maker, Token
 from hhdcli.rulings import hell_lines
+from hhdcli.tokens import Maker, Token
 
 SET_CODE = "HELL"
 # The registry's layouts as Cockatrice knows them (Hellfall's HCToCockCard.ts, hcToCockLayout): Cockatrice

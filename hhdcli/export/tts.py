@@ -1,6 +1,7 @@
 """Tabletop Simulator: a saved object (load it from Objects → Saved Objects) holding the Hell library as
-one face-down deck in library order, a second deck with the two sides of every double-faced card, and a
-notecard with the take rule.
+one face-down deck in library order, a second deck with the two sides of every double-faced card, a deck of
+the tokens the library's cards make (face up, beside the library, as players lay them out), and a notecard
+with the take rule.
 
 Followed: Tabletop Simulator's save-file format (the knowledge base's "Save File Format" and "Custom Deck"
 pages: ObjectStates, DeckCustom with DeckIDs and CustomDeck, Card with CardID = deck key × 100 + index,
@@ -33,8 +34,9 @@ def _custom(face: str, back: str, unique_back: bool = False) -> dict[str, Any]:
     return entry
 
 
-def _card(key: int, card: Card, custom: dict[str, Any], x: float) -> dict[str, Any]:
-    description = "\n".join([card_text(card), *hell_lines(card)])  # the format's rulings on the card, as "Hell: …"
+def _card(key: int, card: Card, custom: dict[str, Any], x: float, note: str = "") -> dict[str, Any]:
+    # the format's rulings on a Hell card, as "Hell: …"; a token says which cards make it instead
+    description = "\n".join([card_text(card), *([note] if card.is_token else hell_lines(card))])
     entry: dict[str, Any] = {"Name": "Card", "Nickname": card.name, "Description": description,
                              "CardID": key * 100, "CustomDeck": {str(key): custom}, "Transform": _transform(x)}
     if card.rotated_image:
@@ -45,18 +47,20 @@ def _card(key: int, card: Card, custom: dict[str, Any], x: float) -> dict[str, A
 
 
 def _deck(nickname: str, description: str, entries: list[tuple[Card, dict[str, Any]]], x: float,
-          face_down: bool = True, first_key: int = 1) -> dict[str, Any]:
+          face_down: bool = True, first_key: int = 1, notes: Sequence[str] = ()) -> dict[str, Any]:
     """A deck whose CustomDeck keys start at `first_key`: keys (and so CardIDs) are unique across the save."""
     keyed = list(enumerate(entries, start=first_key))
-    cards = [_card(key, card, custom, x) for key, (card, custom) in keyed]
+    cards = [_card(key, card, custom, x, notes[i] if i < len(notes) else "")
+             for i, (key, (card, custom)) in enumerate(keyed)]
     return {"Name": "DeckCustom", "Nickname": nickname, "Description": description,
             "Transform": _transform(x, face_down), "DeckIDs": [c["CardID"] for c in cards],
             "CustomDeck": {str(key): custom for key, (_, custom) in keyed}, "ContainedObjects": cards}
 
 
 def tts_save(cards: Sequence[Card], title: str, face_url: Callable[[Card, int], str], back_url: str,
-             rules: str) -> bytes:
-    """The saved object. `face_url(card, side)` gives each side's image (side 0 front, 1 back)."""
+             rules: str, tokens: Sequence[tuple[Card, str]] = ()) -> bytes:
+    """The saved object. `face_url(card, side)` gives each side's image (side 0 front, 1 back); `tokens` are the
+    token cards to lay beside the library, each with the line saying which cards make it."""
     library = _deck(title, _("The Hell library, top card first. Draw from the top; never shuffle it."),
                     [(card, _custom(face_url(card, 0), back_url)) for card in cards], 0)
     states = [library]
@@ -68,6 +72,14 @@ def tts_save(cards: Sequence[Card], title: str, face_url: Callable[[Card, int], 
     elif dfcs:
         card, custom = dfcs[0]
         states.append({**_card(len(cards) + 1, card, custom, 2.5), "Transform": _transform(2.5, face_down=False)})
+    first = len(cards) + len(dfcs) + 1
+    entries = [(token, _custom(face_url(token, 0), back_url)) for token, note in tokens]
+    if len(entries) >= 2:
+        states.append(_deck(_("Tokens"), _("The tokens the library's cards make: take one when a card makes it."),
+                            entries, 5, face_down=False, first_key=first, notes=[note for token, note in tokens]))
+    elif entries:
+        (card, custom), note = entries[0], tokens[0][1]
+        states.append({**_card(first, card, custom, 5, note), "Transform": _transform(5, face_down=False)})
     states.append({"Name": "Notecard", "Nickname": _("Hell's Half-Draft: taking a Hell card"), "Description": rules,
                    "Transform": _transform(-2.5, face_down=False)})
     return (json.dumps({"SaveName": title, "ObjectStates": states}, indent=2, ensure_ascii=False) + "\n").encode()

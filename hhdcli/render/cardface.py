@@ -51,7 +51,7 @@ class TextLayouts:
 class Painter:
     canvas: Canvas
     fonts: Fonts
-    table: SymbolTable
+    symbols: SymbolTable
     missing: dict[str, set[str]] = field(default_factory=dict)  # card name → characters the font lacks
     # each rules text laid out once per size tried, whether to measure, to split over proxies or to draw (a
     # painter measuring shares these with the one drawing)
@@ -212,7 +212,7 @@ class Painter:
         key = (text, size, width)
         found = self.texts.boxes.get(key)
         if found is None:
-            words = paragraphs(text, self.table, self.fonts, self.texts.lines)
+            words = paragraphs(text, self.symbols, self.fonts, self.texts.lines)
             found = self.texts.boxes[key] = break_lines(words, size, width, self.fonts)
         return found
 
@@ -240,12 +240,12 @@ class Painter:
         self._panel(x, y, w, h, radius=1.6 * MM)
         size = min(3.8 * MM, h * 0.62)
         symbols = cost_symbols(face.mana_cost)
-        cost_w = symbols_width(symbols, size, self.table, self.canvas, self.fonts) if symbols else 0
+        cost_w = symbols_width(symbols, size, self.symbols, self.canvas, self.fonts) if symbols else 0
         if cost_w > w * 0.55:  # very long costs get smaller symbols rather than covering the name
             size *= w * 0.55 / cost_w
             cost_w = w * 0.55
         if symbols:
-            draw_symbols(self.canvas, x + w - 1.2 * MM - cost_w, y + h / 2, symbols, size, self.table, self.fonts)
+            draw_symbols(self.canvas, x + w - 1.2 * MM - cost_w, y + h / 2, symbols, size, self.symbols, self.fonts)
         self._title(face.name, x + 1.5 * MM, y, w - cost_w - 3.5 * MM, h, self.fonts.bold, 8.5)
 
     def _panel(self, x: float, y: float, w: float, h: float, radius: float = 0.8 * MM) -> None:

@@ -31,14 +31,14 @@ class _Cursor:
     top: float = 0.0  # where columns start on this page (below the header)
 
 
-def checklist_pdf(checklist: Checklist, table: SymbolTable, font: str | None = None,
+def checklist_pdf(checklist: Checklist, symbols: SymbolTable, font: str | None = None,
                   rules_lang: str | None = None) -> bytes:
     """Two columns on A4; headings never end a column alone; the total closes the list."""
     fonts = load_fonts(font)
-    return make_pdf(PAGE, checklist.title, lambda canvas: _draw_checklist(canvas, checklist, table, fonts, rules_lang))
+    return make_pdf(PAGE, checklist.title, lambda canvas: _draw_checklist(canvas, checklist, symbols, fonts, rules_lang))
 
 
-def _draw_checklist(canvas, checklist: Checklist, table: SymbolTable, fonts: Fonts, rules_lang: str | None) -> None:
+def _draw_checklist(canvas, checklist: Checklist, symbols: SymbolTable, fonts: Fonts, rules_lang: str | None) -> None:
     cursor = _Cursor()
     cursor.y = cursor.top = _page_header(canvas, checklist, fonts, first=True)
     column_w = (PAGE[0] - 2 * MARGIN - COLUMN_GAP) / 2
@@ -47,7 +47,7 @@ def _draw_checklist(canvas, checklist: Checklist, table: SymbolTable, fonts: Fon
         _heading(canvas, fonts, cursor, column_w, f"{group.heading} ({group.count})")
         for line in group.lines:
             _advance(canvas, checklist, fonts, cursor, need=_line_height(line))
-            _line(canvas, fonts, table, cursor, column_w, line)
+            _line(canvas, fonts, symbols, cursor, column_w, line)
     _advance(canvas, checklist, fonts, cursor, need=LINE * 2)
     canvas.setFont(fonts.bold, 10)
     canvas.drawString(_x(cursor, column_w), cursor.y - LINE, safe_text(
@@ -65,7 +65,7 @@ def _draw_checklist(canvas, checklist: Checklist, table: SymbolTable, fonts: Fon
     if rules_lang:
         from hhdcli.render.rules_pdf import draw_rules_pages
 
-        draw_rules_pages(canvas, rules_lang, table, fonts)
+        draw_rules_pages(canvas, rules_lang, symbols, fonts)
 
 
 def _x(cursor: _Cursor, column_w: float) -> float:
@@ -122,10 +122,10 @@ def _heading(canvas, fonts: Fonts, cursor: _Cursor, column_w: float, text: str) 
     cursor.y -= 1
 
 
-def _cost(canvas, fonts: Fonts, table: SymbolTable, cost: str, right: float, y: float, size: float) -> float:
+def _cost(canvas, fonts: Fonts, symbol_table: SymbolTable, cost: str, right: float, y: float, size: float) -> float:
     """A card's cost ending at `right`, each face's symbols apart with "//" between (split cards); its width."""
     faces = [cost_symbols(part) for part in cost.split(" // ")] if cost else []
-    widths = [symbols_width(symbols, size, table, canvas, fonts) if symbols else 0.0 for symbols in faces]
+    widths = [symbols_width(symbols, size, symbol_table, canvas, fonts) if symbols else 0.0 for symbols in faces]
     slash = canvas.stringWidth(" // ", fonts.regular, size)
     total = sum(widths) + slash * (len(faces) - 1)
     x = right - total
@@ -136,7 +136,7 @@ def _cost(canvas, fonts: Fonts, table: SymbolTable, cost: str, right: float, y: 
             canvas.drawString(x, y - size * 0.35, " // ")
             x += slash
         if symbols:
-            draw_symbols(canvas, x, y, symbols, size, table, fonts)
+            draw_symbols(canvas, x, y, symbols, size, symbol_table, fonts)
         x += width
     return total
 
@@ -149,7 +149,7 @@ def _line_height(line: Line) -> float:
     return LINE + (_box_rows(line) - 1) * BOX_PITCH
 
 
-def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: float, line: Line) -> None:
+def _line(canvas, fonts: Fonts, symbols: SymbolTable, cursor: _Cursor, column_w: float, line: Line) -> None:
     x = _x(cursor, column_w)
     cursor.y -= LINE
     base = cursor.y + 3
@@ -164,7 +164,7 @@ def _line(canvas, fonts: Fonts, table: SymbolTable, cursor: _Cursor, column_w: f
     x += 8
     size = 8.5  # hybrid letters stay at 6 pt or more
     right = _x(cursor, column_w) + column_w
-    cost_w = _cost(canvas, fonts, table, line.cost, right, base + 2.2, size)
+    cost_w = _cost(canvas, fonts, symbols, line.cost, right, base + 2.2, size)
     label = line.name + (f" ×{line.boxes}" if line.boxes > 1 else "") + (" ⚑" if line.hell else "")
     room = right - cost_w - 4 - x
     name = shorten(safe_text(fonts, label), fonts.regular, FONT_SIZE, room)  # the name first; the type line gets the rest

@@ -49,12 +49,12 @@ def today() -> date:
     return datetime.fromtimestamp(int(epoch), UTC).date() if epoch and epoch.isdigit() else date.today()
 
 
-def _cost_markup(table: SymbolTable) -> Callable[[str], Markup]:
+def _cost_markup(symbols: SymbolTable) -> Callable[[str], Markup]:
     from markupsafe import Markup
 
     from hhdcli.render.symbols import cost_html
 
-    return lambda cost: Markup(cost_html(cost or "", table))
+    return lambda cost: Markup(cost_html(cost or "", symbols))
 
 
 def _frame_css() -> dict[str, str]:
@@ -64,7 +64,7 @@ def _frame_css() -> dict[str, str]:
     return {key: css_color(rgb) for key, rgb in FRAME.items()}
 
 
-def check_document(report: CheckReport, table: SymbolTable, fmt: DocFormat) -> str:
+def check_document(report: CheckReport, symbols: SymbolTable, fmt: DocFormat) -> str:
     """The deck check as HTML or Markdown."""
     from hhdcli.check import format_odds, how_known, summary_line, verdict_word
     from hhdcli.i18n import current_language, ngettext
@@ -72,7 +72,7 @@ def check_document(report: CheckReport, table: SymbolTable, fmt: DocFormat) -> s
 
     colors = "".join(report.deck_colors) or _("none")
     return render(f"check.{fmt}.j2", report=report, s=report.summary, verdicts=report.sorted_verdicts,
-                   colors=colors, gains=[w for w in report.what_if if w.gain > 0], cost=_cost_markup(table),
+                   colors=colors, gains=[w for w in report.what_if if w.gain > 0], cost=_cost_markup(symbols),
                    odds=report.odds, hell=lambda card: [r.id for r in card_rulings(card)],
                    # the report speaks the run's language; the take rule's words as the rules sheet says them
                    _=_trusted(_) if fmt is DocFormat.HTML else _, ngettext=ngettext, lang=current_language(),
@@ -88,37 +88,29 @@ def _trusted(gettext: Callable[[str], str]) -> Callable[[str], Markup]:
     return lambda message: Markup(gettext(message))
 
 
-def checklist_document(checklist: Checklist, table: SymbolTable, fmt: DocFormat, font: str | None = None,
+def checklist_document(checklist: Checklist, symbols: SymbolTable, fmt: DocFormat, font: str | None = None,
                        with_rules: bool = False) -> bytes | str:
     """The red-sleeve checklist; with_rules appends the rules reference in the checklist's language."""
     if fmt is DocFormat.PDF:
         from hhdcli.render.checklist_pdf import checklist_pdf
 
-        return checklist_pdf(checklist, table, font, _rules_language(checklist.lang) if with_rules else None)
+        return checklist_pdf(checklist, symbols, font, checklist.lang if with_rules else None)
     from hhdcli.render.rules import rules_context
 
-    rules = rules_context(_rules_language(checklist.lang)) if with_rules else None
-    return render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(table),
+    rules = rules_context(checklist.lang) if with_rules else None
+    return render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(symbols),
                    frame_css=_frame_css())
 
 
-def _rules_language(lang: str) -> str:
-    """The rules sheet is written in English and Russian (not a catalog): another language gets the English."""
-    from hhdcli.render.texts import RULES
-
-    return lang if lang in RULES else "en"
-
-
-def rules_document(lang: str, table: SymbolTable, fmt: DocFormat, font: str | None = None,
+def rules_document(lang: str, symbols: SymbolTable, fmt: DocFormat, font: str | None = None,
                    library: list[Card] | None = None) -> bytes | str:
     """The one-page rules reference; with a library's cards, the booklet: the rules, then those of its cards
     that have a Hell's Half-Draft ruling, each with its ruling ids and clarification."""
     from hhdcli.render.rules import library_rulings, rules_context
 
-    lang = _rules_language(lang)
     section = library_rulings(library, lang) if library is not None else None
     if fmt is DocFormat.PDF:
         from hhdcli.render.rules_pdf import rules_pdf
 
-        return rules_pdf(lang, table, font, section)
-    return render(f"rules.{fmt}.j2", cost=_cost_markup(table), **rules_context(lang, section))
+        return rules_pdf(lang, symbols, font, section)
+    return render(f"rules.{fmt}.j2", cost=_cost_markup(symbols), **rules_context(lang, section))

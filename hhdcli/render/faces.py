@@ -19,12 +19,12 @@ if TYPE_CHECKING:
 CARD_SIZE = (CARD_W_MM * MM, CARD_H_MM * MM)
 
 
-def face_pdf(card: Card | None, table: SymbolTable, fonts: Fonts, lang: str | None = None) -> bytes:
+def face_pdf(card: Card | None, symbols: SymbolTable, fonts: Fonts, lang: str | None = None) -> bytes:
     """A one-card PDF page, 63 x 88 mm: the card's text face, or the red back when `card` is None; its words in
     `lang` (the run's language when not given)."""
 
     def draw(canvas) -> None:
-        painter = Painter(canvas, fonts, table, lang=lang or current_language())
+        painter = Painter(canvas, fonts, symbols, lang=lang or current_language())
         slot = Slot(0, 0, *CARD_SIZE)
         if card is None:
             painter.back(slot)
@@ -37,12 +37,12 @@ def face_pdf(card: Card | None, table: SymbolTable, fonts: Fonts, lang: str | No
     return make_pdf(CARD_SIZE, card.name if card else "Hell back", draw)
 
 
-def face_png(card: Card | None, table: SymbolTable, dpi: int = 200, font: str | None = None,
+def face_png(card: Card | None, symbols: SymbolTable, dpi: int = 200, font: str | None = None,
              lang: str | None = None) -> bytes:
     """The face as a PNG at `dpi` (200 dpi: 496 x 693 px, sharp on a screen, small enough to load fast)."""
     import pypdfium2 as pdfium
 
-    document = pdfium.PdfDocument(face_pdf(card, table, load_fonts(font), lang))
+    document = pdfium.PdfDocument(face_pdf(card, symbols, load_fonts(font), lang))
     try:
         image = document[0].render(scale=dpi / 72).to_pil()
     finally:

@@ -316,6 +316,12 @@ class ImageError(Exception):
 
 NOT_AN_IMAGE = N_("not an image")  # (a captive portal's page, an error page): never kept in the cache
 BOMB = N_("refused: decompression bomb")
+TOO_LARGE = N_("refused: more pixels than a card scan needs")
+# A card at the highest --dpi (1200) is 2976 x 4157, 12.4 megapixels: no scan needs more than twice that. Pillow's
+# own guard lets 89 megapixels through, which a PNG of 85 KB can claim (a third of a gigabyte decoded, as RGB).
+MAX_DECODED_PIXELS = 25_000_000
+MAX_DECODED_BYTES = 128 * 2**20  # the image as decoded plus its RGB copy
+_DECODING = threading.BoundedSemaphore(2)  # decoding is CPU work: more at once than cores only adds memory
 
 
 @lru_cache(maxsize=1)
@@ -343,10 +349,13 @@ def prepare(data: bytes, settings: ImageSettings) -> bytes:
     _quiet_bomb_warnings()
 
     try:
-        with Image.open(io.BytesIO(data)) as opened:  # reads the header only
+        with Image.open(io.BytesIO(data)) as opened, _DECODING:  # opening reads the header only
             # refuse at Pillow's warning limit, before decoding; above twice that Pillow raises itself
             if opened.width * opened.height > (Image.MAX_IMAGE_PIXELS or float("inf")):
                 raise ImageError(BOMB)
+            if decoded_bytes(opened.width, opened.height, opened.mode) > MAX_DECODED_BYTES or \
+                    opened.width * opened.height > MAX_DECODED_PIXELS:
+                raise ImageError(TOO_LARGE)
             opened.load()
             image = opened.convert("RGB")
     except Image.DecompressionBombError as exc:
@@ -366,6 +375,15 @@ def prepare(data: bytes, settings: ImageSettings) -> bytes:
     image.save(out, "JPEG", quality=settings.quality, optimize=settings.small, progressive=False,
                dpi=(round(dpi),) * 2)
     return out.getvalue()
+
+
+def decoded_bytes(width: int, height: int, mode: str) -> int:
+    """The memory an image takes decoded and converted to RGB: Pillow keeps RGB (and RGBA, CMYK, 32-bit modes) at
+    4 bytes a pixel, the one-band modes at 1 or 2; an image not in RGB has its RGB copy beside it."""
+    from PIL import Image
+
+    per_pixel = 4 if Image.getmodebands(mode) > 1 or mode in ("I", "F") else 2 if mode.startswith("I;16") else 1
+    return width * height * (per_pixel + (4 if mode != "RGB" else 0))
 
 
 RESAMPLE_WITHIN = 0.02  # a scan this close to the print size is not resampled (745x1040 for 744x1039 was a third

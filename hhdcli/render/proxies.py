@@ -13,7 +13,7 @@ from hhdcli.cards import Card, Face
 from hhdcli.errors import CacheError
 from hhdcli.i18n import N_, _, ngettext
 from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten, wrap_words
-from hhdcli.render.images import BOMB, NOT_AN_IMAGE, Fetching, ImageResult, ImageStore
+from hhdcli.render.images import BOMB, NOT_AN_IMAGE, TOO_LARGE, Fetching, ImageResult, ImageStore
 from hhdcli.render.layout import (
     MM,
     Sheet,
@@ -33,8 +33,10 @@ if TYPE_CHECKING:
     from hhdcli.render.cardface import Painter, Slot, TextLayouts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ProxyOptions:
+    """How proxy sheets are laid out (how images are fetched: hhdcli.workflows.ImageOptions)."""
+
     paper_mm: tuple[float, float] = (210.0, 297.0)
     gap_mm: float = 0.0
     bleed_mm: float = 0.0
@@ -84,7 +86,7 @@ class ProxyReport:
         drawn = self.text - self.basics
         if drawn:
             reasons = set(self.fallbacks.values())
-            unreachable = self.images == 0 and reasons and not reasons & {NO_REGISTRY_IMAGE, NOT_AN_IMAGE, BOMB}
+            unreachable = self.images == 0 and reasons and not reasons & {NO_REGISTRY_IMAGE, NOT_AN_IMAGE, BOMB, TOO_LARGE}
             parts.append((ngettext("{n} from card data (images unreachable)", "{n} from card data (images "
                                    "unreachable)", drawn) if unreachable else
                           ngettext("{n} from card data", "{n} from card data", drawn)).format(n=drawn))
@@ -139,17 +141,17 @@ class ProxyPdf:
         return self.report.size_bytes
 
 
-def render_proxies(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
+def render_proxies(cards: Sequence[Card], symbols: SymbolTable, options: ProxyOptions,
                    store: ImageStore | None = None, progress: Callable[[], None] | None = None
                    ) -> tuple[bytes, ProxyReport]:
     """The PDF bytes and what went into them (in memory: the command line writes a `lay_out` to a file)."""
-    laid = lay_out(cards, table, options, store, progress)
+    laid = lay_out(cards, symbols, options, store, progress)
     out = io.BytesIO()
     laid.write(out)
     return out.getvalue(), laid.report
 
 
-def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
+def lay_out(cards: Sequence[Card], symbols: SymbolTable, options: ProxyOptions,
             store: ImageStore | None = None, progress: Callable[[], None] | None = None) -> ProxyPdf:
     """Fetch the images and lay out every page; nothing is written yet. The pages are laid out while the
     images download, as if every image will arrive (each one's place in the cache is known before it is
@@ -157,28 +159,28 @@ def lay_out(cards: Sequence[Card], table: SymbolTable, options: ProxyOptions,
     proxies = plan(cards, options)
     urls = [p.image_url for p in proxies if p.image_url]
     if not store or not urls:
-        return _laid_out(proxies, {}, table, options)
+        return _laid_out(proxies, {}, symbols, options)
     cached, missing = store.look_up(urls, progress)
     if not missing:
-        return _laid_out(proxies, {r.url: r for r in cached}, table, options)
+        return _laid_out(proxies, {r.url: r for r in cached}, symbols, options)
     hoped = {url: ImageResult(url, store.print_path(url)) for url in urls}
     from hhdcli.render.aside import Aside  # a cold run's: forked before any download thread starts
 
     with ExitStack() as ending:  # whatever fails, the downloads and the child are stopped
-        pages = Aside(lambda: [_laid_out(proxies, hoped, table, options)])
+        pages = Aside(lambda: [_laid_out(proxies, hoped, symbols, options)])
         ending.callback(pages.close)
         fetching = Fetching(store, cached, missing, progress)
         ending.callback(fetching.cancel)
         laid = next(pages.items(), None)
         pages.close()  # reaped as soon as it has answered
-        laid = laid or _laid_out(proxies, hoped, table, options)  # no child, or it failed: laid out here
+        laid = laid or _laid_out(proxies, hoped, symbols, options)  # no child, or it failed: laid out here
         results = fetching.wait()
     if all(results[url].path == hoped[url].path for url in urls):
         return laid
-    return _laid_out(proxies, results, table, options)
+    return _laid_out(proxies, results, symbols, options)
 
 
-def _laid_out(planned: list[Proxy], results: dict[str, ImageResult], table: SymbolTable,
+def _laid_out(planned: list[Proxy], results: dict[str, ImageResult], symbols: SymbolTable,
               options: ProxyOptions) -> ProxyPdf:
     report = ProxyReport()
     proxies = resolve_images(planned, results, report)
@@ -193,12 +195,12 @@ def _laid_out(planned: list[Proxy], results: dict[str, ImageResult], table: Symb
     if _painted(proxies, options):  # cards drawn from their data (a sheet of scans never loads the painter)
         from hhdcli.render.cardface import Painter, Slot
 
-        measure = Painter(cast(Any, None), fonts, table)  # measuring text needs no canvas
+        measure = Painter(cast(Any, None), fonts, symbols)  # measuring text needs no canvas
         proxies = continued(proxies, measure, Slot(0, 0, sheet.card_w, sheet.card_h))
         texts = measure.texts
     painter_missing: dict[str, set[str]] = {}
     stand_ins = StandIns()
-    layout = _draw(proxies, images, sheet, table, fonts, options, painter_missing, texts, stand_ins)
+    layout = _draw(proxies, images, sheet, symbols, fonts, options, painter_missing, texts, stand_ins)
     report.missing_glyphs = {name: "".join(sorted(chars)) for name, chars in painter_missing.items()}
     report.pages = -(-len(proxies) // sheet.per_page) * (2 if options.backs else 1)
     report.landscape = sheet.page_w > sheet.page_h
@@ -227,23 +229,23 @@ def continued(proxies: list[Proxy], measure: Painter, slot: Slot) -> list[Proxy]
     return out
 
 
-def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable, fonts: Fonts,
+def _draw(proxies: list[Proxy], images: dict[str, str], sheet: Sheet, symbols: SymbolTable, fonts: Fonts,
           options: ProxyOptions, missing: dict[str, set[str]], texts: TextLayouts | None,
           stand_ins: StandIns) -> bytes:
     return make_pdf((sheet.page_w, sheet.page_h), options.title or _("Hell's Half-Draft proxies"),
-                    lambda canvas: _draw_pages(canvas, proxies, images, sheet, table, fonts, options, missing,
+                    lambda canvas: _draw_pages(canvas, proxies, images, sheet, symbols, fonts, options, missing,
                                                texts, stand_ins),
                     print_at_actual_size=True)
 
 
-def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: Sheet, table: SymbolTable,
+def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: Sheet, symbols: SymbolTable,
                 fonts: Fonts, options: ProxyOptions, missing: dict[str, set[str]], texts: TextLayouts | None,
                 stand_ins: StandIns) -> None:
     painter = None
     if _painted(proxies, options):
         from hhdcli.render.cardface import Painter, Slot, TextLayouts
 
-        painter = Painter(canvas, fonts, table, missing, texts or TextLayouts())
+        painter = Painter(canvas, fonts, symbols, missing, texts or TextLayouts())
     pages = [proxies[i:i + sheet.per_page] for i in range(0, len(proxies), sheet.per_page)] or [[]]
     for number, page in enumerate(pages, start=1):
         _set_boxes(canvas, sheet)

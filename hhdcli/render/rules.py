@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hhdcli.cards import Card
-from hhdcli.render.texts import EXAMPLE_INTRO, EXAMPLES, RULES, labels
+from hhdcli.render.texts import example_intro, examples, labels, rules_sections
 from hhdcli.rulings import CURATED
 
 
 def rules_context(lang: str, library: LibraryRulings | None = None) -> dict:
-    return {"rules_title": labels(lang)["rules_title"], "sections": RULES[lang], "example_intro": EXAMPLE_INTRO[lang],
-            "examples": EXAMPLES[lang], "lang": lang, "library": library}
+    return {"rules_title": labels(lang)["rules_title"], "sections": rules_sections(lang),
+            "example_intro": example_intro(lang), "examples": examples(lang), "lang": lang, "library": library}
 
 
 # --- the booklet: the rules, then a library's cards with their rulings (hhd rules -l LIBRARY) ----------------

@@ -12,7 +12,7 @@ from hhdcli.render.layout import A4, MM
 from hhdcli.render.pdf import make_pdf
 from hhdcli.render.rules import LibraryRulings, RuledCard
 from hhdcli.render.symbols import cost_symbols, draw_symbols, inline_markup, symbols_width
-from hhdcli.render.texts import EXAMPLE_INTRO, EXAMPLES, RULES, labels
+from hhdcli.render.texts import example_intro, examples, labels, rules_sections
 
 # &, < and > for ReportLab's paragraph markup, as xml.sax.saxutils.escape does (whose import pulls in urllib,
 # HTTP and SSL: 30 ms)
@@ -27,7 +27,7 @@ PAGE = A4
 MARGIN = 16 * MM
 
 
-def _cost_flowable(cost: str, table: SymbolTable, fonts: Fonts, size: float):
+def _cost_flowable(cost: str, symbols: SymbolTable, fonts: Fonts, size: float):
     from reportlab.platypus import Flowable
 
     class Cost(Flowable):
@@ -35,22 +35,22 @@ def _cost_flowable(cost: str, table: SymbolTable, fonts: Fonts, size: float):
 
         def wrap(self, avail_w, avail_h):
             self.symbols = cost_symbols(cost)
-            return symbols_width(self.symbols, size, table, self.canv, fonts), size * 1.2
+            return symbols_width(self.symbols, size, symbols, self.canv, fonts), size * 1.2
 
         def draw(self):
-            draw_symbols(self.canv, 0, size * 0.6, self.symbols, size, table, fonts)
+            draw_symbols(self.canv, 0, size * 0.6, self.symbols, size, symbols, fonts)
 
     return Cost()
 
 
-def _examples(lang: str, table: SymbolTable, fonts: Fonts, size: float, style):
+def _examples(lang: str, symbols: SymbolTable, fonts: Fonts, size: float, style):
     """The worked example as a two-column table: the cost on real symbols, then the verdict and why."""
     from reportlab.platypus import Paragraph, Table, TableStyle
 
-    rows = [[_cost_flowable(e.cost, table, fonts, size * 1.1),
+    rows = [[_cost_flowable(e.cost, symbols, fonts, size * 1.1),
              Paragraph(f"<b>{_markup(fonts, f'{e.name} → {e.verdict}', bold=True)}</b>"
-                       f"{_markup(fonts, ' — ')}{inline_markup(e.why, table, fonts)}", style)]
-            for e in EXAMPLES[lang]]
+                       f"{_markup(fonts, ' — ')}{inline_markup(e.why, symbols, fonts)}", style)]
+            for e in examples(lang)]
     table_flowable = Table(rows, colWidths=[42 * MM, None], hAlign="LEFT")
     # a table's own font is Helvetica unless told: a font the PDF would name without embedding it
     table_flowable.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.regular),
@@ -85,7 +85,7 @@ def _page_frame():
                  topPadding=0, bottomPadding=0)
 
 
-def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float, width: float) -> list:
+def _story(lang: str, symbols: SymbolTable, fonts: Fonts, size: float, width: float) -> list:
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import CondPageBreak, Flowable, Paragraph, Spacer
 
@@ -94,17 +94,17 @@ def _story(lang: str, table: SymbolTable, fonts: Fonts, size: float, width: floa
     body = ParagraphStyle("b", fontName=fonts.regular, fontSize=size, leading=size * 1.3, spaceAfter=size * 0.35)
     _bold_family(fonts)
     story: list[Flowable] = [Paragraph(_markup(fonts, labels(lang)["rules_title"], bold=True), title)]
-    for section in RULES[lang]:
+    for section in rules_sections(lang):
         title_line = Paragraph(_markup(fonts, section.heading, bold=True), heading)
-        paragraphs = [Paragraph(inline_markup(p, table, fonts), body) for p in section.paragraphs]
+        paragraphs = [Paragraph(inline_markup(p, symbols, fonts), body) for p in section.paragraphs]
         # a heading never ends a page: a frame ignores keepWithNext, so the page ends before it when the
         # heading and its first paragraph do not both fit
         story.append(CondPageBreak(_story_height([title_line, *paragraphs[:1]], width)))
         story.append(title_line)
         story.extend(paragraphs)
         if section.examples:  # the take rule: show it on real symbols
-            story.append(Paragraph(_markup(fonts, EXAMPLE_INTRO[lang]), body))
-            story.append(_examples(lang, table, fonts, size, body))
+            story.append(Paragraph(_markup(fonts, example_intro(lang)), body))
+            story.append(_examples(lang, symbols, fonts, size, body))
             story.append(Spacer(1, size * 0.3))
     return story
 
@@ -121,16 +121,16 @@ def _story_height(story: list, width: float) -> float:
     return total
 
 
-def draw_rules_pages(canvas, lang: str, table: SymbolTable, fonts: Fonts) -> None:
+def draw_rules_pages(canvas, lang: str, symbols: SymbolTable, fonts: Fonts) -> None:
     """The rules on two A4 pages (one sheet, both sides), in the largest text that fits: the story flows from
     the first page's frame into the second's."""
     width, height = PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * MARGIN
     size = 11.0
-    story = _story(lang, table, fonts, size, width)
+    story = _story(lang, symbols, fonts, size, width)
     # a page break wastes up to a paragraph: leave a tenth of the last page for it
     while size > MIN_SIZE and _story_height(story, width) > (MAX_PAGES - 0.1) * height:
         size -= 0.25
-        story = _story(lang, table, fonts, size, width)
+        story = _story(lang, symbols, fonts, size, width)
     _flow(canvas, story)  # two pages, unless even MIN_SIZE needs more: a third then, rather than lose the end
 
 
@@ -144,12 +144,12 @@ def _flow(canvas, story: list) -> None:
             break
 
 
-def rules_pdf(lang: str, table: SymbolTable, font: str | None = None, library: LibraryRulings | None = None) -> bytes:
+def rules_pdf(lang: str, symbols: SymbolTable, font: str | None = None, library: LibraryRulings | None = None) -> bytes:
     """The rules sheet; with a library's section, the booklet: the sheet, then the library's cards."""
     fonts = load_fonts(font)
 
     def draw(canvas) -> None:
-        draw_rules_pages(canvas, lang, table, fonts)
+        draw_rules_pages(canvas, lang, symbols, fonts)
         if library is not None:
             draw_library_pages(canvas, library, fonts)
 

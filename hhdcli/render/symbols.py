@@ -43,22 +43,22 @@ class Glyph:
     text: str = ""
 
 
-def _part_fill(part: str, table: SymbolTable) -> tuple[float, float, float]:
+def _part_fill(part: str, symbols: SymbolTable) -> tuple[float, float, float]:
     """A part's fill from the colors it needs ({Pickle} is grey, not purple because it starts with P)."""
-    colors = table.part_colors(part)
+    colors = symbols.part_colors(part)
     return FILL[next((c for c in COLORS if c in colors), "C")]
 
 
-def glyph(symbol: str, table: SymbolTable) -> Glyph:
-    requirement = table.requirement(symbol)
+def glyph(symbol: str, symbols: SymbolTable) -> Glyph:
+    requirement = symbols.requirement(symbol)
     if requirement.unknown:
         return Glyph((), (), unknown=True, text=symbol)
     parts = [p.strip() for p in symbol.split("/") if p.strip() and p.strip() != "H"] or [symbol]
     if is_number(symbol):  # {1/2} and {3} are numbers, not hybrids
         parts = [symbol]
     labels = tuple("Φ" if requirement.phyrexian and len(parts) == 1 else _short(p) for p in parts)
-    fills = tuple(_part_fill(p, table) for p in parts)
-    drawn_as = _DRAWN_AS.search(str((table.lookup(symbol) or {}).get("filename", "")))
+    fills = tuple(_part_fill(p, symbols) for p in parts)
+    drawn_as = _DRAWN_AS.search(str((symbols.lookup(symbol) or {}).get("filename", "")))
     if drawn_as and len(parts) == 1:  # the registry's own picture of the symbol decides its color
         fills = (FILL[drawn_as.group(1)],)
     return Glyph(fills, labels, requirement.phyrexian)
@@ -92,17 +92,17 @@ def glyph_width(g: Glyph, size: float, canvas: Canvas | None, fonts: Fonts) -> f
     return size
 
 
-def symbols_width(symbols: list[str], size: float, table: SymbolTable, canvas: Canvas, fonts: Fonts) -> float:
-    widths = [glyph_width(glyph(s, table), size, canvas, fonts) for s in symbols]
+def symbols_width(symbols: list[str], size: float, symbol_table: SymbolTable, canvas: Canvas, fonts: Fonts) -> float:
+    widths = [glyph_width(glyph(s, symbol_table), size, canvas, fonts) for s in symbols]
     return sum(widths) + GAP * size * max(0, len(widths) - 1)
 
 
-def draw_symbols(canvas: Canvas, x: float, y: float, symbols: list[str], size: float, table: SymbolTable,
+def draw_symbols(canvas: Canvas, x: float, y: float, symbols: list[str], size: float, symbol_table: SymbolTable,
                  fonts: Fonts) -> float:
     """Draw symbols left to right from (x, y = vertical centre); returns the width used."""
     start = x
     for symbol in symbols:
-        g = glyph(symbol, table)
+        g = glyph(symbol, symbol_table)
         width = glyph_width(g, size, canvas, fonts)
         _draw_glyph(canvas, g, x, y, size, width, fonts)
         x += width + GAP * size
@@ -197,7 +197,7 @@ def css_color(rgb: tuple[float, float, float]) -> str:
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
-def cost_html(cost: str, table: SymbolTable) -> str:
+def cost_html(cost: str, symbols: SymbolTable) -> str:
     """A cost as small colored circles in HTML (escaped); hybrids as split circles via a gradient."""
     out: list[str] = []
     for face_cost in cost.split(" // "):
@@ -207,7 +207,7 @@ def cost_html(cost: str, table: SymbolTable) -> str:
         if parsed.stray:
             continue
         for symbol in parsed.symbols:
-            g = glyph(symbol, table)
+            g = glyph(symbol, symbols)
             if g.unknown:
                 out.append(f'<span class="ms ms-unknown">{{{html_escape(g.text)}}}</span>')
                 continue
@@ -230,7 +230,7 @@ def label_text(g: Glyph) -> str:
     return "/".join(g.labels)
 
 
-def inline_markup(text: str, table: SymbolTable, fonts: Fonts) -> str:
+def inline_markup(text: str, symbols: SymbolTable, fonts: Fonts) -> str:
     """Rules text as Paragraph markup: every `{…}` a small colored chip with its letters (hybrids `W/U`,
     Phyrexian `Φ`, tap `↷`), never braces; the rest escaped; line breaks kept."""
 
@@ -240,7 +240,7 @@ def inline_markup(text: str, table: SymbolTable, fonts: Fonts) -> str:
         out, position = [], 0
         for found in SYMBOL.finditer(line):
             out.append(_plain(line[position:found.start()], fonts))
-            out.append(_chip(found.group(1).strip(), table, fonts))
+            out.append(_chip(found.group(1).strip(), symbols, fonts))
             position = found.end()
         out.append(_plain(line[position:], fonts))
         lines.append("".join(out))
@@ -253,18 +253,18 @@ def _plain(text: str, fonts: Fonts) -> str:
     return html_escape(safe_text(fonts, text.replace("{", "").replace("}", "")))
 
 
-def chip_label(symbol: str, table: SymbolTable, fonts: Fonts) -> tuple[str, tuple[float, float, float]]:
+def chip_label(symbol: str, symbols: SymbolTable, fonts: Fonts) -> tuple[str, tuple[float, float, float]]:
     """A symbol inside rules text as a chip: its letters (hybrids `W/U`, Phyrexian `Φ`, tap `↷`), and its fill."""
-    if symbol in table.not_mana or symbol.upper() in NOT_MANA_LABELS:
+    if symbol in symbols.not_mana or symbol.upper() in NOT_MANA_LABELS:
         arrow = NOT_MANA_LABELS.get(symbol.upper(), symbol)
         label, fill = (arrow if fonts.can_show(arrow, bold=True) else symbol), FILL["C"]
     else:
-        g = glyph(symbol, table)
+        g = glyph(symbol, symbols)
         label = g.text if g.unknown else label_text(g)
         fill = g.fills[0] if g.fills else (1.0, 1.0, 1.0)
     return _label(fonts, label), fill
 
 
-def _chip(symbol: str, table: SymbolTable, fonts: Fonts) -> str:
-    label, fill = chip_label(symbol, table, fonts)
+def _chip(symbol: str, symbols: SymbolTable, fonts: Fonts) -> str:
+    label, fill = chip_label(symbol, symbols, fonts)
     return f'<font name="{fonts.bold}" backColor="{css_color(fill)}">\u00a0{html_escape(label)}\u00a0</font>'

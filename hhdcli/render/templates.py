@@ -34,4 +34,7 @@ def md_escape(text: Any) -> str:
 
 
 def render(name: str, **context: Any) -> str:
-    return environment().get_template(name).render(**context)
+    """The document, through the write guard: no control character of the data reaches a file or a browser."""
+    from hhdcli.terminal import file_text
+
+    return file_text(environment().get_template(name).render(**context))

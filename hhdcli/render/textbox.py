@@ -84,7 +84,7 @@ class TextBox:
             baseline -= size * LEADING
 
 
-def paragraphs(text: str, table: SymbolTable, fonts: Fonts,
+def paragraphs(text: str, symbols: SymbolTable, fonts: Fonts,
                known: dict[str, tuple[Word, ...]] | None = None) -> tuple[tuple[Word, ...], ...]:
     """The text's lines (as written) as words of pieces, each measured at 1 pt. `known` keeps lines already
     read: a card's text with its format rulings added is its text's lines and the rulings' lines."""
@@ -93,12 +93,12 @@ def paragraphs(text: str, table: SymbolTable, fonts: Fonts,
     for line in safe_text(fonts, text).splitlines():  # a character the font lacks prints as "?"
         words = known.get(line)
         if words is None:
-            words = known[line] = _line_words(line, table, fonts)
+            words = known[line] = _line_words(line, symbols, fonts)
         out.append(words)
     return tuple(out)
 
 
-def _line_words(line: str, table: SymbolTable, fonts: Fonts) -> tuple[Word, ...]:
+def _line_words(line: str, symbols: SymbolTable, fonts: Fonts) -> tuple[Word, ...]:
     """One line as words: breaks at spaces only; a chip sticks to the text beside it ("{T}:")."""
     from hhdcli.costs import SYMBOL
 
@@ -117,7 +117,7 @@ def _line_words(line: str, table: SymbolTable, fonts: Fonts) -> tuple[Word, ...]
     position = 0
     for found in SYMBOL.finditer(line):
         plain(line[position:found.start()])
-        label, fill = chip_label(found.group(1).strip(), table, fonts)
+        label, fill = chip_label(found.group(1).strip(), symbols, fonts)
         chip = f"\u00a0{label}\u00a0"
         current.append(Piece(chip, fill, _width(chip, fonts.bold)))
         position = found.end()

@@ -79,160 +79,98 @@ class Example:
     why: str
 
 
-# Written by the project from docs/hell-rules.md (and the Russian original beside it).
-RULES: dict[str, tuple[RulesSection, ...]] = {
-    "en": (
-        RulesSection("The Hell library", (
-            "Play ordinary Constructed, plus a shared Hell library in red sleeves in the middle of the table.",
-            "Build it from Hellscube v1.2 (720 cards) and 250 basic lands (50 each of Plains, Island, Swamp, "
-            "Mountain, Forest): shuffle the 970 and take a random tenth, 97 cards. hhd generate does it from a seed.",
-        )),
-        RulesSection("Opening hand and mulligan", (
-            "2 of the 7 cards of your opening hand come from the Hell library.",
-            "London mulligan. The Hell library is not shuffled: old Hell cards go to its bottom. Cards you put back "
-            "go to the bottom of the library they came from.",
-            "Whenever you would draw, you may draw from the Hell library instead (\"when you draw\" still "
-            "triggers) — unless it is empty.",
-        )),
-        RulesSection("Taking a Hell card (the take rule)", (
-            "Look at the top card of the Hell library.",
-            "1. A land: put it into your hand. In your draw step you may play it at once; it does not count "
-            "toward your land for the turn.",
-            "2. A spell whose every mana color is made by the lands of your deck: put it into your hand. In your "
-            "draw step you may cast it at once for {2} less. A hybrid symbol counts if any one option does; a "
-            "Phyrexian symbol always counts. Purple ({P}, made by Nebula) is a color.",
-            "3. Anything else: take it, or put it on top of the sideboard.",
-        ), examples=True),
-        RulesSection("The shared sideboard", (
-            "One sideboard for everyone, open and ordered. Any player may play its top card as if it were in "
-            "their hand. Cards that would leave the game go there, even non-Hell cards.",
-        )),
-        RulesSection("End of a game, end of a session", (
-            "After a game, every Hell card outside the sideboard and the libraries goes to the bottom of the Hell "
-            "library in random order.",
-            "Between games of one session nothing is reshuffled or reset: the Hell library and the sideboard stay "
-            "as they are. At the end of the session, count the red sleeves back with hhd checklist --mode return.",
-        )),
-        RulesSection("Hell cards' own text in this format", (
-            "\"At the beginning of the game, if this card is in your library\" (and a conspiracy) happens when you "
-            "take the card. \"When you draft this card\" happens when you take it or decline it to the sideboard. "
-            "\"When a pack with this card reaches you\" and \"before the draft\" happen when you look at it. "
-            "\"Until the end of the pack\" lasts until the end of the game.",
-            "You may declare any companion in the sideboard your chosen companion at any time its condition holds. "
-            "An effect on a random card of the sideboard shuffles it first.",
-            "Draft pool: cards added to it go to the sideboard; a check of it checks the sideboard; a card removed "
-            "from it is removed from the game, so it goes to the sideboard; any other draft-pool effect acts on the "
-            "Hell library.",
-            "Owner: a Hell card's owner is the first player who moved it to a zone other than the sideboard or the "
-            "Hell library. With no owner, \"its owner's library\" is the Hell library and any other zone of its "
-            "owner is the sideboard.",
-        )),
-        RulesSection("Hellscube v1.2 specifics", (
-            "Ante is on, but nobody antes at the start: only card effects ante, and a Hell card that would be "
-            "anted goes to the sideboard. Companions follow the old rule: once a game you may cast your chosen "
-            "companion from outside the game.",
-            "Freezing: a frozen stack or a frozen spell does not resolve; if the stack or every spell on it is "
-            "frozen, the turn goes on as if the stack were empty; an effect that makes a frozen spell resolve "
-            "does; a tapped spell on the stack is frozen.",
-            "Purple is the sixth color (White, Blue, Black, Red, Green, Purple); Nebula is a basic land that adds "
-            "{P}. A color, or a zone, that a card names comes into being for the rest of the game when the card "
-            "appears.",
-            "Numbers (1, 3, 5) and number words (\"one\", \"three\") differ; both are numerical values; the "
-            "article \"a\" is neither.",
-            "Token cards (a token made outside the battlefield, or a card with the supertype Token) move between "
-            "zones and are cards, not tokens, off the battlefield; one made in a personal zone is owned by that "
-            "zone's owner. An effect that turns a card into a token makes it a token card. A token of one half of a "
-            "double card has only that half; a token of \"A // B\" is a double card.",
-        )),
-    ),
-    "ru": (
-        RulesSection("Адская библиотека", (
-            "Играем как в обычный Constructed, но в центре стола лежит общая Адская библиотека в красных протекторах.",
-            "Она собирается из Hellscube v1.2 (720 карт) и 250 базовых земель (по 50 Равнин, Островов, Болот, Гор "
-            "и Лесов): из 970 карт случайно берётся десятая часть, 97 карт. hhd generate делает это по сиду.",
-        )),
-        RulesSection("Стартовая рука и муллиган", (
-            "2 из 7 карт стартовой руки берутся из Адской библиотеки.",
-            "Лондонский муллиган. Адская библиотека не перемешивается: старые Адские карты кладутся ей вниз. "
-            "Сброшенные карты кладутся вниз той библиотеки, из которой пришли.",
-            "Когда вы берёте карту, вместо этого можно взять её из Адской библиотеки (способности «когда вы "
-            "берёте карту» срабатывают), если она не пуста.",
-        )),
-        RulesSection("Как брать Адскую карту (правило взятия)", (
-            "Посмотрите верхнюю карту Адской библиотеки.",
-            "1. Земля: возьмите её в руку. В свой шаг взятия карты можно сразу её сыграть; она не считается "
-            "в лимит земель за ход.",
-            "2. Заклинание, все цвета маны которого есть на землях вашей колоды: возьмите в руку. В свой шаг "
-            "взятия карты можно сразу разыграть его на {2} дешевле. Гибридный символ считается, если есть хотя бы "
-            "один вариант; фирексианский — всегда. Пурпурный ({P}, даёт Туманность) — тоже цвет.",
-            "3. Иначе: возьмите карту или положите её наверх сайдборда.",
-        ), examples=True),
-        RulesSection("Общий сайдборд", (
-            "Сайдборд один на всех, открытый и упорядоченный. Любой игрок может сыграть его верхнюю карту, как "
-            "если бы она была у него в руке. Карты, покидающие игру, попадают туда, даже не Адские.",
-        )),
-        RulesSection("Конец игры и конец сессии", (
-            "После игры все Адские карты вне сайдборда и библиотек кладутся вниз Адской библиотеки в случайном "
-            "порядке.",
-            "Между играми одной сессии ничего не перемешивается и не сбрасывается: Адская библиотека и сайдборд "
-            "остаются как есть. В конце сессии пересчитайте красные протекторы: hhd checklist --mode return.",
-        )),
-        RulesSection("Поправки на формат", (
-            "Эффекты «В начале игры, если эта карта у вас в библиотеке» срабатывают, когда игрок берёт эту карту, "
-            "в том числе выкладывание заговоров. Эффекты «Когда вы драфтите эту карту» срабатывают, когда игрок "
-            "берёт эту карту или отказывается её брать и кладёт её в сайдборд. Эффекты «Когда пак с этой картой "
-            "оказывается у вас» или «Перед началом драфта» срабатывают, когда игрок осматривает эту карту. "
-            "Эффекты, действующие до конца пака, вместо этого действуют до конца игры.",
-            "Игрок может объявить любого из компаньонов в сайдборде своим выбранным в любой момент, если условия "
-            "соблюдены. Эффекты, влияющие на случайную карту из сайдборда, также перемешивают сайдборд перед этим.",
-            "Эффекты, которые добавляют карты в драфт-пул, вместо этого добавляют их в сайдборд; которые проверяют "
-            "присутствие карты в драфт-пуле — проверяют её присутствие в сайдборде; которые убирают карту из "
-            "драфт-пула — убирают её из игры, то есть в сайдборд; другие эффекты, взаимодействующие с "
-            "драфт-пулом, взаимодействуют с Адской библиотекой.",
-            "Владельцем Адской карты считается первый игрок, переместивший её в зону, отличную от сайдборда или "
-            "Адской библиотеки. Если такого игрока не было, эффекты, требующие поместить карту в библиотеку "
-            "владельца, помещают её в Адскую библиотеку, а в другую зону владельца — в сайдборд.",
-        )),
-        RulesSection("Общие особенности Hellscube v1.2", (
-            "Ставки (ante) включены, но в начале игры карта не ставится: только если эффект карты заставит; "
-            "Адские карты при попытке поставить их попадают в сайдборд. Компаньоны работают по старым правилам: "
-            "один раз за игру можно скастовать своего выбранного компаньона извне игры.",
-            "Заморозка: пока стек или заклинание заморожены, заклинания не разрешаются; если стек или все "
-            "заклинания на стеке заморожены, ход продолжается, как если бы на стеке ничего не было; если эффект "
-            "заставляет разрешить замороженное заклинание, оно разрешается; повёрнутое заклинание на стеке "
-            "заморожено.",
-            "Пурпурный — шестой базовый цвет (Белый, Синий, Чёрный, Красный, Зелёный, Пурпурный); Туманность "
-            "(Nebula) — базовая земля, добавляющая пурпурную ману {P}. Цвет или зона, упомянутые картой, "
-            "появляются, когда карта появляется в игре, и существуют до конца игры.",
-            "Числа (1, 3, 5) и численные слова («один», «три») — разные вещи; и те и другие — численные значения; "
-            "артикль «a» — ни то, ни другое.",
-            "Карты-фишки (фишка, созданная не на поле боя, или карта с супертипом «Фишка») перемещаются между "
-            "зонами и вне поля боя считаются картами, а не фишками; созданная в личной зоне принадлежит владельцу "
-            "зоны. Эффекты, которые превращают карту в фишку, превращают её в карту-фишку. Фишка половины "
-            "двойной карты не имеет характеристик других частей; фишка «[карта1] // [карта2]» считается двойной.",
-        )),
-    ),
-}
+# Written by the project from docs/hell-rules.md, in English: the Russian, from the Russian original beside it,
+# is in the catalog (hhd.po) with the rest of hhd's words, and `rules_sections` hands out either.
+RULES: tuple[RulesSection, ...] = (
+    RulesSection(N_("The Hell library"), (
+        N_("Play ordinary Constructed, plus a shared Hell library in red sleeves in the middle of the table."),
+        N_("Build it from Hellscube v1.2 (720 cards) and 250 basic lands (50 each of Plains, Island, Swamp, "
+           "Mountain, Forest): shuffle the 970 and take a random tenth, 97 cards. hhd generate does it from a seed."),
+    )),
+    RulesSection(N_("Opening hand and mulligan"), (
+        N_("2 of the 7 cards of your opening hand come from the Hell library."),
+        N_("London mulligan. The Hell library is not shuffled: old Hell cards go to its bottom. Cards you put back "
+           "go to the bottom of the library they came from."),
+        N_("Whenever you would draw, you may draw from the Hell library instead (\"when you draw\" still "
+           "triggers) — unless it is empty."),
+    )),
+    RulesSection(N_("Taking a Hell card (the take rule)"), (
+        N_("Look at the top card of the Hell library."),
+        N_("1. A land: put it into your hand. In your draw step you may play it at once; it does not count "
+           "toward your land for the turn."),
+        N_("2. A spell whose every mana color is made by the lands of your deck: put it into your hand. In your "
+           "draw step you may cast it at once for {2} less. A hybrid symbol counts if any one option does; a "
+           "Phyrexian symbol always counts. Purple ({P}, made by Nebula) is a color."),
+        N_("3. Anything else: take it, or put it on top of the sideboard."),
+    ), examples=True),
+    RulesSection(N_("The shared sideboard"), (
+        N_("One sideboard for everyone, open and ordered. Any player may play its top card as if it were in "
+           "their hand. Cards that would leave the game go there, even non-Hell cards."),
+    )),
+    RulesSection(N_("End of a game, end of a session"), (
+        N_("After a game, every Hell card outside the sideboard and the libraries goes to the bottom of the Hell "
+           "library in random order."),
+        N_("Between games of one session nothing is reshuffled or reset: the Hell library and the sideboard stay "
+           "as they are. At the end of the session, count the red sleeves back with hhd checklist --mode return."),
+    )),
+    RulesSection(N_("Hell cards' own text in this format"), (
+        N_("\"At the beginning of the game, if this card is in your library\" (and a conspiracy) happens when you "
+           "take the card. \"When you draft this card\" happens when you take it or decline it to the sideboard. "
+           "\"When a pack with this card reaches you\" and \"before the draft\" happen when you look at it. "
+           "\"Until the end of the pack\" lasts until the end of the game."),
+        N_("You may declare any companion in the sideboard your chosen companion at any time its condition holds. "
+           "An effect on a random card of the sideboard shuffles it first."),
+        N_("Draft pool: cards added to it go to the sideboard; a check of it checks the sideboard; a card removed "
+           "from it is removed from the game, so it goes to the sideboard; any other draft-pool effect acts on the "
+           "Hell library."),
+        N_("Owner: a Hell card's owner is the first player who moved it to a zone other than the sideboard or the "
+           "Hell library. With no owner, \"its owner's library\" is the Hell library and any other zone of its "
+           "owner is the sideboard."),
+    )),
+    RulesSection(N_("Hellscube v1.2 specifics"), (
+        N_("Ante is on, but nobody antes at the start: only card effects ante, and a Hell card that would be "
+           "anted goes to the sideboard. Companions follow the old rule: once a game you may cast your chosen "
+           "companion from outside the game."),
+        N_("Freezing: a frozen stack or a frozen spell does not resolve; if the stack or every spell on it is "
+           "frozen, the turn goes on as if the stack were empty; an effect that makes a frozen spell resolve "
+           "does; a tapped spell on the stack is frozen."),
+        N_("Purple is the sixth color (White, Blue, Black, Red, Green, Purple); Nebula is a basic land that adds "
+           "{P}. A color, or a zone, that a card names comes into being for the rest of the game when the card "
+           "appears."),
+        N_("Numbers (1, 3, 5) and number words (\"one\", \"three\") differ; both are numerical values; the "
+           "article \"a\" is neither."),
+        N_("Token cards (a token made outside the battlefield, or a card with the supertype Token) move between "
+           "zones and are cards, not tokens, off the battlefield; one made in a personal zone is owned by that "
+           "zone's owner. An effect that turns a card into a token makes it a token card. A token of one half of a "
+           "double card has only that half; a token of \"A // B\" is a double card."),
+    )),
+)
 
-EXAMPLE_INTRO = {
-    "en": "Worked example — the lands of your deck make R and G:",
-    "ru": "Пример — земли вашей колоды дают R и G:",
-}
+EXAMPLE_INTRO = N_("Worked example — the lands of your deck make R and G:")
 
-EXAMPLES: dict[str, tuple[Example, ...]] = {
-    "en": (
-        Example("Pyrohyperspasm", "{3}{2/R}{H/R}{R}{R}{R}", "take",
-                "{2/R} is hybrid (either option), {H/R} is Phyrexian (always), R is made."),
-        Example("Pill Bug", "{G/U}{G/U}", "take", "hybrid: G is one of the options."),
-        Example("Murder of Storm Crows", "{1}{U/BB}", "choice", "neither U nor B is made: take it or sideboard it."),
-    ),
-    "ru": (
-        Example("Pyrohyperspasm", "{3}{2/R}{H/R}{R}{R}{R}", "взять",
-                "{2/R} гибридный (любой вариант), {H/R} фирексианский (всегда), R есть."),
-        Example("Pill Bug", "{G/U}{G/U}", "взять", "гибрид: G — один из вариантов."),
-        Example("Murder of Storm Crows", "{1}{U/BB}", "выбор", "нет ни U, ни B: взять или в сайдборд."),
-    ),
-}
+# The take rule's verdicts are the check report's own words ("take", "choice"); a card's name and cost are its data
+EXAMPLES: tuple[Example, ...] = (
+    Example("Pyrohyperspasm", "{3}{2/R}{H/R}{R}{R}{R}", N_("take"),
+            N_("{2/R} is hybrid (either option), {H/R} is Phyrexian (always), R is made.")),
+    Example("Pill Bug", "{G/U}{G/U}", N_("take"), N_("hybrid: G is one of the options.")),
+    Example("Murder of Storm Crows", "{1}{U/BB}", N_("choice"), N_("neither U nor B is made: take it or sideboard it.")),
+)
+
+
+def rules_sections(lang: str) -> tuple[RulesSection, ...]:
+    """The rules quick reference in `lang`: every heading and paragraph through the catalog."""
+    _ = translator(lang).gettext
+    return tuple(RulesSection(_(s.heading), tuple(map(_, s.paragraphs)), s.examples) for s in RULES)
+
+
+def example_intro(lang: str) -> str:
+    return translator(lang).gettext(EXAMPLE_INTRO)
+
+
+def examples(lang: str) -> tuple[Example, ...]:
+    """The worked example in `lang`: its verdicts and reasons translated, the cards as printed."""
+    _ = translator(lang).gettext
+    return tuple(Example(e.name, e.cost, _(e.verdict), _(e.why)) for e in EXAMPLES)
 
 
 def labels(lang: str) -> dict[str, str]:

@@ -22,15 +22,17 @@ from urllib.parse import urlparse
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
+from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.i18n import LANGUAGES, choose_language, translations
-from hhdcli.table.state import OWN_CARDS, Depends, NeedsConfirmation, Session, TableError
+from hhdcli.table.rules import OWN_CARDS, End
+from hhdcli.table.session import Session
 
 TOKEN_COOKIE = "hhd_player"
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
 MAX_POSITION = 100_000
-LOOPBACK_NAMES = {"127.0.0.1", "localhost", "::1"}
 MAX_NAME = 200  # a card's name, as a player types it
 MAX_PLAYER = 40  # a late player's name
 MAX_IDS = 300  # card descriptions asked for at once
@@ -40,32 +42,43 @@ ONLINE_FOR = 20.0  # seconds: a page that asked for the table this recently coun
 
 class Changes:
     """The table's change counter, which event streams wait on: each action wakes every open page at once.
-    It also knows which players have a page listening (the board shows who is connected)."""
+    It also knows which players have a page listening (the board shows who is connected).
 
-    def __init__(self, max_streams: int = 64) -> None:
+    Waiting is on an event replaced at each change (the old one set): `event` makes it, threading.Event under
+    threads, gevent.event.Event under the production server, where a page's stream is a greenlet that must not
+    block the others. No lock is held while waiting, so either kind works with the same code."""
+
+    def __init__(self, max_streams: int = 64, event: Callable[[], Any] = threading.Event) -> None:
         self.count = 0
         self.streams = 0
-        self.max_streams = max_streams  # each open page holds a server thread
+        self.max_streams = max_streams  # under threads each open page holds one
         self.closed = False
         self.listening: dict[str, int] = {}  # player: open streams
         self.seen: dict[str, float] = {}  # player: when their page last asked (for pages that poll)
-        self._changed = threading.Condition()
+        self._event = event
+        self._next = event()  # set at the next change
+        self._lock = threading.Lock()  # held for a few assignments only, never while waiting
 
     def bump(self) -> None:
-        with self._changed:
+        with self._lock:
             self.count += 1
-            self._changed.notify_all()
+            woken, self._next = self._next, self._event()
+        woken.set()
 
     def close(self) -> None:
         """The server stops: every stream ends now, not at its next keep-alive."""
-        with self._changed:
+        with self._lock:
             self.closed = True
-            self._changed.notify_all()
+            woken, self._next = self._next, self._event()
+        woken.set()
 
     def wait(self, seen: int, timeout: float) -> int:
-        with self._changed:
-            self._changed.wait_for(lambda: self.count != seen or self.closed, timeout)
-            return self.count
+        with self._lock:
+            if self.count != seen or self.closed:
+                return self.count
+            next_change = self._next
+        next_change.wait(timeout)
+        return self.count
 
     def online(self, player: str) -> bool:
         return self.listening.get(player, 0) > 0 or time.monotonic() - self.seen.get(player, -ONLINE_FOR) < ONLINE_FOR
@@ -76,17 +89,17 @@ class Changes:
 
     def _listen(self, player: str | None, step: int) -> None:
         """A player's page starts or stops listening: the boards hear of it (who is connected)."""
-        with self._changed:
+        with self._lock:
             self.streams += step
             if player is not None:
                 self.listening[player] = self.listening.get(player, 0) + step
-                self.count += 1
-                self._changed.notify_all()
+        if player is not None:
+            self.bump()
 
     def stream(self, player: str | None = None, keepalive: float = 15.0, lifetime: float = 600.0) -> Iterator[str]:
         """Server-sent events: `change` at once and after every action; a comment line every `keepalive`
         seconds (which also finds pages that went away); the page's EventSource reconnects after `lifetime`."""
-        with self._changed:
+        with self._lock:
             if self.streams >= self.max_streams:
                 raise TableError("too many pages are listening; this one will ask every second instead",
                                  status=503)
@@ -118,6 +131,7 @@ class Served:
     images: Path | None = None  # the card image cache (its downloads): a card's print image, when there
     faces: dict[tuple[int, str], tuple[bytes, str]] = field(default_factory=dict)  # (position, language): a face
     pages: dict[str, str] = field(default_factory=dict)  # the page in each language: the same for every asker
+    origin: str | None = None  # the public address's origin (--public-url): the only one that may act
 
 
 def served() -> Served:
@@ -133,14 +147,15 @@ def same_bytes(given: str | None, expected: str) -> bool:
 
 def create_app(session: Session, code: str | None = None, changes: Changes | None = None,
                host_secret: str | None = None, join_urls: list[str] | None = None,
-               images: Path | None = None) -> Flask:
-    """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code)."""
+               images: Path | None = None, origin: str | None = None) -> Flask:
+    """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code); with an
+    `origin` (the public address's), a POST from any other origin is refused."""
     app = Flask(__name__)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # a state read of 100 cards: a third of its time
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
     app.extensions["hhd-table"] = Served(session, code, host_secret or session.host_secret(), changes or Changes(),
-                                         join_urls or [], images)
+                                         join_urls or [], images, origin=origin)
     app.register_blueprint(table)
     return app
 
@@ -156,7 +171,8 @@ def language() -> str:
     /cards/ru/…), else ?lang=, the page's remembered choice, the browser's."""
     if "lang" not in g:
         named = (request.view_args or {}).get("lang") or request.args.get("lang")
-        g.lang = choose_language(named, request.cookies.get("hhd_lang"), request.accept_languages)
+        g.lang, _source = choose_language(named, remembered=request.cookies.get("hhd_lang"),
+                                          accept_language=request.accept_languages)
     chosen: str = g.lang
     return chosen
 
@@ -278,8 +294,8 @@ def same_site() -> Any:
         return jsonify(error=gettext()("this table answers on 127.0.0.1 or localhost only")), 403
     if request.method != "POST":
         return None
-    origin = request.headers.get("Origin")
-    if origin and urlparse(origin).netloc != request.host:
+    origin, public = request.headers.get("Origin"), served().origin
+    if origin and (origin != public if public else urlparse(origin).netloc != request.host):
         return jsonify(error=gettext()("requests from another site are refused")), 403
     if request.mimetype != "application/json":
         return jsonify(error=gettext()("send JSON (Content-Type: application/json)")), 415
@@ -449,6 +465,11 @@ def join() -> Any:
     """A phone takes a free seat (its token, as a cookie the page keeps and in the answer), or a phone holding a
     token (a re-seat code) confirms it. A seat another phone holds is refused."""
     session = served().session
+    code = body().get("seat")
+    if code is not None:  # a re-seat code from the board's QR: good for one phone, once
+        if not isinstance(code, str) or not _text(code):
+            raise TableError('send the re-seat code as {"seat": CODE}', status=400)
+        return _seated(*session.redeem(code, time.time()))
     who = viewer()
     name = named()
     if who is not None and name in (None, who):
@@ -458,6 +479,11 @@ def join() -> Any:
     else:
         given = session.join(name)
         who = name
+    return _seated(who, given)
+
+
+def _seated(who: str | None, given: str | None) -> Response:
+    """The seat's token, in the answer and as the cookie the page keeps (its card faces ask with it)."""
     answer = jsonify(player=who, token=given)
     answer.set_cookie(TOKEN_COOKIE, given or "", max_age=30 * 86400, httponly=True, samesite="Strict")
     return answer
@@ -472,7 +498,8 @@ def release() -> Any:
 
 @table.post("/api/host/reseat")
 def reseat() -> Any:
-    """A new token for a player's new phone, as an address and its QR code; the old phone's is refused now."""
+    """A re-seat code for a player's new phone, as an address and its QR code: it seats one phone, once, within
+    minutes; the old phone is refused now."""
     from hhdcli.table.page import qr_svg
 
     name = seat_named_by_host()
@@ -499,37 +526,29 @@ def add_player() -> Any:
 # --- actions -----------------------------------------------------------------------------------------------
 
 
-def shown(card: dict[str, Any]) -> dict[str, Any]:
-    """A card in an action's answer, described in the asker's language (its rulings)."""
-    if not card.get("hell"):
-        return card
-    return {**card, **served().session.describe(card["position"], lang=language())}
-
-
 @table.post("/api/draw")
 def draw() -> Any:
-    return jsonify(shown(served().session.draw(player())))
+    return jsonify(served().session.draw(player(), language()))
 
 
 @table.post("/api/take")
 def take() -> Any:
-    return jsonify(shown(served().session.take(player())))
+    return jsonify(served().session.take(player(), language()))
 
 
 @table.post("/api/decline")
 def decline() -> Any:
-    return jsonify(shown(served().session.decline(player())))
+    return jsonify(served().session.decline(player(), language()))
 
 
 @table.post("/api/opening-hand")
 def opening_hand() -> Any:
-    return jsonify(cards=[shown(c) for c in served().session.opening_hand(player())])
+    return jsonify(cards=served().session.opening_hand(player(), language()))
 
 
 @table.post("/api/mulligan")
 def mulligan() -> Any:
-    dealt = served().session.mulligan(player())
-    return jsonify({**dealt, "cards": [shown(c) for c in dealt["cards"]]})
+    return jsonify(served().session.mulligan(player(), language()))
 
 
 @table.post("/api/keep")
@@ -549,12 +568,12 @@ def play() -> Any:
     position: Any = body().get("position")
     if not position_value(position):
         raise TableError('say which card: {"position": N}', status=400)
-    return jsonify(shown(served().session.play(who, position)))
+    return jsonify(served().session.play(who, position, language()))
 
 
 @table.post("/api/play-sideboard")
 def play_sideboard() -> Any:
-    return jsonify(shown(served().session.play_sideboard_top(player())))
+    return jsonify(served().session.play_sideboard_top(player(), language()))
 
 
 @table.post("/api/to-sideboard")
@@ -563,7 +582,7 @@ def to_sideboard() -> Any:
     position: Any = body().get("position")
     if not position_value(position, own_cards=True):
         raise TableError('say which card: {"position": N}', status=400)
-    return jsonify(served().session.to_sideboard(who, position))
+    return jsonify(served().session.to_sideboard(who, position, language()))
 
 
 @table.post("/api/own-card")
@@ -582,9 +601,9 @@ def to_hell_library() -> Any:
     who = player_or_host()
     position: Any = body().get("position")
     end = body().get("end", "top")
-    if not position_value(position) or end not in ("top", "bottom"):
+    if not position_value(position) or end not in tuple(End):
         raise TableError('say which card and where: {"position": N, "end": "top" or "bottom"}', status=400)
-    return jsonify(served().session.to_hell_library(who, position, end))
+    return jsonify(served().session.to_hell_library(who, position, end, language()))
 
 
 @table.post("/api/end-game")

@@ -1,38 +1,25 @@
-"""The Hell table page in the players' language: gettext message catalogs (hhdcli/locale/LANG/LC_MESSAGES/
-table.po, compiled in memory with Babel when first used), chosen from ?lang=, the remembered choice, or the
-browser's Accept-Language. Card names stay as printed."""
+"""The Hell table page in the players' language: the "table" domain of hhd's catalogs
+(hhdcli/locale/LANG/LC_MESSAGES/table.po, read compiled as hhdcli.i18n reads every catalog), the language
+chosen by hhdcli.i18n.choose_language from ?lang=, the remembered choice, or the browser's Accept-Language.
+Card names stay as printed."""
 
 from __future__ import annotations
 
 import gettext
-import io
-from functools import lru_cache
-from importlib.resources import files
 
-LANGUAGES = ("en", "ru")
+from hhdcli.i18n import LANGUAGES, choose_language, plural_forms, translator
+
+__all__ = ["DOMAIN", "LANGUAGES", "choose_language", "plural_rule", "translations"]
+
+DOMAIN = "table"
 
 
-@lru_cache(maxsize=len(LANGUAGES))
 def translations(lang: str) -> gettext.NullTranslations:
     """The page's messages in `lang` (English, the messages themselves, when there is no catalog)."""
-    if lang == "en":
-        return gettext.NullTranslations()
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
-    source = files("hhdcli") / "locale" / lang / "LC_MESSAGES" / "table.po"
-    with source.open("rb") as po:
-        catalog = read_po(po, locale=lang)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    return translator(lang, DOMAIN)
 
 
-def choose_language(asked: str | None, remembered: str | None, accept_language: object) -> str:
-    """?lang= first, then the choice the page remembered (a cookie), then the browser's preference."""
-    for choice in (asked, remembered):
-        if choice in LANGUAGES:
-            return str(choice)
-    best = getattr(accept_language, "best_match", lambda _options: None)(LANGUAGES)
-    return str(best) if best in LANGUAGES else "en"
+def plural_rule(lang: str) -> str:
+    """The page's plural rule in `lang`: its catalog's Plural-Forms expression (hhdcli.i18n.plural_forms), for
+    the page's script to evaluate as `Number(rule)` (a comparison is a boolean in JavaScript)."""
+    return plural_forms(lang, DOMAIN)

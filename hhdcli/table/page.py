@@ -10,7 +10,8 @@ from importlib.resources import files
 from typing import Any
 
 from hhdcli.table.i18n import translations
-from hhdcli.table.state import REMINDERS, Session
+from hhdcli.table.session import Session
+from hhdcli.table.views import REMINDERS, VERDICTS
 
 PAGE = "table.html.j2"
 _T = re.compile(r'\bT\("((?:[^"\\]|\\.)*)"\)')
@@ -22,7 +23,6 @@ PLURAL_RULES = {
 }
 # a number of each form, in order, to ask the catalog for the form itself
 FORM_SAMPLES = {"en": (1, 2), "ru": (1, 2, 5)}
-VERDICTS = ("land", "take", "choice")  # the take rule's answers, named on the page
 SYMBOL = re.compile(r"\{([^{}]{1,12})\}")
 
 

@@ -9,16 +9,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
+from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import _, current_language, quote
-from hhdcli.mana import SymbolTable
-from hhdcli.table.state import Session, TableError
+from hhdcli.table.errors import TableError
+from hhdcli.table.session import Session
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
     from hhdcli.env import Env
     from hhdcli.library import ResolvedLibrary
+    from hhdcli.table.app import Changes
+    from hhdcli.table.online import Public
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
@@ -28,7 +30,7 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
     from hhdcli.files import dump_json
 
     content = hashlib.sha256(dump_json(resolved.library.to_json())).hexdigest()
-    session = Session(state_file, resolved.by_position, SymbolTable.from_records(cache.symbols),
+    session = Session(state_file, resolved.by_position, cache.symbol_table,
                       resolved.library.seed, content)
     try:
         return session, session.start(players)
@@ -106,32 +108,37 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
-          state_file: Path, host: str, port: int, new_code: bool = False) -> None:
-    import logging
+          state_file: Path, host: str, port: int, new_code: bool = False, public: Public | None = None) -> None:
+    """`hhd table`: one session served until Ctrl-C or SIGTERM; `public` says where the internet reaches it."""
+    from hhdcli.table.app import create_app
+    from hhdcli.table.online import Public, harden
+    from hhdcli.table.server import Bounds, make_server, run
 
-    from werkzeug.serving import make_server
-
-    from hhdcli.table.app import Changes, create_app
-
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request: pages ask often
+    public = public or Public()
 
     sock = listen(host, port)  # before anything is said: a bad --host or a busy port is the only line
     try:
         session, resumed = open_session(resolved, cache, players, state_file)
         # the join code and the host's secret are the session's: phones and the board keep them across restarts
         # until --new-code rotates both
-        code = None if host in LOOPBACK else session.join_code(lambda: secrets.token_urlsafe(6), new_code)
+        # a table on loopback with no public address answers this computer only, with no code; a code of
+        # fewer than 80 bits (from an older hhd) is replaced, the host secret with it
+        loopback_only = host in LOOPBACK_NAMES and public.url is None
+        new_code = new_code or not loopback_only and len(session.join_code(new_join_code)) < JOIN_CODE_LENGTH
+        code = None if loopback_only else session.join_code(new_join_code, new_code)
         host_secret = session.host_secret(new_code)
         port = sock.getsockname()[1]
-        urls = addresses(host, port, code)
-        changes = Changes()
-        app = create_app(session, code, changes, host_secret, urls, env.cache_dir / "images")
-        server = make_server(host, port, app, threaded=True, fd=sock.fileno())
+        public_join = public.join_url(code)
+        urls = [public_join] if public_join else addresses(host, port, code)
+        changes = stream_changes()
+        app = create_app(session, code, changes, host_secret, urls, env.cache_dir / "images", public.origin)
+        harden(app, public)
+        server = make_server(sock, app, Bounds(behind_proxy=public.behind_proxy))
     except BaseException:
         sock.close()
         raise
-    try:  # Ctrl-C from here on, even before the server runs, is the stop that keeps the session
-        if code:
+    try:
+        if code and public.url is None:
             env.warn(_("listening on {host}: anyone on this network can reach the table; the join code keeps them "
                        "out").format(host=host))
         env.info((_("resumed the session of library {seed} in {file}") if resumed else
@@ -139,19 +146,35 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
                                                                              file=state_file))
         for url in urls:
             print(_("open {url}").format(url=url), flush=True)
-        board = f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
-        board += (f"?code={code}" if code else "") + f"#host={host_secret}"
+        board = public_join or f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
+        board += ("" if public_join or not code else f"?code={code}") + f"#host={host_secret}"
         print(_("the board (on this computer, the host's): {url}").format(url=board), flush=True)
         _qr(urls[0])
-        server.serve_forever()  # werkzeug's returns on Ctrl-C (it swallows KeyboardInterrupt)
-    except KeyboardInterrupt:
-        pass
+        run(server, changes.close)  # until Ctrl-C or SIGTERM; open pages' event streams end then
+    except KeyboardInterrupt:  # Ctrl-C before the server ran: the session is kept all the same
+        server.stop(timeout=0)
     finally:
-        changes.close()  # open pages' event streams end now
-        server.server_close()
         sock.close()
     env.info(_("stopped; the session is kept in {file}: run the same hhd table command to go on where you were")
              .format(file=state_file))
+
+
+JOIN_CODE_BYTES = 10  # 80 bits: a code in a link cannot be guessed from the internet
+JOIN_CODE_LENGTH = 14  # its letters (base64, 6 bits each)
+
+
+def new_join_code() -> str:
+    return secrets.token_urlsafe(JOIN_CODE_BYTES)
+
+
+def stream_changes() -> Changes:
+    """The change counter for the production server: its streams wait as greenlets, so hundreds may listen
+    (each address's share is bounded by the server)."""
+    import gevent.event
+
+    from hhdcli.table.app import Changes
+
+    return Changes(max_streams=2000, event=gevent.event.Event)
 
 
 def _qr(url: str) -> None:

@@ -1,0 +1,289 @@
+"""The Hell table's rules, pure: the zones a card can be in, the actions a player takes, and what each action
+does to the zones and who may take it. Nothing here reads or writes the state file: the session reads plain
+data through the store, asks these functions, and writes what they decide.
+
+Zones (`Zone`): the Hell library (ord ascending: the top first), the shared sideboard (the top first), a player's
+hand (theirs alone to see), `out` (played: battlefield, graveyard — anywhere but the libraries, the sideboard and
+the hand; open to everyone), `pending` (drawn, a choice card waiting for take or decline). A zone played cards
+can be told apart in (battlefield, graveyard, exile) is a new member and, for the cards already `out`, a
+migration of the store.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from hhdcli.i18n import N_
+from hhdcli.library import OPENING_HAND
+from hhdcli.mana import Take
+from hhdcli.table.errors import NeedsConfirmation, TableError
+
+# Cards of the players' own decks that left the game (by name, onto the sideboard) are numbered from here, above
+# every library position; their name is kept with them, Hell cards have none (their card data says it).
+OWN_CARDS = 1_000_000
+RESEAT_MINUTES = 10  # a re-seat code seats one phone within this time, then is dead
+
+
+class Zone(StrEnum):
+    """Where a card is; the value is what the state file and the page call it."""
+
+    LIBRARY = "library"
+    SIDEBOARD = "sideboard"
+    HAND = "hand"
+    OUT = "out"  # played: open to everyone, back to the Hell library at the end of the game
+    PENDING = "pending"
+
+
+class End(StrEnum):
+    """Which end of an ordered zone a card goes to."""
+
+    TOP = "top"
+    BOTTOM = "bottom"
+
+
+class Action(StrEnum):
+    """What a log entry says was done; the value is the log's word for it, a message of the table's catalog."""
+
+    DRAW = N_("draw")
+    TAKE = N_("take")
+    DECLINE = N_("decline")
+    OPENING_HAND = N_("opening hand")
+    MULLIGAN = N_("mulligan")
+    KEEP = N_("keep")
+    PLAY = N_("play")
+    PLAY_FROM_SIDEBOARD = N_("play from sideboard")
+    TO_SIDEBOARD = N_("to sideboard")
+    OWN_CARD_TO_SIDEBOARD = N_("own card to sideboard")
+    TO_HELL_LIBRARY = N_("to the Hell library")
+    END_OF_GAME = N_("end of game")
+
+
+OPEN_ZONES = (Zone.SIDEBOARD, Zone.OUT)  # every viewer sees these cards
+# Zones a player's cards are in; a Hell card first moved into one of these by a player is theirs (its owner)
+PLAYERS_ZONES = (Zone.HAND, Zone.OUT, Zone.PENDING)
+OWNING_ZONES = (Zone.HAND, Zone.OUT)
+# What a player drew, holds or put back is theirs to know: the others read that they acted, not on which card.
+PRIVATE_ACTIONS = (Action.DRAW, Action.TAKE, Action.OPENING_HAND, Action.MULLIGAN, Action.KEEP)
+OPENING_ACTIONS = (Action.OPENING_HAND, Action.MULLIGAN, Action.KEEP)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where one card is, as the store read it."""
+
+    position: int
+    zone: Zone
+    player: str | None = None  # who holds or played it
+    owner: str | None = None  # the rules' owner (None: nobody moved it out of Hell this game)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A log entry as the rules read it: who did what, and which cards it moved (or created)."""
+
+    id: int
+    game: int
+    player: str | None
+    action: str
+    detail: dict[str, Any] = field(default_factory=dict)
+    moved: frozenset[int] = frozenset()
+
+
+# --- seeing ---------------------------------------------------------------------------------------------------
+
+
+def may_see(place: Place | None, viewer: str | None) -> bool:
+    """A card's face: the open sideboard's and played cards for everyone, a hand (or a waiting card) for its
+    player alone, the library for nobody."""
+    if place is None:
+        return False
+    return place.zone in OPEN_ZONES or viewer is not None and place.player == viewer
+
+
+# --- the library's order --------------------------------------------------------------------------------------
+
+
+def table_order(positions: Iterable[int], secret: str) -> list[int]:
+    """The table's secret order of the library: shuffled from the session's secret, so neither the printed
+    library nor its public seed tells the next Hell card."""
+    order = sorted(positions)
+    random.Random(f"hhd-table-order:{secret}").shuffle(order)
+    return order
+
+
+# --- drawing --------------------------------------------------------------------------------------------------
+
+
+def drawn_card(player: str, waiting: bool, top: list[int]) -> int:
+    """The card a draw takes: the library's top, unless a choice card waits or the library is empty."""
+    if waiting:
+        raise TableError("{player} has a drawn card waiting: take it or decline it first", player=player)
+    if not top:
+        raise TableError("the Hell library is empty: the rules forbid drawing from it")
+    return top[0]
+
+
+def drawn_to(verdict: Take) -> Zone:
+    """A land or a take goes to the hand; a choice waits for take or decline."""
+    return Zone.PENDING if verdict == Take.CHOICE else Zone.HAND
+
+
+def waiting_card(player: str, pending: int | None) -> int:
+    if pending is None:
+        raise TableError("{player} has no drawn card waiting for take or decline", player=player)
+    return pending
+
+
+# --- the opening hand -----------------------------------------------------------------------------------------
+
+
+def opening_phase(latest: Entry | None) -> tuple[str | None, list[int]]:
+    """Where a player's opening hand stands, from their newest opening action this game: None (not dealt),
+    'dealt' (mulligan or keep to come) or 'kept', and the Hell cards last dealt."""
+    if latest is None:
+        return None, []
+    if latest.action == Action.KEEP:
+        return "kept", []
+    return "dealt", [int(p) for p in latest.detail["dealt"]]
+
+
+def may_deal(player: str, phase: str | None) -> None:
+    if phase is not None:
+        raise TableError("{player} has an opening hand this game; a mulligan deals a new one", player=player)
+
+
+def deciding(player: str, phase: str | None, dealt: list[int]) -> list[int]:
+    """The Hell cards dealt in the player's opening hand, while they still mulligan or keep it."""
+    if phase is None:
+        raise TableError("{player} has no opening hand yet: draw it first", player=player)
+    if phase == "kept":
+        raise TableError("{player} kept their opening hand this game", player=player)
+    return dealt
+
+
+def deal(top: list[int], returned: Iterable[int] = ()) -> list[int]:
+    """The Hell cards of an opening hand, from the top; from a library this short, the `returned` cards (a
+    mulligan's, going to the bottom) come straight back."""
+    positions = (top + list(returned))[:OPENING_HAND]
+    if len(positions) < OPENING_HAND:
+        raise TableError("the Hell library has fewer than 2 cards left for an opening hand")
+    return positions
+
+
+def mulligan_returns(dealt: list[int], held: list[int]) -> list[int]:
+    """A London mulligan returns the dealt Hell cards still held, in the order they were dealt, not shuffled."""
+    return [p for p in dealt if p in set(held)]
+
+
+def kept_bottom(player: str, bottom: list[int], held: list[int]) -> list[int]:
+    """The Hell cards the player ticked at keep, in the order ticked; each must be in their hand."""
+    chosen = list(dict.fromkeys(bottom))
+    if any(p not in set(held) for p in chosen):
+        raise TableError("{player} does not hold every card named", status=400, player=player)
+    return chosen
+
+
+# --- playing and leaving the game -----------------------------------------------------------------------------
+
+
+def playable(player: str, position: int, held: list[int]) -> int:
+    if position not in held:
+        raise TableError("{player} holds no such card", status=404, player=player)
+    return position
+
+
+def sideboard_top(top: list[int]) -> int:
+    if not top:
+        raise TableError("the sideboard is empty")
+    return top[0]
+
+
+def owner_after(zone: Zone, player: str | None, owner: str | None) -> str | None:
+    """The rules' owner: the first player to move a card out of Hell (into a hand or play) this game."""
+    if owner is None and player and zone in OWNING_ZONES:
+        return player
+    return owner
+
+
+def to_hell_library(place: Place | None, name: str) -> None:
+    """An ownerless Hell card on the sideboard may be put into "its owner's library": the Hell library."""
+    if place is None or place.position >= OWN_CARDS:
+        raise TableError("no Hell card at position {position}", status=404,
+                         position=place.position if place else "?")
+    if place.zone != Zone.SIDEBOARD:
+        raise TableError("{card} is not on the sideboard", card=name)
+    if place.owner is not None:
+        raise TableError("{owner} owns {card}: its owner's library is theirs", owner=place.owner, card=name)
+
+
+def to_sideboard(place: Place | None, player: str | None, position: int, name: str) -> None:
+    """A card leaving the game (exile, ante…) goes on top of the sideboard: a played card by anyone's effect,
+    a card in hand by its holder."""
+    if place is not None and place.zone == Zone.SIDEBOARD:  # open to all: this may be said
+        raise TableError("{card} is not in play", status=409, card=name)
+    mine = place is not None and place.zone == Zone.HAND and place.player == player
+    if place is None or not (mine or place.zone == Zone.OUT):
+        # the library, another's hand or waiting card: one answer for all, so that no probe tells which
+        # library positions other players hold
+        raise TableError("no card at library position {position}", status=404, position=position)
+
+
+# --- the end of a game ----------------------------------------------------------------------------------------
+
+
+def game_to_end(confirmed: int | None, game: int) -> None:
+    """`confirmed`: the game the asker saw when they confirmed; if it has already ended (another phone or the
+    board ended it first), nothing moves: two players confirming at once end one game, not two."""
+    if confirmed is not None and confirmed != game:
+        raise TableError("game {confirmed} has already ended; this is game {game}", status=409,
+                         confirmed=confirmed, game=game)
+
+
+def end_of_game(outside: list[int], secret: str, game: int) -> tuple[list[int], list[int]]:
+    """The cards outside the libraries and the sideboard: the Hell cards, in the random order (seeded by the
+    session's secret and the game) they go to the bottom of the Hell library in, and the players' own cards,
+    which go home to their decks."""
+    order = sorted(p for p in outside if p < OWN_CARDS)
+    random.Random(f"hhd-table:{secret}:{game}").shuffle(order)
+    return order, [p for p in outside if p >= OWN_CARDS]
+
+
+# --- undo -----------------------------------------------------------------------------------------------------
+
+
+def entry_to_undo(asker: str | None, anyone: bool, own: Entry | None, last: Entry | None) -> Entry:
+    """Which entry an undo takes back: the asking player's own last action, even when others acted since; with
+    `anyone` (confirmed), or for the host, the table's last action whoever took it. Another's action needs a
+    confirmation."""
+    if asker is not None and not anyone:
+        if own is not None:
+            return own
+        if last is None:
+            raise TableError("nothing to undo")
+        if last.player is None:
+            raise NeedsConfirmation("you have no action to undo; the last action is the host's ({action})",
+                                    action=last.action)
+        raise NeedsConfirmation("you have no action to undo; the last action is {player}'s ({action})",
+                                player=last.player, action=last.action)
+    if last is None:
+        raise TableError("nothing to undo")
+    if asker is None and not anyone and last.player is not None:  # the host, a player's action
+        raise NeedsConfirmation("the last action is {player}'s ({action})", player=last.player, action=last.action)
+    return last
+
+
+def blocking(entry: Entry, later: list[Entry]) -> list[Entry]:
+    """Later actions that moved any card this one moved (or began a later game) depend on it."""
+    return [e for e in later if e.moved & entry.moved or Action.END_OF_GAME in (e.action, entry.action)]
+
+
+# --- seats ----------------------------------------------------------------------------------------------------
+
+
+def code_alive(issued: float, now: float) -> bool:
+    """A re-seat code seats a phone for RESEAT_MINUTES after the host made it (used once, then dead)."""
+    return 0 <= now - issued <= RESEAT_MINUTES * 60

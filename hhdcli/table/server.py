@@ -1,0 +1,132 @@
+"""The production server under `hhd table` and `hhd serve`: gevent's WSGI server (pywsgi), chosen by measurement
+(docs/design-table-online.md): each open page's event stream is a greenlet of a few kilobytes, not a thread, so
+500 pages listening cost one process and no pool to size; it has wheels for Linux, macOS and Windows.
+
+What the internet may send is bounded here, before the app: connections per address, event streams per address,
+an idle connection's time, and (gevent's own) a request line of 8 KiB and 100 header lines of 64 KiB at most.
+The request log is off: every address a page asks for carries the join code."""
+
+from __future__ import annotations
+
+import signal
+import socket
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+STOP_WITHIN = 4.0  # seconds: SIGTERM's streams close and requests finish within this (the issue asks 5)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What one client address may hold at once; `behind_proxy`: the address is the proxy's (one hop) and the
+    client's is X-Forwarded-For's last entry (the proxy bounds the connections then)."""
+
+    connections_per_address: int = 64
+    streams_per_address: int = 12  # a household of phones and a board, each with a tab or two
+    idle_seconds: float = 75.0  # a connection that sends nothing (a slow request, a dead keep-alive) is closed
+    behind_proxy: bool = False
+
+
+def client_address(environ: dict[str, Any], behind_proxy: bool) -> str:
+    """The asker's address: the peer's, or behind a proxy the one it appended to X-Forwarded-For (one hop,
+    so a client's own X-Forwarded-For entries are never believed)."""
+    if behind_proxy:
+        forwarded = environ.get("HTTP_X_FORWARDED_FOR", "")
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        if last:
+            return last
+    return str(environ.get("REMOTE_ADDR", ""))
+
+
+class StreamBound:
+    """WSGI middleware: at most `most` open event streams (/api/events) per client address; one more is 429
+    and the page falls back to asking every few seconds."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], most: int, behind_proxy: bool) -> None:
+        self.app, self.most, self.behind_proxy = app, most, behind_proxy
+        self.open: Counter[str] = Counter()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if not environ.get("PATH_INFO", "").endswith("/api/events"):
+            return self.app(environ, start_response)
+        address = client_address(environ, self.behind_proxy)
+        if self.open[address] >= self.most:
+            start_response("429 Too Many Requests", [("Content-Type", "application/json"), ("Retry-After", "10")])
+            return [b'{"error": "too many pages of this address are listening"}']
+        self.open[address] += 1
+        try:
+            answer = self.app(environ, start_response)
+        except BaseException:
+            self._done(address)
+            raise
+        return self._counted(answer, address)
+
+    def _counted(self, answer: Iterable[bytes], address: str) -> Iterator[bytes]:
+        try:
+            yield from answer
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+            self._done(address)
+
+    def _done(self, address: str) -> None:
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]
+
+
+def make_server(sock: socket.socket, app: Callable[..., Iterable[bytes]], bounds: Bounds) -> Any:
+    """gevent's WSGI server on the bound socket, with the bounds above and no request log."""
+    from gevent.pywsgi import WSGIServer
+
+    class Bounded(WSGIServer):
+        """Refuses a connection beyond the address's share, and closes a connection idle too long."""
+
+        peers: Counter[str] = Counter()
+
+        def handle(self, client: Any, address: Any) -> None:
+            peer = str(address[0]) if isinstance(address, tuple) else ""
+            if not bounds.behind_proxy and self.peers[peer] >= bounds.connections_per_address:
+                client.close()
+                return
+            self.peers[peer] += 1
+            client.settimeout(bounds.idle_seconds)
+            try:
+                super().handle(client, address)
+            finally:
+                self.peers[peer] -= 1
+                if self.peers[peer] <= 0:
+                    del self.peers[peer]
+
+    sock.setblocking(False)
+    return Bounded(sock, StreamBound(app, bounds.streams_per_address, bounds.behind_proxy), log=None,
+                   environ={"SERVER_NAME": "hhd"})  # no name look-up of 0.0.0.0 at start
+
+
+def run(server: Any, on_stop: Callable[[], None]) -> None:
+    """Serve until Ctrl-C or SIGTERM; then `on_stop` (the pages' event streams end) and the open requests
+    finish within STOP_WITHIN seconds."""
+    import gevent
+    import gevent.event
+
+    stopping = gevent.event.Event()
+    handlers = []
+    for number in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
+        if number is not None:
+            try:
+                handlers.append(gevent.signal_handler(number, stopping.set))
+            except (ValueError, AttributeError):  # Windows has no SIGTERM handler in gevent's loop: Ctrl-C only
+                pass
+    server.start()
+    try:
+        stopping.wait()
+    except KeyboardInterrupt:  # Windows: Ctrl-C arrives as the exception
+        pass
+    finally:
+        for handler in handlers:
+            handler.cancel()
+        on_stop()
+        server.stop(timeout=STOP_WITHIN)

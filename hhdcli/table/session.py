@@ -1,0 +1,385 @@
+"""One Hell library session: each action reads what it needs through the store, asks the rules what it does
+and who may do it, writes their answer in the same transaction, and answers with the views' description of the
+cards, in the asker's language.
+
+Who acts is the caller's business (hhdcli.table.app checks tokens); every action here is told its player, or
+None for the host (the laptop running the table), and logs it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hhdcli.cards import Card
+from hhdcli.mana import SymbolTable
+from hhdcli.table import rules
+from hhdcli.table.errors import Depends, TableError
+from hhdcli.table.rules import OWN_CARDS, Action, End, Zone
+from hhdcli.table.store import Store, Tx
+from hhdcli.table.views import Views, public_entry
+
+
+@dataclass
+class Session:
+    """The session over one state file; `cards` are the library's cards by library-file position."""
+
+    path: Path
+    cards: dict[int, Card]
+    table: SymbolTable
+    seed: str
+    library_hash: str = ""  # the library file's content: a library drawn again with other options is another
+    store: Store = field(init=False, repr=False)
+    views: Views = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.store = Store(self.path)
+        self.views = Views(self.cards, self.table)
+
+    # --- the session -----------------------------------------------------------------------------------
+
+    def start(self, players: dict[str, tuple[str, ...]]) -> bool:
+        """Create the session (library in the table's secret order, empty sideboard) unless the file holds this
+        library's session already; players are added or updated either way. True when an old session was
+        resumed."""
+        self.store.open()
+        try:
+            with self.store.transaction() as tx:
+                return self._start(tx, players)
+        except sqlite3.DatabaseError as exc:
+            raise TableError("{file} is damaged ({reason})", status=400, file=self.path, reason=exc) from exc
+
+    def _start(self, tx: Tx, players: dict[str, tuple[str, ...]]) -> bool:
+        found = tx.meta("seed")
+        if found is not None and found != self.seed:
+            raise TableError("{file} holds the session of library {found}, not {seed}", status=400,
+                             file=self.path, found=repr(found), seed=repr(self.seed))
+        drawn_from = tx.meta("library")
+        if drawn_from is not None and self.library_hash and drawn_from != self.library_hash:
+            raise TableError("{file} holds the session of another library with the seed {seed} (drawn again "
+                             "with other options or card data)", status=400, file=self.path, seed=repr(self.seed))
+        if self.library_hash:
+            tx.set_meta("library", self.library_hash, keep=True)
+        if found is None:
+            # the table's order is secret: shuffled from a secret kept in the state file and never shown
+            secret = secrets.token_hex(16)
+            for key, value in (("seed", self.seed), ("game", "1"), ("secret", secret)):
+                tx.set_meta(key, value)
+            tx.new_library(rules.table_order(self.cards, secret))
+        self.views.name_faces(self._secret(tx))
+        for name, colors in players.items():
+            tx.put_player(name, "".join(colors))
+        return found is not None
+
+    def _secret(self, tx: Tx) -> str:
+        """The session's secret (a session from before it was kept has its seed): the faces' ids and the
+        end-of-game shuffles are made from it."""
+        return tx.meta("secret") or self.seed
+
+    def _kept(self, key: str, make: Callable[[], str], new: bool = False) -> str:
+        with self.store.transaction() as tx:
+            found = tx.meta(key)
+            if found is not None and not new:
+                return found
+            value = make()
+            tx.set_meta(key, value)
+            return value
+
+    def join_code(self, make: Callable[[], str], new: bool = False) -> str:
+        """The session's join code, kept in the state file; a new one when there is none or `new` asks."""
+        return self._kept("code", make, new)
+
+    def host_secret(self, new: bool = False) -> str:
+        """The host's secret (the laptop's board proves it is the host with it), kept like the join code."""
+        return self._kept("host", lambda: secrets.token_urlsafe(18), new)
+
+    def game(self) -> int:
+        """The number of the game being played (1 for the session's first)."""
+        with self.store.snapshot() as tx:
+            return tx.game()
+
+    def face_position(self, face: str) -> int | None:
+        return self.views.faces.get(face)
+
+    @property
+    def _face_of(self) -> dict[int, str]:
+        return self.views.face_of
+
+    # --- seats -------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _colors(tx: Tx, player: str) -> str:
+        colors = tx.colors(player)
+        if colors is None:
+            raise TableError("no player named {player} at this table", status=404, player=player)
+        return colors
+
+    def join(self, player: str) -> str:
+        """Seat a player on this phone: their token, kept in the state file (it survives restarts). A seat
+        taken by another phone is refused; the host releases it or re-seats the player."""
+        with self.store.transaction() as tx:
+            self._colors(tx, player)
+            if tx.token(player) is not None:
+                raise TableError("{player} is playing from another phone; the host can release the seat or show "
+                                 "{player}'s re-seat code on the board", status=403, player=player)
+            return self._seat(tx, player, secrets.token_urlsafe(18))
+
+    def reseat(self, player: str) -> str:
+        """The host makes a re-seat code for a player's new phone: it seats one phone, once, within
+        RESEAT_MINUTES. The old phone is refused from now on (the seat stays held: nobody may pick the name)."""
+        with self.store.transaction() as tx:
+            self._colors(tx, player)
+            self._seat(tx, player, secrets.token_urlsafe(18))  # a token no phone holds until the code is used
+            code = secrets.token_urlsafe(18)
+            tx.add_seat_code(code, player)
+            return code
+
+    def redeem(self, code: str, now: float) -> tuple[str, str]:
+        """A re-seat code used by the new phone: its player and the phone's new token. The code is dead from now
+        on, used or not, whoever asks again."""
+        with self.store.transaction() as tx:
+            found = tx.take_seat_code(code)
+            if found is None or not rules.code_alive(found[1], now) or tx.colors(found[0]) is None:
+                raise TableError("this re-seat code was used already or has expired: ask the host for a new one",
+                                 status=403)
+            return found[0], self._seat(tx, found[0], secrets.token_urlsafe(18))
+
+    def release(self, player: str) -> None:
+        """The host frees a seat: its phone is refused, and the next phone to pick the name gets it."""
+        with self.store.transaction() as tx:
+            self._colors(tx, player)
+            self._seat(tx, player, None)
+
+    @staticmethod
+    def _seat(tx: Tx, player: str, token: str | None) -> str:
+        """Who holds a player's seat: the phone with this token, or (None) the next phone to pick the name. Any
+        re-seat code made for the seat before dies with the old holder."""
+        tx.set_token(player, token)
+        tx.drop_seat_codes(player)
+        tx.changed()
+        return token or ""
+
+    def add_player(self, player: str, colors: str) -> None:
+        """A late player, added from the board while the table runs."""
+        with self.store.transaction() as tx:
+            if not tx.put_player(player, colors, update=False):
+                raise TableError("{player} is at the table already", player=player)
+            tx.changed()
+
+    def viewer(self, token: str | None) -> str | None:
+        """The player a token belongs to, or None. Tokens are compared as bytes, in constant time."""
+        if not token:
+            return None
+        given = token.encode("utf-8", "surrogatepass")
+        with self.store.snapshot() as tx:
+            held = tx.tokens()
+        return next((name for name, theirs in held if hmac.compare_digest(given, theirs.encode())), None)
+
+    def may_see(self, position: int, viewer: str | None) -> bool:
+        """A card's face: the open sideboard's and played cards for everyone, a hand for its player alone."""
+        with self.store.snapshot() as tx:
+            return rules.may_see(tx.place(position), viewer)
+
+    # --- reading ---------------------------------------------------------------------------------------
+
+    def state(self, log_size: int = 30, viewer: str | None = None, lang: str = "en") -> dict[str, Any]:
+        """What `viewer` may see of the table (views.Views.state), read at one moment."""
+        with self.store.snapshot() as tx:
+            game = tx.game()
+            log, more = tx.log_page(None, log_size)
+            seen = {"seed": self.seed, "game": game, "version": tx.version(), "cards": tx.outside_library(),
+                    "library_count": tx.count(Zone.LIBRARY), "players": tx.players(), "log": log, "log_more": more}
+            phase = self._opening(tx, viewer, game)[0] if viewer is not None else None  # the others' is private
+        return self.views.state(seen, viewer, phase, lang)
+
+    def log(self, before: int | None, size: int, viewer: str | None) -> dict[str, Any]:
+        """A page of the log, newest first, of the entries older than `before` (a log id)."""
+        with self.store.snapshot() as tx:
+            page, more = tx.log_page(before, size)
+        return {"log": [public_entry(e, viewer, self.views.shown_details) for e in page], "log_more": more}
+
+    def describe_faces(self, ids: list[str], viewer: str | None, lang: str) -> dict[str, dict[str, Any]]:
+        """The descriptions of the cards named by face id that the viewer may see (others are left out)."""
+        asked = [self.views.faces[face] for face in ids if face in self.views.faces]
+        with self.store.snapshot() as tx:
+            places = tx.places(asked)
+        return self.views.described_faces(ids, places, viewer, lang)
+
+    def describe(self, position: int, lang: str = "en", name: str | None = None) -> dict[str, Any]:
+        return self.views.describe(position, lang, name)
+
+    # --- actions -------------------------------------------------------------------------------------
+
+    def _name(self, tx: Tx, position: int) -> str:
+        return self.views.name(position, None if position in self.cards else tx.own_name(position))
+
+    def draw(self, player: str, lang: str = "en") -> dict[str, Any]:
+        """The top card for a player: a land or a take goes to their hand; a choice waits for take or decline."""
+        with self.store.transaction() as tx:
+            colors = self._colors(tx, player)
+            top = rules.drawn_card(player, bool(tx.held(player, Zone.PENDING)), tx.top(Zone.LIBRARY))
+            verdict = self.views.judged(top, colors).verdict
+            tx.log_action(player, Action.DRAW, {"position": top, "name": self.cards[top].name, "verdict": verdict},
+                          [top])
+            tx.move(top, rules.drawn_to(verdict), End.BOTTOM, player)
+        return self.views.verdict(top, colors, lang)
+
+    def _pending(self, tx: Tx, player: str) -> int:
+        self._colors(tx, player)
+        return rules.waiting_card(player, next(iter(tx.held(player, Zone.PENDING)), None))
+
+    def take(self, player: str, lang: str = "en") -> dict[str, Any]:
+        with self.store.transaction() as tx:
+            position = self._pending(tx, player)
+            tx.log_action(player, Action.TAKE, {"position": position, "name": self.cards[position].name}, [position])
+            tx.move(position, Zone.HAND, End.BOTTOM, player)
+        return self.views.describe(position, lang)
+
+    def decline(self, player: str, lang: str = "en") -> dict[str, Any]:
+        """The drawn card goes on top of the shared sideboard."""
+        with self.store.transaction() as tx:
+            position = self._pending(tx, player)
+            tx.log_action(player, Action.DECLINE, {"position": position, "name": self.cards[position].name},
+                          [position])
+            tx.move(position, Zone.SIDEBOARD, End.TOP)
+        return self.views.describe(position, lang)
+
+    def _opening(self, tx: Tx, player: str, game: int | None = None) -> tuple[str | None, list[int]]:
+        """A player's opening hand this game (`game`, when the caller read it): None, 'dealt' or 'kept', and the
+        Hell cards last dealt."""
+        return rules.opening_phase(tx.latest_opening(tx.game() if game is None else game, player))
+
+    def _deciding(self, tx: Tx, player: str) -> list[int]:
+        self._colors(tx, player)
+        return rules.deciding(player, *self._opening(tx, player))
+
+    def opening_hand(self, player: str, lang: str = "en") -> list[dict[str, Any]]:
+        """The 2 Hell cards of a player's opening hand, from the top: once a game (a mulligan deals anew)."""
+        with self.store.transaction() as tx:
+            self._colors(tx, player)
+            rules.may_deal(player, self._opening(tx, player)[0])
+            positions = rules.deal(tx.top(Zone.LIBRARY, rules.OPENING_HAND))
+            tx.log_action(player, Action.OPENING_HAND, {"dealt": positions, "count": len(positions)}, positions)
+            for position in positions:
+                tx.move(position, Zone.HAND, End.BOTTOM, player)
+        return [self.views.describe(p, lang) for p in positions]
+
+    def mulligan(self, player: str, lang: str = "en") -> dict[str, Any]:
+        """A London mulligan: the Hell cards of the player's opening hand go to the bottom of the Hell library in
+        the order they were dealt, not shuffled, and two new ones are dealt from the top."""
+        with self.store.transaction() as tx:
+            returned = rules.mulligan_returns(self._deciding(tx, player), tx.held(player))
+            new = rules.deal(tx.top(Zone.LIBRARY, rules.OPENING_HAND), returned)
+            tx.log_action(player, Action.MULLIGAN, {"returned": returned, "dealt": new, "count": len(new)},
+                          list(dict.fromkeys(returned + new)))
+            for position in returned:
+                tx.move(position, Zone.LIBRARY, End.BOTTOM)
+            for position in new:
+                tx.move(position, Zone.HAND, End.BOTTOM, player)
+        return {"to_bottom": returned, "cards": [self.views.describe(p, lang) for p in new]}
+
+    def keep(self, player: str, bottom: list[int]) -> list[int]:
+        """The end of the mulligans: the Hell cards the player ticked (none, some or all) go to the bottom of the
+        Hell library in the order ticked; the rest stay in hand. Nothing is chosen for the player."""
+        with self.store.transaction() as tx:
+            self._deciding(tx, player)
+            chosen = rules.kept_bottom(player, bottom, tx.held(player))
+            tx.log_action(player, Action.KEEP, {"bottom": chosen, "count": len(chosen)}, chosen)
+            for position in chosen:
+                tx.move(position, Zone.LIBRARY, End.BOTTOM)
+        return chosen
+
+    def play(self, player: str, position: int, lang: str = "en") -> dict[str, Any]:
+        """A Hell card from the player's hand played (battlefield, graveyard…): open to everyone now, and back
+        to the Hell library at the end of the game."""
+        with self.store.transaction() as tx:
+            self._colors(tx, player)
+            rules.playable(player, position, tx.held(player))
+            tx.log_action(player, Action.PLAY, {"position": position, "name": self.cards[position].name}, [position])
+            tx.move(position, Zone.OUT, End.BOTTOM, player)
+        return self.views.describe(position, lang)
+
+    def play_sideboard_top(self, player: str, lang: str = "en") -> dict[str, Any]:
+        """Anyone may play the sideboard's top card as if it were in their hand: it is played, open to all."""
+        with self.store.transaction() as tx:
+            self._colors(tx, player)
+            top = rules.sideboard_top(tx.top(Zone.SIDEBOARD))
+            name = self._name(tx, top)
+            tx.log_action(player, Action.PLAY_FROM_SIDEBOARD, {"position": top, "name": name}, [top])
+            tx.move(top, Zone.OUT, End.BOTTOM, player)
+        return self.views.describe(top, lang, name)
+
+    def own_card_to_sideboard(self, player: str, name: str) -> dict[str, Any]:
+        """A card of a player's own deck leaves the game: by the rules it goes on top of the sideboard too, where
+        anyone may play it. It is known by its name and stays its player's."""
+        with self.store.transaction() as tx:
+            self._colors(tx, player)
+            position = tx.last_own_card() + 1
+            tx.log_action(player, Action.OWN_CARD_TO_SIDEBOARD, {"position": position, "name": name}, [],
+                          (position,))
+            tx.add_own_card(position, player, name)
+            tx.move(position, Zone.SIDEBOARD, End.TOP)
+        return {**self.views.describe(position, name=name), "owner": player}
+
+    def to_hell_library(self, player: str | None, position: int, end: str, lang: str = "en") -> dict[str, Any]:
+        """An ownerless Hell card on the sideboard put into "its owner's library": the Hell library (top or
+        bottom, as the effect says)."""
+        with self.store.transaction() as tx:
+            rules.to_hell_library(tx.place(position), self._name(tx, position))
+            tx.log_action(player, Action.TO_HELL_LIBRARY, {"position": position, "name": self.cards[position].name,
+                                                           "end": end}, [position])
+            tx.move(position, Zone.LIBRARY, End(end))
+        return self.views.describe(position, lang)
+
+    def to_sideboard(self, player: str | None, position: int, lang: str = "en") -> dict[str, Any]:
+        """A card leaving the game (exile, ante…) goes on top of the sideboard: a played card by anyone's effect,
+        a card in hand by its holder."""
+        with self.store.transaction() as tx:
+            name = self._name(tx, position)
+            rules.to_sideboard(tx.place(position), player, position, name)
+            tx.log_action(player, Action.TO_SIDEBOARD, {"position": position, "name": name}, [position])
+            tx.move(position, Zone.SIDEBOARD, End.TOP)
+        return self.views.describe(position, lang, name)
+
+    def end_game(self, player: str | None, confirmed: int | None = None) -> dict[str, Any]:
+        """The Hell cards outside the libraries and the sideboard go to the bottom of the Hell library in random
+        order, seeded by the session's secret and the game; players' own cards go home; the next game begins,
+        with ownership afresh (an ownerless card on the sideboard may be put into the Hell library again)."""
+        with self.store.transaction() as tx:
+            game = tx.game()
+            rules.game_to_end(confirmed, game)
+            order, home = rules.end_of_game(tx.in_zones(rules.PLAYERS_ZONES), self._secret(tx), game)
+            owned = tx.owned_hell_cards((Zone.LIBRARY, Zone.SIDEBOARD))
+            # the log says how many, never which: the order at the bottom is the library's secret
+            tx.log_action(player, Action.END_OF_GAME, {"game": game, "count": len(order)},
+                          list(dict.fromkeys(order + home + owned)))
+            for position in order:
+                tx.move(position, Zone.LIBRARY, End.BOTTOM)
+            tx.delete_cards(home)
+            tx.clear_owners()
+            tx.set_game(game + 1)
+        return {"game": game + 1, "count": len(order)}
+
+    def undo(self, player: str | None, anyone: bool = False) -> dict[str, Any]:
+        """Take back the asking player's own last action, even when others acted since, unless later actions
+        moved the same cards (those are named, and the undo refused). With `anyone` (confirmed), or for the
+        host, the table's last action whoever took it."""
+        with self.store.transaction() as tx:
+            own = tx.last_entry(player) if player is not None and not anyone else None
+            last = tx.last_entry() if own is None else own
+            entry = rules.entry_to_undo(player, anyone, own, last)
+            later = rules.blocking(entry, tx.entries_after(entry.id))
+            if later:
+                raise Depends(entry.action, [(e.player, e.action) for e in later[:3]])
+            tx.undo_entry(entry.id)
+        shown = public_entry({"id": entry.id, "game": entry.game, "player": entry.player, "action": entry.action,
+                              "detail": entry.detail}, player)
+        return {"undone": entry.action, "player": entry.player, "detail": shown["detail"]}
+
+
+__all__ = ["OWN_CARDS", "Session"]

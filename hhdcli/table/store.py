@@ -1,0 +1,420 @@
+"""The Hell table's store: one SQLite file per session, its connections, a fair lock for writers, transactions
+and consistent reads, and versioned migrations. Everything the session keeps goes through here, as plain data
+(positions, `Place`s, `Entry`s, rows); the rules never see SQL, and another database is another store.
+
+Every action is one transaction (BEGIN IMMEDIATE, after a lock that queues this process's writers fairly), so
+two phones acting at the same instant are served one after the other and no card is drawn twice or lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hhdcli.i18n import N_
+from hhdcli.jsonio import load_json
+from hhdcli.table.errors import TableError
+from hhdcli.table.rules import OPENING_ACTIONS, OWN_CARDS, End, Entry, Place, Zone, owner_after
+
+COLUMNS = ("position", "zone", "ord", "player", "owner", "name")
+
+
+class FairLock:
+    """A lock served in arrival order (threading.Lock lets a newcomer overtake a waiter): ten phones drawing at
+    once are answered first come, first served, none waiting behind later ones."""
+
+    def __init__(self) -> None:
+        self._turn = threading.Condition()
+        self._next = self._serving = 0
+        self._gone: set[int] = set()  # tickets whose holders stopped waiting (an exception): skipped, not awaited
+
+    def __enter__(self) -> None:
+        with self._turn:
+            ticket, self._next = self._next, self._next + 1
+            try:
+                self._turn.wait_for(lambda: self._serving == ticket)
+            except BaseException:
+                self._gone.add(ticket)
+                self._skip_gone()
+                raise
+
+    def __exit__(self, *_exc: object) -> None:
+        with self._turn:
+            self._serving += 1
+            self._skip_gone()
+
+    def _skip_gone(self) -> None:
+        while self._serving in self._gone:
+            self._gone.discard(self._serving)
+            self._serving += 1
+        self._turn.notify_all()
+
+
+# --- migrations: PRAGMA user_version says how many of these a file has had ---------------------------------
+
+
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _add_column(table: str, column: str) -> Callable[[sqlite3.Connection], None]:
+    """A column added; a file of an hhd from before versioned migrations may have it already."""
+    def step(db: sqlite3.Connection) -> None:
+        if column not in _columns(db, table):
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
+    return step
+
+
+def _base(db: sqlite3.Connection) -> None:
+    """The first session's tables (a file from before versioned migrations has them already)."""
+    for statement in (
+            "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS cards (position INTEGER PRIMARY KEY, zone TEXT NOT NULL, ord INTEGER "
+            "NOT NULL, player TEXT)",
+            "CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, colors TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY AUTOINCREMENT, game INTEGER NOT NULL, "
+            "player TEXT, action TEXT NOT NULL, detail TEXT NOT NULL, undo TEXT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS cards_by_zone ON cards (zone, ord)",
+            "CREATE INDEX IF NOT EXISTS log_by_player ON log (game, player)"):
+        db.execute(statement)
+
+
+def _hands_apart(db: sqlite3.Connection) -> None:
+    """A session from before hands and play were apart had its players' cards all "out": they are taken to be in
+    hand (a player plays them again with one tap). The mark stays for an older hhd opening this file."""
+    if db.execute("SELECT 1 FROM meta WHERE key = 'zones'").fetchone() is None:
+        db.execute("UPDATE cards SET zone = ? WHERE zone = ?", (Zone.HAND, Zone.OUT))
+        db.execute("INSERT INTO meta VALUES ('zones', '2')")
+
+
+def _seat_codes(db: sqlite3.Connection) -> None:
+    """Re-seat codes: each seats one phone, once, for a while (kept by their hash, not their text)."""
+    db.execute("CREATE TABLE IF NOT EXISTS seat_codes (hash TEXT PRIMARY KEY, player TEXT NOT NULL, "
+               "issued REAL NOT NULL)")
+
+
+# In order; never edit a step that shipped: add one. A step must also leave alone a file an hhd from before
+# versioned migrations made (user_version 0, with some of the later tables and columns).
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _base,
+    _add_column("cards", "owner"),  # who owns a Hell card this game
+    _add_column("players", "token"),  # private hands: the phone holding a seat
+    _add_column("cards", "name"),  # players' own cards, by name
+    _hands_apart,
+    _seat_codes,
+)
+
+
+def _code_hash(code: str) -> str:
+    return hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Tx:
+    """One transaction (or consistent read) on the state file, spoken in the table's terms."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    # --- meta ---
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row["value"])
+
+    def set_meta(self, key: str, value: str, keep: bool = False) -> None:
+        """A meta value written (`keep`: only when there is none yet)."""
+        action = "NOTHING" if keep else "UPDATE SET value = excluded.value"
+        self.db.execute(f"INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO {action}", (key, value))
+
+    def game(self) -> int:
+        return int(self.meta("game") or 1)
+
+    def set_game(self, game: int) -> None:
+        self.set_meta("game", str(game))
+
+    def version(self) -> int:
+        return int(self.meta("version") or 0)
+
+    def changed(self) -> None:
+        """One more change: the version pages compare to know theirs is stale."""
+        self.db.execute("INSERT INTO meta VALUES ('version', '1') "
+                        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+
+    # --- players and seats ---
+
+    def colors(self, player: str) -> str | None:
+        row = self.db.execute("SELECT colors FROM players WHERE name = ?", (player,)).fetchone()
+        return None if row is None else str(row["colors"])
+
+    def players(self) -> list[dict[str, Any]]:
+        """Every player in the order they came: name, colors, whether a phone holds their seat."""
+        return [{"name": r["name"], "colors": r["colors"], "seated": r["token"] is not None}
+                for r in self.db.execute("SELECT name, colors, token FROM players ORDER BY rowid")]
+
+    def put_player(self, name: str, colors: str, update: bool = True) -> bool:
+        """A player added (or their colors updated); False when `update` is off and they are there already."""
+        action = "UPDATE SET colors = excluded.colors" if update else "NOTHING"
+        found = self.db.execute(f"INSERT INTO players (name, colors) VALUES (?, ?) ON CONFLICT(name) DO {action}",
+                                (name, colors))
+        return found.rowcount > 0
+
+    def token(self, player: str) -> str | None:
+        row = self.db.execute("SELECT token FROM players WHERE name = ?", (player,)).fetchone()
+        return None if row is None or row["token"] is None else str(row["token"])
+
+    def set_token(self, player: str, token: str | None) -> None:
+        self.db.execute("UPDATE players SET token = ? WHERE name = ?", (token, player))
+
+    def tokens(self) -> list[tuple[str, str]]:
+        return [(str(r["name"]), str(r["token"]))
+                for r in self.db.execute("SELECT name, token FROM players WHERE token IS NOT NULL")]
+
+    def add_seat_code(self, code: str, player: str) -> None:
+        self.drop_seat_codes(player)  # a new code kills the older ones
+        self.db.execute("INSERT INTO seat_codes VALUES (?, ?, ?)", (_code_hash(code), player, time.time()))
+
+    def take_seat_code(self, code: str) -> tuple[str, float] | None:
+        """The seat a code was made for and when, and the code gone (used once)."""
+        key = _code_hash(code)
+        row = self.db.execute("SELECT player, issued FROM seat_codes WHERE hash = ?", (key,)).fetchone()
+        self.db.execute("DELETE FROM seat_codes WHERE hash = ?", (key,))
+        return None if row is None else (str(row["player"]), float(row["issued"]))
+
+    def drop_seat_codes(self, player: str) -> None:
+        self.db.execute("DELETE FROM seat_codes WHERE player = ?", (player,))
+
+    # --- cards ---
+
+    def new_library(self, order: list[int]) -> None:
+        self.db.executemany("INSERT INTO cards (position, zone, ord) VALUES (?, ?, ?)",
+                            [(p, Zone.LIBRARY, i) for i, p in enumerate(order, start=1)])
+
+    def place(self, position: int) -> Place | None:
+        row = self.db.execute("SELECT position, zone, player, owner FROM cards WHERE position = ?",
+                              (position,)).fetchone()
+        return None if row is None else Place(int(row["position"]), Zone(row["zone"]), row["player"], row["owner"])
+
+    def places(self, positions: list[int]) -> dict[int, Place]:
+        """Where each of these cards is, in one query however many are asked."""
+        if not positions:
+            return {}
+        marks = ", ".join("?" * len(positions))
+        rows = self.db.execute(f"SELECT position, zone, player, owner FROM cards WHERE position IN ({marks})",
+                               positions)
+        return {int(r["position"]): Place(int(r["position"]), Zone(r["zone"]), r["player"], r["owner"]) for r in rows}
+
+    def own_name(self, position: int) -> str | None:
+        """The name of a player's own card (Hell cards have theirs in the card data)."""
+        row = self.db.execute("SELECT name FROM cards WHERE position = ?", (position,)).fetchone()
+        return str(row["name"]) if row and row["name"] else None
+
+    def outside_library(self) -> list[dict[str, Any]]:
+        """Every card not in the Hell library, in zone order: position, zone, player, owner, name."""
+        return [dict(r) for r in self.db.execute(
+            "SELECT position, zone, player, owner, name FROM cards WHERE zone != ? ORDER BY ord", (Zone.LIBRARY,))]
+
+    def count(self, zone: Zone) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM cards WHERE zone = ?", (zone,)).fetchone()[0])
+
+    def top(self, zone: Zone, count: int = 1) -> list[int]:
+        return [int(r["position"]) for r in self.db.execute(
+            "SELECT position FROM cards WHERE zone = ? ORDER BY ord LIMIT ?", (zone, count))]
+
+    def held(self, player: str, zone: Zone = Zone.HAND) -> list[int]:
+        """A player's Hell cards in a zone, in the order they came (a deck's own card is no Hell card)."""
+        return [int(r["position"]) for r in self.db.execute(
+            "SELECT position FROM cards WHERE zone = ? AND player = ? AND position < ? ORDER BY ord",
+            (zone, player, OWN_CARDS))]
+
+    def in_zones(self, zones: Iterable[Zone]) -> list[int]:
+        zones = list(zones)
+        return [int(r["position"]) for r in self.db.execute(
+            f"SELECT position FROM cards WHERE zone IN ({', '.join('?' * len(zones))}) ORDER BY ord", zones)]
+
+    def owned_hell_cards(self, zones: Iterable[Zone]) -> list[int]:
+        zones = list(zones)
+        return [int(r["position"]) for r in self.db.execute(
+            f"SELECT position FROM cards WHERE zone IN ({', '.join('?' * len(zones))}) AND owner IS NOT NULL "
+            "AND position < ?", [*zones, OWN_CARDS])]
+
+    def last_own_card(self) -> int:
+        found = self.db.execute("SELECT MAX(position) AS p FROM cards WHERE position >= ?", (OWN_CARDS,)).fetchone()
+        return int(found["p"] or OWN_CARDS)
+
+    def add_own_card(self, position: int, player: str, name: str) -> None:
+        self.db.execute("INSERT INTO cards (position, zone, ord, player, owner, name) VALUES (?, ?, 0, ?, ?, ?)",
+                        (position, Zone.OUT, player, player, name))
+
+    def delete_cards(self, positions: Iterable[int]) -> None:
+        self.db.executemany("DELETE FROM cards WHERE position = ?", [(p,) for p in positions])
+
+    def clear_owners(self) -> None:
+        """A new game: ownership afresh for the Hell cards."""
+        self.db.execute("UPDATE cards SET owner = NULL WHERE position < ?", (OWN_CARDS,))
+
+    def move(self, position: int, zone: Zone, end: End, player: str | None = None) -> None:
+        """Put a card on the `top` or `bottom` of a zone (for a player's zones, order is the order it came)."""
+        edge = self.db.execute(f"SELECT {'MIN' if end == End.TOP else 'MAX'}(ord) AS o FROM cards WHERE zone = ?",
+                               (zone,)).fetchone()["o"]
+        ord_ = 0 if edge is None else edge - 1 if end == End.TOP else edge + 1
+        owner = self.db.execute("SELECT owner FROM cards WHERE position = ?", (position,)).fetchone()["owner"]
+        self.db.execute("UPDATE cards SET zone = ?, ord = ?, player = ?, owner = ? WHERE position = ?",
+                        (zone, ord_, player, owner_after(zone, player, owner), position))
+
+    # --- the log ---
+
+    def log_action(self, player: str | None, action: str, detail: dict[str, Any], moving: list[int],
+                   created: Iterable[int] = ()) -> None:
+        """Log an action with its inverse: the rows of the cards it moves as they were, the cards it creates
+        (to delete) and the game number: a few dozen bytes, not the whole table."""
+        marks = ", ".join("?" * len(moving))
+        before = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM cards WHERE position IN ({marks})",
+                                 moving).fetchall()
+        game = self.game()
+        inverse = {"cards": [tuple(r) for r in before], "created": list(created), "game": game}
+        self.db.execute("INSERT INTO log (game, player, action, detail, undo) VALUES (?, ?, ?, ?, ?)",
+                        (game, player, str(action), json.dumps(detail, ensure_ascii=False), json.dumps(inverse)))
+        self.changed()
+
+    @staticmethod
+    def _entry(row: sqlite3.Row) -> Entry:
+        inverse = load_json(row["undo"])
+        moved = {int(r[0]) for r in inverse["cards"]} | {int(p) for p in inverse.get("created", [])}
+        return Entry(int(row["id"]), int(row["game"]), row["player"], str(row["action"]), load_json(row["detail"]),
+                     frozenset(moved))
+
+    def last_entry(self, player: str | None = None) -> Entry | None:
+        """The table's last log entry, or a player's last."""
+        if player is None:
+            row = self.db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
+        else:
+            row = self.db.execute("SELECT * FROM log WHERE player = ? ORDER BY id DESC LIMIT 1", (player,)).fetchone()
+        return None if row is None else self._entry(row)
+
+    def entries_after(self, entry_id: int) -> list[Entry]:
+        return [self._entry(r) for r in self.db.execute("SELECT * FROM log WHERE id > ? ORDER BY id", (entry_id,))]
+
+    def latest_opening(self, game: int, player: str) -> Entry | None:
+        """The newest of a player's opening-hand actions this game (an undone action is deleted from the log).
+        Read backwards through the log's (game, player) index: its cost does not grow with the evening."""
+        marks = ", ".join("?" * len(OPENING_ACTIONS))
+        row = self.db.execute(
+            f"SELECT id, game, player, action, detail FROM log WHERE game = ? AND player = ? AND action IN ({marks}) "
+            "ORDER BY id DESC LIMIT 1", (game, player, *OPENING_ACTIONS)).fetchone()
+        if row is None:
+            return None
+        return Entry(int(row["id"]), int(row["game"]), row["player"], str(row["action"]), load_json(row["detail"]))
+
+    def undo_entry(self, entry_id: int) -> None:
+        """Put back the cards an entry moved as they were, delete those it created, its game, and itself."""
+        row = self.db.execute("SELECT undo FROM log WHERE id = ?", (entry_id,)).fetchone()
+        inverse = load_json(row["undo"])
+        # the moved cards' rows as they were (a session from before this kept every row, with fewer columns)
+        for card in inverse["cards"]:
+            names = ", ".join(COLUMNS[:len(card)])
+            self.db.execute(f"INSERT OR REPLACE INTO cards ({names}) VALUES ({', '.join('?' * len(card))})", card)
+        self.delete_cards(int(p) for p in inverse.get("created", []))
+        self.set_game(int(inverse["game"]))  # older records keep it as text
+        self.db.execute("DELETE FROM log WHERE id = ?", (entry_id,))
+        self.changed()
+
+    def log_page(self, before: int | None, size: int) -> tuple[list[dict[str, Any]], bool]:
+        """Up to `size` entries older than `before`, newest first, and whether there are more: an index range,
+        whatever the log's length. Each is id, game, player, action and detail (as stored: JSON text)."""
+        entries = self.db.execute("SELECT id, game, player, action, detail FROM log WHERE id < ? ORDER BY id DESC "
+                                  "LIMIT ?", (before if before is not None else 2**62, size + 1)).fetchall()
+        return [dict(e) for e in entries[:size]], len(entries) > size
+
+
+@dataclass
+class Store:
+    """The SQLite file of one session."""
+
+    path: Path
+    # writers queue here, in the order they came, rather than in SQLite's busy wait (sleeps that grow)
+    _writer: FairLock = field(default_factory=FairLock, repr=False)
+    _local: threading.local = field(default_factory=threading.local, repr=False)
+
+    def connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+        db.execute("PRAGMA synchronous=NORMAL")  # WAL stays consistent; a power cut may lose the last action only
+        return db
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's connection (opening one costs more than a read)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = self.connect()
+        return db
+
+    @contextmanager
+    def transaction(self) -> Iterator[Tx]:
+        with self._writer:
+            db = self._reader()
+            db.execute("BEGIN IMMEDIATE")  # one writer at a time, other processes included
+            try:
+                yield Tx(db)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Tx]:
+        """Reads that all see the same moment, whatever the phones do meanwhile."""
+        db = self._reader()
+        db.execute("BEGIN")
+        try:
+            yield Tx(db)
+        finally:
+            db.execute("COMMIT")
+
+    def open(self) -> None:
+        """Make the file ready: an existing one must be a session's; its migrations are brought up to date."""
+        self._check_file()
+        try:
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise TableError("{file} is damaged ({reason})", status=400, file=self.path, reason=exc) from exc
+
+    def _check_file(self) -> None:
+        """An existing state file must be an SQLite database: an empty or foreign file is not a session."""
+        try:
+            with self.path.open("rb") as handle:
+                header = handle.read(16)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise TableError("cannot read {file}: {reason}", status=400, file=self.path, reason=exc.strerror) from exc
+        if header != b"SQLite format 3\x00":
+            said = {True: N_("{file} is not an hhd table session (empty)"),
+                    False: N_("{file} is not an hhd table session (not SQLite)")}[not header]
+            raise TableError(said, status=400, file=self.path)
+
+    def _migrate(self) -> None:
+        """The steps this file has not had, in one transaction with the version they bring it to."""
+        with self._writer:
+            db = self._reader()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                done = int(db.execute("PRAGMA user_version").fetchone()[0])
+                if done > len(MIGRATIONS):
+                    raise TableError("{file} was written by a newer hhd: update hhd to open it", status=400,
+                                     file=self.path)
+                for step in MIGRATIONS[done:]:
+                    step(db)
+                db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise

@@ -1,0 +1,146 @@
+"""What each viewer is shown: a player (their own hand and waiting card), the host's board and a spectator (the
+open sideboard, played cards, counts), each card described once per language, and the log with the others'
+private cards left out. Cards are served under face ids made from the session's secret, never by position."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Any
+
+from hhdcli.cards import Card, card_text
+from hhdcli.jsonio import load_json
+from hhdcli.mana import SymbolTable, Take, judge
+from hhdcli.render.texts import shown_type_line
+from hhdcli.rulings import card_rulings
+from hhdcli.table.rules import PRIVATE_ACTIONS, Place, Zone, may_see
+
+# The take rule's answers and what each tells the player to do (messages of the table's catalog)
+REMINDERS = {Take.LAND: "a land: into your hand; in your draw step you may play it at once",
+             Take.TAKE: "take it; in your draw step you may cast it for {2} less",
+             Take.CHOICE: "take it, or decline: it goes on top of the sideboard"}
+VERDICTS = tuple(str(v) for v in REMINDERS)  # named on the page
+# what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
+# (hell-library.json maps positions to names, so a position of a hidden card is its name)
+SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone")
+
+
+def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, dict[str, Any]] | None = None
+                 ) -> dict[str, Any]:
+    """A log entry as `viewer` may read it: names and counts only; another player's draws, hands and mulligans
+    without their cards. `shown_details` keeps each entry's shown detail by id (an entry never changes, and its
+    id is never used again: AUTOINCREMENT), so a state read parses no log entry twice."""
+    shown = shown_details.get(entry["id"]) if shown_details is not None else None
+    if shown is None:
+        detail = load_json(entry["detail"]) if isinstance(entry["detail"], str) else entry["detail"]
+        shown = {k: v for k, v in detail.items() if k in SHOWN_DETAIL}
+        if shown_details is not None:
+            shown_details[entry["id"]] = shown
+    if entry["action"] in PRIVATE_ACTIONS and entry["player"] != viewer:
+        shown = {k: v for k, v in shown.items() if k == "count"}
+    return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
+            "detail": shown}
+
+
+@dataclass
+class Views:
+    """The session's cards as viewers see them; `cards` are the library's cards by library-file position."""
+
+    cards: dict[int, Card]
+    table: SymbolTable
+    faces: dict[str, int] = field(default_factory=dict)  # the opaque face ids of this session's cards
+    face_of: dict[int, str] = field(default_factory=dict)  # and back
+    # a card's description and verdict are computed once per session, not at every read (rulings, text, take rule)
+    _described: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict, repr=False)
+    _verdicts: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
+    shown_details: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)  # log entries', by id
+
+    def name_faces(self, secret: str) -> None:
+        """Each card's face is served under an id made from the session's secret, not its library position:
+        an address says nothing of the card behind it."""
+        self.faces = {hmac.new(secret.encode(), f"face:{p}".encode(), hashlib.sha256).hexdigest()[:20]: p
+                      for p in self.cards}
+        self.face_of = {p: face for face, p in self.faces.items()}
+
+    def name(self, position: int, own_name: str | None = None) -> str:
+        card = self.cards.get(position)
+        return card.name if card is not None else own_name or "?"
+
+    def judged(self, position: int, colors: str) -> Any:
+        """The take rule's answer for a card and a deck's colors (once per session)."""
+        key = (position, colors)
+        if key not in self._verdicts:
+            self._verdicts[key] = judge(self.cards[position], colors, self.table)
+        return self._verdicts[key]
+
+    def describe(self, position: int, lang: str = "en", name: str | None = None) -> dict[str, Any]:
+        """A card as the page shows it: a Hell card with its image, text and rulings (in `lang`); a player's own
+        card (which left the game onto the sideboard) by its name alone. Computed once per card and language."""
+        card = self.cards.get(position)
+        if card is None:
+            return {"position": position, "name": name or "?", "hell": False, "cost": "", "type_line": "",
+                    "image": None, "face": None, "text": "", "hell_rulings": []}
+        key = (position, lang)
+        found = self._described.get(key)
+        if found is None:
+            images = card.print_images
+            type_line = shown_type_line(card, lang)  # a basic's in the asker's language, as its proxy says it
+            found = self._described[key] = {
+                "position": position, "id": self.face_of[position], "name": card.name, "hell": True,
+                "cost": card.mana_cost, "type_line": type_line, "image": images[0] if images else None,
+                "face": f"/cards/{lang}/{self.face_of[position]}.png",  # drawn with its words in `lang`
+                "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
+                "hell_rulings": [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)]}
+        return dict(found)
+
+    def verdict(self, position: int, colors: str, lang: str = "en") -> dict[str, Any]:
+        """A drawn card with the take rule's answer for the drawer's deck: what is missing, what to do."""
+        result = self.judged(position, colors)
+        return {**self.describe(position, lang), "verdict": result.verdict, "missing": list(result.missing),
+                "reminder": REMINDERS[result.verdict]}
+
+    def ref(self, row: dict[str, Any]) -> dict[str, Any]:
+        """A card the viewer may see, by reference: its face id (for its description), name and owner (None:
+        nobody has moved it out of Hell; its owner's library is the Hell library, its other zones the
+        sideboard)."""
+        position = int(row["position"])
+        return {"position": position, "id": self.face_of.get(position) or f"own-{position}",
+                "name": self.name(position, row["name"]), "hell": position in self.cards, "owner": row["owner"]}
+
+    def described_faces(self, ids: list[str], places: dict[int, Place], viewer: str | None,
+                        lang: str) -> dict[str, dict[str, Any]]:
+        """The descriptions of the cards named by face id that the viewer may see (others are left out)."""
+        return {face: self.describe(self.faces[face], lang) for face in ids
+                if face in self.faces and may_see(places.get(self.faces[face]), viewer)}
+
+    def state(self, seen: dict[str, Any], viewer: str | None, phase: str | None, lang: str) -> dict[str, Any]:
+        """What `viewer` may see of the table the store read (`seen`): their own Hell cards and waiting card, the
+        others' counts and played cards, the open sideboard, the library count and the log with the others'
+        private cards left out. Cards are listed by reference; their descriptions come from `described_faces`."""
+        by_player: dict[str, list[dict[str, Any]]] = {}
+        sideboard = []
+        for row in seen["cards"]:
+            if row["zone"] == Zone.SIDEBOARD:
+                sideboard.append(self.ref(row))
+            elif row["player"] is not None:
+                by_player.setdefault(row["player"], []).append(row)
+        return {
+            "seed": seen["seed"], "game": seen["game"], "version": seen["version"], "you": viewer,
+            "library_count": seen["library_count"], "sideboard": sideboard,
+            "players": [self.player(p, by_player.get(p["name"], []), viewer, phase, lang) for p in seen["players"]],
+            "log": [public_entry(e, viewer, self.shown_details) for e in seen["log"]], "log_more": seen["log_more"],
+        }
+
+    def player(self, player: dict[str, Any], mine: list[dict[str, Any]], viewer: str | None, phase: str | None,
+               lang: str) -> dict[str, Any]:
+        """A player as `viewer` sees them; `phase` is the viewer's own opening hand, shown to them alone."""
+        hand = [r for r in mine if r["zone"] == Zone.HAND]
+        pending = next((r["position"] for r in mine if r["zone"] == Zone.PENDING), None)
+        seen = {"name": player["name"], "colors": player["colors"], "card_count": len(hand),
+                "waiting": pending is not None, "seated": player["seated"],
+                "played": [self.ref(r) for r in mine if r["zone"] == Zone.OUT]}
+        if viewer != player["name"]:  # another's hand is private
+            return {**seen, "cards": [], "pending": None, "opening": None}
+        return {**seen, "cards": [self.ref(r) for r in hand], "opening": phase,
+                "pending": self.verdict(pending, player["colors"], lang) if pending is not None else None}

@@ -1,0 +1,335 @@
+"""What the commands do, as functions a program can call: draw a library (with its proxies, checklist and
+exports), print proxies, write a checklist, export a library, name a table's players.
+
+Each takes the run's `Env` (the cache, the network, where messages go) and a keyword-only options object; the
+command line only parses its options into these and prints what comes back. Heavy modules (ReportLab, the
+renderers, the exports) are imported inside the functions: importing this module costs `hhd --help` nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hhdcli.colors import BASICS_PER_TYPE
+from hhdcli.env import DEFAULT_LIBRARY, Env
+from hhdcli.errors import InputError
+from hhdcli.i18n import _, ngettext, quote
+
+if TYPE_CHECKING:
+    from hhdcli.cards import Card, CardIndex
+    from hhdcli.library import Library, Pool
+    from hhdcli.render.proxies import ProxyOptions, ProxyReport
+
+def library_title(seed: str) -> str:
+    """What a library's documents are called: "Hell library 'ember-tide-42'"."""
+    return _("Hell library {seed}").format(seed=quote(seed))
+
+
+# --- finding cards by name ---------------------------------------------------------------------------------
+
+
+def find_cards(env: Env, names: list[str], index: CardIndex, strict: bool = False) -> list[Card]:
+    """Each name's card. An unknown name, with "did you mean", is an error when `strict` or when no name
+    is known; otherwise a warning, and the known ones are used."""
+    from hhdcli.cards import normalize_name
+
+    found = []
+    for name in names:
+        if not normalize_name(name):
+            raise InputError(_("{name} names no card: it has no letters or digits").format(name=quote(name)),
+                             _("give part of a card's name"))
+        card = index.find(name)
+        if card is not None:
+            found.append(card)
+            continue
+        suggestions = index.suggest(name)
+        if strict or len(names) == 1:
+            raise InputError(_("no card named {name}").format(name=quote(name)),
+                             _("did you mean: {names}").format(names=", ".join(suggestions))
+                             if suggestions else _("try `hhd cards QUERY`"))
+        env.warn(_("no card named {name} (did you mean: {names}?)").format(name=quote(name), names=", ".join(
+            suggestions)) if suggestions else _("no card named {name}").format(name=quote(name)))
+    if not found:
+        raise InputError(_("none of the names is a Hellscube v1.2 card"), _("check the names with `hhd cards QUERY`"))
+    return found
+
+
+def unknown_names(names: list[str], index: CardIndex, shown: int = 10) -> str:
+    """The first names with their nearest cards; the rest as a count (a long file is one warning)."""
+    parts = []
+    for name in names[:shown]:
+        near = index.suggest(name)
+        parts.append(_("{name} (did you mean {names}?)").format(name=quote(name), names=_(" or ").join(near))
+                     if near else repr(name))
+    rest = len(names) - shown
+    more = "; " + ngettext("and {n} more", "and {n} more", rest).format(n=rest) if rest > 0 else ""
+    return "; ".join(parts) + more
+
+
+# --- proxies ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImageOptions:
+    """How card images are fetched and embedded (the sheets' own layout is `ProxyOptions`)."""
+
+    dpi: int = 300  # a ceiling: larger scans are reduced to it, smaller ones embedded as they are
+    quality: int = 85  # JPEG quality of a reduced scan
+    workers: int = 8  # parallel downloads
+    small: bool = False  # optimised JPEG tables for every image: a smaller PDF for more CPU
+
+
+def print_proxies(env: Env, cards: list[Card], output: Path, options: ProxyOptions,
+                  images: ImageOptions | None = None) -> ProxyReport:
+    """Write the proxy sheets of `cards` to `output` (images fetched into the cache first, a progress bar on a
+    terminal) and say what went into them; the report is returned too."""
+    from hhdcli.render.images import ImageSettings, ImageStore
+    from hhdcli.render.proxies import fallback_lines, lay_out
+
+    images = images or ImageOptions()
+    settings = ImageSettings(images.dpi, images.quality, options.bleed_mm, images.workers, env.offline,
+                             env.cache_max_mb * 2**20, images.small)
+    store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3), env.notice)
+    wanted = 0 if options.text_only else len({u for c in cards for u in c.print_images})
+    progress, finish = env.counting_progress(wanted, _("images"))
+    try:
+        pdf = lay_out(cards, env.cards().symbol_table, options, store, progress)
+    finally:
+        finish()
+    report = pdf.report
+    env.write(output, pdf.write, lambda: _("{pages}, {proxies}: {sources}; {size} KB").format(
+        pages=ngettext("{n} page", "{n} pages", report.pages).format(n=report.pages),
+        proxies=ngettext("{n} proxy", "{n} proxies", report.proxies).format(n=report.proxies),
+        sources=report.sources(), size=round(report.size_bytes / 1024)))  # written a scan at a time
+    for line in fallback_lines(report):
+        env.info(line)
+    if options.backs:
+        env.info("  " + (_("backs: print at 100 % (actual size), duplex, flipping on the short edge")
+                         if report.landscape else
+                         _("backs: print at 100 % (actual size), duplex, flipping on the long edge")))
+    for name, chars in report.missing_glyphs.items():
+        env.warn(_("{name}: the font has no glyph for {chars} (printed as ?); pass --font with one that has").format(
+            name=name, chars=" ".join(chars)))
+    return report
+
+
+# --- the checklist ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChecklistOptions:
+    fmt: str | None = None  # pdf, html or md; None: from the output's extension
+    sort: str = "color"  # color, type, name or position
+    mode: str = "sleeve"  # sleeve: building the library; return: the end-of-session count
+    lang: str | None = None  # None: the run's language
+    with_rules: bool = False  # the one-page rules reference after it
+    font: str | None = None  # a TrueType font for the PDF
+
+
+def write_checklist(env: Env, library: Library, cards: list[Card], output: Path,
+                    options: ChecklistOptions | None = None) -> None:
+    """Write the red-sleeve checklist of a library to `output` and say how many cards and groups it has."""
+    from hhdcli.i18n import current_language
+    from hhdcli.render.checklist import Mode, Sort, build_checklist
+    from hhdcli.render.documents import checklist_document, doc_format, today
+
+    options = options or ChecklistOptions()
+    cache = env.cards()
+    kind = doc_format(output, options.fmt)
+    version = cache.meta.registry_version or cache.meta.sha256[:12]
+    sheet = build_checklist(library, cards, version, Sort(options.sort), Mode(options.mode),
+                            options.lang or current_language(), today())
+    document = checklist_document(sheet, cache.symbol_table, kind, options.font, options.with_rules)
+    env.write(output, document, _("{cards} in {groups}").format(
+        cards=ngettext("{n} card", "{n} cards", sheet.total).format(n=sheet.total),
+        groups=ngettext("{n} group", "{n} groups", len(sheet.groups)).format(n=len(sheet.groups))))
+
+
+# --- exports ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExportOptions:
+    fmt: str | None = None  # tts, cockatrice, mpc or csv; None: from the output's extension
+    output: Path | None = None  # None: the format's default file name
+    back_url: str | None = None  # TTS: a hosted image of the red back
+    cardback: str | None = None  # MPC: the Google Drive id of the back to print
+    image_base_url: str | None = None  # TTS: where the -images folder will be uploaded
+    with_tokens: bool = False  # MPC: the tokens the cards make too (the TTS save always lays them beside)
+    token_copies: int | None = None  # of each token; None: one per card that makes it
+
+
+def write_export(env: Env, library: Library, cards: list[Card], options: ExportOptions) -> None:
+    """Write a library's export files and say what they hold, with the export's notes and warnings."""
+    from hhdcli.export import DEFAULT_NAMES, ExportFormat, export_library, format_for
+    from hhdcli.files import write_output
+    from hhdcli.render.documents import today
+
+    chosen = ExportFormat(options.fmt) if options.fmt else format_for(options.output)
+    target = options.output or Path(DEFAULT_NAMES[chosen])
+    done = export_library(cards, _("Hell library {seed}").format(seed=library.seed), chosen, target,
+                          env.cards().symbol_table, options.back_url, options.cardback, today(),
+                          options.image_base_url, with_tokens=options.with_tokens,
+                          token_copies=options.token_copies)
+    for path, data in done.files.items():
+        write_output(path, data)
+    more = len(done.files) - 1
+    cards_for = ngettext("{n} card for {program}", "{n} cards for {program}", done.count).format(
+        n=done.count, program=chosen.value)
+    env.info(ngettext("wrote {path} and {n} more file: {what}", "wrote {path} and {n} more files: {what}",
+                      more).format(path=target, n=more, what=cards_for) if more else
+             _("wrote {path}: {what}").format(path=target, what=cards_for))
+    for note in done.notes:
+        env.info(f"  → {note}")
+    for warning in done.warnings:
+        env.warn(warning)
+
+
+# --- drawing a library ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class GenerateOptions:
+    seed: str | None = None  # None: a new memorable seed, said
+    size: int | None = None  # None: a tenth of the pool
+    output: Path = Path(DEFAULT_LIBRARY)
+    exclude_banned: bool = False
+    exclude_tags: tuple[str, ...] = ()
+    exclude_file: Path | None = None  # names to leave out, one a line
+    basics_per_type: int = BASICS_PER_TYPE
+    force: bool = False  # replace a library file that holds another library
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A library just drawn and written, with its cards (library order) and the pool it was drawn from."""
+
+    library: Library
+    cards: list[Card]
+    pool: Pool
+
+
+def generate_library(env: Env, options: GenerateOptions) -> Generated:
+    """Draw a Hell library from the card cache and write its file (never over another library without
+    `force`); unknown tags and names to leave out are warnings."""
+    from hhdcli.cards import CardIndex
+    from hhdcli.files import dump_json, refuse_to_replace
+    from hhdcli.library import (
+        Exclusions,
+        build_pool,
+        check_seed,
+        default_size,
+        draws_the_same,
+        generate,
+        memorable_seed,
+        read_name_list,
+        resolve,
+    )
+
+    seed = options.seed
+    if seed is not None:
+        check_seed(seed)
+    cache = env.cards()
+    _warn_unknown_tags(env, cache.cards, options.exclude_tags)
+    names = read_name_list(options.exclude_file) if options.exclude_file else ()
+    pool, unknown = build_pool(cache.cards, Exclusions(options.exclude_banned, options.exclude_tags, names),
+                               options.basics_per_type)
+    if unknown:
+        index = CardIndex(cache.cards)  # only here: 720 names normalised for the suggestions
+        env.warn(ngettext("{file}: {n} name matches no card: {names}", "{file}: {n} names match no card: {names}",
+                          len(unknown)).format(file=options.exclude_file, n=len(unknown),
+                                               names=unknown_names(unknown, index)))
+    if seed is None:
+        seed = memorable_seed()
+        env.info(_("seed: {seed}   (pass --seed {seed} to draw this library again)").format(seed=seed))
+    size = options.size if options.size is not None else default_size(len(pool.cards))
+    library = generate(pool, size, seed, cache.fingerprint)
+    data = dump_json(library.to_json())
+    if not draws_the_same(options.output, library):
+        refuse_to_replace(options.output, data, _("library"), options.force)
+    env.write(options.output, data, ngettext("{n} card, seed {seed}", "{n} cards, seed {seed}", library.size).format(
+        n=library.size, seed=quote(seed)))
+    return Generated(library, resolve(library, pool.cards).cards, pool)
+
+
+def _warn_unknown_tags(env: Env, cards: list[Card], tags: tuple[str, ...]) -> None:
+    from hhdcli.library import unknown_tags
+
+    missing_tags, known_tags = unknown_tags(cards, tags)
+    for tag in missing_tags:
+        shown_tags = ", ".join(known_tags[:12]) + ("…" if len(known_tags) > 12 else "")
+        env.warn(_("--exclude-tag {tag}: no card has this tag, so it leaves out nothing (tags in the card data: "
+                   "{tags})").format(tag=quote(tag), tags=shown_tags) if known_tags else
+                 _("--exclude-tag {tag}: no card has this tag, so it leaves out nothing (this card data has no "
+                   "tags; the live registry's does: hhd sync)").format(tag=quote(tag)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Companions:
+    """What `hhd generate` writes beside the library it drew."""
+
+    proxies: Path | None = None
+    proxy_options: ProxyOptions | None = None  # the sheets' layout (its title is the library's); None: defaults
+    checklist: Path | None = None  # by color, in the run's language
+    exports: tuple[str, ...] = ()  # formats, each to its default file name
+
+
+def write_companions(env: Env, generated: Generated, companions: Companions) -> None:
+    """The proxies, checklist and exports of a library just drawn."""
+    if companions.proxies:
+        from hhdcli.render.proxies import ProxyOptions
+
+        options = dataclasses.replace(companions.proxy_options or ProxyOptions(),
+                                      title=library_title(generated.library.seed))
+        print_proxies(env, generated.cards, companions.proxies, options)
+    if companions.checklist:
+        write_checklist(env, generated.library, generated.cards, companions.checklist)
+    for fmt in companions.exports:
+        write_export(env, generated.library, generated.cards, ExportOptions(fmt=fmt))
+
+
+# --- the table's players ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerOptions:
+    """The players at a table: NAME=FILE with a deck list, or NAME=COLORS; at least one."""
+
+    decks: tuple[str, ...] = ()  # NAME=FILE
+    players: tuple[str, ...] = ()  # NAME=COLORS, letters W U B R G P
+    lands: tuple[str, ...] = ()  # NAME=COLORS of lands hhd cannot look up, as in hhd check
+    sideboard_after_blank: bool | None = None  # as in hhd check
+
+    def __post_init__(self) -> None:
+        if not self.decks and not self.players:
+            raise InputError(_("name the players: --deck NAME=FILE or --player NAME=COLORS"),
+                             _("for example: hhd table --player Anna=RG --player Ben=WUB"))
+
+
+def players_from_options(env: Env, options: PlayerOptions) -> dict[str, tuple[str, ...]]:
+    """Each player's land colors: from a deck file (lands hhd cannot tell are named, as hhd check names
+    them; --land tells them), or given as letters."""
+    from hhdcli.deck import deck_colors, parse_colors_option, parse_land_option
+
+    overrides = dict(parse_land_option(o) for o in options.lands)
+    colors: dict[str, tuple[str, ...]] = {}
+    for option, from_deck in [(o, True) for o in options.decks] + [(o, False) for o in options.players]:
+        name, sep, value = option.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise InputError(_("{option} is not NAME=VALUE").format(option=quote(option)),
+                             _("for example --deck Anna=anna.txt or --player Anna=RG"))
+        if from_deck:
+            deck = env.read_deck(value.strip(), options.sideboard_after_blank)  # a file or a deck's link
+            for problem in deck.warnings:
+                env.warn(problem)
+            lookup = None if env.offline else env.scryfall()
+            found = deck_colors(deck, env.cards().cards, overrides, lookup)
+            if found.unresolved:
+                env.warn(_("{file}: not known, so not counted: {names} (name their colors with --land NAME=COLORS)")
+                         .format(file=value, names=", ".join(found.unresolved)))
+            colors[name.strip()] = found.colors
+        else:
+            colors[name.strip()] = parse_colors_option(value)
+    return colors

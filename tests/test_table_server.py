@@ -1,0 +1,91 @@
+"""The production server under `hhd table` (gevent's pywsgi): pushes reach every open page at once, an address
+holds a bounded share of event streams, and SIGTERM ends the streams and the process within 5 seconds."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import signal
+import time
+
+from tablekit import free_port
+from test_table_serve import hhd_table
+
+
+def api(port: int, path: str, body: object = None, token: str | None = None) -> tuple[int, dict]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Content-Type": "application/json"} | ({"X-Player-Token": token} if token else {})
+    connection.request("POST" if body is not None else "GET", path,
+                       body=None if body is None else json.dumps(body), headers=headers)
+    answer = connection.getresponse()
+    status, data = answer.status, json.loads(answer.read() or b"{}")
+    connection.close()
+    return status, data
+
+
+def open_stream(port: int) -> http.client.HTTPResponse:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", "/api/events")
+    return connection.getresponse()
+
+
+def next_event(stream: http.client.HTTPResponse) -> str:
+    """The next `event:` line's data (keep-alive comments skipped)."""
+    while True:
+        line = stream.readline().decode()
+        if not line:
+            return ""
+        if line.startswith("data: "):
+            return line[6:].strip()
+
+
+def started(legacy_cache, library, tmp_path, port: int):
+    process = hhd_table(legacy_cache, "table", "-l", str(library), "--player", "Anna=RG", "--player", "Ben=WU",
+                        "--state", str(tmp_path / "s.sqlite"), "--offline", port=port)
+    assert process.stdout.readline().startswith("open http://")
+    return process
+
+
+def test_a_draw_is_pushed_to_every_open_page_and_sigterm_ends_them_within_5_seconds(legacy_cache, library,
+                                                                                     tmp_path):
+    port = free_port()
+    process = started(legacy_cache, library, tmp_path, port)
+    try:
+        pages = [open_stream(port) for _ in range(10)]
+        assert all(p.status == 200 and p.getheader("Content-Type").startswith("text/event-stream") for p in pages)
+        firsts = {next_event(p) for p in pages}
+        token = api(port, "/api/join", {"player": "Anna"})[1]["token"]
+        assert api(port, "/api/draw", {}, token)[0] == 200
+        pushed = [next_event(p) for p in pages]  # each page hears the join, then the draw
+        assert all(int(n) > int(max(firsts)) for n in pushed)
+        asked = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        for page in pages:  # each stream ends (not at its next keep-alive, 15 s away)
+            while next_event(page):
+                pass
+        process.wait(timeout=5)
+        assert time.monotonic() - asked < 5
+    finally:
+        if process.poll() is None:
+            process.kill()
+        out, err = process.communicate(timeout=10)
+    assert process.returncode == 0 and "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("stopped; the session is kept in")
+
+
+def test_one_address_holds_at_most_twelve_event_streams(legacy_cache, library, tmp_path):
+    from hhdcli.table.server import Bounds
+
+    port = free_port()
+    process = started(legacy_cache, library, tmp_path, port)
+    try:
+        held = [open_stream(port) for _ in range(Bounds().streams_per_address)]
+        assert all(p.status == 200 for p in held)
+        refused = open_stream(port)
+        assert refused.status == 429 and refused.getheader("Retry-After")
+        held.pop().close()
+        time.sleep(0.5)
+        assert api(port, "/api/state")[0] == 200  # other requests of the address go on meanwhile
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=10)
