@@ -356,19 +356,43 @@ def _hold(held: list[DeckEntry], number: int, line: str, item: bool) -> None:
     """A card line under a Markdown heading that names no zone (`## Plain Text Copy/Paste`, `# Bare Bones`):
     kept aside, for such a heading may hold the deck or notes and wish lists (see `_take_held`). Counted lines
     (`1 Sol Ring`) and list items that read as a name are cards; prose and `**Bold:** notes` are not."""
-    card = parse_card_line(line) if _COUNT.match(line) else None
-    if card is None and item and _reads_as_a_name(line) and "**" not in line and not line.endswith(":"):
+    card = None
+    if _COUNT.match(line):
+        card = parse_card_line(line)
+        if card is not None and (_is_sentence(card.name) or card.name.endswith((".", ":"))):
+            card = None  # `*   3 Lands (at least 1 Green, 1 White).`: a guide's sentence, not three cards
+    elif item and _reads_as_a_name(line) and "**" not in line and not line.endswith(":"):
         card = parse_card_line(line, countless=True)
     if card is not None and is_card_name(card.name):
         held.append(DeckEntry(card.count, card.name, number, card.zone or Zone.MAIN))
 
 
+def _is_sentence(text: str) -> bool:
+    """Words of a sentence, not of a name: two or more long words in lower case other than the ones names have
+    (`Rise from the Grave`, `Pull from Tomorrow`, `Beast Within` are names; `Ramp piece that fixes` is not)."""
+    lower = [w for w in re.findall(r"[^\W\d_][\w'’-]*", text) if len(w) >= 4 and w[0].islower()]
+    return len([w for w in lower if w not in _NAME_WORDS]) >= 2
+
+
+_NAME_WORDS = {"from", "with", "into", "over", "upon", "unto", "than", "onto", "under", "through", "without",
+               "within", "beyond", "among", "against", "above", "below", "before", "after", "until", "your"}
+
+
 def _take_held(deck: Deck, held: dict[str, list[DeckEntry]]) -> None:
     """A Markdown deck with no zone heading: its list is the heading's with the most cards (a guide's
-    `## Plain Text Copy/Paste` of 100 beside an `## Upgrade Path` of five); the others stay notes."""
-    heading, entries = max(held.items(), key=lambda pair: sum(e.count for e in pair[1]))
-    deck.entries = list(entries)
-    del held[heading]
+    `## Plain Text Copy/Paste` of 100 beside an `## Upgrade Path` of five), with the other headings' cards when
+    they are other cards (`## The Combo`, `## The Payoffs`, `## Mana Base`: the deck in parts) and the heading
+    is no wish list; cards named again elsewhere (a guide's sections, then its whole list) stay notes."""
+    heading = max(held, key=lambda key: sum(e.count for e in held[key]))
+    names = {e.name for e in held[heading]}
+    taken = [heading] + [key for key, entries in held.items() if key != heading and not _NOTES.search(key)
+                         and not names & {e.name for e in entries}]
+    deck.entries = sorted((e for key in taken for e in held.pop(key)), key=lambda e: e.line)
+
+
+# the headings of cards beside a deck: what to add, cut or consider
+_NOTES = re.compile(r"upgrade|wish|maybe|consider|\badd|\bcut|remov|swap|budget option|alternative|sideboard",
+                    re.IGNORECASE)
 
 
 def _commanders_after_sideboard(deck: Deck, lines: list[str]) -> None:

@@ -609,3 +609,27 @@ def test_a_json_deck_name_with_a_lone_surrogate_is_shown_escaped(synced, tmp_pat
     assert "\\ud800" in result.output  # named, escaped
     if as_json:
         json.loads(result.stdout)
+
+
+GUIDE = """# Karametra: a guide
+
+## The Snap Keep
+*   3 Lands (at least 1 Green, 1 White).
+*   1 Ramp piece (Sol Ring, Birds of Paradise).
+
+## The Combo
+*   1 Rise from the Grave
+*   1 Pull from Tomorrow
+
+## Mana Base
+*   20 Forest
+
+## Upgrades
+*   1 Craterhoof Behemoth
+"""
+
+
+def test_a_markdown_deck_in_parts_under_headings_of_no_zone_is_their_cards_without_sentences_or_wishes():
+    deck = parse_deck(GUIDE, "guide.md")
+    assert [(e.count, e.name) for e in deck.main] == [(1, "Rise from the Grave"), (1, "Pull from Tomorrow"),
+                                                      (20, "Forest")]
