@@ -124,7 +124,7 @@ def _archidekt(fetch: _Fetcher, match: re.Match[str]) -> Deck:
 
 def _aetherhub(fetch: _Fetcher, match: re.Match[str]) -> Deck:
     """AetherHub: the deck page names its id (`data-deckid`); its deck JSON comes from FetchMtgaDeckJson."""
-    page = fetch.text(f"https://aetherhub.com/Deck/{match['id']}")
+    page = fetch.text(f"https://aetherhub.com/{match['path']}")  # the link's own page (Deck/…, Deck/Public/…)
     deck_id = re.search(r'data-deckid="(\d+)"', page)
     if deck_id is None:
         raise ValueError("no data-deckid")
@@ -228,7 +228,7 @@ _SITES = (
     _Site("MTGGoldfish", re.compile(_HOST + r"mtggoldfish\.com/deck/(?:component\?id=)?(?P<id>\d+)"), _mtggoldfish),
     _Site("TappedOut", re.compile(_HOST + r"tappedout\.net/mtg-decks/(?P<id>[\w-]+)"), _tappedout),
     _Site("Deckstats", re.compile(_HOST + r"deckstats\.net/decks/(?P<user>\d+)/(?P<id>\d+[\w-]*)"), _deckstats),
-    _Site("AetherHub", re.compile(_HOST + r"aetherhub\.com/(?:Deck|Metagame/[\w-]+)/(?:Public/)?(?P<id>[\w-]+)"),
+    _Site("AetherHub", re.compile(_HOST + r"aetherhub\.com/(?P<path>(?:Deck|Metagame/[\w-]+)/(?:Public/)?[\w-]+)"),
           _aetherhub),
 )
 

@@ -111,6 +111,15 @@ class Env:
         urls = RegistryUrls.from_base(self.registry_url) if self.registry_url else DEFAULT_URLS
         return Syncer(self.cache_dir, urls=urls, settings=self.http(), progress=progress, notice=self.notice)
 
+    def read_pasted_deck(self, text: str) -> Deck:
+        """What a player pasted (on their phone at the table): a deck's link, read from its site, or the list."""
+        from hhdcli.decksites import is_deck_url, read_deck_text
+
+        pasted = text.strip()
+        if "\n" not in pasted and is_deck_url(pasted):
+            return self.read_deck(pasted)
+        return read_deck_text(text)
+
     def read_deck(self, source: str, sideboard_after_blank: bool | None = None) -> Deck:
         """A deck from a file, or from its link on a deck site (Moxfield, Archidekt…) through the one HTTP client."""
         from hhdcli.deck import read_deck
