@@ -915,7 +915,8 @@ def _parse_csv(text: str, source: str, csv_header: CsvHeader) -> Deck:
     deck = Deck(source, _csv_format(header))
     rows = csv.reader(text.splitlines()[csv_header.at + 1:], delimiter=csv_header.delimiter)
     try:
-        _read_csv_rows(deck, rows, name_at, count_at, board_at, len(header), csv_header.at + 2)
+        _read_csv_rows(deck, rows, name_at, count_at, board_at, len(header), csv_header.at + 2,
+                       _column(header, ("maybeboard",)))
     except csv.Error as exc:  # a field over the csv module's limit (128 KB): no deck holds one
         raise InputError(_("{source}:{line}: not a CSV row hhd can read ({reason})").format(
             source=source, line=rows.line_num + csv_header.at + 1, reason=exc),
@@ -925,8 +926,9 @@ def _parse_csv(text: str, source: str, csv_header: CsvHeader) -> Deck:
 
 
 def _read_csv_rows(deck: Deck, rows: Iterator[list[str]], name_at: int, count_at: int | None,
-                   board_at: int | None, columns: int, first: int) -> None:
-    """The rows after the header (`first` is the first one's line number)."""
+                   board_at: int | None, columns: int, first: int, maybe_at: int | None = None) -> None:
+    """The rows after the header (`first` is the first one's line number). `maybe_at`: CubeCobra's `maybeboard`
+    column (true or false): a card considered for the cube, not in it."""
     side_marked = False  # a lone `Sideboard` row puts the rows after it in the sideboard
     for number, row in enumerate(rows, start=first):
         if not any(cell.strip() for cell in row):
@@ -941,6 +943,8 @@ def _read_csv_rows(deck: Deck, rows: Iterator[list[str]], name_at: int, count_at
             continue
         board = row[board_at].strip().lower() if board_at is not None and board_at < len(row) else ""
         zone = Zone.SIDEBOARD if side_marked else _BOARDS.get(board.split(",")[0].strip(), Zone.MAIN)
+        if maybe_at is not None and maybe_at < len(row) and row[maybe_at].strip().lower() in ("true", "yes", "1"):
+            zone = Zone.IGNORED
         if int(count):
             deck.entries.append(DeckEntry(int(count), split_name(name), number, zone))
 
