@@ -82,13 +82,13 @@ class Deck:
         """The distinct names of the main deck, commander and companion included."""
         return list(dict.fromkeys(e.name for e in self.main))
 
-    def not_understood(self, number: int, text: str, why: str = "not a deck line") -> None:
+    def not_understood(self, number: int, text: str, why: str | None = None) -> None:
         if len(self.ignored) >= MAX_COUNTED:
             self.uncounted = True  # counting stops at the bound: the rest is "more than"
             return
         self.ignored.append((number, text[:200]))
-        if len(self.problems) < MAX_PROBLEMS:
-            self.problems.append(f"{self.source}:{number}: {why}: {text[:60]!r}")
+        if len(self.problems) < MAX_PROBLEMS:  # the reason in the run's language, as the other reasons are
+            self.problems.append(f"{self.source}:{number}: {why or _('not a deck line')}: {text[:60]!r}")
         elif len(self.problems) == MAX_PROBLEMS:
             self.problems.append("")  # the "… and N more" line, filled in by `warnings`
 
