@@ -413,6 +413,11 @@ def _card_strings(cache_dir: Path) -> list[str]:
         for face in card.faces:
             found |= {face.name, face.type_line, face.mana_cost}
             found |= {piece for line in face.oracle_text.splitlines() for piece in re.split(r"\{[^}]*\}", line)}
+    from hhdcli.tokens import builtin_tokens
+
+    for token in builtin_tokens():  # the registry's tokens are card data too (the checklist lists them)
+        found |= {token.name, token.type_line, token.mana_cost}
+        found |= {piece for line in token.oracle_text.splitlines() for piece in re.split(r"\{[^}]*\}", line)}
     # The rulings' one-line summaries printed in a proxy's text box are the rulings engineer's English texts
     # (hhdcli.rulings has no Russian short form yet): allowed here, named in the report as not translated.
     found |= {f"Hell ({r.id}): {r.short}" for r in RULINGS} | {r.short for r in RULINGS}
