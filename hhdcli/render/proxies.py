@@ -265,7 +265,8 @@ def _draw_pages(canvas, proxies: list[Proxy], images: dict[str, str], sheet: She
                 else:
                     painter.text_card(slot, proxy.card, proxy.faces, proxy.part)
         _draw_marks(canvas, sheet, options.cut_lines)
-        slots = "  ".join(f"{i + 1} {p.card.name}" for i, p in enumerate(page))
+        slots = "  ".join(f"{i + 1} " + (_("{name} (token)").format(name=p.card.name) if p.card.is_token
+                                         else p.card.name) for i, p in enumerate(page))
         _page_furniture(canvas, sheet, fonts, f"{options.title} · " + _("page {number}/{pages}").format(
             number=number, pages=len(pages)) + f" · {slots}")
         canvas.restoreState()
