@@ -424,6 +424,11 @@ def _card_strings(cache_dir: Path) -> list[str]:
         for face in card.faces:
             found |= {face.name, face.type_line, face.mana_cost}
             found |= {piece for line in face.oracle_text.splitlines() for piece in re.split(r"\{[^}]*\}", line)}
+    from hhdcli.tokens import builtin_tokens
+
+    for token in builtin_tokens():  # the registry's tokens are card data too (the checklist lists them)
+        found |= {token.name, token.type_line, token.mana_cost}
+        found |= {piece for line in token.oracle_text.splitlines() for piece in re.split(r"\{[^}]*\}", line)}
     flat = {re.sub(r"\s+", " ", text).strip() for text in found}
     return sorted((text for text in flat if len(text) > 2), key=len, reverse=True)
 

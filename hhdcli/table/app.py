@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, url_for
@@ -28,6 +28,9 @@ from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.i18n import LANGUAGES, choose_language, translations
 from hhdcli.table.rules import OWN_CARDS, End
 from hhdcli.table.session import Session
+
+if TYPE_CHECKING:
+    from hhdcli.cards import Card
 
 TOKEN_COOKIE = "hhd_player"
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
@@ -316,7 +319,7 @@ def check_code() -> Any:
         return None
     if request.blueprint == "table" and request.endpoint == "table.static":
         return None  # the page's stylesheet and scripts hold no secret: the join page uses the stylesheet too
-    if request.method == "GET" and not request.path.startswith(("/api/", "/cards/")):
+    if request.method == "GET" and not request.path.startswith(("/api/", "/cards/", "/tokens/")):
         from hhdcli.render.documents.templates import render
 
         _ = gettext()
@@ -469,11 +472,26 @@ def face(lang: str, face_id: str) -> Any:
     return Response(data, mimetype=kind, headers={"Cache-Control": "private, max-age=86400"})
 
 
+@table.get(f"/tokens/<any({', '.join(LANGUAGES)}):lang>/<token_id>.png")
+def token_face(lang: str, token_id: str) -> Any:
+    """The face of a token the library's cards make (a card's description lists them): public, as the token is;
+    its print image when the image cache holds it, else drawn from its data."""
+    session = served().session
+    card = session.views.tokens().get(token_id)
+    if card is None:
+        raise TableError("no token to show here", status=404)
+    data, kind = _card_face(card, session, served().images, lang)
+    return Response(data, mimetype=kind, headers={"Cache-Control": "public, max-age=86400"})
+
+
 def _face(session: Session, position: int, images: Path | None, lang: str) -> tuple[bytes, str]:
+    return _card_face(session.cards[position], session, images, lang)
+
+
+def _card_face(card: Card, session: Session, images: Path | None, lang: str) -> tuple[bytes, str]:
     from hhdcli.render.draw.faces import face_png
     from hhdcli.render.scans.images import ImageStore
 
-    card = session.cards[position]
     if images is not None and card.print_images:
         raw = ImageStore(images).raw_path(card.print_images[0])
         try:
