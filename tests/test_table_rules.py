@@ -205,8 +205,44 @@ def test_anothers_action_is_undone_only_when_confirmed(table):
     status, refused = table.as_("Ben", "/api/undo")
     assert status == 409 and refused["confirm"] and "Anna" in refused["error"]
     assert table.as_("Ben", "/api/undo", {"anyone": True})[1]["undone"] == "opening hand"
-    assert table.as_("Ben", "/api/undo")[0] == 409  # nothing left: nothing to undo
-    assert table.state()["log"] == []
+    assert table.as_("Ben", "/api/undo")[0] == 409  # nothing left: nothing to undo (an undo line is not undoable)
+    assert [(e["player"], e["action"], e["undone"]) for e in table.state()["log"]] == [
+        ("Ben", "undo", False), ("Anna", "opening hand", True)]
+
+
+def test_an_undo_stays_in_everyones_log_with_the_card_shown_only_to_whom_it_was_shown(table):
+    """Anna took back a take after Ben drew: her line stays, marked undone, and a line says she took it back:
+    with the card's name on her phone, without it on the others' and the board (a take is private)."""
+    table.as_("Anna", "/api/opening-hand")
+    table.as_("Anna", "/api/keep", {"bottom": []})
+    held = hand(table, "Anna")
+    table.as_("Anna", "/api/play", {"position": held[0]})
+    table.as_("Ben", "/api/draw")
+    settle(table, "Ben")
+    assert table.as_("Anna", "/api/undo")[1]["undone"] == "play"
+    name = table.player("Anna")["cards"][0]["name"]
+    for viewer in ("Anna", "Ben", None):
+        log = table.state(viewer)["log"]
+        undo = log[0]
+        assert (undo["player"], undo["action"], undo["detail"]["undone"], undo["detail"]["whose"]) == (
+            "Anna", "undo", "play", "Anna")
+        assert undo["detail"]["name"] == name  # a play was open to all: its undo is too
+        assert [e["undone"] for e in log if e["action"] == "play"] == [True]
+    table.as_("Anna", "/api/undo")  # her keep, then her opening hand: undone, she may draw one again
+    table.as_("Anna", "/api/undo")
+    assert table.as_("Anna", "/api/opening-hand")[0] == 200
+
+
+def test_taking_back_a_take_names_the_card_to_its_taker_alone(table):
+    while table.as_("Ben", "/api/draw")[1]["verdict"] != "choice":  # W U B: a card needing another color
+        pass
+    taken = table.as_("Ben", "/api/take")[1]["name"]
+    table.as_("Cleo", "/api/draw")
+    assert table.as_("Ben", "/api/undo")[1]["undone"] == "take"
+    mine, theirs = table.state("Ben")["log"][0], table.state("Cleo")["log"][0]
+    assert mine["detail"] == {"undone": "take", "whose": "Ben", "name": taken}
+    assert theirs["detail"] == {"undone": "take", "whose": "Ben"} and theirs["player"] == "Ben"
+    assert table.player("Ben")["pending"]["name"] == taken  # waiting again for take or decline
 
 
 def test_every_log_entry_carries_its_player(table):

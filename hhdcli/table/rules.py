@@ -60,6 +60,7 @@ class Action(StrEnum):
     OWN_CARD_TO_SIDEBOARD = N_("own card to sideboard")
     TO_HELL_LIBRARY = N_("to the Hell library")
     END_OF_GAME = N_("end of game")
+    UNDO = N_("undo")  # a line saying who took back which action (that action's line stays, marked undone)
 
 
 OPEN_ZONES = (Zone.SIDEBOARD, Zone.OUT)  # every viewer sees these cards

@@ -377,6 +377,11 @@ class Session:
             if later:
                 raise Depends(entry.action, [(e.player, e.action) for e in later[:3]])
             tx.undo_entry(entry.id)
+            # a line says who took back what, on every page (the undone line stays too, marked): in a game of
+            # hidden cards an action that silently vanished would invite suspicion
+            tx.log_action(player, Action.UNDO, {"undone": entry.action, "whose": entry.player,
+                                                **({"name": entry.detail["name"]} if "name" in entry.detail else {})},
+                          [])
         shown = public_entry({"id": entry.id, "game": entry.game, "player": entry.player, "action": entry.action,
                               "detail": entry.detail}, player)
         return {"undone": entry.action, "player": entry.player, "detail": shown["detail"]}

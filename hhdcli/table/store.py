@@ -22,8 +22,10 @@ from typing import Any
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
 from hhdcli.table.errors import TableError
-from hhdcli.table.rules import OPENING_ACTIONS, OWN_CARDS, End, Entry, Place, Zone, owner_after
+from hhdcli.table.rules import OPENING_ACTIONS, OWN_CARDS, Action, End, Entry, Place, Zone, owner_after
 
+# a log entry still in force: not undone, and not itself an undo (an undo is a line of the log, not undoable)
+IN_FORCE = "undone IS NULL AND action != ?"
 COLUMNS = ("position", "zone", "ord", "player", "owner", "name")
 
 
@@ -110,6 +112,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _add_column("cards", "name"),  # players' own cards, by name
     _hands_apart,
     _seat_codes,
+    _add_column("log", "undone"),  # an undone action stays in the log, marked, beside the line saying who undid it
 )
 
 
@@ -292,29 +295,34 @@ class Tx:
                      frozenset(moved))
 
     def last_entry(self, player: str | None = None) -> Entry | None:
-        """The table's last log entry, or a player's last."""
+        """The table's last action still in force (not undone, not an undo), or a player's last."""
         if player is None:
-            row = self.db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
+            row = self.db.execute(f"SELECT * FROM log WHERE {IN_FORCE} ORDER BY id DESC LIMIT 1",
+                                  (Action.UNDO,)).fetchone()
         else:
-            row = self.db.execute("SELECT * FROM log WHERE player = ? ORDER BY id DESC LIMIT 1", (player,)).fetchone()
+            row = self.db.execute(f"SELECT * FROM log WHERE player = ? AND {IN_FORCE} ORDER BY id DESC LIMIT 1",
+                                  (player, Action.UNDO)).fetchone()
         return None if row is None else self._entry(row)
 
     def entries_after(self, entry_id: int) -> list[Entry]:
-        return [self._entry(r) for r in self.db.execute("SELECT * FROM log WHERE id > ? ORDER BY id", (entry_id,))]
+        """The actions in force after this one (an undone one moved nothing any more)."""
+        return [self._entry(r) for r in self.db.execute(f"SELECT * FROM log WHERE id > ? AND {IN_FORCE} ORDER BY id",
+                                                        (entry_id, Action.UNDO))]
 
     def latest_opening(self, game: int, player: str) -> Entry | None:
-        """The newest of a player's opening-hand actions this game (an undone action is deleted from the log).
+        """The newest of a player's opening-hand actions this game (an undone one is not).
         Read backwards through the log's (game, player) index: its cost does not grow with the evening."""
         marks = ", ".join("?" * len(OPENING_ACTIONS))
         row = self.db.execute(
             f"SELECT id, game, player, action, detail FROM log WHERE game = ? AND player = ? AND action IN ({marks}) "
-            "ORDER BY id DESC LIMIT 1", (game, player, *OPENING_ACTIONS)).fetchone()
+            "AND undone IS NULL ORDER BY id DESC LIMIT 1", (game, player, *OPENING_ACTIONS)).fetchone()
         if row is None:
             return None
         return Entry(int(row["id"]), int(row["game"]), row["player"], str(row["action"]), load_json(row["detail"]))
 
     def undo_entry(self, entry_id: int) -> None:
-        """Put back the cards an entry moved as they were, delete those it created, its game, and itself."""
+        """Put back the cards an entry moved as they were, delete those it created, its game; the entry stays in
+        the log, marked undone (the line saying who undid it is the caller's to log)."""
         row = self.db.execute("SELECT undo FROM log WHERE id = ?", (entry_id,)).fetchone()
         inverse = load_json(row["undo"])
         # the moved cards' rows as they were (a session from before this kept every row, with fewer columns)
@@ -323,13 +331,15 @@ class Tx:
             self.db.execute(f"INSERT OR REPLACE INTO cards ({names}) VALUES ({', '.join('?' * len(card))})", card)
         self.delete_cards(int(p) for p in inverse.get("created", []))
         self.set_game(int(inverse["game"]))  # older records keep it as text
-        self.db.execute("DELETE FROM log WHERE id = ?", (entry_id,))
+        self.db.execute("UPDATE log SET undone = '1' WHERE id = ?", (entry_id,))
         self.changed()
 
     def log_page(self, before: int | None, size: int) -> tuple[list[dict[str, Any]], bool]:
         """Up to `size` entries older than `before`, newest first, and whether there are more: an index range,
-        whatever the log's length. Each is id, game, player, action and detail (as stored: JSON text)."""
-        entries = self.db.execute("SELECT id, game, player, action, detail FROM log WHERE id < ? ORDER BY id DESC "
+        whatever the log's length. Each is id, game, player, action, detail (as stored: JSON text) and whether
+        it was undone."""
+        entries = self.db.execute("SELECT id, game, player, action, detail, undone IS NOT NULL AS undone FROM log "
+                                  "WHERE id < ? ORDER BY id DESC "
                                   "LIMIT ?", (before if before is not None else 2**62, size + 1)).fetchall()
         return [dict(e) for e in entries[:size]], len(entries) > size
 

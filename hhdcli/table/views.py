@@ -14,7 +14,7 @@ from hhdcli.jsonio import load_json
 from hhdcli.mana import SymbolTable, Take, judge
 from hhdcli.render.texts import shown_type_line
 from hhdcli.rulings import card_rulings
-from hhdcli.table.rules import PRIVATE_ACTIONS, Place, Zone, may_see
+from hhdcli.table.rules import PRIVATE_ACTIONS, Action, Place, Zone, may_see
 
 # The take rule's answers and what each tells the player to do (messages of the table's catalog)
 REMINDERS = {Take.LAND: "a land: into your hand; in your draw step you may play it at once",
@@ -23,7 +23,7 @@ REMINDERS = {Take.LAND: "a land: into your hand; in your draw step you may play 
 VERDICTS = tuple(str(v) for v in REMINDERS)  # named on the page
 # what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
-SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone")
+SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose")
 
 
 def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, dict[str, Any]] | None = None
@@ -39,8 +39,10 @@ def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[
             shown_details[entry["id"]] = shown
     if entry["action"] in PRIVATE_ACTIONS and entry["player"] != viewer:
         shown = {k: v for k, v in shown.items() if k == "count"}
+    elif entry["action"] == Action.UNDO and shown.get("undone") in PRIVATE_ACTIONS and shown.get("whose") != viewer:
+        shown = {k: v for k, v in shown.items() if k != "name"}  # taken back, as private as it was done
     return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
-            "detail": shown}
+            "detail": shown, "undone": bool(entry.get("undone"))}
 
 
 @dataclass
