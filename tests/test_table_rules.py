@@ -569,3 +569,93 @@ def test_writers_are_served_in_the_order_they_came():
     for thread in threads:
         thread.join()
     assert served == list(range(20))
+
+
+def zone_of(table: Table, position: int, viewer: str | None = None) -> str | None:
+    """The public zone a card is shown in, to a viewer (None: not in any)."""
+    for p in table.state(viewer)["players"]:
+        for zone, cards in p["zones"].items():
+            if any(c["position"] == position for c in cards):
+                return zone
+    return None
+
+
+def test_a_hell_card_goes_through_every_zone_each_move_logged_and_undoable(table):
+    """Anna's Hell card: battlefield (tapped by Ben's effect, with counters), graveyard, exile, back to her
+    hand, discarded, her library's top (the others see a card go, not which), her hand again, and out of the
+    game onto the sideboard; each move is a line of everyone's log and each one is taken back by an undo."""
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    table.as_("Anna", "/api/keep", {"bottom": []})
+    card = dealt[0]
+    assert table.as_("Anna", "/api/move", {"position": card, "to": "battlefield"})[1]["zone"] == "battlefield"
+    assert table.as_("Ben", "/api/tap", {"position": card, "tapped": True})[0] == 200  # anyone's effect may
+    for _ in range(2):
+        table.as_("Ben", "/api/card-counter", {"position": card, "kind": "+1/+1", "delta": 1})
+    seen = table.player("Anna", viewer="Cleo")["zones"]["battlefield"][0]
+    assert (seen["position"], seen["tapped"], seen["counters"]) == (card, True, {"+1/+1": 2})
+    table.as_("Ben", "/api/undo")  # his second counter taken back
+    assert table.player("Anna", viewer="")["zones"]["battlefield"][0]["counters"] == {"+1/+1": 1}
+    for to, action in (("graveyard", "to the graveyard"), ("exile", "to exile"), ("hand", "to hand"),
+                       ("graveyard", "discard"), ("hand", "to hand"), ("library-top", "to its owner's library")):
+        status, moved = table.as_("Anna", "/api/move", {"position": card, "to": to})
+        assert status == 200, moved
+        assert table.state("Anna")["log"][0]["action"] == action
+    assert zone_of(table, card) is None and table.player("Anna", viewer="Ben")["deck_count"] == 1
+    assert table.player("Anna")["deck"][0]["position"] == card and table.player("Anna", viewer="Ben")["deck"] == []
+    assert "name" not in table.state("Ben")["log"][0]["detail"]  # hand to library: which card is hers to know
+    table.as_("Anna", "/api/move", {"position": card, "to": "hand"})  # drawn from her own library
+    assert table.as_("Anna", "/api/move", {"position": card, "to": "sideboard"})[0] == 200  # it leaves the game
+    assert table.state()["sideboard"][0]["position"] == card
+    for _ in range(4):  # every move taken back, in turn
+        assert table.as_("Anna", "/api/undo")[0] == 200
+    assert zone_of(table, card) == "graveyard"  # discarded
+    for _ in range(4):
+        table.as_("Anna", "/api/undo")
+    assert zone_of(table, card) == "battlefield"
+    table.as_("Ben", "/api/undo")
+    table.as_("Ben", "/api/undo")
+    assert table.player("Anna", viewer="")["zones"]["battlefield"][0]["tapped"] is False
+
+
+def test_the_end_of_a_game_collects_the_hell_cards_of_every_zone_but_the_libraries_and_the_sideboard(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    table.as_("Anna", "/api/keep", {"bottom": []})
+    for position, to in zip(dealt, ("graveyard", "library-bottom"), strict=True):
+        table.as_("Anna", "/api/move", {"position": position, "to": "battlefield"})
+        table.as_("Anna", "/api/tap", {"position": position, "tapped": True})
+        table.as_("Anna", "/api/move", {"position": position, "to": to})
+    assert table.as_("Anna", "/api/end-game", {"confirm": True})[1]["count"] == 1
+    assert positions_in(table.session.path, "library")[-1] == dealt[0]  # the graveyard's card: to the bottom
+    assert table.player("Anna")["deck"][0]["position"] == dealt[1]  # her library keeps its Hell card
+    row = next(r for r in cards_rows(table.session.path) if r[0] == dealt[0])
+    assert row[1] == "library" and row[3] is None
+
+
+def test_moves_are_refused_for_cards_one_may_not_move_and_for_unknown_zones(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    assert table.as_("Ben", "/api/move", {"position": dealt[0], "to": "graveyard"})[0] == 404  # her hand
+    assert table.as_("Anna", "/api/move", {"position": dealt[0], "to": "hand"})[0] == 409  # there already
+    assert table.as_("Anna", "/api/move", {"position": dealt[0], "to": "moon"})[0] == 400
+    assert table.as_("Anna", "/api/tap", {"position": dealt[0], "tapped": True})[0] == 404  # not on the battlefield
+    table.as_("Anna", "/api/move", {"position": dealt[0], "to": "battlefield"})
+    bad = table.as_("Anna", "/api/card-counter", {"position": dealt[0], "kind": "x" * 21, "delta": 1})
+    assert bad[0] == 400 and "20" in bad[1]["error"]
+    assert table.as_("Anna", "/api/card-counter", {"position": dealt[0], "kind": "+1/+1", "delta": 0})[0] == 400
+    assert table.call("/api/move", {"position": dealt[0], "to": "exile"}, host=True)[0] == 200  # a public card
+
+
+def test_a_session_whose_played_cards_were_out_finds_them_on_the_battlefield(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    table.as_("Anna", "/api/play", {"position": dealt[0]})
+    table.stop()
+    db = sqlite3.connect(table.session.path)  # as the hhd before zones left it: played cards "out"
+    db.execute("UPDATE cards SET zone = 'out' WHERE zone = 'battlefield'")
+    db.execute("PRAGMA user_version = 6")
+    db.commit()
+    db.close()
+    again = Table(table.session.path, table.library, table.cache_dir)
+    try:
+        anna = next(p for p in again.call("/api/state")[1]["players"] if p["name"] == "Anna")
+        assert [c["position"] for c in anna["zones"]["battlefield"]] == [dealt[0]]
+    finally:
+        again.stop()

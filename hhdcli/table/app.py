@@ -27,7 +27,7 @@ from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
 from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.i18n import LANGUAGES, choose_language, translations
-from hhdcli.table.rules import OWN_CARDS, End
+from hhdcli.table.rules import DESTINATIONS, OWN_CARDS, End
 from hhdcli.table.session import Session
 
 TOKEN_COOKIE = "hhd_player"
@@ -36,6 +36,8 @@ MAX_POSITION = 100_000
 MAX_NAME = 200  # a card's name, as a player types it
 MAX_PLAYER = 40  # a late player's name
 MAX_IDS = 300  # card descriptions asked for at once
+MAX_KIND = 20  # a kind of counter: "+1/+1", "loyalty"
+MAX_DELTA = 99  # counters or life changed at once
 LOG_PAGE = 30
 ONLINE_FOR = 20.0  # seconds: a page that asked for the table this recently counts as connected
 
@@ -583,6 +585,50 @@ def to_sideboard() -> Any:
     if not position_value(position, own_cards=True):
         raise TableError('say which card: {"position": N}', status=400)
     return jsonify(served().session.to_sideboard(who, position, language()))
+
+
+def card_position() -> int:
+    """The card a request names: a library position, or a player's own card's number."""
+    position: Any = body().get("position")
+    if not position_value(position, own_cards=True):
+        raise TableError('say which card: {"position": N}', status=400)
+    return int(position)
+
+
+@table.post("/api/move")
+def move() -> Any:
+    """A card to another zone: {"position": N, "to": "battlefield", "graveyard", "exile", "hand", "library-top",
+    "library-bottom" or "sideboard"} (its owner's hand or library; the sideboard: it leaves the game)."""
+    who = player_or_host()
+    position = card_position()
+    to = body().get("to")
+    if not isinstance(to, str):
+        raise TableError("a card goes to one of: {zones}", status=400, zones=", ".join(DESTINATIONS))
+    return jsonify(served().session.move(who, position, to, language()))
+
+
+@table.post("/api/tap")
+def tap() -> Any:
+    """A card on the battlefield tapped ({"tapped": true}) or untapped (false)."""
+    who = player_or_host()
+    position = card_position()
+    tapped = body().get("tapped")
+    if not isinstance(tapped, bool):
+        raise TableError('say tapped or untapped: {"tapped": true or false}', status=400)
+    return jsonify(served().session.tap(who, position, tapped))
+
+
+@table.post("/api/card-counter")
+def card_counter() -> Any:
+    """Counters on a card on the battlefield: {"position": N, "kind": "+1/+1", "delta": 1 or -1…}."""
+    who = player_or_host()
+    position = card_position()
+    kind, delta = body().get("kind"), body().get("delta")
+    if not isinstance(kind, str) or not kind.strip() or len(kind) > MAX_KIND or not _text(kind):
+        raise TableError("name the kind of counter (at most {most} characters)", status=400, most=MAX_KIND)
+    if not isinstance(delta, int) or isinstance(delta, bool) or not -MAX_DELTA <= delta <= MAX_DELTA or not delta:
+        raise TableError("add or remove 1 to {most} counters at a time", status=400, most=MAX_DELTA)
+    return jsonify(served().session.card_counter(who, position, " ".join(kind.split()), delta))
 
 
 @table.post("/api/own-card")

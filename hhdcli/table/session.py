@@ -295,14 +295,49 @@ class Session:
         return chosen
 
     def play(self, player: str, position: int, lang: str = "en") -> dict[str, Any]:
-        """A Hell card from the player's hand played (battlefield, graveyard…): open to everyone now, and back
-        to the Hell library at the end of the game."""
+        """A Hell card from the player's hand onto the battlefield: open to everyone now, and back to the Hell
+        library at the end of the game."""
         with self.store.transaction() as tx:
             self._colors(tx, player)
             rules.playable(player, position, tx.held(player))
-            tx.log_action(player, Action.PLAY, {"position": position, "name": self.cards[position].name}, [position])
-            tx.move(position, Zone.OUT, End.BOTTOM, player)
-        return self.views.describe(position, lang)
+        return self.move(player, position, "battlefield", lang)
+
+    def move(self, player: str | None, position: int, to: str, lang: str = "en") -> dict[str, Any]:
+        """A card moved by a player (or the host's board, None) to a zone the rules name (rules.DESTINATIONS):
+        one of theirs from their hand or library, or a public one (anyone's effect may move it)."""
+        with self.store.transaction() as tx:
+            name = self._name(tx, position)
+            found = tx.place(position)
+            if to == "sideboard":  # on the sideboard already: said, as the sideboard is open to all
+                rules.to_sideboard(found, player, position, name)
+            place = rules.movable(found, player, position)
+            move = rules.move_of(place, player, to, name)
+            detail = {"position": position, "name": name, "from": place.zone,
+                      **({"end": move.end} if move.zone == Zone.DECK else {})}
+            tx.log_action(player, move.action, detail, [position])
+            tx.move(position, move.zone, move.end, move.player)
+        return {**self.views.describe(position, lang, name), "zone": move.zone}
+
+    def tap(self, player: str | None, position: int, tapped: bool) -> dict[str, Any]:
+        """A card on the battlefield tapped or untapped (anyone's effect may: it is open to all)."""
+        with self.store.transaction() as tx:
+            place = rules.on_battlefield(tx.place(position), position)
+            name = self._name(tx, position)
+            tx.log_action(player, Action.TAP if tapped else Action.UNTAP, {"position": position, "name": name},
+                          [position])
+            tx.set_tapped(position, tapped)
+        return {"position": position, "name": name, "tapped": tapped, "was": place.tapped}
+
+    def card_counter(self, player: str | None, position: int, kind: str, delta: int) -> dict[str, Any]:
+        """Counters of a kind put on (or taken off) a card on the battlefield."""
+        with self.store.transaction() as tx:
+            place = rules.on_battlefield(tx.place(position), position)
+            name = self._name(tx, position)
+            counters = rules.counted(place.counters, kind, delta)
+            tx.log_action(player, Action.CARD_COUNTER, {"position": position, "name": name, "kind": kind,
+                                                        "delta": delta, "count": counters.get(kind, 0)}, [position])
+            tx.set_counters(position, counters)
+        return {"position": position, "name": name, "counters": counters}
 
     def play_sideboard_top(self, player: str, lang: str = "en") -> dict[str, Any]:
         """Anyone may play the sideboard's top card as if it were in their hand: it is played, open to all."""
@@ -311,7 +346,7 @@ class Session:
             top = rules.sideboard_top(tx.top(Zone.SIDEBOARD))
             name = self._name(tx, top)
             tx.log_action(player, Action.PLAY_FROM_SIDEBOARD, {"position": top, "name": name}, [top])
-            tx.move(top, Zone.OUT, End.BOTTOM, player)
+            tx.move(top, Zone.BATTLEFIELD, End.BOTTOM, player)
         return self.views.describe(top, lang, name)
 
     def own_card_to_sideboard(self, player: str, name: str) -> dict[str, Any]:
@@ -337,14 +372,9 @@ class Session:
         return self.views.describe(position, lang)
 
     def to_sideboard(self, player: str | None, position: int, lang: str = "en") -> dict[str, Any]:
-        """A card leaving the game (exile, ante…) goes on top of the sideboard: a played card by anyone's effect,
-        a card in hand by its holder."""
-        with self.store.transaction() as tx:
-            name = self._name(tx, position)
-            rules.to_sideboard(tx.place(position), player, position, name)
-            tx.log_action(player, Action.TO_SIDEBOARD, {"position": position, "name": name}, [position])
-            tx.move(position, Zone.SIDEBOARD, End.TOP)
-        return self.views.describe(position, lang, name)
+        """A card leaving the game (ante, an effect…) goes on top of the sideboard: a played card by anyone's
+        effect, a card in hand or in their library by its holder."""
+        return self.move(player, position, "sideboard", lang)
 
     def end_game(self, player: str | None, confirmed: int | None = None) -> dict[str, Any]:
         """The Hell cards outside the libraries and the sideboard go to the bottom of the Hell library in random
@@ -353,7 +383,8 @@ class Session:
         with self.store.transaction() as tx:
             game = tx.game()
             rules.game_to_end(confirmed, game)
-            order, home = rules.end_of_game(tx.in_zones(rules.PLAYERS_ZONES), self._secret(tx), game)
+            outside = tx.in_zones(rules.PLAYERS_ZONES) + [p for p in tx.in_zones([Zone.DECK]) if p >= OWN_CARDS]
+            order, home = rules.end_of_game(outside, self._secret(tx), game)
             owned = tx.owned_hell_cards((Zone.LIBRARY, Zone.SIDEBOARD))
             # the log says how many, never which: the order at the bottom is the library's secret
             tx.log_action(player, Action.END_OF_GAME, {"game": game, "count": len(order)},

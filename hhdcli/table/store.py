@@ -26,7 +26,8 @@ from hhdcli.table.rules import OPENING_ACTIONS, OWN_CARDS, Action, End, Entry, P
 
 # a log entry still in force: not undone, and not itself an undo (an undo is a line of the log, not undoable)
 IN_FORCE = "undone IS NULL AND action != ?"
-COLUMNS = ("position", "zone", "ord", "player", "owner", "name")
+COLUMNS = ("position", "zone", "ord", "player", "owner", "name", "tapped", "counters")
+PLACE = "position, zone, player, owner, tapped, counters"
 
 
 class FairLock:
@@ -93,8 +94,14 @@ def _hands_apart(db: sqlite3.Connection) -> None:
     """A session from before hands and play were apart had its players' cards all "out": they are taken to be in
     hand (a player plays them again with one tap). The mark stays for an older hhd opening this file."""
     if db.execute("SELECT 1 FROM meta WHERE key = 'zones'").fetchone() is None:
-        db.execute("UPDATE cards SET zone = ? WHERE zone = ?", (Zone.HAND, Zone.OUT))
+        db.execute("UPDATE cards SET zone = ? WHERE zone = 'out'", (Zone.HAND,))
         db.execute("INSERT INTO meta VALUES ('zones', '2')")
+
+
+def _played_on_battlefield(db: sqlite3.Connection) -> None:
+    """Played cards were all "out"; now a played card is on the battlefield, in a graveyard or in exile: the ones
+    played before are taken to be on the battlefield (a tap moves one on)."""
+    db.execute("UPDATE cards SET zone = ? WHERE zone = 'out'", (Zone.BATTLEFIELD,))
 
 
 def _seat_codes(db: sqlite3.Connection) -> None:
@@ -113,6 +120,9 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _hands_apart,
     _seat_codes,
     _add_column("log", "undone"),  # an undone action stays in the log, marked, beside the line saying who undid it
+    _played_on_battlefield,
+    _add_column("cards", "tapped"),  # on the battlefield: '1' when tapped
+    _add_column("cards", "counters"),  # on the battlefield: a JSON object, kind → how many
 )
 
 
@@ -200,19 +210,22 @@ class Tx:
         self.db.executemany("INSERT INTO cards (position, zone, ord) VALUES (?, ?, ?)",
                             [(p, Zone.LIBRARY, i) for i, p in enumerate(order, start=1)])
 
+    @staticmethod
+    def _place(row: sqlite3.Row) -> Place:
+        return Place(int(row["position"]), Zone(row["zone"]), row["player"], row["owner"], bool(row["tapped"]),
+                     load_json(row["counters"]) if row["counters"] else {})
+
     def place(self, position: int) -> Place | None:
-        row = self.db.execute("SELECT position, zone, player, owner FROM cards WHERE position = ?",
-                              (position,)).fetchone()
-        return None if row is None else Place(int(row["position"]), Zone(row["zone"]), row["player"], row["owner"])
+        row = self.db.execute(f"SELECT {PLACE} FROM cards WHERE position = ?", (position,)).fetchone()
+        return None if row is None else self._place(row)
 
     def places(self, positions: list[int]) -> dict[int, Place]:
         """Where each of these cards is, in one query however many are asked."""
         if not positions:
             return {}
         marks = ", ".join("?" * len(positions))
-        rows = self.db.execute(f"SELECT position, zone, player, owner FROM cards WHERE position IN ({marks})",
-                               positions)
-        return {int(r["position"]): Place(int(r["position"]), Zone(r["zone"]), r["player"], r["owner"]) for r in rows}
+        rows = self.db.execute(f"SELECT {PLACE} FROM cards WHERE position IN ({marks})", positions)
+        return {int(r["position"]): self._place(r) for r in rows}
 
     def own_name(self, position: int) -> str | None:
         """The name of a player's own card (Hell cards have theirs in the card data)."""
@@ -220,9 +233,11 @@ class Tx:
         return str(row["name"]) if row and row["name"] else None
 
     def outside_library(self) -> list[dict[str, Any]]:
-        """Every card not in the Hell library, in zone order: position, zone, player, owner, name."""
+        """Every card not in the Hell library, in zone order: position, zone, player, owner, name, tapped and
+        counters (a JSON object, or None)."""
         return [dict(r) for r in self.db.execute(
-            "SELECT position, zone, player, owner, name FROM cards WHERE zone != ? ORDER BY ord", (Zone.LIBRARY,))]
+            "SELECT position, zone, player, owner, name, tapped IS NOT NULL AS tapped, counters FROM cards "
+            "WHERE zone != ? ORDER BY ord", (Zone.LIBRARY,))]
 
     def count(self, zone: Zone) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM cards WHERE zone = ?", (zone,)).fetchone()[0])
@@ -254,7 +269,7 @@ class Tx:
 
     def add_own_card(self, position: int, player: str, name: str) -> None:
         self.db.execute("INSERT INTO cards (position, zone, ord, player, owner, name) VALUES (?, ?, 0, ?, ?, ?)",
-                        (position, Zone.OUT, player, player, name))
+                        (position, Zone.BATTLEFIELD, player, player, name))
 
     def delete_cards(self, positions: Iterable[int]) -> None:
         self.db.executemany("DELETE FROM cards WHERE position = ?", [(p,) for p in positions])
@@ -269,8 +284,16 @@ class Tx:
                                (zone,)).fetchone()["o"]
         ord_ = 0 if edge is None else edge - 1 if end == End.TOP else edge + 1
         owner = self.db.execute("SELECT owner FROM cards WHERE position = ?", (position,)).fetchone()["owner"]
-        self.db.execute("UPDATE cards SET zone = ?, ord = ?, player = ?, owner = ? WHERE position = ?",
-                        (zone, ord_, player, owner_after(zone, player, owner), position))
+        # a card leaving a zone leaves its tapped state and counters behind (a new object, in the rules' words)
+        self.db.execute("UPDATE cards SET zone = ?, ord = ?, player = ?, owner = ?, tapped = NULL, counters = NULL "
+                        "WHERE position = ?", (zone, ord_, player, owner_after(zone, player, owner), position))
+
+    def set_tapped(self, position: int, tapped: bool) -> None:
+        self.db.execute("UPDATE cards SET tapped = ? WHERE position = ?", ("1" if tapped else None, position))
+
+    def set_counters(self, position: int, counters: dict[str, int]) -> None:
+        self.db.execute("UPDATE cards SET counters = ? WHERE position = ?",
+                        (json.dumps(counters, ensure_ascii=False) if counters else None, position))
 
     # --- the log ---
 
@@ -327,6 +350,8 @@ class Tx:
         inverse = load_json(row["undo"])
         # the moved cards' rows as they were (a session from before this kept every row, with fewer columns)
         for card in inverse["cards"]:
+            if card[1] == "out":  # logged before played cards had zones: on the battlefield now
+                card = [card[0], Zone.BATTLEFIELD, *card[2:]]
             names = ", ".join(COLUMNS[:len(card)])
             self.db.execute(f"INSERT OR REPLACE INTO cards ({names}) VALUES ({', '.join('?' * len(card))})", card)
         self.delete_cards(int(p) for p in inverse.get("created", []))
