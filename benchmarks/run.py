@@ -235,12 +235,16 @@ def warm_env(work: Path) -> dict[str, str]:
     return env
 
 
+IMPORT_CLICK = [sys.executable, "-c", "import click"]  # the floor of any Click command
+
+
 def _start_up(rows: list[Row], section: str, what: str, args: list[str], env: dict[str, str], target: str,
-              command: list[str] | None = None) -> None:
-    """A command against starting Python, both as processes, in CPU time (what the command itself costs)."""
-    ours, base = interleave(command or hhd(*args), PYTHON_PASS, env, reps=15)
-    rows.append(Row(section, what, ours.cpu, "s", "python -c pass", base.cpu, target,
-                    f"wall {_fmt(statistics.median(ours.wall), 's')} vs {_fmt(statistics.median(base.wall), 's')}",
+              command: list[str] | None = None, baseline: list[str] = PYTHON_PASS) -> None:
+    """A command against starting Python (or importing Click), both as processes, in CPU time (what the command
+    itself costs)."""
+    ours, base = interleave(command or hhd(*args), baseline, env, reps=15)
+    rows.append(Row(section, what, ours.cpu, "s", "python -c " + repr(baseline[-1]).replace("'", ""), base.cpu,
+                    target, f"wall {_fmt(statistics.median(ours.wall), 's')} vs {_fmt(statistics.median(base.wall), 's')}",
                     measure="CPU"))
 
 
@@ -252,6 +256,12 @@ def bench_cli(rows: list[Row], work: Path) -> None:
               [], env, "", command=[sys.executable, "-c", "import click"])
     _start_up(rows, "cli", "hhd --help", ["--help"], env, "<= 2x")
     _start_up(rows, "cli", 'hhd card "pickle krrik"', ["card", "pickle krrik"], env, "<= 3x")
+    # issue 39's limits, against importing Click: in English (no catalog read) and in Russian (its .mo read)
+    for lang in ("en", "ru"):
+        in_lang = {**env, "HHD_LANG": lang}
+        _start_up(rows, "cli", f"hhd --help, {lang}", ["--help"], in_lang, "<= 1.2x", baseline=IMPORT_CLICK)
+        _start_up(rows, "cli", f'hhd card "Hype Train", {lang}', ["card", "Hype Train"], in_lang, "<= 1.6x",
+                  baseline=IMPORT_CLICK)
     ours, base = interleave(hhd("cards"), PYTHON_PASS, env)
     rows.append(Row("cli", "hhd cards (warm cache)", ours.wall, "s", "python -c pass", base.wall, "< 0.4 s"))
     out = str(work / "lib.json")

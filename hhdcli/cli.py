@@ -213,6 +213,9 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100, "aut
 @option("--registry-url", envvar="HHD_REGISTRY_URL", default=None, metavar="URL", show_envvar=True,
               callback=_check_url,
               help=N_("Base URL of a registry mirror serving catalog.json, catalog-manifest.json, pips.json."))
+@option("--deck-sites-url", envvar="HHD_DECK_SITES_URL", default=None, metavar="URL", show_envvar=True,
+              callback=_check_url,
+              help=N_("Base URL of a mirror of the deck sites: a deck link's request goes to URL/HOST/PATH."))
 @option("--timeout", type=Finite(0.1, 600), default=30.0, show_default=True, show_envvar=True,
               metavar="SECONDS", help=N_("Seconds to wait for the network."))
 @option("--cache-max", type=click.IntRange(50, 10**7), default=2048, show_default=True, show_envvar=True,
@@ -225,7 +228,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100, "aut
                       "LANG, then English)."))
 @click.version_option(__version__, prog_name="hhd")
 @click.pass_context
-def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, timeout: float,
+def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, deck_sites_url: str | None, timeout: float,
         cache_max: int, quiet: bool, debug: bool, lang: str | None) -> None:
     """hhd — tools for Hell's Half-Draft with Hellscube v1.2.
 
@@ -241,7 +244,8 @@ def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, ti
     if os.environ.get("NO_COLOR"):  # https://no-color.org: Click only strips color when not on a terminal
         ctx.color = False
     # --lang was read before parsing (HhdGroup.main), so that --help and usage errors are in the language
-    ctx.obj = Env(resolve_cache_dir(cache_dir), registry_url, timeout, quiet, debug, cache_max_mb=cache_max)
+    ctx.obj = Env(resolve_cache_dir(cache_dir), registry_url, timeout, quiet, debug, cache_max_mb=cache_max,
+                  deck_sites_url=deck_sites_url)
 
 
 pass_env = click.make_pass_decorator(Env)
@@ -614,7 +618,7 @@ COLORS_HELP = N_("Use these land colors instead of a deck: letters W U B R G P, 
 
 
 @cli.command()
-@click.argument("deck", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=False)
+@click.argument("deck", required=False)
 @library_option()
 @option("--all", "all_cards", is_flag=True, help=N_("Check every Hellscube v1.2 card instead of a library."))
 @option("--colors", metavar="LETTERS", help=COLORS_HELP)
@@ -635,7 +639,7 @@ COLORS_HELP = N_("Use these land colors instead of a deck: letters W U B R G P, 
 @hidden_alias("--colours", "colors")
 @pass_env
 @click.pass_context
-def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_cards: bool, colors: str | None,
+def check(ctx: click.Context, env: Env, deck: str | None, library: Path, all_cards: bool, colors: str | None,
           lands: tuple[str, ...], scryfall_url: str, rules_text: bool, basics_per_type: int,
           sideboard_after_blank: bool | None,
           as_json: bool, output: Path | None, fmt: str | None) -> None:
@@ -651,12 +655,13 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
       hhd check --colors WUB --all
     """
     from hhdcli.check import check_deck, format_check, need_deck_or_colors
-    from hhdcli.deck import parse_colors_option, parse_land_option, read_deck
+    from hhdcli.deck import parse_colors_option, parse_land_option
+    from hhdcli.decksites import is_deck_url
     from hhdcli.files import guard_outputs
 
     need_deck_or_colors(deck, colors)
     use_library = not all_cards and (_given(ctx, "library") or library.is_file())
-    guard_outputs({_("the report (-o)"): output}, {_("the deck"): deck,
+    guard_outputs({_("the report (-o)"): output}, {_("the deck"): None if deck is None or is_deck_url(deck) else Path(deck),
                                                    _("the library"): library if use_library else None})
     report_format = None
     if output:  # the documents module (and its templates) only for a report file
@@ -673,7 +678,7 @@ def check(ctx: click.Context, env: Env, deck: Path | None, library: Path, all_ca
         scope = ngettext("the {n} Hellscube v1.2 card", "all {n} Hellscube v1.2 cards", len(cards)).format(
             n=len(cards))
     table = cache.symbol_table
-    parsed = read_deck(deck, sideboard_after_blank) if deck is not None and colors is None else None
+    parsed = env.read_deck(deck, sideboard_after_blank) if deck is not None and colors is None else None
     for problem in parsed.warnings if parsed else ():
         env.warn(problem)
     report = check_deck(cards, scope, table, deck=parsed,
@@ -897,7 +902,7 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
 @cli.command()
 @library_option()
 @option("--deck", "decks", multiple=True, metavar="NAME=FILE",
-              help=N_("A player and their deck list (repeatable): the verdicts follow its lands."))
+              help=N_("A player and their deck list or its link (repeatable): the verdicts follow its lands."))
 @option("--player", "players", multiple=True, metavar="NAME=COLORS",
               help=N_("A player by the colors their lands make, without a deck file (repeatable): Anna=RG."))
 @option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",

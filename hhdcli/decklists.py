@@ -110,16 +110,20 @@ class Deck:
 
     def describe(self) -> str:
         s = self.summary()
-        return _("{source} ({format}): {main} main, {sideboard} sideboard, {commanders} commander, {ignored} "
+        said = _("{source} ({format}): {main} main, {sideboard} sideboard, {commanders} commander, {ignored} "
                  "lines ignored").format(source=self.source, format=_(self.format), main=s["main"],
                                          sideboard=s["sideboard"], commanders=len(self.commanders),
                                          ignored=len(self.ignored))
+        # a count hhd is unsure of is not given as if nothing happened: the doubts say why and what to do
+        return said + (" — " + _("unsure: see the warnings") if self.doubts else "")
 
 
 # --- headings -----------------------------------------------------------------------------------------
 
 _HEADING_ZONES = {
     **dict.fromkeys(("deck", "main", "maindeck", "main deck", "mainboard", "main board"), Zone.MAIN),
+    # a Markdown deck's own list under a heading that says so (jonmossman/MTG-Decks: `## Decklist`)
+    **dict.fromkeys(("decklist", "deck list", "card list", "cards", "list", "full list", "full decklist"), Zone.MAIN),
     **dict.fromkeys(("commander", "commanders", "command zone"), Zone.COMMANDER),
     **dict.fromkeys(("companion", "companions"), Zone.COMPANION),
     **dict.fromkeys(("sideboard", "side", "side board", "sb"), Zone.SIDEBOARD),
@@ -135,7 +139,13 @@ _GROUP_WORDS = {"creature", "creatures", "land", "lands", "instant", "instants",
                 "artifact", "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers",
                 "battle", "battles", "spells", "other", "others", "nonland", "nonlands",
                 # XMage's TxtDeckImporter.SET_VALUES: the group headings its .txt lists carry
-                "other spells", "noncreature spells", "non-creature spells"}
+                "other spells", "noncreature spells", "non-creature spells",
+                # a cube list's color groups (generated lists write them as headings, one a line)
+                "white", "blue", "black", "red", "green", "colorless", "colourless", "multicolor", "multicolored",
+                "multicolour", "multicoloured", "multi", "gold", "hybrid", "mono", "monocolored", "guild", "guilds",
+                "azorius", "dimir", "rakdos", "gruul", "selesnya", "orzhov", "izzet", "golgari", "boros", "simic",
+                "bant", "esper", "grixis", "jund", "naya", "abzan", "jeskai", "sultai", "mardu", "temur", "shards",
+                "wedges", "fixing", "nonbasic lands"}
 # "Sideboard", "Lands (12)", "// Sideboard (11 cards)", "MainBoard: 3 cards"
 _HEADING = re.compile(r"^(?://+\s*|#+\s*)?(?P<word>[A-Za-z][A-Za-z &'/-]{0,40}?)\s*(?:\(\d+(?: cards?)?\))?\s*:?"
                       r"\s*(?:\d+(?: cards?)?)?$", re.IGNORECASE)
@@ -205,12 +215,13 @@ def parse_card_line(line: str, countless: bool = False) -> CardLine | None:
     match = _COUNT.match(line)
     if match:
         count, rest = int(match["count"]), match["rest"]
-    elif countless and _COUNTLESS.match(line):
-        count, rest = 1, line
+    elif countless and _COUNTLESS.match(line) and (line[-1] not in "!?" or _reads_as_a_name(line)):
+        count, rest = 1, line  # `Forth Eorlingas!`, `Continue?`: a name may end so, a sentence does too
     else:
         return None
     rest = _LEADING_SET.sub("", rest.strip())
     zone = zone or _marked_zone(rest)
+    rest = _LEADING_CATEGORY.sub(_known_category, rest)
     before = None
     while before != rest:  # strip decorations from the end until none is left
         before = rest
@@ -219,8 +230,16 @@ def parse_card_line(line: str, countless: bool = False) -> CardLine | None:
     return CardLine(count, split_name(rest), zone)
 
 
-# a card name alone: a letter first, no sentence punctuation at the end
-_COUNTLESS = re.compile(r"^(?:\[[^\]]*\]\s*)?[^\W\d_][^\n]*[^.!?:=]$")
+# a card name alone: a letter first, no full stop, colon or equals sign at the end
+_COUNTLESS = re.compile(r"^(?:\[[^\]]*\]\s*)?[^\W\d_][^\n]*[^.:=]$")
+# `[Commander] Kudo, King Among Bears`: a zone or group named before the card (jonmossman/MTG-Decks' lists)
+_LEADING_CATEGORY = re.compile(r"^\[(?P<category>[A-Za-z][A-Za-z -]{0,30})\]\s*(?=\S)")
+
+
+def _known_category(match: re.Match[str]) -> str:
+    """A leading `[Commander]` goes (its zone is read by `_marked_zone`); `[Sol Ring]`-like text stays."""
+    word = match["category"].strip().lower()
+    return "" if word in _HEADING_ZONES or word in _GROUP_WORDS else match[0]
 
 
 def _is_count(text: str) -> bool:
@@ -272,15 +291,18 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
         return _parse_csv(text, source, header)
     markdown = source.lower().endswith((".md", ".markdown"))
     deck = Deck(source, N_("Markdown list") if markdown else detect_format(text, source))
-    lines = text.splitlines()
+    lines = _without_front_matter(text.splitlines())
     items = {number for number, line in enumerate(lines, start=1) if markdown and _MARKDOWN_ITEM.match(line)}
     lines = [_markdown_item(line) if number in items else line for number, line in enumerate(lines, start=1)]
     structured = False  # a list with headings or SB: markers: its blank lines separate no sideboard
     zone = Zone.MAIN
     forge = deck.format == "Forge .dck"
-    countless = deck.format in ("Forge .dck", "XMage .dck", "MTGO / plain list", "Markdown list")
     # a list whose cards have counts: there a line without one is a heading or prose, unless it reads as a name
     counted = not forge and any(_COUNT.match(s.strip()) for s in lines if len(s) <= MAX_LINE)
+    # a list with no count at all is one card a line, whatever its headings look like (a cube list's `White (45)`)
+    countless = deck.format in ("Forge .dck", "XMage .dck", "MTGO / plain list", "Markdown list") or not counted
+    held: dict[str, list[DeckEntry]] = {}  # card lines under Markdown headings of no zone, by heading
+    heading = ""
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
@@ -290,16 +312,104 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
             opened = _shouted_heading(line)
         structured = structured or opened is not None or line[:3].upper() == "SB:"
         if opened is None and markdown and line.startswith("#"):
-            opened = Zone.IGNORED  # a Markdown heading of no zone or card group: the deck's title, notes, wish lists
+            opened, heading = Zone.IGNORED, line  # a heading of no zone or card group: title, notes, the list?
+        elif opened is not None:
+            heading = ""
         if opened is not None:
             zone = opened
+        elif zone is Zone.IGNORED and heading:
+            _hold(held.setdefault(heading, []), number, line, number in items)
         elif zone is not Zone.IGNORED and number in items:
             _read_item(deck, number, line, zone)
         elif zone is not Zone.IGNORED:
             _read_line(deck, lines, number, line, zone, countless, counted)
+    if not deck.entries and held:
+        _take_held(deck, held)
     if not structured:
         _blank_line_sideboard(deck, lines, sideboard_after_blank)
+    else:
+        _commanders_after_sideboard(deck, lines)
+    _doubt_a_large_loss(deck, held)
     return deck
+
+
+# `Card Name -> 4`, `Card Name - 4`, `Island 9`: a count after the name in a shape hhd does not read
+_TRAILING_NUMBER = re.compile(r"(?:\s+[-–>:=x×]+\s*|\s+)\d{1,3}$")
+
+
+def _without_front_matter(lines: list[str]) -> list[str]:
+    """The lines with a YAML front matter block (`---` first, `key: value` lines, `---`) blanked: a Markdown
+    deck's metadata (`commander: Kudo, King Among Bears`) is no card line (jonmossman/MTG-Decks' decks/*.md).
+    Blanked, not dropped, so that every other line keeps its number."""
+    if not lines or lines[0].strip() != "---":
+        return lines
+    end = next((i for i, line in enumerate(lines[1:200], start=1) if line.strip() in ("---", "...")), None)
+    if end is None or not any(_FRONT_KEY.match(line) for line in lines[1:end]):
+        return lines
+    return [""] * (end + 1) + lines[end + 1:]
+
+
+_FRONT_KEY = re.compile(r"^[A-Za-z_][\w -]{0,40}:(?:\s|$)")
+
+
+def _hold(held: list[DeckEntry], number: int, line: str, item: bool) -> None:
+    """A card line under a Markdown heading that names no zone (`## Plain Text Copy/Paste`, `# Bare Bones`):
+    kept aside, for such a heading may hold the deck or notes and wish lists (see `_take_held`). Counted lines
+    (`1 Sol Ring`) and list items that read as a name are cards; prose and `**Bold:** notes` are not."""
+    card = parse_card_line(line) if _COUNT.match(line) else None
+    if card is None and item and _reads_as_a_name(line) and "**" not in line and not line.endswith(":"):
+        card = parse_card_line(line, countless=True)
+    if card is not None and is_card_name(card.name):
+        held.append(DeckEntry(card.count, card.name, number, card.zone or Zone.MAIN))
+
+
+def _take_held(deck: Deck, held: dict[str, list[DeckEntry]]) -> None:
+    """A Markdown deck with no zone heading: its list is the heading's with the most cards (a guide's
+    `## Plain Text Copy/Paste` of 100 beside an `## Upgrade Path` of five); the others stay notes."""
+    heading, entries = max(held.items(), key=lambda pair: sum(e.count for e in pair[1]))
+    deck.entries = list(entries)
+    del held[heading]
+
+
+def _commanders_after_sideboard(deck: Deck, lines: list[str]) -> None:
+    """Moxfield's MTGO export: the deck, a blank line, `SIDEBOARD:` and the sideboard, a blank line, then the
+    commander (one or two cards, under no heading of their own). Read so by other readers of that export
+    (parsers that document "mainboard, SIDEBOARD:, sideboard cards, blank line, commander(s)")."""
+    groups = _groups(deck, lines)
+    if len(groups) < 3 or not all(e.zone is Zone.SIDEBOARD for e in groups[-1] + groups[-2]):
+        return
+    last, before = groups[-1], groups[-2]
+    between = lines[before[-1].line:last[0].line - 1]
+    if sum(e.count for e in last) <= 2 and all(e.count == 1 for e in last) and not any(
+            heading_zone(line.strip()) for line in between if line.strip()):
+        _move_zone(deck, {e.line for e in last}, Zone.COMMANDER)
+
+
+def _move_zone(deck: Deck, numbers: set[int], zone: Zone) -> None:
+    deck.entries = [replace(e, zone=zone) if e.line in numbers else e for e in deck.entries]
+
+
+def _doubt_a_large_loss(deck: Deck, held: dict[str, list[DeckEntry]]) -> None:
+    """A count that is sure or says so: when more lines were skipped than cards read, or a heading of no
+    zone held more cards than the deck that was read, the count is not given as if nothing happened."""
+    read = len(deck.entries)
+    if len(deck.ignored) >= 3 and len(deck.ignored) > read:
+        line, text = deck.ignored[0]
+        deck.doubts.append(_("{source}: unsure: {n} lines not understood and {read} card lines read (the first: "
+                             "line {line}, {text!r}); write one card a line as `4 Forest` under Deck and "
+                             "Sideboard headings, or export the deck again").format(
+            source=deck.source, n=len(deck.ignored), read=read, line=line, text=text[:60]))
+    trailing = [e for e in deck.entries if e.count == 1 and _TRAILING_NUMBER.search(e.name)]
+    if len(trailing) >= 5 and len(trailing) * 2 > len(deck.entries):
+        deck.doubts.append(_("{source}: unsure: {n} lines read as one card each end in a number ({example!r}); if "
+                             "that number is the count, write it first, as `4 Forest`").format(
+            source=deck.source, n=len(trailing), example=trailing[0].name[:60]))
+    for heading, entries in held.items():
+        left = sum(e.count for e in entries)
+        if left > max(sum(e.count for e in deck.main), 15):
+            deck.doubts.append(_("{source}:{line}: unsure: {n} cards under {heading!r} were left out as notes; if "
+                                 "they are the deck, put them under a 'Deck' heading").format(
+                source=deck.source, line=entries[0].line, n=left, heading=heading[:60]))
 
 
 _MARKDOWN_ITEM = re.compile(r"^\s*[-*+]\s+(?=\S)")  # CommonMark's bullet list markers: -, + or *, then a space
@@ -331,7 +441,7 @@ def _read_line(deck: Deck, lines: list[str], number: int, line: str, zone: Zone,
         card = parse_card_line(line, countless=countless)
         if card is not None and counted and not _reads_as_a_name(card.name):
             card = None  # "This deck wants to attack early": prose, not a one-copy card
-        if card is not None and counted and _is_title(lines, number):
+        if card is not None and _is_title(lines, number, blank_ends=counted):
             deck.not_understood(number, line, _("read as the deck's title, not a card"))
             return
     _add_card(deck, number, line, card, zone)
@@ -479,14 +589,16 @@ def _shouted_heading(line: str) -> Zone | None:
     return Zone.MAIN
 
 
-def _is_title(lines: list[str], number: int) -> bool:
-    """A line without a count first in a counted list, with a blank line or a heading after it: the deck's
-    name ("Mono Red Burn"), not one copy of a card (Cockatrice's loadFromStream_Plain reads the lines before
+def _is_title(lines: list[str], number: int, blank_ends: bool = True) -> bool:
+    """A line without a count first in a counted list, with a blank line or a heading after it, or first in any
+    list with a date after it: the deck's name ("Mono Red Burn"), not one copy of a card (Cockatrice's loadFromStream_Plain reads the lines before
     the blank line ahead of the first card as the deck's name and comments)."""
     if any(line.strip() for line in lines[:number - 1]):
         return False
     after = next((line.strip() for line in lines[number:] if line.strip()), "")
-    return number < len(lines) and (not lines[number].strip() or heading_zone(after) is not None)
+    if number < len(lines) and bool(_DATE.match(after)):
+        return True  # a title and the date the list was made (a generated cube list), in any list
+    return number < len(lines) and blank_ends and (not lines[number].strip() or heading_zone(after) is not None)
 
 
 def _reads_as_a_name(name: str) -> bool:
@@ -498,13 +610,19 @@ def _reads_as_a_name(name: str) -> bool:
     return bool(words) and len(words) <= 12 and all(not w[0].islower() for w in words if len(w) >= 4)
 
 
+# a line that is a date, alone or after a word or two (`2024-05-01`, `Updated: May 1, 2024`, `Exported 01/05/2024 12:00`):
+# a generated list's date, no card (a card's name has a year at most: `1996 World Champion`)
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE = re.compile(r"^(?:[A-Za-z][A-Za-z ]{0,30}:?\s+)?(?:\w+,?\s+)?(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
+                   rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{4}})"
+                   r"(?:[ T,]+\d{1,2}:\d{2}(?::\d{2})?\S*(?:\s*[AP]M)?(?:\s*[A-Z]{2,5})?)?$", re.IGNORECASE)
 _TALLY = re.compile(r"\b\d+\s+(?:cards?|tokens?|spells?)\b", re.IGNORECASE)
 
 
 def _is_comment_or_metadata(line: str) -> bool:
     """Lines every exporter writes that are not cards: comments, Forge's `Name=`, XMage's `NAME:` and
     `LAYOUT`, Arena's `About` block."""
-    if line.startswith(("//", "#", ";", "LAYOUT ")):
+    if line.startswith(("//", "#", ";", "LAYOUT ")) or _DATE.match(line):
         return True
     return len(line) <= MAX_LINE and bool(_METADATA.match(line)) and not _is_colon_name(line)
 
@@ -713,6 +831,7 @@ class CsvHeader:
 
     columns: list[str]
     delimiter: str
+    at: int = 0  # the header's index among the lines (after a `sep=` line, 1)
 
 
 def _csv_header(text: str, source: str) -> CsvHeader | None:
@@ -720,15 +839,24 @@ def _csv_header(text: str, source: str) -> CsvHeader | None:
     text), or a first line that is a header with a name and a quantity column; None for any other text.
     Separated by `;` when the line holds semicolons and no comma, as a spreadsheet or app writes CSV in a
     locale whose decimal mark is the comma (Dragon Shield's export in French: `Quantity; Name; CardNumber; …`)."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    delimiter = ";" if first.count(";") >= 1 and "," not in first else ","
+    lines = text.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    first = lines[at] if lines else ""
+    declared = _EXCEL_SEP.match(first)
+    if declared:  # Excel's `sep=,` line (Dragon Shield's export begins with it): the header is the next line
+        at = next((i for i, line in enumerate(lines) if i > at and line.strip()), at)
+        first = lines[at]
+    delimiter = declared["sep"] if declared else ";" if first.count(";") >= 1 and "," not in first else ","
     if len(first) > 2000 or first.count(delimiter) < 1:
         return None
     columns = [cell.strip().strip("\ufeff").lower() for cell in next(csv.reader([first], delimiter=delimiter))]
     if source.lower().endswith(".csv") and len(columns) > 1 or \
             any(c in columns for c in _NAME_COLUMNS) and any(c in columns for c in _COUNT_COLUMNS):
-        return CsvHeader(columns, delimiter)
+        return CsvHeader(columns, delimiter, at)
     return None
+
+
+_EXCEL_SEP = re.compile(r"^\ufeff?\s*sep=(?P<sep>[,;\t|])\s*$", re.IGNORECASE)
 
 
 def _column(header: list[str], names: tuple[str, ...]) -> int | None:
@@ -761,21 +889,22 @@ def _parse_csv(text: str, source: str, csv_header: CsvHeader) -> Deck:
             _("export it with a Name and a Quantity column (MTGO, Moxfield, Deckbox, Archidekt CSV) or as text"))
     board_at = _column(header, _BOARD_COLUMNS)
     deck = Deck(source, _csv_format(header))
-    rows = csv.reader(text.splitlines(), delimiter=csv_header.delimiter)
+    # the rows after the header (which may follow Excel's `sep=,` line)
+    rows = csv.reader(text.splitlines()[csv_header.at + 1:], delimiter=csv_header.delimiter)
     try:
-        next(rows, None)
-        _read_csv_rows(deck, rows, name_at, count_at, board_at, len(header))
+        _read_csv_rows(deck, rows, name_at, count_at, board_at, len(header), csv_header.at + 2)
     except csv.Error as exc:  # a field over the csv module's limit (128 KB): no deck holds one
         raise InputError(_("{source}:{line}: not a CSV row hhd can read ({reason})").format(
-            source=source, line=rows.line_num, reason=exc),
+            source=source, line=csv_header.at + 1 + rows.line_num, reason=exc),
             _("export the deck again, or as text, one card a line (4 Forest)")) from None
+    _doubt_a_large_loss(deck, {})
     return deck
 
 
 def _read_csv_rows(deck: Deck, rows: Iterator[list[str]], name_at: int, count_at: int | None,
-                   board_at: int | None, columns: int) -> None:
+                   board_at: int | None, columns: int, first: int) -> None:
     side_marked = False  # a lone `Sideboard` row puts the rows after it in the sideboard
-    for number, row in enumerate(rows, start=2):
+    for number, row in enumerate(rows, start=first):
         if not any(cell.strip() for cell in row):
             continue
         if _is_sideboard_row(row):

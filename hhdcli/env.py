@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from hhdcli.output import echo, is_terminal
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
+    from hhdcli.decklists import Deck
     from hhdcli.http import HttpSettings
     from hhdcli.library import ResolvedLibrary
     from hhdcli.mana import SymbolTable
@@ -33,6 +35,7 @@ class Env:
     debug: bool
     offline: bool = False
     cache_max_mb: int = 2048  # the image cache's cap
+    deck_sites_url: str | None = None  # a mirror of the deck sites (HHD_DECK_SITES_URL), else the sites themselves
     _cache: CardCache | None = field(default=None, repr=False)
     _symbols: SymbolTable | None = field(default=None, repr=False)
 
@@ -98,7 +101,9 @@ class Env:
         """Land colors from Scryfall (its API at `url`, else the public one), answers cached in the cache folder."""
         from hhdcli.scryfall import DEFAULT_SCRYFALL_URL, ScryfallLands
 
-        return ScryfallLands(self.cache_dir, url or DEFAULT_SCRYFALL_URL, self.http(), warn=self.warn,
+        # the table has no --scryfall-url of its own: it takes check's HHD_SCRYFALL_URL (a mirror, a test server)
+        url = url or os.environ.get("HHD_SCRYFALL_URL") or DEFAULT_SCRYFALL_URL
+        return ScryfallLands(self.cache_dir, url, self.http(), warn=self.warn,
                              notice=self.notice)
 
     def syncer(self, progress: Callable[[int, int | None], None] | None = None) -> Syncer:
@@ -106,6 +111,27 @@ class Env:
 
         urls = RegistryUrls.from_base(self.registry_url) if self.registry_url else DEFAULT_URLS
         return Syncer(self.cache_dir, urls=urls, settings=self.http(), progress=progress, notice=self.notice)
+
+    def read_deck(self, source: str, sideboard_after_blank: bool | None = None) -> Deck:
+        """A deck from a file, or from its link on a deck site (Moxfield, Archidekt…) through the one HTTP client."""
+        from hhdcli.deck import read_deck
+        from hhdcli.decksites import is_deck_url, read_deck_url
+        from hhdcli.errors import InputError, NetworkError
+
+        if is_deck_url(source):
+            from hhdcli.http import Client
+
+            if self.offline:
+                raise NetworkError(_("{link}: a deck link needs the network (--offline)").format(link=source),
+                                   _("export the deck as text on the site and give hhd the file"))
+            client = Client(self.http(), accept="application/json, text/html;q=0.9, */*;q=0.8", notice=self.notice)
+            return read_deck_url(source, client, self.deck_sites_url)
+        path = Path(source)
+        if not path.is_file():
+            raise InputError(_("{path}: no such deck file").format(path=source),
+                             _("give a deck file, or a deck's link on Moxfield, Archidekt, MTGGoldfish, TappedOut, "
+                               "Deckstats or AetherHub"))
+        return read_deck(path, sideboard_after_blank)
 
     def __post_init__(self) -> None:
         from hhdcli.files import sweep_leftovers

@@ -311,7 +311,7 @@ class PlayerOptions:
 def players_from_options(env: Env, options: PlayerOptions) -> dict[str, tuple[str, ...]]:
     """Each player's land colors: from a deck file (lands hhd cannot tell are named, as hhd check names
     them; --land tells them), or given as letters."""
-    from hhdcli.deck import deck_colors, parse_colors_option, parse_land_option, read_deck
+    from hhdcli.deck import deck_colors, parse_colors_option, parse_land_option
 
     overrides = dict(parse_land_option(o) for o in options.lands)
     colors: dict[str, tuple[str, ...]] = {}
@@ -321,7 +321,7 @@ def players_from_options(env: Env, options: PlayerOptions) -> dict[str, tuple[st
             raise InputError(_("{option} is not NAME=VALUE").format(option=quote(option)),
                              _("for example --deck Anna=anna.txt or --player Anna=RG"))
         if from_deck:
-            deck = read_deck(Path(value), options.sideboard_after_blank)
+            deck = env.read_deck(value.strip(), options.sideboard_after_blank)  # a file or a deck's link
             for problem in deck.warnings:
                 env.warn(problem)
             lookup = None if env.offline else env.scryfall()

@@ -240,3 +240,23 @@ def on_a_terminal(command: list[str], env: dict[str, str] | None = None) -> byte
     process.wait(timeout=30)
     os.close(leader)
     return seen
+
+
+def chromium(size: tuple[int, int] = (390, 844)):
+    """A headless Chromium through chromedriver, as every browser test drives one (None without them: the CI
+    script installs both). Its console is kept (goog:loggingPrefs), so a test reads what the page logged: a
+    script's error, a Content-Security-Policy violation."""
+    import shutil
+
+    driver_path, binary = shutil.which("chromedriver"), shutil.which("chromium") or shutil.which("chromium-browser")
+    if driver_path is None or binary is None:
+        return None
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={size[0]},{size[1]}"):
+        options.add_argument(argument)
+    options.binary_location = binary
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(driver_path), options=options)

@@ -512,3 +512,100 @@ def test_a_json_deck_name_with_a_lone_surrogate_is_shown_escaped(synced, tmp_pat
     assert "\\ud800" in result.output  # named, escaped
     if as_json:
         json.loads(result.stdout)
+
+
+# --- issue 42: the four misread classes, and a count that is sure or says so ---------------------------------
+
+def test_a_moxfield_export_with_a_sideboard_then_the_commander_reads_the_commander_into_the_main_deck():
+    # Moxfield's MTGO export: the deck, `SIDEBOARD:` and its cards, a blank line, the commander
+    deck = parse_deck("1 Access Tunnel\n1 Withering Torment\n\nSIDEBOARD:\n1 Abyssal Harvester\n"
+                      "1 Unstoppable Slasher\n\n1 Satoru Umezawa\n", "moxfield.txt")
+    assert deck.commanders == ["Satoru Umezawa"]
+    assert [e.name for e in deck.sideboard] == ["Abyssal Harvester", "Unstoppable Slasher"]
+    assert sum(e.count for e in deck.main) == 3
+
+
+def test_a_sideboard_in_two_groups_under_its_heading_stays_a_sideboard_when_the_last_is_more_than_commanders():
+    deck = parse_deck("4 Forest\n\nSIDEBOARD:\n2 Duress\n\n3 Negate\n", "d.txt")
+    assert deck.commanders == [] and sum(e.count for e in deck.sideboard) == 5
+
+
+CUBE = """Vintage Cube
+Generated 2026-08-19
+
+White (2)
+Swords to Plowshares
+Path to Exile
+
+Blue (2)
+Brainstorm
+Ponder
+
+Boros
+Forth Eorlingas!
+Lightning Helix
+
+Multicolor
+Fire // Ice
+
+Lands
+Plateau
+"""
+
+
+def test_a_generated_cube_list_counts_its_cards_not_its_title_date_or_color_headings():
+    deck = parse_deck(CUBE, "cube.txt")
+    assert [e.name for e in deck.main] == ["Swords to Plowshares", "Path to Exile", "Brainstorm", "Ponder",
+                                           "Forth Eorlingas!", "Lightning Helix", "Fire // Ice", "Plateau"]
+    assert deck.problems == ["cube.txt:1: read as the deck's title, not a card: 'Vintage Cube'"]
+
+
+@pytest.mark.parametrize("line", ["Forth Eorlingas!", "Continue?"])
+def test_a_name_may_end_in_an_exclamation_or_question_mark(line):
+    assert parse_card_line(line, countless=True).name == line
+    assert parse_card_line("Have a nice day and bring snacks!", countless=True) is None  # a sentence
+
+
+DRAGON_SHIELD = ("sep=,\n"
+                 "Folder Name,Quantity,Trade Quantity,Card Name,Set Code,Set Name,Card Number,Condition,Printing,"
+                 "Language,Price Bought,Date Bought,LOW,MID,MARKET\n"
+                 'Binder,2,0,Island,mir,Mirage,0,NearMint,Normal,Spanish,0.0,2020-05-24,0.1,0.2,0.3\n'
+                 '"Deck box",1,0,"Otawara, Soaring City",neo,Kamigawa: Neon Dynasty,271,Mint,Foil,English,9.5,'
+                 '2022-03-01,9,10,11\n')
+
+
+def test_a_csv_that_begins_with_excels_sep_line_is_read_by_the_header_after_it():
+    deck = parse_deck(DRAGON_SHIELD, "dragonshield.csv")
+    assert [(e.count, e.name, e.line) for e in deck.main] == [(2, "Island", 3), (1, "Otawara, Soaring City", 4)]
+    assert deck.problems == [] and deck.doubts == []
+    semicolons = parse_deck(DRAGON_SHIELD.replace("sep=,", "sep=;").replace(",", ";").replace(
+        "Otawara; Soaring City", "Otawara, Soaring City"), "export.txt")  # declared, not guessed
+    assert sum(e.count for e in semicolons.main) == 3
+
+
+# Each shape earlier rounds found read short (issue 42 and the misreads listed in tests/decks/real/README.md),
+# in the form that still loses most of it: hhd either reads it whole or says it is unsure, never a quiet count.
+LOSSY = {
+    "prose.txt": "4 Forest\n" + "This deck wants to attack early and often\n" * 5,
+    "wish.md": "# Deck\n\n## Commander\n- Kenrith, the Returned King\n\n## Someday\n" + "".join(
+        f"1 Wished Card {chr(65 + i)}\n" for i in range(20)),
+    "rows.csv": "Quantity,Name\n1,Forest\n" + "x,y\n" * 4,
+    "arrows.txt": "".join(f"Card Number {chr(65 + i)} -> 4\n" for i in range(10)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOSSY))
+def test_a_reading_that_drops_most_of_a_file_says_it_is_unsure_and_how_to_make_it_explicit(name):
+    deck = parse_deck(LOSSY[name], name)
+    assert deck.doubts, deck.summary()
+    assert "unsure" in deck.doubts[0] and deck.summary()["doubts"] == deck.doubts  # --json carries the doubt
+
+
+def test_a_deck_read_whole_has_no_doubt():
+    assert parse_deck("4 Forest\n4 Island\n// a comment\n", "d.txt").doubts == []
+
+
+def test_the_count_of_an_unsure_reading_says_so_where_it_is_printed(tmp_path):
+    deck = parse_deck(LOSSY["prose.txt"], "prose.txt")
+    assert deck.describe().endswith("— unsure: see the warnings")
+    assert not parse_deck("4 Forest\n", "d.txt").describe().endswith("see the warnings")

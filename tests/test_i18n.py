@@ -405,7 +405,6 @@ def _card_strings(cache_dir: Path) -> list[str]:
     PDF draws as pictures), tags; the basics hhd adds; longest first, whitespace as one space."""
     from hhdcli.cache import load_cache
     from hhdcli.colors import BASIC_LANDS
-    from hhdcli.rulings import RULINGS
 
     found: set[str] = set(BASIC_LANDS) | {f"Basic Land — {name}" for name in BASIC_LANDS}
     for card in load_cache(cache_dir).cards:
@@ -413,9 +412,6 @@ def _card_strings(cache_dir: Path) -> list[str]:
         for face in card.faces:
             found |= {face.name, face.type_line, face.mana_cost}
             found |= {piece for line in face.oracle_text.splitlines() for piece in re.split(r"\{[^}]*\}", line)}
-    # The rulings' one-line summaries printed in a proxy's text box are the rulings engineer's English texts
-    # (hhdcli.rulings has no Russian short form yet): allowed here, named in the report as not translated.
-    found |= {f"Hell ({r.id}): {r.short}" for r in RULINGS} | {r.short for r in RULINGS}
     flat = {re.sub(r"\s+", " ", text).strip() for text in found}
     return sorted((text for text in flat if len(text) > 2), key=len, reverse=True)
 
@@ -528,15 +524,12 @@ def test_the_table_page_goes_through_its_own_catalog(pseudo):
     """The table's domain (table.po) in the pseudo-locale: its page, rendered as the app renders it, has no
     text outside the marks but the seed and the language switch's EN/RU (its script's messages are marked too)."""
     from hhdcli.render.templates import render
-    from hhdcli.table.page import PAGE, PLURAL_RULES, VERDICTS, script_messages
-    from hhdcli.table.views import REMINDERS
+    from hhdcli.table.page import PAGE, bootstrap
 
     catalog = translator("xx", "table")
-    singles, plurals = script_messages()
-    words = {m: catalog.gettext(m) for m in (*singles, *REMINDERS.values(), *VERDICTS)}
-    forms = {s: [catalog.ngettext(s, p, n) for n in (1, 2)] for s, p in plurals}
-    page = render(PAGE, seed="ember-tide-42", lang="xx", _=catalog.gettext, messages={"T": words, "P": forms},
-                  plural_rule=PLURAL_RULES["en"], symbols={})
+    data = bootstrap("xx", {}, catalog, plural="(n != 1)")
+    words, forms = data["messages"]["T"], data["messages"]["P"]
+    page = render(PAGE, seed="ember-tide-42", lang="xx", _=catalog.gettext, static="/static", bootstrap=data)
     parser = _HtmlText()
     parser.feed(page)
     left = english_left("\n".join(parser.parts), [], ("ember-tide-42", "EN", "RU"))

@@ -159,3 +159,59 @@ def test_without_a_seed_a_memorable_one_is_printed(synced, tmp_path):
     result = synced("generate", "-o", str(tmp_path / "l.json"))
     seed = json.loads((tmp_path / "l.json").read_text())["seed"]
     assert f"--seed {seed}" in result.output and len(seed.split("-")) == 3
+
+
+# --- limits that hold end to end: what sync takes, generate writes and show reads agree ------------------------
+
+
+def _many_cards(folder: Path, count: int) -> Path:
+    """A registry of `count` distinct cards, copies of the excerpt's first with ids and names of their own."""
+    import json as json_module
+
+    from support import EXCERPT
+
+    first = json_module.loads(EXCERPT.read_text(encoding="utf-8"))["data"][0]
+    base = {key: first[key] for key in ("object", "kind", "set", "layout", "image", "mana_cost", "mana_value",
+                                        "type_line", "oracle_text", "colors", "color_identity", "legalities")}
+    records = [{**base, "id": f"card-{i}", "hcid": str(i), "name": f"Whale Visions {i}"} for i in range(count)]
+    path = folder / f"registry-{count}.json"
+    path.write_text(json_module.dumps({"data": records}), encoding="utf-8")
+    return path
+
+
+def test_sync_refuses_more_cards_than_a_library_could_be_drawn_from(tmp_path):
+    from hhdcli.library import MAX_CARD_DATA
+    from support import PIPS, Hhd
+
+    hhd = Hhd(tmp_path / "cache")
+    result = hhd("sync", "--source", str(_many_cards(tmp_path, MAX_CARD_DATA + 1)), "--symbols", str(PIPS))
+    assert result.exit_code == 3
+    assert f"has {MAX_CARD_DATA + 1} Hellscube v1.2 cards, more than hhd reads ({MAX_CARD_DATA})" in result.stderr
+    assert not (tmp_path / "cache" / "cards.json").exists()
+
+
+def test_generate_never_writes_a_library_that_show_would_refuse(tmp_path):
+    """5,001 cards and 1,000 basics of each type are a pool of 10,001: a library of all of them is one card more
+    than a library file holds, so it is refused before anything is written; the largest one is written and read."""
+    from hhdcli.library import MAX_LIBRARY_CARDS
+    from support import PIPS, Hhd
+
+    hhd = Hhd(tmp_path / "cache")
+    assert hhd("sync", "--source", str(_many_cards(tmp_path, 5_001)), "--symbols", str(PIPS)).exit_code == 0
+    library = tmp_path / "big.json"
+    common = ("generate", "--seed", "big", "--basics-per-type", "1000", "-o", str(library), "--format", "summary")
+    refused = hhd(*common, "--size", str(MAX_LIBRARY_CARDS + 1))
+    assert refused.exit_code == 2 and not library.exists()
+    assert f"error: a library of {MAX_LIBRARY_CARDS + 1} cards is more than a library file holds" in refused.stderr
+    assert hhd(*common, "--size", str(MAX_LIBRARY_CARDS)).exit_code == 0
+    assert hhd("show", "-l", str(library), "--format", "summary").exit_code == 0
+
+
+@pytest.mark.parametrize("key, value", [("cards", "x"), ("hellscube", [1]), ("basics", -1), ("cards", 1e308)])
+def test_a_hand_edited_pool_count_is_named_not_a_traceback(synced, library, key, value):
+    document = json.loads(library.read_text())
+    document["pool"][key] = value
+    library.write_text(json.dumps(document))
+    result = synced("show", "-l", str(library))
+    assert result.exit_code == 3 and "Traceback" not in result.output
+    assert f"pool.{key} is " in result.stderr and "expected a number of cards" in result.stderr

@@ -147,7 +147,8 @@ def test_forge_sections_and_their_keys_are_known():
 
 def test_warnings_are_capped_with_a_count_of_the_rest():
     deck = parse_deck("4 Forest\n" + "what is this?\n" * 500, "d.txt")
-    assert len(deck.warnings) == 11 and deck.warnings[-1].endswith("… and 490 more lines not understood")
+    assert len(deck.warnings) == 12 and deck.warnings[10].endswith("… and 490 more lines not understood")
+    assert deck.warnings[-1].startswith("d.txt: unsure: 500 lines not understood and 1 card lines read")  # the doubt
 
 
 @pytest.mark.parametrize("name", ["★ Stargazer", "日本語のカード", "Ωmega Λambda", "Lim-Dûl's Vault"])
@@ -486,9 +487,10 @@ def test_real_lists_with_the_count_after_a_colon_count_it(name):
 # - klumhru: MTG Arena's export of 2019 (`N Name (SET) number`, no `Deck`/`Sideboard` headings): 60 and 15;
 # - Seano3: MTGO's text shape under a `SIDEBOARD:` heading: 60 and 15;
 # - mikeGafert: Moxfield's export (a byte-order mark, `*F*` foils, collector numbers like `256s`), 64 and 3;
-# - cmgutmanis: `SIDEBOARD:` and then a second blank-line group, all three sideboard cards.
+# - cmgutmanis: Moxfield's MTGO export of a Commander deck: 98 cards, `SIDEBOARD:` and one card, then after a
+#   blank line its two commanders (Halsin and the background Dragon Cultist): 100 and 1 (read as 98 and 3 before).
 BLANK_OR_SHOUTED = {"klumhru-wub-wub-angels.txt": (60, 15), "Seano3-storm.txt": (60, 15),
-                    "mikeGafert-benchmark.txt": (64, 3), "cmgutmanis-league.txt": (98, 3)}
+                    "mikeGafert-benchmark.txt": (64, 3), "cmgutmanis-league.txt": (100, 1)}
 
 
 @pytest.mark.parametrize("name", sorted(BLANK_OR_SHOUTED))
@@ -755,3 +757,33 @@ def test_real_jumpstart_packets_are_twenty_cards_under_a_title(name):
     deck = read_deck(REAL / "jumpstart" / name)
     assert (count(deck.main), count(deck.sideboard), deck.doubts) == (20, 0, [])
     assert len(deck.problems) == 1 and "read as the deck's title" in deck.problems[0] and JUMPSTART[name] in deck.problems[0]
+
+
+# Markdown decks players keep beside their notes (issue 42, class 2), main and commanders as their writers mean
+# them: jonmossman's `decks/*.md` (YAML front matter naming the commander, `## Game Plan` prose, `## Decklist` of
+# `- Name` items, the first `- [Commander] Name`); chayde's deck guides (prose sections, bullets of `**Card:** why`,
+# wish lists, and the deck as `1 Name` lines under `## Plain Text Copy/Paste` or `## Copy/Paste Decklist`). Counted
+# independently: the items under `## Decklist`, the counts under the copy/paste heading.
+MARKDOWN_DECKS = {"jonmossman-kudo-bears.md": (100, ["Kudo, King Among Bears"]),
+                  "jonmossman-tidus-yunas-guardian.md": (100, ["Tidus, Yuna's Guardian"]),
+                  "chayde-meren_reanimator_budget.md": (100, []),
+                  "chayde-yidris_chaos_cascade.md": (100, []),
+                  "chayde-captain_america_voltron.md": (100, [])}
+
+
+def plain_text_section(path: Path) -> int:
+    """The counts under a guide's copy/paste heading, summed (the writer's own list)."""
+    text = re.split(r"## (?:Plain Text )?Copy/Paste.*", path.read_text(encoding="utf-8"), maxsplit=1)[1]
+    text = text.split("\n#", 1)[0]
+    return sum(int(m[1]) for m in re.finditer(r"^(\d+) \S", text, re.M))
+
+
+@pytest.mark.parametrize("name", sorted(MARKDOWN_DECKS))
+def test_real_markdown_decks_read_their_list_not_their_notes(name):
+    path = REAL / "markdown" / name
+    deck = read_deck(path)
+    cards, commanders = MARKDOWN_DECKS[name]
+    if name.startswith("chayde"):
+        assert plain_text_section(path) == cards
+    assert (count(deck.main), count(deck.sideboard), deck.commanders) == (cards, 0, commanders)
+    assert deck.problems == [] and deck.doubts == []  # front matter, prose and wish lists are no card lines

@@ -10,7 +10,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from tablekit import PLAYERS, Table, cards_rows, positions_in, settle, table_fixture  # noqa: F401
+from tablekit import PLAYERS, Table, cards_rows, positions_in, settle
 
 
 def test_a_draw_reveals_the_top_card_with_the_players_verdict(table, library):

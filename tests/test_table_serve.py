@@ -19,8 +19,10 @@ import pytest
 from tablekit import Table, free_port
 
 
-def hhd_table(cache: Path, *args: str, cwd: Path | None = None, port: int | None = None) -> subprocess.Popen:
-    env = {**os.environ, "HHD_CACHE_DIR": str(cache), "HHD_TABLE_PORT": str(port or free_port())}
+def hhd_table(cache: Path, *args: str, cwd: Path | None = None, port: int | None = None,
+              scryfall_url: str | None = None) -> subprocess.Popen:
+    env = {**os.environ, "HHD_CACHE_DIR": str(cache), "HHD_TABLE_PORT": str(port or free_port()),
+           **({"HHD_SCRYFALL_URL": scryfall_url} if scryfall_url else {})}
     # SIGINT as a terminal sends it, even when this run inherited it ignored (a test worker, a background job)
     return subprocess.Popen([sys.executable, "-m", "hhdcli", *args], env=env, cwd=cwd, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,

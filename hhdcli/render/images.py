@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from hhdcli.render.aside import Aside
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
+CHILD_SLACK = 5.0  # seconds past a request's deadline that a downloading child may be silent (decoding, writing)
 CARD_MM = (63.0, 88.0)
 
 
@@ -128,23 +129,27 @@ class ImageStore:
 
 
 def fetch_each(one: Callable[[str], ImageResult], urls: list[str], workers: int,
-               stop: threading.Event | None = None) -> Iterator[ImageResult]:
+               stop: threading.Event | None = None, abort: Callable[[], None] | None = None) -> Iterator[ImageResult]:
     """Each image's result as soon as it is made, `workers` at a time: the one download loop, run for this
     process's half of a `Fetching`, for its child's half, and for what the child did not send. Once `stop` is
-    set, or the caller stops reading (Ctrl-C; the parent gone), no download is begun, and those under way are
-    finished or removed."""
+    set, or the caller stops reading (Ctrl-C; the parent gone), no download is begun, those under way are cut
+    off by `abort` (the client's), and what they were writing is finished or removed."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     def unless_stopped(url: str) -> ImageResult | None:
         return None if stop is not None and stop.is_set() else one(url)
 
     pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    finished = False
     try:
         for future in as_completed([pool.submit(unless_stopped, url) for url in urls]):
             result = future.result()
             if result is not None:
                 yield result
+        finished = True
     finally:
+        if not finished and abort is not None:
+            abort()
         pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -166,19 +171,20 @@ class Fetching:
         self._theirs: list[str] = []  # the child's half
         from hhdcli.render.aside import Aside
 
-        client = Client(store.http, accept="image/*", notice=store.notice)
+        self._client = client = Client(store.http, accept="image/*", notice=store.notice)
         _import_for_workers(client)  # before the fork too: the child needs them, and so is spared the wait
         self._one = partial(store._one, client)
         workers = max(1, store.settings.workers)
         mine = missing
         if workers > 1 and len(missing) > 1:  # every other image, so that both halves come in page order
             theirs = missing[1::2]
-            helper = Aside(lambda: fetch_each(self._one, theirs, workers // 2))
+            helper = Aside(lambda: fetch_each(self._one, theirs, workers // 2, abort=client.abort))
             if helper.forked:  # forked before any thread starts here (aside.py says why)
                 self._helper, self._theirs, mine = helper, theirs, missing[0::2]
-                self._reader = self._start(helper.items())
+                # each of its requests ends by its deadline, so a child silent for longer is stopped or stuck
+                self._reader = self._start(helper.items(idle=store.http.timeout[1] + CHILD_SLACK))
                 workers -= workers // 2
-        self._mine = self._start(fetch_each(self._one, mine, workers, self._stop))
+        self._mine = self._start(fetch_each(self._one, mine, workers, self._stop, client.abort))
 
     def _start(self, results: Iterator[ImageResult]) -> threading.Thread:
         def run() -> None:
@@ -206,11 +212,14 @@ class Fetching:
                     thread.join()
                 if self._failed:
                     raise self._failed[0]
-            # what the child did not send (it failed: a cache it could not write, say) is fetched here, where any
-            # error it meets is raised as it would have been without a child
+            # what the child did not send (it failed: a cache it could not write, say; or it was stopped) is
+            # fetched here once it has ended, where any error it meets is raised as it would have been without one
+            if self._helper is not None:
+                self._helper.close()
+                self._helper = None
             left = [url for url in self._theirs if url not in self._results]
             if left:
-                self._count(fetch_each(self._one, left, self.store.settings.workers, self._stop))
+                self._count(fetch_each(self._one, left, self.store.settings.workers, self._stop, self._client.abort))
         finally:
             self.cancel()
         if self.store.settings.max_bytes is not None:
@@ -223,6 +232,7 @@ class Fetching:
         """No more downloads begun; those under way end, here and in the child (the caller failed, or has
         every result)."""
         self._stop.set()  # none begun here while the child stops
+        self._client.abort()  # those under way end now, not at a silent host's deadline
         if self._helper is not None:
             self._helper.close()
             self._helper = None

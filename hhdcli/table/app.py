@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from hhdcli.http import LOOPBACK_NAMES
@@ -40,6 +40,9 @@ MAX_KIND = 20  # a kind of counter: "+1/+1", "loyalty"
 MAX_DELTA = 99  # counters or life changed at once
 LOG_PAGE = 30
 ONLINE_FOR = 20.0  # seconds: a page that asked for the table this recently counts as connected
+# The page runs its own files only: no inline script or style, no other site, no frame around it.
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                           "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
 
 class Changes:
@@ -152,7 +155,7 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
                images: Path | None = None, origin: str | None = None) -> Flask:
     """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code); with an
     `origin` (the public address's), a POST from any other origin is refused."""
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)  # the blueprint serves the page's files
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # a state read of 100 cards: a third of its time
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
@@ -162,7 +165,8 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
     return app
 
 
-table = Blueprint("table", __name__)
+# the page's stylesheet and modules: files of the package, served as they are (no build step)
+table = Blueprint("table", __name__, static_folder="static", static_url_path="/static")
 
 
 # --- who is asking, in which language ---------------------------------------------------------------------
@@ -313,19 +317,24 @@ def check_code() -> Any:
         return None
     if same_bytes(request.args.get("code") or request.headers.get("X-Join-Code"), code):
         return None
+    if request.blueprint == "table" and request.endpoint == "table.static":
+        return None  # the page's stylesheet and scripts hold no secret: the join page uses the stylesheet too
     if request.method == "GET" and not request.path.startswith(("/api/", "/cards/")):
         from hhdcli.render.templates import render
 
         _ = gettext()
-        return Response(render("table-join.html.j2", lang=language(), _=_), status=403, mimetype="text/html")
+        return Response(render("table-join.html.j2", lang=language(), _=_,
+                                   static=url_for("table.static", filename="").rstrip("/")), status=403, mimetype="text/html")
     return jsonify(error=gettext()("this table needs its join code: open the address hhd table printed")), 403
 
 
 @table.after_app_request
 def announce(response: Response) -> Response:
-    """Every action that went through wakes the pages listening for changes."""
+    """Every action that went through wakes the pages listening for changes; every answer carries the page's
+    Content-Security-Policy (a page of ours runs nothing but its own files)."""
     if request.method == "POST" and response.status_code < 400:
         served().changes.bump()
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     return response
 
 
@@ -359,7 +368,7 @@ def page() -> Any:
     asked, lang = request.args.get("lang"), language()
     pages = served().pages
     if lang not in pages:
-        pages[lang] = page_html(served().session, lang)
+        pages[lang] = page_html(served().session, lang, url_for("table.static", filename="").rstrip("/"))
     answer = Response(pages[lang], mimetype="text/html", headers={"Cache-Control": "no-store"})
     if asked in ("en", "ru"):  # a switch the page remembers
         answer.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax")
