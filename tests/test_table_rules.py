@@ -659,3 +659,65 @@ def test_a_session_whose_played_cards_were_out_finds_them_on_the_battlefield(tab
         assert [c["position"] for c in anna["zones"]["battlefield"]] == [dealt[0]]
     finally:
         again.stop()
+
+
+def test_life_totals_start_at_20_change_by_anyone_and_an_undo_puts_them_back(table):
+    assert [p["life"] for p in table.state()["players"]] == [20, 20, 20] and table.state()["life_start"] == 20
+    assert table.as_("Ben", "/api/life", {"whose": "Anna", "delta": -3})[1]["life"] == 17  # Ben's creature hit her
+    table.as_("Anna", "/api/life", {"whose": "Anna", "delta": 2})
+    assert table.player("Anna", viewer="")["life"] == 19
+    status, refused = table.as_("Ben", "/api/undo")  # Anna's gain came after: his hit cannot be taken back alone
+    assert status == 409 and refused["depends"] and "Anna: life" in refused["error"]
+    table.as_("Anna", "/api/undo")
+    table.as_("Ben", "/api/undo")
+    assert table.player("Anna", viewer="")["life"] == 20
+    assert table.as_("Ben", "/api/life", {"whose": "Zed", "delta": -1})[0] == 404
+    assert table.as_("Ben", "/api/life", {"whose": "Anna", "delta": 0})[0] == 400
+    assert table.call("/api/host/life-start", {"life": 40}, host=True)[0] == 200
+    assert table.as_("Ben", "/api/host/life-start", {"life": 40})[0] == 403
+    assert [p["life"] for p in table.state()["players"]] == [40, 40, 40]
+
+
+def test_poison_and_energy_counters_per_player_logged_for_everyone(table):
+    for _ in range(3):
+        table.as_("Cleo", "/api/player-counter", {"whose": "Ben", "kind": "poison", "delta": 1})
+    table.as_("Ben", "/api/player-counter", {"whose": "Ben", "kind": "energy", "delta": 4})
+    assert table.player("Ben", viewer="Anna")["counters"] == {"poison": 3, "energy": 4}
+    line = table.state("Anna")["log"][1]
+    assert (line["player"], line["action"], line["detail"]) == (
+        "Cleo", "player counter", {"whose": "Ben", "kind": "poison", "delta": 1, "count": 3})
+    table.as_("Ben", "/api/player-counter", {"whose": "Ben", "kind": "energy", "delta": -4})
+    assert table.player("Ben")["counters"] == {"poison": 3}
+    table.as_("Ben", "/api/end-game", {"confirm": True})  # a new game: life and counters afresh
+    assert table.player("Ben")["counters"] == {} and table.player("Ben")["life"] == 20
+
+
+def test_dice_coins_and_the_first_player_are_drawn_by_the_table_and_logged(table):
+    rolls = {table.as_("Anna", "/api/die", {"sides": 6})[1]["result"] for _ in range(40)}
+    assert rolls <= set(range(1, 7)) and len(rolls) >= 4  # 40 rolls of a fair d6 miss 3 faces once in ~10^14
+    assert table.state("Ben")["log"][0]["detail"]["sides"] == 6
+    assert table.as_("Anna", "/api/die", {"sides": 7})[0] == 400
+    coins = {table.as_("Ben", "/api/coin")[1]["result"] for _ in range(30)}
+    assert coins == {"heads", "tails"}
+    firsts = set()
+    for _ in range(30):
+        first = table.call("/api/first-player", {}, host=True)[1]["first"]
+        turn = table.state()["turn"]
+        assert turn == {"player": first, "step": "untap", "first": first}
+        firsts.add(first)
+    assert firsts == set(PLAYERS)
+
+
+def test_turns_pass_in_the_order_players_came_steps_move_on_and_an_undo_takes_a_turn_back(table):
+    table.call("/api/first-player", {}, host=True)
+    first = table.state()["turn"]["player"]
+    order = list(PLAYERS)
+    table.as_("Anna", "/api/step", {"step": "draw"})
+    assert table.state()["turn"]["step"] == "draw"
+    assert table.as_("Anna", "/api/step", {"step": "lunch"})[0] == 400
+    table.as_("Ben", "/api/next-turn")
+    assert table.state()["turn"] == {"player": order[(order.index(first) + 1) % 3], "step": "untap", "first": first}
+    table.as_("Ben", "/api/undo")
+    assert table.state()["turn"] == {"player": first, "step": "draw", "first": first}
+    table.as_("Ben", "/api/end-game", {"confirm": True})
+    assert table.state()["turn"] == {"player": None, "step": None, "first": None}

@@ -632,12 +632,82 @@ def card_counter() -> Any:
     """Counters on a card on the battlefield: {"position": N, "kind": "+1/+1", "delta": 1 or -1…}."""
     who = player_or_host()
     position = card_position()
-    kind, delta = body().get("kind"), body().get("delta")
+    return jsonify(served().session.card_counter(who, position, counter_kind(), amount()))
+
+
+def amount(key: str = "delta") -> int:
+    value = body().get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not -MAX_DELTA <= value <= MAX_DELTA or not value:
+        raise TableError("add or remove 1 to {most} counters at a time", status=400, most=MAX_DELTA)
+    return value
+
+
+def counter_kind() -> str:
+    kind = body().get("kind")
     if not isinstance(kind, str) or not kind.strip() or len(kind) > MAX_KIND or not _text(kind):
         raise TableError("name the kind of counter (at most {most} characters)", status=400, most=MAX_KIND)
-    if not isinstance(delta, int) or isinstance(delta, bool) or not -MAX_DELTA <= delta <= MAX_DELTA or not delta:
-        raise TableError("add or remove 1 to {most} counters at a time", status=400, most=MAX_DELTA)
-    return jsonify(served().session.card_counter(who, position, " ".join(kind.split()), delta))
+    return " ".join(kind.split())
+
+
+def whose() -> str:
+    """The player a life or counter change is about (anyone's: damage is dealt by others)."""
+    name = body().get("whose")
+    if not isinstance(name, str) or not _text(name):
+        raise TableError('say whose: {"whose": NAME}', status=400)
+    return name
+
+
+@table.post("/api/life")
+def life() -> Any:
+    """{"whose": NAME, "delta": -3}: a player's life total changed."""
+    who = player_or_host()
+    return jsonify(served().session.life(who, whose(), amount()))
+
+
+@table.post("/api/player-counter")
+def player_counter() -> Any:
+    """{"whose": NAME, "kind": "poison", "delta": 1}: counters on a player."""
+    who = player_or_host()
+    return jsonify(served().session.player_counter(who, whose(), counter_kind(), amount()))
+
+
+@table.post("/api/host/life-start")
+def life_start() -> Any:
+    host()
+    value = body().get("life")
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 999:
+        raise TableError("the starting life is a number from 1 to 999", status=400)
+    return jsonify(served().session.life_start(None, value))
+
+
+@table.post("/api/die")
+def die() -> Any:
+    """{"sides": 6}: a die rolled by the server, in everyone's log."""
+    sides = body().get("sides", 6)
+    if not isinstance(sides, int) or isinstance(sides, bool):
+        sides = 0
+    return jsonify(served().session.die(player_or_host(), sides))
+
+
+@table.post("/api/coin")
+def coin() -> Any:
+    return jsonify(served().session.coin(player_or_host()))
+
+
+@table.post("/api/first-player")
+def first_player() -> Any:
+    return jsonify(served().session.first_player(player_or_host()))
+
+
+@table.post("/api/next-turn")
+def next_turn() -> Any:
+    return jsonify(served().session.next_turn(player_or_host()))
+
+
+@table.post("/api/step")
+def step() -> Any:
+    step = body().get("step")
+    return jsonify(served().session.step(player_or_host(), step if isinstance(step, str) else ""))
 
 
 @table.post("/api/own-card")

@@ -74,6 +74,14 @@ class Action(StrEnum):
     TAP = N_("tap")
     UNTAP = N_("untap")
     CARD_COUNTER = N_("card counter")
+    LIFE = N_("life")
+    PLAYER_COUNTER = N_("player counter")
+    DIE = N_("die")
+    COIN = N_("coin")
+    FIRST_PLAYER = N_("first player")
+    TURN = N_("turn")
+    STEP = N_("step")
+    LIFE_START = N_("starting life")
     UNDO = N_("undo")  # a line saying who took back which action (that action's line stays, marked undone)
 
 
@@ -120,6 +128,8 @@ class Entry:
     action: str
     detail: dict[str, Any] = field(default_factory=dict)
     moved: frozenset[int] = frozenset()
+    players: frozenset[str] = frozenset()  # whose life or counters it changed
+    turn: bool = False  # whether it changed the turn (or the starting life)
 
 
 # --- seeing ---------------------------------------------------------------------------------------------------
@@ -311,6 +321,41 @@ def counted(counters: dict[str, int], kind: str, delta: int) -> dict[str, int]:
     return {k: n for k, n in left.items() if n > 0}
 
 
+# --- life, counters, dice and turns ---------------------------------------------------------------------------
+
+LIFE_START = 20  # a game's starting life total, unless the host sets another
+STEPS = ("untap", "upkeep", "draw", "main 1", "combat", "main 2", "end")  # a turn's steps, as the page names them
+DIE_SIDES = (2, 4, 6, 8, 10, 12, 20, 100)
+
+
+def seated_player(names: list[str], name: str) -> str:
+    if name not in names:
+        raise TableError("no player named {player} at this table", status=404, player=name)
+    return name
+
+
+def die_sides(sides: int) -> int:
+    if sides not in DIE_SIDES:
+        raise TableError("a die has one of these numbers of sides: {sides}", status=400,
+                         sides=", ".join(map(str, DIE_SIDES)))
+    return sides
+
+
+def next_turn(names: list[str], current: str | None) -> str:
+    """The player whose turn comes next, in the order players came to the table (the first when none yet)."""
+    if not names:
+        raise TableError("no player at the table yet")
+    if current not in names:
+        return names[0]
+    return names[(names.index(current) + 1) % len(names)]
+
+
+def turn_step(step: str) -> str:
+    if step not in STEPS:
+        raise TableError("a turn's steps are: {steps}", status=400, steps=", ".join(STEPS))
+    return step
+
+
 # --- the end of a game ----------------------------------------------------------------------------------------
 
 
@@ -356,8 +401,10 @@ def entry_to_undo(asker: str | None, anyone: bool, own: Entry | None, last: Entr
 
 
 def blocking(entry: Entry, later: list[Entry]) -> list[Entry]:
-    """Later actions that moved any card this one moved (or began a later game) depend on it."""
-    return [e for e in later if e.moved & entry.moved or Action.END_OF_GAME in (e.action, entry.action)]
+    """Later actions that moved any card this one moved, changed the same player's life or counters or the turn
+    (or began a later game) depend on it."""
+    return [e for e in later if e.moved & entry.moved or e.players & entry.players or e.turn and entry.turn
+            or Action.END_OF_GAME in (e.action, entry.action)]
 
 
 # --- seats ----------------------------------------------------------------------------------------------------

@@ -193,7 +193,9 @@ class Session:
             game = tx.game()
             log, more = tx.log_page(None, log_size)
             seen = {"seed": self.seed, "game": game, "version": tx.version(), "cards": tx.outside_library(),
-                    "library_count": tx.count(Zone.LIBRARY), "players": tx.players(), "log": log, "log_more": more}
+                    "library_count": tx.count(Zone.LIBRARY), "players": tx.players(), "log": log, "log_more": more,
+                    "turn": {"player": tx.meta("turn"), "step": tx.meta("step"), "first": tx.meta("first")},
+                    "life_start": int(tx.meta("life_start") or rules.LIFE_START)}
             phase = self._opening(tx, viewer, game)[0] if viewer is not None else None  # the others' is private
         return self.views.state(seen, viewer, phase, lang)
 
@@ -376,6 +378,79 @@ class Session:
         effect, a card in hand or in their library by its holder."""
         return self.move(player, position, "sideboard", lang)
 
+    # --- life, counters, dice and turns ---------------------------------------------------------------
+
+    def life(self, actor: str | None, player: str, delta: int) -> dict[str, Any]:
+        """A player's life total changed by `delta` (by anyone at the table: damage is dealt by others)."""
+        with self.store.transaction() as tx:
+            rules.seated_player(tx.names(), player)
+            now = self._life(tx, player) + delta
+            tx.log_action(actor, Action.LIFE, {"whose": player, "delta": delta, "count": now}, [], players=[player])
+            tx.set_life(player, now)
+        return {"player": player, "life": now}
+
+    @staticmethod
+    def _life(tx: Tx, player: str) -> int:
+        found = next(p["life"] for p in tx.players() if p["name"] == player)
+        return int(tx.meta("life_start") or rules.LIFE_START) if found is None else int(found)
+
+    def player_counter(self, actor: str | None, player: str, kind: str, delta: int) -> dict[str, Any]:
+        """Counters of a kind on a player (poison, energy, commander damage from someone…)."""
+        with self.store.transaction() as tx:
+            rules.seated_player(tx.names(), player)
+            had = next(p["counters"] for p in tx.players() if p["name"] == player)
+            counters = rules.counted(had, kind, delta)
+            tx.log_action(actor, Action.PLAYER_COUNTER, {"whose": player, "kind": kind, "delta": delta,
+                                                         "count": counters.get(kind, 0)}, [], players=[player])
+            tx.set_player_counters(player, counters)
+        return {"player": player, "counters": counters}
+
+    def life_start(self, actor: str | None, life: int) -> dict[str, Any]:
+        """The host sets the starting life (from this game on, for those whose life has not changed)."""
+        with self.store.transaction() as tx:
+            tx.log_action(actor, Action.LIFE_START, {"count": life}, [], turn=True)
+            tx.set_meta("life_start", str(life))
+        return {"life_start": life}
+
+    def die(self, actor: str | None, sides: int) -> dict[str, Any]:
+        """A die rolled by the table (the server draws it, and the log keeps it: nobody rolls again unseen)."""
+        result = secrets.randbelow(rules.die_sides(sides)) + 1
+        with self.store.transaction() as tx:
+            tx.log_action(actor, Action.DIE, {"sides": sides, "result": result}, [])
+        return {"sides": sides, "result": result}
+
+    def coin(self, actor: str | None) -> dict[str, Any]:
+        result = ("heads", "tails")[secrets.randbelow(2)]
+        with self.store.transaction() as tx:
+            tx.log_action(actor, Action.COIN, {"result": result}, [])
+        return {"result": result}
+
+    def first_player(self, actor: str | None) -> dict[str, Any]:
+        """A random first player, whose turn it now is (its untap step)."""
+        with self.store.transaction() as tx:
+            names = tx.names()
+            first = names[secrets.randbelow(len(names))] if names else rules.next_turn(names, None)
+            tx.log_action(actor, Action.FIRST_PLAYER, {"whose": first}, [], turn=True)
+            for key, value in (("first", first), ("turn", first), ("step", rules.STEPS[0])):
+                tx.set_meta(key, value)
+        return {"first": first}
+
+    def next_turn(self, actor: str | None) -> dict[str, Any]:
+        """The next player's turn, from its untap step."""
+        with self.store.transaction() as tx:
+            now = rules.next_turn(tx.names(), tx.meta("turn"))
+            tx.log_action(actor, Action.TURN, {"whose": now}, [], turn=True)
+            tx.set_meta("turn", now)
+            tx.set_meta("step", rules.STEPS[0])
+        return {"turn": now, "step": rules.STEPS[0]}
+
+    def step(self, actor: str | None, step: str) -> dict[str, Any]:
+        with self.store.transaction() as tx:
+            rules.turn_step(step)
+            tx.log_action(actor, Action.STEP, {"whose": tx.meta("turn"), "step": step}, [], turn=True)
+            tx.set_meta("step", step)
+        return {"step": step}
+
     def end_game(self, player: str | None, confirmed: int | None = None) -> dict[str, Any]:
         """The Hell cards outside the libraries and the sideboard go to the bottom of the Hell library in random
         order, seeded by the session's secret and the game; players' own cards go home; the next game begins,
@@ -388,7 +463,10 @@ class Session:
             owned = tx.owned_hell_cards((Zone.LIBRARY, Zone.SIDEBOARD))
             # the log says how many, never which: the order at the bottom is the library's secret
             tx.log_action(player, Action.END_OF_GAME, {"game": game, "count": len(order)},
-                          list(dict.fromkeys(order + home + owned)))
+                          list(dict.fromkeys(order + home + owned)), players=tx.names(), turn=True)
+            tx.reset_players()  # life back to the start, no counters, nobody's turn yet
+            for key in ("turn", "step", "first"):
+                tx.unset_meta(key)
             for position in order:
                 tx.move(position, Zone.LIBRARY, End.BOTTOM)
             tx.delete_cards(home)

@@ -123,7 +123,11 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _played_on_battlefield,
     _add_column("cards", "tapped"),  # on the battlefield: '1' when tapped
     _add_column("cards", "counters"),  # on the battlefield: a JSON object, kind → how many
+    _add_column("players", "life"),  # this game's life total (none: the starting life)
+    _add_column("players", "counters"),  # poison, energy, commander damage…: a JSON object, kind → how many
 )
+# meta keys of the game's turn, which an action may change (and its undo put back)
+TURN_KEYS = ("turn", "step", "first", "life_start")
 
 
 def _code_hash(code: str) -> str:
@@ -168,9 +172,29 @@ class Tx:
         return None if row is None else str(row["colors"])
 
     def players(self) -> list[dict[str, Any]]:
-        """Every player in the order they came: name, colors, whether a phone holds their seat."""
-        return [{"name": r["name"], "colors": r["colors"], "seated": r["token"] is not None}
-                for r in self.db.execute("SELECT name, colors, token FROM players ORDER BY rowid")]
+        """Every player in the order they came: name, colors, whether a phone holds their seat, life (None: the
+        starting life) and counters."""
+        return [{"name": r["name"], "colors": r["colors"], "seated": r["token"] is not None,
+                 "life": None if r["life"] is None else int(r["life"]),
+                 "counters": load_json(r["counters"]) if r["counters"] else {}}
+                for r in self.db.execute("SELECT name, colors, token, life, counters FROM players ORDER BY rowid")]
+
+    def names(self) -> list[str]:
+        return [str(r["name"]) for r in self.db.execute("SELECT name FROM players ORDER BY rowid")]
+
+    def set_life(self, player: str, life: int | None) -> None:
+        self.db.execute("UPDATE players SET life = ? WHERE name = ?", (life, player))
+
+    def set_player_counters(self, player: str, counters: dict[str, int]) -> None:
+        self.db.execute("UPDATE players SET counters = ? WHERE name = ?",
+                        (json.dumps(counters, ensure_ascii=False) if counters else None, player))
+
+    def reset_players(self) -> None:
+        """A new game: every life total back to the start, no counters."""
+        self.db.execute("UPDATE players SET life = NULL, counters = NULL")
+
+    def unset_meta(self, key: str) -> None:
+        self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
 
     def put_player(self, name: str, colors: str, update: bool = True) -> bool:
         """A player added (or their colors updated); False when `update` is off and they are there already."""
@@ -298,14 +322,21 @@ class Tx:
     # --- the log ---
 
     def log_action(self, player: str | None, action: str, detail: dict[str, Any], moving: list[int],
-                   created: Iterable[int] = ()) -> None:
+                   created: Iterable[int] = (), players: Iterable[str] = (), turn: bool = False) -> None:
         """Log an action with its inverse: the rows of the cards it moves as they were, the cards it creates
-        (to delete) and the game number: a few dozen bytes, not the whole table."""
+        (to delete), the life and counters of the `players` it changes, the turn (with `turn`) and the game
+        number: a few dozen bytes, not the whole table."""
         marks = ", ".join("?" * len(moving))
         before = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM cards WHERE position IN ({marks})",
                                  moving).fetchall()
         game = self.game()
-        inverse = {"cards": [tuple(r) for r in before], "created": list(created), "game": game}
+        inverse: dict[str, Any] = {"cards": [tuple(r) for r in before], "created": list(created), "game": game}
+        names = list(players)
+        if names:
+            inverse["players"] = [tuple(r) for r in self.db.execute(
+                f"SELECT name, life, counters FROM players WHERE name IN ({', '.join('?' * len(names))})", names)]
+        if turn:
+            inverse["turn"] = {key: self.meta(key) for key in TURN_KEYS}
         self.db.execute("INSERT INTO log (game, player, action, detail, undo) VALUES (?, ?, ?, ?, ?)",
                         (game, player, str(action), json.dumps(detail, ensure_ascii=False), json.dumps(inverse)))
         self.changed()
@@ -315,7 +346,7 @@ class Tx:
         inverse = load_json(row["undo"])
         moved = {int(r[0]) for r in inverse["cards"]} | {int(p) for p in inverse.get("created", [])}
         return Entry(int(row["id"]), int(row["game"]), row["player"], str(row["action"]), load_json(row["detail"]),
-                     frozenset(moved))
+                     frozenset(moved), frozenset(str(p[0]) for p in inverse.get("players", [])), "turn" in inverse)
 
     def last_entry(self, player: str | None = None) -> Entry | None:
         """The table's last action still in force (not undone, not an undo), or a player's last."""
@@ -355,6 +386,13 @@ class Tx:
             names = ", ".join(COLUMNS[:len(card)])
             self.db.execute(f"INSERT OR REPLACE INTO cards ({names}) VALUES ({', '.join('?' * len(card))})", card)
         self.delete_cards(int(p) for p in inverse.get("created", []))
+        for name, life, counters in inverse.get("players", []):
+            self.db.execute("UPDATE players SET life = ?, counters = ? WHERE name = ?", (life, counters, name))
+        for key, value in inverse.get("turn", {}).items():
+            if value is None:
+                self.unset_meta(key)
+            else:
+                self.set_meta(key, value)
         self.set_game(int(inverse["game"]))  # older records keep it as text
         self.db.execute("UPDATE log SET undone = '1' WHERE id = ?", (entry_id,))
         self.changed()

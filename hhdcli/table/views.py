@@ -23,7 +23,8 @@ REMINDERS = {Take.LAND: "a land: into your hand; in your draw step you may play 
 VERDICTS = tuple(str(v) for v in REMINDERS)  # named on the page
 # what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
-SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta")
+SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
+                "sides", "result", "step")
 
 
 def hidden_move(action: str, detail: dict[str, Any]) -> bool:
@@ -138,8 +139,10 @@ class Views:
                 by_player.setdefault(row["player"], []).append(row)
         return {
             "seed": seen["seed"], "game": seen["game"], "version": seen["version"], "you": viewer,
-            "library_count": seen["library_count"], "sideboard": sideboard,
-            "players": [self.player(p, by_player.get(p["name"], []), viewer, phase, lang) for p in seen["players"]],
+            "library_count": seen["library_count"], "sideboard": sideboard, "turn": seen["turn"],
+            "life_start": seen["life_start"],
+            "players": [self.player({**p, "life": seen["life_start"] if p["life"] is None else p["life"]},
+                                    by_player.get(p["name"], []), viewer, phase, lang) for p in seen["players"]],
             "log": [public_entry(e, viewer, self.shown_details) for e in seen["log"]], "log_more": seen["log_more"],
         }
 
@@ -152,6 +155,7 @@ class Views:
         zones = {str(z): [{**self.ref(r), "zone": str(z)} for r in mine if r["zone"] == z] for z in PUBLIC_ZONES}
         seen = {"name": player["name"], "colors": player["colors"], "card_count": len(hand),
                 "waiting": pending is not None, "seated": player["seated"], "zones": zones,
+                "life": player["life"], "counters": player["counters"],
                 "played": [c for cards in zones.values() for c in cards], "deck_count": len(deck)}
         if viewer != player["name"]:  # another's hand is private, and which Hell cards went into their library
             return {**seen, "cards": [], "deck": [], "pending": None, "opening": None}
