@@ -8,6 +8,7 @@ import sqlite3
 import threading
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from tablekit import PLAYERS, Table, cards_rows, positions_in, settle
@@ -721,3 +722,24 @@ def test_turns_pass_in_the_order_players_came_steps_move_on_and_an_undo_takes_a_
     assert table.state()["turn"] == {"player": first, "step": "draw", "first": first}
     table.as_("Ben", "/api/end-game", {"confirm": True})
     assert table.state()["turn"] == {"player": None, "step": None, "first": None}
+
+
+def test_a_deck_pasted_from_a_phone_sets_its_colors_for_the_next_draw_with_hhd_checks_warnings(table):
+    """Anna (R G at the start) pastes her deck as Arena exports it: its lands make G U B; cards hhd cannot look
+    up offline are named, quoted (a name may hold a comma), as not counted; the board reads her new colors."""
+    text = "1 Lightning Bolt (M10) 146\n1 Kenrith, the Returned King (ELD) 303\n" + (
+        Path(__file__).parent / "decks" / "arena-plain.txt").read_text(encoding="utf-8")
+    status, found = table.as_("Anna", "/api/deck", {"text": text})
+    assert status == 200 and found["colors"] == "UBG"
+    assert any("«Kenrith, the Returned King»" in w and "«Lightning Bolt»" in w for w in found["warnings"])
+    assert table.player("Anna", viewer="")["colors"] == "UBG"
+    assert table.state()["log"][0]["detail"] == {"whose": "Anna", "colors": "UBG"}
+    top = positions_in(table.session.path, "library")[0]
+    drawn = table.as_("Anna", "/api/draw")[1]
+    assert drawn["position"] == top and set(drawn["missing"]) <= {"W", "R", "P"}  # judged by the pasted deck
+    assert table.as_("Ben", "/api/deck", {"colors": "wr"})[1]["colors"] == "WR"
+    russian = table.call("/api/deck", {"text": "4 Lightning Bolt\n"}, {"Accept-Language": "ru"},
+                         token=table.seat("Cleo"))[1]
+    assert russian["colors"] == "" and any("нет земель" in w for w in russian["warnings"])
+    assert table.as_("Cleo", "/api/deck", {"text": "// sideboard\n# a comment only\n"})[0] == 400
+    assert table.as_("Cleo", "/api/deck", {"colors": "XYZ"})[0] == 400

@@ -657,6 +657,36 @@ def whose() -> str:
     return name
 
 
+MAX_DECK_TEXT = 60_000  # a pasted deck list (a 250-card cube is a fifth of it)
+
+
+@table.post("/api/deck")
+def deck() -> Any:
+    """A player's deck from their phone: {"text": a pasted list, any format hhd check reads} or {"colors": "RG"}.
+    The answer says the deck's colors and what hhd check would warn of; the take rule uses them from the next
+    draw."""
+    from hhdcli import colors as palette
+
+    who = player()
+    text, colors = body().get("text"), body().get("colors")
+    if isinstance(text, str) and text.strip() and len(text) <= MAX_DECK_TEXT and _text(text):
+        found = served().session.set_deck(who, text, None)
+    elif isinstance(colors, str) and (letters := palette.parse_letters(colors)) is not None:
+        found = served().session.set_deck(who, None, "".join(letters))
+    else:
+        raise TableError('paste the deck list as {{"text": …}} (at most {most} characters) or pick its colors as '
+                         '{{"colors": "RG"}}', status=400, most=MAX_DECK_TEXT)
+    _ = gettext()
+    warnings = list(found.pop("problems"))
+    unresolved = found.pop("unresolved")
+    if unresolved:  # quoted: a card's name may hold a comma
+        warnings.append(_("not known, so not counted as lands: {names}").format(
+            names="; ".join(f"«{name}»" for name in unresolved)))
+    if found["lands"] == 0:
+        warnings.append(_("the deck has no lands: every card with a colored cost is a choice"))
+    return jsonify({**found, "warnings": warnings})
+
+
 @table.post("/api/life")
 def life() -> Any:
     """{"whose": NAME, "delta": -3}: a player's life total changed."""

@@ -82,6 +82,7 @@ class Action(StrEnum):
     TURN = N_("turn")
     STEP = N_("step")
     LIFE_START = N_("starting life")
+    DECK = N_("deck")
     UNDO = N_("undo")  # a line saying who took back which action (that action's line stays, marked undone)
 
 

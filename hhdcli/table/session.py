@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from hhdcli.cards import Card
+from hhdcli.deck import LandLookup
 from hhdcli.mana import SymbolTable
 from hhdcli.table import rules
 from hhdcli.table.errors import Depends, TableError
@@ -34,6 +35,8 @@ class Session:
     table: SymbolTable
     seed: str
     library_hash: str = ""  # the library file's content: a library drawn again with other options is another
+    hellscube: list[Card] = field(default_factory=list)  # the set's cards: a pasted deck's Hellscube lands
+    lookup: LandLookup | None = None  # other lands' colors (Scryfall), when the table is online
     store: Store = field(init=False, repr=False)
     views: Views = field(init=False, repr=False)
 
@@ -377,6 +380,32 @@ class Session:
         """A card leaving the game (ante, an effect…) goes on top of the sideboard: a played card by anyone's
         effect, a card in hand or in their library by its holder."""
         return self.move(player, position, "sideboard", lang)
+
+    # --- decks --------------------------------------------------------------------------------------
+
+    def set_deck(self, player: str, text: str | None, colors: str | None) -> dict[str, Any]:
+        """A player's deck from their phone: a pasted list (read as hhd check reads a deck file) or the colors
+        picked; the take rule uses its colors from the next draw. The answer has the warnings hhd check gives."""
+        from hhdcli.deck import deck_colors
+        from hhdcli.decklists import parse_deck
+
+        problems: list[str] = []
+        unresolved: list[str] = []
+        lands: int | None = None
+        letters = colors or ""
+        if text is not None:
+            deck = parse_deck(text, "deck")
+            if not deck.main and not deck.sideboard:
+                raise TableError("no cards read from the deck list: paste it as text, one card a line (4 Forest)",
+                                 status=400)
+            found = deck_colors(deck, self.hellscube, None, self.lookup)
+            problems, unresolved = list(deck.warnings), found.unresolved
+            letters, lands = "".join(found.colors), len(found.lands)
+        with self.store.transaction() as tx:
+            self._colors(tx, player)
+            tx.log_action(player, Action.DECK, {"whose": player, "colors": letters}, [], players=[player])
+            tx.set_colors(player, letters)
+        return {"player": player, "colors": letters, "lands": lands, "problems": problems, "unresolved": unresolved}
 
     # --- life, counters, dice and turns ---------------------------------------------------------------
 

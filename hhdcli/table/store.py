@@ -182,6 +182,9 @@ class Tx:
     def names(self) -> list[str]:
         return [str(r["name"]) for r in self.db.execute("SELECT name FROM players ORDER BY rowid")]
 
+    def set_colors(self, player: str, colors: str) -> None:
+        self.db.execute("UPDATE players SET colors = ? WHERE name = ?", (colors, player))
+
     def set_life(self, player: str, life: int | None) -> None:
         self.db.execute("UPDATE players SET life = ? WHERE name = ?", (life, player))
 
@@ -334,7 +337,8 @@ class Tx:
         names = list(players)
         if names:
             inverse["players"] = [tuple(r) for r in self.db.execute(
-                f"SELECT name, life, counters FROM players WHERE name IN ({', '.join('?' * len(names))})", names)]
+                f"SELECT name, life, counters, colors FROM players WHERE name IN ({', '.join('?' * len(names))})",
+                names)]
         if turn:
             inverse["turn"] = {key: self.meta(key) for key in TURN_KEYS}
         self.db.execute("INSERT INTO log (game, player, action, detail, undo) VALUES (?, ?, ?, ?, ?)",
@@ -386,8 +390,9 @@ class Tx:
             names = ", ".join(COLUMNS[:len(card)])
             self.db.execute(f"INSERT OR REPLACE INTO cards ({names}) VALUES ({', '.join('?' * len(card))})", card)
         self.delete_cards(int(p) for p in inverse.get("created", []))
-        for name, life, counters in inverse.get("players", []):
-            self.db.execute("UPDATE players SET life = ?, counters = ? WHERE name = ?", (life, counters, name))
+        for name, life, counters, colors in inverse.get("players", []):
+            self.db.execute("UPDATE players SET life = ?, counters = ?, colors = ? WHERE name = ?",
+                            (life, counters, colors, name))
         for key, value in inverse.get("turn", {}).items():
             if value is None:
                 self.unset_meta(key)

@@ -24,7 +24,7 @@ VERDICTS = tuple(str(v) for v in REMINDERS)  # named on the page
 # what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
 SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
-                "sides", "result", "step")
+                "sides", "result", "step", "colors")
 
 
 def hidden_move(action: str, detail: dict[str, Any]) -> bool:
