@@ -33,7 +33,7 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
 
     content = hashlib.sha256(dump_json(resolved.library.to_json())).hexdigest()
     session = Session(state_file, resolved.by_position, cache.symbol_table,
-                      resolved.library.seed, content)
+                      resolved.library.seed, content, hellscube=list(cache.cards))
     try:
         return session, session.start(players)
     except TableError as exc:
@@ -124,6 +124,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
     sock = listen(host, port)  # before anything is said: a bad --host or a busy port is the only line
     try:
         session, resumed = open_session(resolved, cache, players, state_file)
+        session.lookup = None if env.offline else env.scryfall()  # a pasted deck's lands, as hhd check finds them
         # the join code and the host's secret are the session's: phones and the board keep them across restarts
         # until --new-code rotates both
         # a table on loopback with no public address answers this computer only, with no code; a code of
