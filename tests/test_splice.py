@@ -1,4 +1,4 @@
-"""Scans spliced into the PDF as it is written (hhdcli/render/splice.py): an image cache emptied meanwhile (hhd cache
+"""Scans spliced into the PDF as it is written (hhdcli/render/scans/splice.py): an image cache emptied meanwhile (hhd cache
 clean during hhd proxies) is said as that, and nothing half-written is left; the output is not blamed."""
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ def test_an_image_cache_cleaned_while_the_pdf_is_written_is_named_and_the_output
     from hhdcli.errors import CacheError
     from hhdcli.files import write_output
     from hhdcli.http import HttpSettings
-    from hhdcli.render.images import ImageSettings, ImageStore, evict
     from hhdcli.render.proxies import ProxyOptions, lay_out
+    from hhdcli.render.scans.images import ImageSettings, ImageStore, evict
 
     cache_dir = tmp_path / "cache"
     run, names = cards_with_served_images(server, cache_dir, 3, Reply(_scan(), content_type="image/jpeg"))

@@ -33,7 +33,7 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
 
     content = hashlib.sha256(dump_json(resolved.library.to_json())).hexdigest()
     session = Session(state_file, resolved.by_position, cache.symbol_table,
-                      resolved.library.seed, content)
+                      resolved.library.seed, content, hellscube=list(cache.cards))
     try:
         return session, session.start(players)
     except TableError as exc:
@@ -124,6 +124,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
     sock = listen(host, port)  # before anything is said: a bad --host or a busy port is the only line
     try:
         session, resumed = open_session(resolved, cache, players, state_file)
+        session.lookup = None if env.offline else env.scryfall()  # a pasted deck's lands, as hhd check finds them
         # the join code and the host's secret are the session's: phones and the board keep them across restarts
         # until --new-code rotates both
         # a table on loopback with no public address answers this computer only, with no code; a code of
@@ -180,6 +181,48 @@ def stream_changes() -> Changes:
     from hhdcli.table.app import Changes
 
     return Changes(max_streams=2000, event=gevent.event.Event)
+
+
+SWEEP_EVERY = 600.0  # seconds between two looks for tables idle past --expire
+
+
+def serve_community(env: Env, root: Path, host: str, port: int, public: Public, expire_days: float) -> None:
+    """`hhd serve`: the front page and every table under `root`, until Ctrl-C or SIGTERM."""
+    import gevent
+
+    from hhdcli.table.community import Community
+    from hhdcli.table.front import dispatcher, front_app
+    from hhdcli.table.server import Bounds, make_server, run
+    from hhdcli.table.throttle import Throttle
+
+    sock = listen(host, port)
+    try:
+        community = Community(root, env.cards(), public, Throttle(), stream_changes, expire_days * 86400.0,
+                              env.cache_dir / "images")
+        server = make_server(sock, dispatcher(community, front_app(community)), Bounds(behind_proxy=public.behind_proxy))
+    except BaseException:
+        sock.close()
+        raise
+
+    def sweeping() -> None:
+        while True:
+            for key in community.sweep():
+                env.info(_("deleted table {table}: idle for more than {days} days").format(table=key[:12],
+                                                                                        days=expire_days))
+            gevent.sleep(SWEEP_EVERY)
+
+    sweeper = gevent.spawn(sweeping)
+    try:
+        env.info(_("serving the tables in {folder}").format(folder=root))
+        for url in [public.join_url(None)] if public.url else addresses(host, sock.getsockname()[1], None):
+            print(_("open {url}").format(url=url), flush=True)
+        run(server, community.close)
+    except KeyboardInterrupt:
+        server.stop(timeout=0)
+    finally:
+        sweeper.kill()
+        sock.close()
+    env.info(_("stopped; the tables are kept in {folder}").format(folder=root))
 
 
 def _qr(url: str) -> None:
