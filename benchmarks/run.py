@@ -235,12 +235,16 @@ def warm_env(work: Path) -> dict[str, str]:
     return env
 
 
+IMPORT_CLICK = [sys.executable, "-c", "import click"]  # the floor of any Click command
+
+
 def _start_up(rows: list[Row], section: str, what: str, args: list[str], env: dict[str, str], target: str,
-              command: list[str] | None = None) -> None:
-    """A command against starting Python, both as processes, in CPU time (what the command itself costs)."""
-    ours, base = interleave(command or hhd(*args), PYTHON_PASS, env, reps=15)
-    rows.append(Row(section, what, ours.cpu, "s", "python -c pass", base.cpu, target,
-                    f"wall {_fmt(statistics.median(ours.wall), 's')} vs {_fmt(statistics.median(base.wall), 's')}",
+              command: list[str] | None = None, baseline: list[str] = PYTHON_PASS) -> None:
+    """A command against starting Python (or importing Click), both as processes, in CPU time (what the command
+    itself costs)."""
+    ours, base = interleave(command or hhd(*args), baseline, env, reps=15)
+    rows.append(Row(section, what, ours.cpu, "s", "python -c " + repr(baseline[-1]).replace("'", ""), base.cpu,
+                    target, f"wall {_fmt(statistics.median(ours.wall), 's')} vs {_fmt(statistics.median(base.wall), 's')}",
                     measure="CPU"))
 
 
@@ -252,6 +256,12 @@ def bench_cli(rows: list[Row], work: Path) -> None:
               [], env, "", command=[sys.executable, "-c", "import click"])
     _start_up(rows, "cli", "hhd --help", ["--help"], env, "<= 2x")
     _start_up(rows, "cli", 'hhd card "pickle krrik"', ["card", "pickle krrik"], env, "<= 3x")
+    # issue 39's limits, against importing Click: in English (no catalog read) and in Russian (its .mo read)
+    for lang in ("en", "ru"):
+        in_lang = {**env, "HHD_LANG": lang}
+        _start_up(rows, "cli", f"hhd --help, {lang}", ["--help"], in_lang, "<= 1.2x", baseline=IMPORT_CLICK)
+        _start_up(rows, "cli", f'hhd card "Hype Train", {lang}', ["card", "Hype Train"], in_lang, "<= 1.6x",
+                  baseline=IMPORT_CLICK)
     ours, base = interleave(hhd("cards"), PYTHON_PASS, env)
     rows.append(Row("cli", "hhd cards (warm cache)", ours.wall, "s", "python -c pass", base.wall, "< 0.4 s"))
     out = str(work / "lib.json")
@@ -390,7 +400,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from hhdcli.http import Client
-from hhdcli.render.images import MAX_IMAGE_BYTES, ImageStore
+from hhdcli.render.scans.images import MAX_IMAGE_BYTES, ImageStore
 
 folder, urls = Path(sys.argv[1]), sys.argv[2:]
 client = Client(ImageStore(folder).http, accept="image/*")  # the HTTP client and settings proxies download with
@@ -439,7 +449,7 @@ def _image_rows(rows: list[Row], work: Path, base: str) -> None:
     warm = {**warm_env(work), "HHD_CACHE_DIR": str(work / "warm-300")}
     shutil.copytree(synced[720], work / "warm-300")
     run_cli("proxies", "--all", "-o", str(work / "warm-fill.pdf"), env=warm)  # every image in the print cache
-    from hhdcli.render.images import ImageSettings, ImageStore
+    from hhdcli.render.scans.images import ImageSettings, ImageStore
 
     store = ImageStore(work / "warm-300" / "images", ImageSettings())
     slopes = {}

@@ -117,7 +117,26 @@ def read_meta(cache_dir: Path) -> CacheMeta | None:
         return None
 
 
+class MixedSyncs(CacheError):
+    """cards.json and pips.json of different syncs: a sync interrupted, or one finishing as they were read."""
+
+
+READS = 5  # tries to read a cache whose pair of files is changing (a sync commits, then moves its table in)
+
+
 def load_cache(cache_dir: Path, with_symbols: bool = True) -> CardCache:
+    """The cache as one sync left it. A sync finishing while it is read (its cards.json read before the commit and
+    its pips.json after, or the other way) is not a mix: the pair is read again, and only a mix that stays is an
+    error."""
+    for attempt in range(1, READS):
+        try:
+            return _load_cache(cache_dir, with_symbols)
+        except MixedSyncs:
+            time.sleep(0.02 * attempt)
+    return _load_cache(cache_dir, with_symbols)  # a mix that stays is one
+
+
+def _load_cache(cache_dir: Path, with_symbols: bool) -> CardCache:
     path = cache_dir / CARDS_FILE
     if not path.is_file():
         raise CacheError(_("no card cache in {cache_dir}").format(cache_dir=cache_dir),
@@ -156,7 +175,7 @@ def load_symbols(cache_dir: Path, expected_sha256: str | None = None) -> list[di
         staged = cache_dir / STAGED_SYMBOLS_FILE  # a sync killed after its commit: its table is the staged one
         staged_raw = _read_or_none(staged)
         if staged_raw is None or sha256_hex(staged_raw) != expected_sha256:
-            raise CacheError(_("{path} and {number} are from different syncs (one was interrupted, or two ran at "
+            raise MixedSyncs(_("{path} and {number} are from different syncs (one was interrupted, or two ran at "
                                "once)").format(path=path, number=cache_dir / CARDS_FILE),
                              _("run `hhd sync --force` to fetch both again"))
         path, raw = staged, staged_raw

@@ -73,10 +73,10 @@ class _Watchdog:
     def __init__(self, seconds: float) -> None:
         self.fired = False
         self.sockets: list[socket.socket] = []
-        self._timer = threading.Timer(seconds, self._fire)
+        self._timer = threading.Timer(seconds, self.fire)
         self._timer.daemon = True
 
-    def _fire(self) -> None:
+    def fire(self) -> None:
         self.fired = True
         import socket  # here: a command that only checks a URL option never loads it
 
@@ -247,6 +247,17 @@ class Client:
     _session: requests.Session | None = field(default=None, repr=False)
     _failed_hosts: dict[str, Problem] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _under_way: set[_Watchdog] = field(default_factory=set, repr=False)
+    _aborted: bool = field(default=False, repr=False)
+
+    def abort(self) -> None:
+        """The run was interrupted: requests under way end now (their connections shut, as at their deadline)
+        and none begins, so that Ctrl-C does not wait for a silent host's whole --timeout."""
+        with self._lock:
+            self._aborted = True
+            under_way = list(self._under_way)
+        for watchdog in under_way:
+            watchdog.fire()
 
     @property
     def session(self) -> requests.Session:
@@ -283,6 +294,10 @@ class Client:
         if earlier is not None:
             raise DownloadError(url, earlier.reason, TIMEOUT_HINT if earlier.timed_out else hint)  # as before
         watchdog = _Watchdog(self.settings.timeout[1])
+        with self._lock:
+            if self._aborted:
+                raise DownloadError(url, _("stopped"), hint)
+            self._under_way.add(watchdog)
         try:
             # one deadline for the whole request: connecting, retries, status line, headers and body
             with watchdog, self.session.request(method, url, headers=headers, json=json,
@@ -301,6 +316,9 @@ class Client:
                 with self._lock:
                     self._failed_hosts.setdefault(host, found)
             raise DownloadError(url, found.reason, TIMEOUT_HINT if found.timed_out else hint) from exc
+        finally:
+            with self._lock:
+                self._under_way.discard(watchdog)
 
 
 def url_problem(url: str) -> str | None:

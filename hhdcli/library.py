@@ -191,6 +191,10 @@ class Library:
 
 
 def generate(pool: Pool, size: int, seed: str, card_data: dict[str, Any]) -> Library:
+    """A library drawn from the pool, never larger than a library file may be (so `show` reads what this writes)."""
+    if size > MAX_LIBRARY_CARDS:
+        raise InputError(_("a library of {size} cards is more than a library file holds ({most})").format(
+            size=size, most=MAX_LIBRARY_CARDS), _("choose --size up to {most}").format(most=MAX_LIBRARY_CARDS))
     drawn = seeded_sample(pool.cards, size, seed)
     entries = [LibraryEntry(i + 1, c.id, c.name, c.kind, None if c.is_basic else c) for i, c in enumerate(drawn)]
     return Library(seed, pool.description, card_data, entries)
@@ -239,6 +243,9 @@ def load_library(path: Path) -> Library:
 
 
 MAX_LIBRARY_CARDS = 10_000  # a pool is 720 + 5 × basics_per_type (at most 1000): far fewer cards
+# The most Hellscube v1.2 cards a sync takes (the set has 720): a tenth of them and 5,000 basics, the default
+# library, stays within MAX_LIBRARY_CARDS, so what sync accepts, generate writes and show reads agree.
+MAX_CARD_DATA = 20_000
 
 
 def _field_problem(document: dict[str, Any]) -> str | None:
@@ -281,6 +288,9 @@ def _field_problems(document: dict[str, Any]) -> Iterator[str | None]:
 
 def _pool_problems(pool: dict[str, Any]) -> Iterator[str | None]:
     excluded = pool.get("excluded", {})
+    for key in ("cards", "hellscube", "basics"):  # counts the views print
+        yield _bad(f"pool.{key}", pool.get(key, 0), _is_int(pool.get(key, 0), 0, MAX_CARD_DATA + 5000),
+                   N_("a number of cards"))
     yield _bad("pool.basics_per_type", pool.get("basics_per_type", BASICS_PER_TYPE),
                _is_int(pool.get("basics_per_type", BASICS_PER_TYPE), 0, 1000), N_("a whole number from 0 to 1000"))
     yield _bad("pool.excluded", excluded, isinstance(excluded, dict), N_("an object"))

@@ -157,6 +157,12 @@ class Syncer:
                 return SyncResult(False, old, self.warnings)
             version = None  # stored, but not as that version: the next sync fetches again
         fmt, cards = parsed.format, parsed.cards
+        from hhdcli.library import MAX_CARD_DATA
+
+        if len(cards) > MAX_CARD_DATA:  # its library would be more than a library file holds
+            raise DataError(_("{url} has {n} Hellscube v1.2 cards, more than hhd reads ({most}): it is not the "
+                              "Hellscube v1.2 card list").format(url=download.url, n=len(cards), most=MAX_CARD_DATA),
+                            _("nothing was changed; check the source given to --source or --registry-url"))
         if old is not None and not force and len(cards) < SHRINK_LIMIT * old.card_count:
             raise DataError(_("{url} has {n} Hellscube v1.2 cards, the cache has {card_count}: refusing to replace the "
                               "cache with far fewer cards").format(url=download.url, n=len(cards), card_count=old.card_count),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from support import CURRENT_SAMPLE, EXCERPT, LEGACY, PIPS, Hhd, LoopbackServer, Reply
+from support import CURRENT_SAMPLE, EXCERPT, LEGACY, PIPS, Hhd, LoopbackServer, Reply, chromium
 
 
 @pytest.fixture
@@ -79,6 +79,16 @@ def _english_unless_asked(monkeypatch):
     monkeypatch.setenv("HHD_LANG", "en")
 
 
+@pytest.fixture
+def table(legacy_cache, library, tmp_path):
+    """`hhd table` of tablekit's PLAYERS on the ember-tide-42 library, served on 127.0.0.1 (tests/tablekit.py)."""
+    from tablekit import Table
+
+    running = Table(tmp_path / "session.sqlite", library, legacy_cache)
+    yield running
+    running.stop()
+
+
 # --- a browser per worker --------------------------------------------------------------------------------
 
 
@@ -87,19 +97,9 @@ def browser_session():
     """One headless Chromium (through chromedriver) for this worker's whole run: starting one costs a second or
     more on a loaded machine. Tests take it through `browser`, which hands it over clean. Skips without
     chromedriver (the CI script installs it)."""
-    import shutil
-
-    driver_path, chromium = shutil.which("chromedriver"), shutil.which("chromium") or shutil.which("chromium-browser")
-    if driver_path is None or chromium is None:
+    driver = chromium()
+    if driver is None:
         pytest.skip("needs Chromium's chromedriver (the CI script installs it)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=390,844"):
-        options.add_argument(argument)
-    options.binary_location = chromium
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
     yield driver
     driver.quit()
 

@@ -240,3 +240,56 @@ def on_a_terminal(command: list[str], env: dict[str, str] | None = None) -> byte
     process.wait(timeout=30)
     os.close(leader)
     return seen
+
+
+# --- helpers of many test files -------------------------------------------------------------------------------
+
+DEEP = b"[" * 100_000 + b"]" * 100_000  # JSON nested far deeper than Python's recursion limit
+
+
+def excerpt_with(field: str, value: object) -> bytes:
+    """The current-format excerpt with its first record's `field` set to `value`."""
+    import json
+
+    records = json.loads(EXCERPT.read_text())["data"]
+    records[0] = {**records[0], field: value}
+    return json.dumps({"data": records}).encode()
+
+
+def one_line_error(result) -> str:
+    """The one `error:` line of a failed run, which is no traceback."""
+    lines = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code != 0 and len(lines) == 1, result.output
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def unchanged(path: Path, before: bytes) -> bool:
+    return path.read_bytes() == before
+
+
+def timed(run, *args: str) -> tuple[float, object]:
+    """How long a run took, and its result."""
+    start = time.monotonic()
+    result = run(*args)
+    return time.monotonic() - start, result
+
+
+def chromium(size: tuple[int, int] = (390, 844)):
+    """A headless Chromium through chromedriver, as every browser test drives one (None without them: the CI
+    script installs both). Its console is kept (goog:loggingPrefs), so a test reads what the page logged: a
+    script's error, a Content-Security-Policy violation."""
+    import shutil
+
+    driver_path, binary = shutil.which("chromedriver"), shutil.which("chromium") or shutil.which("chromium-browser")
+    if driver_path is None or binary is None:
+        return None
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={size[0]},{size[1]}"):
+        options.add_argument(argument)
+    options.binary_location = binary
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(driver_path), options=options)

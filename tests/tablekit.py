@@ -89,14 +89,6 @@ class Table:
         self.socket.close()
 
 
-@pytest.fixture(name="table")
-def table_fixture(legacy_cache, library, tmp_path):
-    """A table of PLAYERS on the ember-tide-42 library (imported by the test files that use it as `table`)."""
-    running = Table(tmp_path / "session.sqlite", library, legacy_cache)
-    yield running
-    running.stop()
-
-
 def positions_in(state_file: Path, zone: str) -> list[int]:
     db = sqlite3.connect(state_file)
     try:

@@ -470,6 +470,83 @@ def test_a_name_with_a_colon_is_a_card_not_metadata(line):
     assert [e.name for e in deck.entries] == [line, "Forest"] and deck.problems == []
 
 
+@pytest.mark.parametrize("deck", ["5" * 5000 + " Forest\n20 Mountain\n",
+                                  '<Deck><Cards Quantity="²" Sideboard="false" Name="Island"/>'
+                                  '<Cards Quantity="20" Sideboard="false" Name="Forest"/></Deck>'])
+def test_odd_deck_counts_are_lines_not_understood(deck, synced, tmp_path):
+    path = tmp_path / ("deck.dek" if deck.startswith("<") else "deck.txt")
+    path.write_text(deck, encoding="utf-8")
+    result = synced("check", str(path), "--all", "--offline")
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert "20 main" in result.output
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-be"])
+def test_a_deck_in_utf16_or_utf32_with_a_bom_is_read_as_text(synced, library, tmp_path, encoding):
+    """Windows PowerShell's `>` writes UTF-16 with a byte-order mark: it is a deck list, not a binary file."""
+    text = "4 Lightning Bolt\n20 Mountain\n"
+    raw = text.encode(encoding)
+    if not encoding.endswith(("16", "32")):
+        raw = ("\ufeff" + text).encode(encoding)
+    deck = tmp_path / "deck.txt"
+    deck.write_bytes(raw)
+    result = synced("check", str(deck), "-l", str(library))
+    assert result.exit_code == 0, result.output
+    assert "24 main" in result.output and "deck colors: R" in result.output
+
+
+def test_a_windows_notepad_deck_keeps_its_apostrophes(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_bytes("4 Urza’s Saga\r\n20 Island\r\n".encode("cp1252"))
+    assert [e.name for e in read_deck(deck).main] == ["Urza’s Saga", "Island"]
+    deck.write_bytes("\ufeff4 Urza’s Saga\n".encode())  # UTF-8 with a BOM
+    assert read_deck(deck).main[0].name == "Urza’s Saga"
+
+
+# --- hostile deck files: one line naming the file, never a traceback ---------------------------------------
+
+
+def test_a_csv_field_over_the_csv_modules_limit_is_one_line_naming_the_row(synced, tmp_path):
+    deck = tmp_path / "deck.csv"
+    deck.write_text('Quantity,Name\n4,Forest\n1,"' + "x" * 140_000 + '"\n', encoding="utf-8")
+    result = synced("check", str(deck), "--all", "--offline")
+    assert result.exit_code == 2
+    assert f"error: {deck}:3: not a CSV row hhd can read" in result.stderr
+    assert "Traceback" not in result.output and len(result.stderr.splitlines()) == 2
+
+
+def test_a_csv_row_of_200000_cells_is_a_row_not_understood_not_a_card(tmp_path):
+    from hhdcli.decklists import parse_deck
+
+    deck = parse_deck("Quantity,Name\n4,Forest\n1," + ",".join(["ab"] * 200_000) + "\n", "deck.csv")
+    assert [(e.count, e.name) for e in deck.entries] == [(4, "Forest")]
+    assert [number for number, _text in deck.ignored] == [3]
+    assert all(len(w) < 300 for w in deck.warnings)
+
+
+@pytest.mark.parametrize("category", [{"name": "Land"}, ["Land"], 7])
+def test_an_archidekt_category_that_is_no_name_is_no_category(category):
+    from hhdcli.decklists import Zone, parse_deck
+
+    document = {"categories": [{"name": category, "includedInDeck": True}, {"name": "Land", "includedInDeck": True}],
+                "cards": [{"quantity": 4, "categories": [category], "card": {"oracleCard": {"name": "Forest"}}},
+                          {"quantity": 2, "categories": category, "card": {"oracleCard": {"name": "Island"}}}]}
+    deck = parse_deck(json.dumps(document), "deck.json")
+    assert [(e.count, e.name, e.zone) for e in deck.entries] == [(4, "Forest", Zone.MAIN), (2, "Island", Zone.MAIN)]
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_json_deck_name_with_a_lone_surrogate_is_shown_escaped(synced, tmp_path, as_json):
+    deck = tmp_path / "deck.json"
+    deck.write_text('{"mainboard": {"a": {"quantity": 4, "card": {"name": "Forest"}}, '
+                    '"b": {"quantity": 1, "card": {"name": "Elf\\ud800 Lord"}}}}', encoding="utf-8")
+    result = synced("check", str(deck), "--all", "--offline", *(["--json"] if as_json else []))
+    assert result.exit_code == 0, result.output
+    assert "\\ud800" in result.output  # named, escaped
+    if as_json:
+        json.loads(result.stdout)
+
+
 # --- issue 42: the four misread classes, and a count that is sure or says so ---------------------------------
 
 def test_a_moxfield_export_with_a_sideboard_then_the_commander_reads_the_commander_into_the_main_deck():
@@ -568,47 +645,6 @@ def test_the_count_of_an_unsure_reading_says_so_where_it_is_printed(tmp_path):
 
 
 # --- hostile deck files: one line naming the file, never a traceback ---------------------------------------
-
-
-def test_a_csv_field_over_the_csv_modules_limit_is_one_line_naming_the_row(synced, tmp_path):
-    deck = tmp_path / "deck.csv"
-    deck.write_text('Quantity,Name\n4,Forest\n1,"' + "x" * 140_000 + '"\n', encoding="utf-8")
-    result = synced("check", str(deck), "--all", "--offline")
-    assert result.exit_code == 2
-    assert f"error: {deck}:3: not a CSV row hhd can read" in result.stderr
-    assert "Traceback" not in result.output and len(result.stderr.splitlines()) == 2
-
-
-def test_a_csv_row_of_200000_cells_is_a_row_not_understood_not_a_card(tmp_path):
-    from hhdcli.decklists import parse_deck
-
-    deck = parse_deck("Quantity,Name\n4,Forest\n1," + ",".join(["ab"] * 200_000) + "\n", "deck.csv")
-    assert [(e.count, e.name) for e in deck.entries] == [(4, "Forest")]
-    assert [number for number, _text in deck.ignored] == [3]
-    assert all(len(w) < 300 for w in deck.warnings)
-
-
-@pytest.mark.parametrize("category", [{"name": "Land"}, ["Land"], 7])
-def test_an_archidekt_category_that_is_no_name_is_no_category(category):
-    from hhdcli.decklists import Zone, parse_deck
-
-    document = {"categories": [{"name": category, "includedInDeck": True}, {"name": "Land", "includedInDeck": True}],
-                "cards": [{"quantity": 4, "categories": [category], "card": {"oracleCard": {"name": "Forest"}}},
-                          {"quantity": 2, "categories": category, "card": {"oracleCard": {"name": "Island"}}}]}
-    deck = parse_deck(json.dumps(document), "deck.json")
-    assert [(e.count, e.name, e.zone) for e in deck.entries] == [(4, "Forest", Zone.MAIN), (2, "Island", Zone.MAIN)]
-
-
-@pytest.mark.parametrize("as_json", [False, True])
-def test_a_json_deck_name_with_a_lone_surrogate_is_shown_escaped(synced, tmp_path, as_json):
-    deck = tmp_path / "deck.json"
-    deck.write_text('{"mainboard": {"a": {"quantity": 4, "card": {"name": "Forest"}}, '
-                    '"b": {"quantity": 1, "card": {"name": "Elf\\ud800 Lord"}}}}', encoding="utf-8")
-    result = synced("check", str(deck), "--all", "--offline", *(["--json"] if as_json else []))
-    assert result.exit_code == 0, result.output
-    assert "\\ud800" in result.output  # named, escaped
-    if as_json:
-        json.loads(result.stdout)
 
 
 GUIDE = """# Karametra: a guide

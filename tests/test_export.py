@@ -6,7 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from itertools import combinations
 from pathlib import Path
@@ -633,3 +636,88 @@ def test_the_tts_save_lays_the_librarys_tokens_beside_it(synced, library, tmp_pa
     # --token-copies sets how many of each
     export(synced, library, "tts", out, "--token-copies", "2")
     assert len(tts_spawned(json.loads(out.read_text()))["Tokens"]) == 2 * len(needed)
+
+
+MPC_AUTOFILL = Path(__file__).parent / "vendor" / "mpc-autofill"
+READ_ORDER = """
+import json, sys
+from src.order import CardOrder
+order = CardOrder.from_file_path(working_directory=".", file_path=sys.argv[1])
+fronts = {slot: (image.name, image.query) for image in order.fronts.cards_by_id.values() for slot in image.slots}
+print(json.dumps({"quantity": order.details.quantity, "stock": order.details.stock,
+                  "fronts": [fronts[slot] for slot in sorted(fronts)],
+                  "every_slot": order.fronts.slots() == order.fronts.all_slots() == order.backs.slots()}))
+"""
+
+
+def read_mpc_order(order: Path, cardback: str) -> dict:
+    """The order as MPC Autofill's desktop tool reads it (tests/vendor/mpc-autofill: its own CardOrder parser),
+    run in its own folder with the card back there as a local image, so it asks Google Drive nothing."""
+    folder = order.parent / "mpc-autofill-run"
+    folder.mkdir(exist_ok=True)
+    (folder / cardback).write_bytes(b"\x89PNG a card back")
+    result = subprocess.run([sys.executable, "-c", READ_ORDER, str(order.resolve())], cwd=folder, capture_output=True,
+                            text=True, env={**os.environ, "PYTHONPATH": str(MPC_AUTOFILL)}, stdin=subprocess.DEVNULL,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_an_mpc_order_with_tokens_is_read_by_mpc_autofills_own_parser(synced, library, tmp_path):
+    from hhdcli.export.mpc import BRACKETS, HELLFALL_CARDBACK
+
+    plain, with_tokens = tmp_path / "plain.mpc.xml", tmp_path / "tokens.mpc.xml"
+    export(synced, library, "mpc", plain)
+    result = export(synced, library, "mpc", with_tokens, "--tokens")
+    before, after = read_mpc_order(plain, HELLFALL_CARDBACK), read_mpc_order(with_tokens, HELLFALL_CARDBACK)
+    shown = json.loads(synced("show", "-l", str(library), "--json").output)["tokens"]
+    brought = sum(t["copies"] for t in shown)
+    # the cards first, as before, then one token per card that makes it, searched for among MPC Autofill's tokens
+    assert after["fronts"][:before["quantity"]] == before["fronts"]
+    assert after["quantity"] == before["quantity"] + brought and after["every_slot"]
+    assert sorted(after["fronts"][before["quantity"]:]) == sorted(
+        [f"{t['name']}.png", f"t:{t['name'].lower()}"] for t in shown for _ in range(t["copies"]))
+    assert f"the order ends with {brought} tokens" in result.output
+    # and the bracket is the smallest print run that holds cards and tokens
+    bracket = int(ET.parse(with_tokens).getroot().findtext("details/bracket"))
+    assert bracket == min(b for b in BRACKETS if b >= after["quantity"])
+    # --token-copies: that many of each
+    export(synced, library, "mpc", with_tokens, "--tokens", "--token-copies", "3")
+    assert read_mpc_order(with_tokens, HELLFALL_CARDBACK)["quantity"] == before["quantity"] + 3 * len(shown)
+
+
+def test_cockatrice_relates_the_cards_hellfalls_exporter_relates_and_no_others(every_excerpt_card, tmp_path):
+    """Relation by relation (a <reverse-related> of a card or token, its count and persistence), hhd's set and
+    Hellfall's toCockCube agree on every card and token Hellfall writes; Hellfall's "undefined" (a maker outside
+    the export) is no relation. And every relation hhd writes beyond them is the registry's own (no card's text
+    makes a Cockatrice relation)."""
+    import gzip
+
+    from hhdcli.cache import load_cache
+    from hhdcli.tokens import Source, library_tokens
+
+    run, library = every_excerpt_card
+    out = tmp_path / "hell.cockatrice.xml"
+    export(run, library, "cockatrice", out)
+
+    def relations(root) -> dict[str, set[tuple[str, str, str | None, str | None]]]:
+        found: dict[str, set] = {}
+        for card in root.iter("card"):
+            uuid = card.find("set").get("uuid").removesuffix("-back")
+            found.setdefault(uuid, set()).update(
+                (r.tag, r.text.removesuffix(" (HC)").removesuffix("_"), r.get("count"), r.get("persistent"))
+                for r in card if r.tag.endswith("related") and r.text != "undefined")
+        return found
+
+    ours = relations(ET.parse(out).getroot())
+    theirs = relations(ET.fromstring(gzip.decompress(HELLFALL_COCKATRICE.read_bytes())))
+    assert {k: v for k, v in ours.items() if k in theirs} == theirs
+    assert sum(len(v) for v in theirs.values()) == 14  # 6 double-faced cards both ways, Whale and Warp World
+    cards = load_cache(run.cache_dir).cards
+    registry = {(n.token.name, m.card.name) for n in library_tokens(cards) for m in n.makers
+                if m.source is Source.REGISTRY}
+    token_relations = {(c.findtext("name").removesuffix(" (token)").removesuffix(" (HC)"), r.text.removesuffix(" (HC)"))
+                       for c in ET.parse(out).getroot().iter("card") if c.findtext("token")
+                       for r in c.iter("reverse-related")}
+    assert token_relations and token_relations <= {(t, m.removesuffix(" (HC)")) for t, m in registry} | {
+        (t, m.split(" // ")[0]) for t, m in registry}

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 
 from hhdcli.cache import load_cache
 from hhdcli.library import build_pool, default_size, seeded_sample
+from support import LEGACY, PIPS, Hhd, one_line_error, timed, unchanged
 
 GOLDEN = Path(__file__).parent / "golden" / "library-ember-tide-42.txt"
 
@@ -159,3 +161,156 @@ def test_without_a_seed_a_memorable_one_is_printed(synced, tmp_path):
     result = synced("generate", "-o", str(tmp_path / "l.json"))
     seed = json.loads((tmp_path / "l.json").read_text())["seed"]
     assert f"--seed {seed}" in result.output and len(seed.split("-")) == 3
+
+
+def edited(library: Path, tmp_path: Path, edit) -> Path:
+    document = json.loads(library.read_text())
+    edit(document)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def unknown_card_with_numeric_image(document) -> None:
+    entry = next(e for e in document["cards"] if e.get("card"))
+    entry["id"], entry["card"]["image"] = "hlc-000000000000", 1e308
+
+
+@pytest.mark.parametrize("edit, field", [
+    (lambda d: next(c for c in d["cards"] if c["kind"] == "basic").update(id=""), ".id"),
+    (lambda d: d["pool"].update(excluded=[]), "pool.excluded"),
+    (lambda d: d["pool"].update(basics_per_type="fifty"), "pool.basics_per_type"),
+    (lambda d: d["pool"].update(basics_per_type=1e8), "pool.basics_per_type"),
+    (lambda d: d.update(cards="abc"), "cards"),
+    (lambda d: d["cards"][0].update(position=10**30), "cards[0].position"),
+])
+def test_a_hand_edited_library_field_is_named(edit, field, synced, library):
+    document = json.loads(library.read_text())
+    edit(document)
+    library.write_text(json.dumps(document))
+    start = time.monotonic()
+    line = one_line_error(synced("show", "-l", str(library)))
+    assert field in line and time.monotonic() - start < 10
+
+
+@pytest.mark.parametrize("command", ["show", "checklist", "proxies", "export"])
+@pytest.mark.parametrize("edit, said", [
+    (lambda d: d["cards"][0].update(kind=[]), "cards[0].kind is a list, expected spell or land or basic"),
+    (unknown_card_with_numeric_image, '.card "image" is 1e+308, expected text'),
+    (lambda d: d["cards"][1].update(card={"id": "x", "name": "y", "faces": [{"name": 5}]}), ".card faces[0]"),
+    (lambda d: d["cards"][1].update(card={"id": "x", "name": "y", "faces": [], "evil": 1}), "a field hhd does not write"),
+])
+def test_a_hand_edited_library_is_refused_naming_the_field(synced, library, tmp_path, command, edit, said):
+    path = edited(library, tmp_path, edit)
+    output = [] if command == "show" else ["-o", str(tmp_path / f"out-{command}.pdf")]
+    result = synced(command, "-l", str(path), *output)
+    assert said in one_line_error(result) and result.exit_code == 3
+
+
+def test_a_library_of_millions_of_entries_is_refused_by_its_count_before_any_entry_is_read(synced, library, tmp_path):
+    def millions(document):
+        document["cards"], document["size"] = [{}] * 3_000_000, 3_000_000
+    result = synced("show", "-l", str(edited(library, tmp_path, millions)))
+    assert "cards lists 3000000 entries, a library has at most 10000" in one_line_error(result)
+
+
+def test_a_refused_value_is_named_not_printed(synced, library, tmp_path):
+    """An error never serialises what it refuses: a deep or huge value is named by its kind."""
+    def deep_seed(document):
+        document["seed"] = [[["x" * 10_000]]]
+    error = one_line_error(synced("show", "-l", str(edited(library, tmp_path, deep_seed))))
+    assert "seed is a list, expected text" in error and "xxx" not in error
+
+
+def test_a_second_generate_does_not_replace_another_library_without_force(synced, tmp_path):
+    out = tmp_path / "hell-library.json"
+    assert synced("generate", "--seed", "first", "-o", str(out)).exit_code == 0
+    printed = out.read_bytes()
+    assert synced("generate", "--seed", "first", "-o", str(out)).exit_code == 0  # the same bytes: harmless
+    refused = synced("generate", "--seed", "second", "-o", str(out))
+    assert refused.exit_code == 2 and "--force" in refused.output and unchanged(out, printed)
+    assert synced("generate", "--seed", "second", "-o", str(out), "--force").exit_code == 0
+    assert out.read_bytes() != printed
+
+
+def test_a_very_long_seed_is_refused_at_once(synced, tmp_path):
+    elapsed, result = timed(synced, "generate", "--seed", "x" * 10_000, "-o", str(tmp_path / "l.json"))
+    assert result.exit_code == 2 and "1 to 200 characters" in result.output and elapsed < 2
+
+
+def test_an_unknown_exclusion_tag_is_named(synced, tmp_path):
+    result = synced("generate", "--seed", "t", "--exclude-tag", "offensive", "-o", str(tmp_path / "l.json"))
+    assert result.exit_code == 0 and "--exclude-tag 'offensive': no card has this tag" in result.output
+    quiet = synced("-q", "generate", "--seed", "t", "--exclude-tag", "offensive", "-o", str(tmp_path / "l.json"))
+    assert "warning" not in quiet.output  # -q silences warnings too
+
+
+def test_the_same_seed_and_data_give_the_same_bytes_from_anywhere(tmp_path):
+    outputs = []
+    for where in ("one", "two"):
+        folder = tmp_path / where / "deeper"
+        folder.mkdir(parents=True)
+        source = folder / LEGACY.name
+        os.symlink(LEGACY, source) if where == "one" else source.write_bytes(LEGACY.read_bytes())
+        run = Hhd(tmp_path / where / "cache")
+        assert run("sync", "--source", str(source), "--symbols", str(PIPS)).exit_code == 0
+        out = tmp_path / where / "lib.json"
+        assert run("generate", "--seed", "anywhere", "-o", str(out)).exit_code == 0
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]
+
+
+# --- limits that hold end to end: what sync takes, generate writes and show reads agree ------------------------
+
+
+def _many_cards(folder: Path, count: int) -> Path:
+    """A registry of `count` distinct cards, copies of the excerpt's first with ids and names of their own."""
+    import json as json_module
+
+    from support import EXCERPT
+
+    first = json_module.loads(EXCERPT.read_text(encoding="utf-8"))["data"][0]
+    base = {key: first[key] for key in ("object", "kind", "set", "layout", "image", "mana_cost", "mana_value",
+                                        "type_line", "oracle_text", "colors", "color_identity", "legalities")}
+    records = [{**base, "id": f"card-{i}", "hcid": str(i), "name": f"Whale Visions {i}"} for i in range(count)]
+    path = folder / f"registry-{count}.json"
+    path.write_text(json_module.dumps({"data": records}), encoding="utf-8")
+    return path
+
+
+def test_sync_refuses_more_cards_than_a_library_could_be_drawn_from(tmp_path):
+    from hhdcli.library import MAX_CARD_DATA
+    from support import PIPS, Hhd
+
+    hhd = Hhd(tmp_path / "cache")
+    result = hhd("sync", "--source", str(_many_cards(tmp_path, MAX_CARD_DATA + 1)), "--symbols", str(PIPS))
+    assert result.exit_code == 3
+    assert f"has {MAX_CARD_DATA + 1} Hellscube v1.2 cards, more than hhd reads ({MAX_CARD_DATA})" in result.stderr
+    assert not (tmp_path / "cache" / "cards.json").exists()
+
+
+def test_generate_never_writes_a_library_that_show_would_refuse(tmp_path):
+    """5,001 cards and 1,000 basics of each type are a pool of 10,001: a library of all of them is one card more
+    than a library file holds, so it is refused before anything is written; the largest one is written and read."""
+    from hhdcli.library import MAX_LIBRARY_CARDS
+    from support import PIPS, Hhd
+
+    hhd = Hhd(tmp_path / "cache")
+    assert hhd("sync", "--source", str(_many_cards(tmp_path, 5_001)), "--symbols", str(PIPS)).exit_code == 0
+    library = tmp_path / "big.json"
+    common = ("generate", "--seed", "big", "--basics-per-type", "1000", "-o", str(library), "--format", "summary")
+    refused = hhd(*common, "--size", str(MAX_LIBRARY_CARDS + 1))
+    assert refused.exit_code == 2 and not library.exists()
+    assert f"error: a library of {MAX_LIBRARY_CARDS + 1} cards is more than a library file holds" in refused.stderr
+    assert hhd(*common, "--size", str(MAX_LIBRARY_CARDS)).exit_code == 0
+    assert hhd("show", "-l", str(library), "--format", "summary").exit_code == 0
+
+
+@pytest.mark.parametrize("key, value", [("cards", "x"), ("hellscube", [1]), ("basics", -1), ("cards", 1e308)])
+def test_a_hand_edited_pool_count_is_named_not_a_traceback(synced, library, key, value):
+    document = json.loads(library.read_text())
+    document["pool"][key] = value
+    library.write_text(json.dumps(document))
+    result = synced("show", "-l", str(library))
+    assert result.exit_code == 3 and "Traceback" not in result.output
+    assert f"pool.{key} is " in result.stderr and "expected a number of cards" in result.stderr

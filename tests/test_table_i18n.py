@@ -3,16 +3,17 @@ follow CLDR (ru: one, few, many), and the page and the API answer in the asker's
 
 from __future__ import annotations
 
+import gettext
 import re
 import urllib.request
 from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_file
-from tablekit import table_fixture  # noqa: F401  (the `table` fixture)
 
-from hhdcli.table.i18n import translations
-from hhdcli.table.page import PLURAL_RULES, VERDICTS, page_messages, script_messages
+from hhdcli.table.i18n import plural_rule, translations
+from hhdcli.table.page import VERDICTS, page_messages, script_messages
+from hhdcli.table.rules import Action
 from hhdcli.table.views import REMINDERS
 
 PACKAGE = Path(__file__).parents[1] / "hhdcli"
@@ -54,9 +55,7 @@ def every_message() -> set[str]:
     singles, plurals = script_messages()
     return (python_messages() | template_messages() | set(singles) | set(REMINDERS.values()) | set(HTTP_NAMES)
             | set(VERDICTS)
-            | {"the host"} | {a for a in ("draw", "take", "decline", "opening hand", "mulligan", "keep", "play",
-                                         "play from sideboard", "to sideboard", "own card to sideboard",
-                                         "to the Hell library", "end of game")})
+            | {"the host"} | {a.value for a in Action})
 
 
 def test_every_message_of_the_page_and_the_api_has_its_russian():
@@ -83,9 +82,7 @@ def test_russian_plurals_follow_cldr_in_the_catalog_and_the_pages_rule(n, form):
     assert cldr_ru(n) == form
     assert russian.ngettext("{count} card", "{count} cards", n) == ["{count} карта", "{count} карты",
                                                                     "{count} карт"][form]
-    page_rule = PLURAL_RULES["ru"].replace("&&", " and ").replace("||", " or ")
-    pick = re.sub(r"(.+?) \? (\d) : (.+?) \? (\d) : (\d)", r"(\2 if \1 else (\4 if \3 else \5))", page_rule)
-    assert eval(pick, {"n": n}) == form  # the rule the page's script evaluates, read as Python
+    assert gettext.c2py(plural_rule("ru"))(n) == form  # the rule the page's script evaluates, read by Python
 
 
 def test_every_plural_message_has_three_distinct_russian_forms():
@@ -187,8 +184,8 @@ def face_words(card, table, lang: str) -> str:
     """The words on a card's drawn face in `lang`, read back from the face's PDF (the page the PNG is made of)."""
     import pypdfium2 as pdfium
 
-    from hhdcli.render.faces import face_pdf
-    from hhdcli.render.fonts import load_fonts
+    from hhdcli.render.draw.faces import face_pdf
+    from hhdcli.render.draw.fonts import load_fonts
 
     document = pdfium.PdfDocument(face_pdf(card, table.session.table, load_fonts(None), lang))
     try:
@@ -209,7 +206,7 @@ def test_a_drawn_face_has_its_words_in_each_phones_language(table):
     Each language's picture has an address of its own, so a day's browser cache (private, max-age) or the
     server's cache of one language never answers for the other, whatever the request's Accept-Language."""
     from hhdcli.i18n import translator
-    from hhdcli.render.faces import face_png
+    from hhdcli.render.draw.faces import face_png
     from hhdcli.render.texts import basic_type_line
     from hhdcli.rulings import card_rulings, hell_lines
 

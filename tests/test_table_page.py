@@ -8,11 +8,12 @@ import gzip
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-from tablekit import CHROMEDRIVER, PLAYERS, Table, needs_chromium, positions_in
+from tablekit import PLAYERS, Table, needs_chromium, positions_in
+
+from support import chromium
 
 pytestmark = needs_chromium
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js.gz"
@@ -27,15 +28,8 @@ class Browsers:
         self.made: list = []
 
     def get(self, index: int, size: tuple[int, int], lang: str = "en"):
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-
         while len(self.made) <= index:
-            options = webdriver.ChromeOptions()
-            for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=390,844"):
-                options.add_argument(argument)
-            options.binary_location = shutil.which("chromium") or ""
-            self.made.append(webdriver.Chrome(service=Service(CHROMEDRIVER), options=options))
+            self.made.append(chromium())
         browser = self.made[index]
         browser.get("about:blank")
         browser.delete_all_cookies()  # 127.0.0.1's cookies are every port's: a language chosen in another test
@@ -52,13 +46,6 @@ def browsers():
     pool = Browsers()
     yield pool
     pool.quit()
-
-
-@pytest.fixture
-def table(legacy_cache, library, tmp_path):
-    running = Table(tmp_path / "session.sqlite", library, legacy_cache)
-    yield running
-    running.stop()
 
 
 class Page:
@@ -281,6 +268,55 @@ def test_pages_reconnect_by_themselves_after_the_server_restarts(browsers, legac
         anna.until(lambda: library_count(anna) == 96)
     finally:
         second.stop()
+
+
+def errors_seen(page: Page) -> list[str]:
+    """Every error the page has shown since `watch_errors`."""
+    return list(page.js("return window.errorsSeen || []"))
+
+
+def watch_errors(page: Page) -> None:
+    page.js("window.errorsSeen = []; const e = document.getElementById('error');"
+            "new MutationObserver(() => { if (!e.hidden && e.textContent) window.errorsSeen.push(e.textContent); })"
+            ".observe(e, { attributes: true, childList: true, characterData: true, subtree: true });")
+
+
+def test_a_restart_shows_no_error_on_pages_nobody_touched_and_a_failed_taps_error_goes_when_it_is_back(
+        browsers, legacy_cache, library, tmp_path):
+    state = tmp_path / "session.sqlite"
+    first = Table(state, library, legacy_cache)
+    port = first.port
+    anna, ben = phone(browsers, 0, first, "Anna"), phone(browsers, 1, first, "Ben")
+    laptop = board(browsers, 2, first)
+    for page in (anna, ben, laptop):
+        page.until(lambda page=page: page.text("conn") == "connected")
+        watch_errors(page)
+    first.stop()
+    for page in (anna, ben, laptop):
+        page.until(lambda page=page: page.shown("banner"))
+    anna.press("draw")
+    anna.until(lambda: "not sent" in anna.text("error"))
+    second = Table(state, library, legacy_cache, port=port)
+    try:
+        for page in (anna, ben, laptop):
+            page.until(lambda page=page: page.text("conn") == "connected" and not page.shown("banner"))
+        anna.until(lambda: not anna.shown("error"))  # the cause is gone: so is the error
+        assert errors_seen(ben) == [] and errors_seen(laptop) == []  # nobody tapped: no error, ever
+    finally:
+        second.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_an_undo_leaves_a_line_on_every_page_and_the_undone_line_stays_marked(browsers, table, lang):
+    anna, ben = phone(browsers, 0, table, "Anna", lang), phone(browsers, 1, table, "Ben", lang)
+    laptop = board(browsers, 2, table, lang)
+    anna.press("opening-hand")
+    ben.until(lambda: len(ben.log()) == 1)
+    anna.press("undo")
+    said = {"en": "Anna took back: Anna drew an opening hand", "ru": "Anna отменяет: Anna берёт стартовую руку"}[lang]
+    for page in (anna, ben, laptop):
+        page.until(lambda page=page: page.log()[:1] == [said])
+        assert page.texts("#log li.undone > span:first-child") == [page.log()[1]]
 
 
 def test_every_player_sees_their_hand_with_faces_and_text_and_a_tap_opens_it_full_screen(browsers, table):
@@ -684,3 +720,91 @@ def test_a_phone_names_its_player_and_draws_the_colors_their_lands_make_as_symbo
     symbols = ben.js("return [...document.querySelectorAll('#me .ms')].map(s => s.getAttribute('aria-label'))")
     assert symbols == ["{W}", "{U}", "{B}"]
     assert ben.text("me").startswith("You are Ben; your deck's lands make")
+
+
+def console(*pages: Page) -> list[str]:
+    """What the pages' consoles logged as errors since last asked (a CSP violation is one)."""
+    return [f"{e['source']}: {e['message']}" for page in pages for e in page.browser.get_log("browser")
+            if e["level"] == "SEVERE" or "Content Security Policy" in e["message"]]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_page_runs_under_its_content_security_policy_without_a_violation(browsers, table, lang):
+    """The page is its own static files and a JSON data island: no inline script or style, no eval. Its strict
+    policy comes with every page, and a game's moves (dialogs, the drawn card, the re-seat QR code) break none
+    of it; a style="" attribute put in by hand is refused, so a violation is seen when there is one."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"{table.url}/?lang={lang}", timeout=10) as answer:
+        policy, html = answer.headers["Content-Security-Policy"], answer.read().decode()
+    assert "script-src 'self';" in policy and "style-src 'self';" in policy and "unsafe" not in policy
+    assert "frame-ancestors 'none'" in policy and "base-uri 'none'" in policy
+    assert "<style" not in html and " style=" not in html
+    assert re.findall(r"<script[^>]*>", html) == ['<script type="application/json" id="bootstrap">',
+                                                 '<script type="module" src="/static/main.js">']
+    laptop = board(browsers, 0, table, lang=lang)
+    anna = phone(browsers, 1, table, "Anna", lang=lang)
+    console(laptop, anna)  # what earlier tests left in these browsers' consoles
+    anna.press("opening-hand")
+    anna.until(lambda: len(anna.hand()) == 2)
+    anna.draw_until_choice()
+    anna.press("decline")
+    laptop.until(lambda: len(laptop.texts("#sideboard .tile")) == 1 and "Anna" in " ".join(laptop.log()))
+    laptop.click("#sideboard .tile")
+    laptop.until(lambda: laptop.js("return document.getElementById('card-dialog').open"))
+    laptop.click("#dlg-close")
+    laptop.click("#players button")
+    laptop.click("#seat-new")
+    laptop.until(lambda: laptop.js("const i = document.getElementById('reseat-qr'); return i.complete && "
+                                   "i.naturalWidth > 0"))
+    assert anna.js("return document.querySelectorAll('.ms[role=img]').length") > 0  # symbols styled by CSSOM
+    assert console(laptop, anna) == []
+    anna.js("document.body.setAttribute('style', 'outline: 1px solid red')")
+    anna.until(lambda: anna.js("return getComputedStyle(document.body).outlineStyle") == "none")
+    assert any("Content Security Policy" in line for line in console(anna))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_pages_plural_rule_is_the_catalogs_read_without_eval(browsers, table, lang):
+    """The page reads the catalog's Plural-Forms expression with a parser of its own (its CSP allows no eval):
+    for every count to 1000 it picks the form Python's gettext picks from the same expression."""
+    import gettext
+
+    from hhdcli.table.i18n import plural_rule
+
+    page = phone(browsers, 0, table, lang=lang)
+    picked = page.browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "import('/static/i18n.js').then(m => { const rule = m.compilePlural(JSON.parse("
+        "document.getElementById('bootstrap').textContent).plural);"
+        "done([...Array(1001).keys()].map(n => rule(n))); }, e => done(String(e)));")
+    rule = gettext.c2py(plural_rule(lang))
+    assert picked == [rule(n) for n in range(1001)]
+    assert len(set(picked)) == {"en": 2, "ru": 3}[lang]
+
+
+def test_a_drawn_card_that_makes_tokens_shows_them_and_a_tap_shows_the_tokens_face(browsers, table):
+    """Under a drawn card's rulings, a button per token it makes ("Makes a token: Food"); a tap shows the token's
+    face beneath it (drawn by the laptop), a second tap hides it; the card full screen lists them too."""
+    anna = phone(browsers, 0, table, "Anna")
+    for _ in range(97):
+        anna.press("draw")
+        anna.until(lambda: anna.shown("drawn") and anna.text("drawn-name"))
+        if anna.js("return document.querySelectorAll('#drawn-tokens button').length"):
+            break
+        if anna.shown("choice"):
+            anna.press("decline")
+        else:
+            anna.click("#dismiss")
+        anna.until(lambda: not anna.shown("drawn"))
+    button = "#drawn-tokens li:first-child button"
+    assert anna.js(f"return document.querySelector('{button}').textContent").startswith("Makes a token: ")
+    anna.click(button)
+    anna.until(lambda: anna.js("const i = document.querySelector('#drawn-tokens img'); "
+                               "return !!i && i.complete && i.naturalWidth > 100"))
+    assert anna.js(f"return document.querySelector('{button}').getAttribute('aria-expanded')") == "true"
+    anna.click(button)
+    anna.until(lambda: not anna.js("return document.querySelector('#drawn-tokens img')"))
+    anna.click("#drawn-open")
+    anna.until(lambda: anna.js("return document.getElementById('card-dialog').open"))
+    assert anna.js("return document.querySelectorAll('#dlg-tokens button').length") >= 1

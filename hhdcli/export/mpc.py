@@ -44,21 +44,22 @@ def _order(kept: list[tuple[Card, list[str | None]]], cardback: str) -> bytes:
                        ("foil", "false")):
         ET.SubElement(details, tag).text = str(value)
     fronts, backs = ET.SubElement(order, "fronts"), ET.SubElement(order, "backs")
-    _slots(fronts, [(ids[0], card.name, slot) for slot, (card, ids) in enumerate(kept)])
-    _slots(backs, [(ids[1], card.name, slot) for slot, (card, ids) in enumerate(kept) if len(ids) > 1])
+    _slots(fronts, [(ids[0], card, slot) for slot, (card, ids) in enumerate(kept)])
+    _slots(backs, [(ids[1], card, slot) for slot, (card, ids) in enumerate(kept) if len(ids) > 1])
     ET.SubElement(order, "cardback").text = cardback
     ET.indent(order)
     return ET.tostring(order, encoding="utf-8", xml_declaration=True) + b"\n"
 
 
-def _slots(parent: ET.Element, entries: list[tuple[str | None, str, int]]) -> None:
-    """One <card> per image, listing every slot (0-based) it fills."""
-    by_id: dict[str, tuple[str, list[int]]] = {}
-    for image_id, name, slot in entries:
-        by_id.setdefault(str(image_id), (name, []))[1].append(slot)
-    for image_id, (name, slots) in by_id.items():
+def _slots(parent: ET.Element, entries: list[tuple[str | None, Card, int]]) -> None:
+    """One <card> per image, listing every slot (0-based) it fills. A token's search query has MPC Autofill's
+    token prefix ("t:", its frontend's CardTypePrefixes), so a search finds it among tokens."""
+    by_id: dict[str, tuple[Card, list[int]]] = {}
+    for image_id, found, slot in entries:
+        by_id.setdefault(str(image_id), (found, []))[1].append(slot)
+    for image_id, (found, slots) in by_id.items():
         card = ET.SubElement(parent, "card")
         ET.SubElement(card, "id").text = image_id
         ET.SubElement(card, "slots").text = ",".join(map(str, slots))
-        ET.SubElement(card, "name").text = f"{name}.png"
-        ET.SubElement(card, "query").text = name.lower()
+        ET.SubElement(card, "name").text = f"{found.name}.png"
+        ET.SubElement(card, "query").text = ("t:" if found.is_token else "") + found.name.lower()

@@ -1,56 +1,73 @@
-"""The table's page in the asker's language: the template with every word of its script translated on the
-server (the script asks T("…") and P("…", "…", n); they are read out of the template once, so a new word cannot
-be left out of the catalog), the plural rule of the language, and the mana symbols drawn as styled symbols."""
+"""The table's page in the asker's language: an HTML template with no script or style of its own, the static
+stylesheet and ES modules (hhdcli/table/static/), and a JSON bootstrap the modules read: the catalog's messages
+the scripts use (marked in them as T("…") and P("…", "…", n) and read out with Babel's JavaScript extractor, so
+a new word cannot be left out of the catalog), the catalog's plural rule, the mana symbols drawn as styled
+symbols, and the names of the rules' zones and actions."""
 
 from __future__ import annotations
 
+import gettext
 import re
 from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
-from hhdcli.table.i18n import translations
+from hhdcli.table.i18n import plural_rule, translations
+from hhdcli.table.rules import Action, Zone
 from hhdcli.table.session import Session
 from hhdcli.table.views import REMINDERS, VERDICTS
 
 PAGE = "table.html.j2"
-_T = re.compile(r'\bT\("((?:[^"\\]|\\.)*)"\)')
-_P = re.compile(r'\bP\("((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"')
-# CLDR plural rules as the page's script evaluates them (n a whole number): which form of a message to use
-PLURAL_RULES = {
-    "en": "n == 1 ? 0 : 1",
-    "ru": "n % 10 == 1 && n % 100 != 11 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 10 || n % 100 >= 20) ? 1 : 2",
-}
-# a number of each form, in order, to ask the catalog for the form itself
-FORM_SAMPLES = {"en": (1, 2), "ru": (1, 2, 5)}
+SCRIPTS = ("api.js", "i18n.js", "log.js", "main.js", "page.js", "render.js")  # hhdcli/table/static/
+# what marks a message in the scripts (Babel's keyword spec: P's first two arguments are its singular and plural)
+SCRIPT_KEYWORDS = {"T": None, "P": (1, 2)}
 SYMBOL = re.compile(r"\{([^{}]{1,12})\}")
 
 
 @lru_cache(maxsize=1)
 def script_messages() -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """The messages and plural messages the page's script uses, read from its template."""
-    source = (files("hhdcli") / "templates" / PAGE).read_text(encoding="utf-8")
-    unescape = lambda text: text.replace('\\"', '"')  # noqa: E731
-    singles = tuple(dict.fromkeys(unescape(m) for m in _T.findall(source)))
-    plurals = tuple(dict.fromkeys((unescape(s), unescape(p)) for s, p in _P.findall(source)))
-    return singles, plurals
+    """The messages and plural messages the page's scripts use, as Babel's JavaScript extractor reads them."""
+    from babel.messages.extract import extract
+
+    singles: dict[str, None] = {}
+    plurals: dict[tuple[str, str], None] = {}
+    for name in SCRIPTS:
+        with (files("hhdcli") / "table" / "static" / name).open("rb") as source:
+            for _line, message, _comments, _context in extract("javascript", source, SCRIPT_KEYWORDS):
+                if isinstance(message, str):
+                    singles[message] = None
+                else:
+                    plurals[(message[0], message[1])] = None
+    return tuple(singles), tuple(plurals)
 
 
-def page_messages(lang: str) -> dict[str, Any]:
-    """The script's words in `lang`: plain messages, and each plural message's forms in the language's order."""
-    catalog = translations(lang)
+def form_samples(expression: str) -> tuple[int, ...]:
+    """A number of each plural form, in order, to ask the catalog for the form itself (1, 2, 5 in Russian)."""
+    rule = gettext.c2py(expression)
+    firsts: dict[int, int] = {}
+    for n in range(1, 200):
+        firsts.setdefault(rule(n), n)
+    return tuple(firsts[form] for form in sorted(firsts))
+
+
+def page_messages(lang: str, catalog: gettext.NullTranslations | None = None, plural: str | None = None
+                  ) -> dict[str, Any]:
+    """The scripts' words in `lang` (or in `catalog`, whose plural rule is `plural`): plain messages, and each
+    plural message's forms in the language's order."""
+    catalog = catalog or translations(lang)
     singles, plurals = script_messages()
     words = {m: catalog.gettext(m) for m in (*singles, *REMINDERS.values(), *VERDICTS)}
-    forms = {s: [catalog.ngettext(s, p, n) for n in FORM_SAMPLES[lang]] for s, p in plurals}
+    samples = form_samples(plural or plural_rule(lang))
+    forms = {s: [catalog.ngettext(s, p, n) for n in samples] for s, p in plurals}
     return {"T": words, "P": forms}
 
 
 def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
     """Each mana symbol the session's cards and the page's reminders name, as the page draws it: the background
-    and letters hhd's HTML costs have (hhdcli/render/symbols.py's cost_html), and its Phyrexian mark; a symbol
+    and letters hhd's HTML costs have (hhdcli/render/draw/symbols.py's cost_html), and its Phyrexian mark; a symbol
     the registry does not know ({+1}), boxed by its name."""
     from hhdcli.cards import card_text
-    from hhdcli.render.symbols import FILL, NOT_MANA_LABELS, css_background, css_color, glyph, label_text
+    from hhdcli.render.draw.symbols import FILL, NOT_MANA_LABELS, css_background, css_color, glyph, label_text
 
     found = {"2"} | {s for card in session.cards.values() for s in SYMBOL.findall(card.mana_cost + card_text(card))}
     styles = {symbol: {"bg": css_color(FILL["C"]), "label": label, "phyrexian": ""}  # tap and untap, as the PDFs
@@ -64,12 +81,21 @@ def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
     return styles
 
 
-def page_html(session: Session, lang: str) -> str:
-    from hhdcli.render.templates import render
+def bootstrap(lang: str, symbols: dict[str, dict[str, str]], catalog: gettext.NullTranslations | None = None,
+              plural: str | None = None) -> dict[str, Any]:
+    """What the page's scripts read from its JSON data island: everything the server knows that they need."""
+    plural = plural or plural_rule(lang)
+    return {"lang": lang, "messages": page_messages(lang, catalog, plural), "plural": plural,
+            "symbols": symbols, "actions": {a.name: a.value for a in Action}, "zones": {z.name: z.value for z in Zone}}
+
+
+def page_html(session: Session, lang: str, static: str) -> str:
+    """The page in `lang`; `static` is the address its stylesheet and modules are served under."""
+    from hhdcli.render.documents.templates import render
 
     catalog = translations(lang)
-    return render(PAGE, seed=session.seed, lang=lang, _=catalog.gettext, messages=page_messages(lang),
-                  plural_rule=PLURAL_RULES[lang], symbols=symbol_styles(session))
+    return render(PAGE, seed=session.seed, lang=lang, _=catalog.gettext, static=static,
+                  bootstrap=bootstrap(lang, symbol_styles(session)))
 
 
 def qr_svg(url: str) -> str:

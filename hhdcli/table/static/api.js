@@ -1,0 +1,155 @@
+// The table's API and the connection to it: who this device is (its seat's token, the host's secret), requests,
+// the state read, and pushed changes (server-sent events, with polling while the stream is not there).
+import { $, page } from "./page.js";
+import { T, sentence } from "./i18n.js";
+
+export const code = new URLSearchParams(location.search).get("code");
+export const q = code ? "?code=" + encodeURIComponent(code) : "";
+export const amp = q ? q + "&" : "?";
+
+// who this device is: its seat's token and, on the host's laptop, the host secret (#host=SECRET, printed by hhd
+// table); a re-seat code in the address (#seat=CODE) is good for one phone, once: exchanged for this phone's token
+const hash = new URLSearchParams(location.hash.slice(1));
+const seatCode = hash.get("seat");
+if (hash.get("host")) { localStorage.setItem("hell-host", hash.get("host")); }
+if (hash.get("seat") || hash.get("host")) history.replaceState(null, "", location.pathname + location.search);
+export let myToken = localStorage.getItem("hell-token") || "";
+const hostSecret = localStorage.getItem("hell-host") || "";
+function headers() {
+  const h = { "Content-Type": "application/json" };
+  if (myToken) h["X-Player-Token"] = myToken;
+  if (hostSecret) h["X-Host-Secret"] = hostSecret;
+  return h;
+}
+function keepToken(token) {
+  myToken = token;
+  if (token) localStorage.setItem("hell-token", token); else localStorage.removeItem("hell-token");
+}
+
+let rendered = () => {};
+export function onState(render) { rendered = render; }  // main.js: what to do with each new state
+
+// `offline`: the error is the table's silence; it goes when the table answers again (its cause is gone)
+let errorOffline = false;
+export function showError(message, offline = false) {
+  errorOffline = offline && !!message;
+  $("error").textContent = sentence(message); $("error").hidden = !message;
+}
+
+// --- connection: connected, reconnecting, not answering; never silent --------------------------------------
+let conn = "connecting", pushed = false, events = null;
+function setConn(now) {
+  conn = now;
+  const said = { up: T("connected"), reconnecting: T("reconnecting…"), down: T("table not answering"), connecting: T("connecting…") }[now];
+  $("conn").textContent = said; $("conn").className = "status " + ({ up: "", reconnecting: "reconnecting", down: "down" }[now] || "");
+  $("banner").hidden = now === "up" || now === "connecting";
+  $("banner").className = "banner" + (now === "down" ? " down" : "");
+  $("banner").textContent = now === "down" ? T("The table is not answering: is hhd table still running on the laptop? This page reconnects by itself.")
+                                           : T("Connection lost: reconnecting…");
+}
+
+export async function api(path, options = {}) {
+  let response;
+  try { response = await fetch(path, { ...options, headers: headers() }); }
+  catch { setConn("down"); return { ok: false, offline: true, answer: { error: T("The table is not answering: your tap was not sent. Try again when it is back.") } }; }
+  let answer = {};
+  try { answer = await response.json(); } catch { answer = { error: T("The table sent an answer this page cannot read.") }; }
+  if (conn === "down") setConn(pushed ? "up" : "reconnecting");
+  if (errorOffline) showError("");
+  return { ok: response.ok, status: response.status, answer };
+}
+
+export async function ask(text) {
+  $("ask-text").textContent = sentence(text); $("ask").showModal();
+  return new Promise(done => { $("ask-yes").onclick = () => { $("ask").close(); done(true); };
+                               $("ask-no").onclick = () => { $("ask").close(); done(false); }; });
+}
+
+export async function call(action, extra = {}) {
+  showError("");
+  const { ok, answer, status, offline } = await api("/api/" + action + q, { method: "POST", body: JSON.stringify(extra) });
+  if (answer.confirm && action === "undo" && !extra.anyone) {  // another player's action: only when confirmed
+    if (await ask(answer.error + ". " + T("Undo it anyway?"))) return call("undo", { ...extra, anyone: true });
+    return null;
+  }
+  if (!ok) {
+    showError(answer.error, offline);
+    if (status === 401 || status === 403) { await refresh(true); }
+    return null;
+  }
+  await refresh(true);
+  return answer;
+}
+
+export async function join(name) {
+  const { ok, answer } = await api("/api/join" + q, { method: "POST", body: JSON.stringify({ player: name }) });
+  if (!ok) { showError(answer.error); await refresh(true); return; }
+  keepToken(answer.token); page.view = ""; localStorage.removeItem("hell-view");
+  showError(""); await refresh(true);
+}
+
+// one state read at a time, and each call answered by a read that began after it: a change that comes while
+// a read is on its way is read again after it, so a slower older answer never overwrites a newer one, no change
+// is merged away, and an action's own refresh shows the table as it left it
+let reading = null, wanted = 0, done = 0, forceNext = false;
+export async function refresh(force = false) {
+  const ticket = ++wanted;
+  forceNext = forceNext || force;
+  while (done < ticket) {
+    if (reading) { await reading; continue; }
+    const upTo = wanted, forced = forceNext;
+    forceNext = false;
+    reading = readState(forced);
+    try { await reading; } finally { reading = null; done = upTo; }
+  }
+}
+const online = players => JSON.stringify(players.map(p => p.online));  // who is connected, to compare
+async function readState(force) {
+  const asked = myToken;  // a read sent before this phone took its seat does not say the seat is lost
+  const { ok, answer, offline } = await api("/api/state" + q);  // offline: the banner says so; no tap failed
+  if (!ok) { if (answer.error && !offline) showError(answer.error); return; }
+  if (!(force || answer.version !== page.version || online(answer.players) !== online((page.state || answer).players))) return;
+  // descriptions of cards this page has not seen yet, in one request
+  const refs = [...answer.sideboard, ...answer.players.flatMap(p => [...p.cards, ...p.played])];
+  const missing = [...new Set(refs.filter(c => c.hell && !page.described.has(c.id)).map(c => c.id))];
+  if (missing.length) {
+    const got = await api("/api/cards" + amp + "ids=" + missing.join(","));
+    if (got.ok) for (const [id, card] of Object.entries(got.answer)) page.described.set(id, card);
+  }
+  page.state = answer; page.version = answer.version;
+  const unseated = asked && asked === myToken && !page.state.you;  // released or re-seated elsewhere: the seats, in sight, and why
+  if (unseated) keepToken("");
+  rendered();
+  if (unseated) { showError(T("This phone no longer holds your seat (the host released it or gave it to a new phone): pick your name again."));
+                  window.scrollTo(0, 0); }
+}
+
+// --- pushed changes: server-sent events, with polling while the stream is not there -----------------------
+function listen() {
+  if (!window.EventSource) return;
+  events = new EventSource("/api/events" + q);
+  events.onopen = () => { pushed = true; setConn("up"); refresh(); };
+  events.addEventListener("change", () => { pushed = true; if (conn !== "up") setConn("up"); refresh(); });
+  events.onerror = () => {
+    pushed = false;
+    if (conn === "up" || conn === "connecting") setConn("reconnecting");
+    if (events.readyState === EventSource.CLOSED) { events = null; setTimeout(listen, 2000); }  // refused: try anew
+  };
+}
+async function poll() {
+  if (!pushed) {
+    await refresh();
+    if (!pushed && conn !== "down" && page.state) setConn(window.EventSource ? "reconnecting" : "up");
+  }
+}
+
+export async function connect() {
+  setInterval(poll, 1500);
+  setInterval(() => refresh(), 15000);  // and now and then anyway
+  if (seatCode) {
+    const { ok, answer } = await api("/api/join" + q, { method: "POST", body: JSON.stringify({ seat: seatCode }) });
+    if (ok) keepToken(answer.token); else showError(answer.error);
+  } else if (myToken) api("/api/join" + q, { method: "POST", body: "{}" });  // the cookie for this seat's card faces
+  await refresh(true);
+  listen();
+}

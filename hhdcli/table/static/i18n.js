@@ -1,0 +1,59 @@
+// The page's words in its language, from the server's bootstrap (hhdcli/table/page.py): the table catalog's
+// messages this page uses (marked here and in the other modules as T("…") and P("…", "…", n), which Babel's
+// JavaScript extractor reads), the catalog's plural rule, the mana symbols and the names of zones and actions.
+const boot = JSON.parse(document.getElementById("bootstrap").textContent);
+export const SYMBOLS = boot.symbols;
+export const ACTIONS = boot.actions;  // Action's members by name: ACTIONS.DRAW is "draw", as the log says it
+export const ZONES = boot.zones;
+
+export function T(message) { return boot.messages.T[message] ?? message; }
+
+// gettext's plural expressions are C: n, integers, ! * / % + - < > <= >= == != && || ?: and parentheses.
+const BINARY = [["||"], ["&&"], ["==", "!="], ["<", ">", "<=", ">="], ["+", "-"], ["*", "/", "%"]];
+const APPLY = { "||": (a, b) => +(a || b), "&&": (a, b) => +(a && b), "==": (a, b) => +(a === b), "!=": (a, b) => +(a !== b),
+  "<": (a, b) => +(a < b), ">": (a, b) => +(a > b), "<=": (a, b) => +(a <= b), ">=": (a, b) => +(a >= b),
+  "+": (a, b) => a + b, "-": (a, b) => a - b, "*": (a, b) => a * b, "/": (a, b) => Math.trunc(a / b), "%": (a, b) => a % b };
+
+// The catalog's Plural-Forms expression ("n%10==1 && n%100!=11 ? 0 : …"), read by a small parser into a function
+// of n: the page's Content-Security-Policy allows no eval, and the rule is the catalog's, written once.
+const pluralForm = compilePlural(boot.plural);
+export function P(singular, plural, n) {  // the form the language's rule picks, with {count}
+  const forms = boot.messages.P[singular] || [singular, plural];
+  return (forms[pluralForm(n)] ?? forms[forms.length - 1]).replaceAll("{count}", n);
+}
+export function F(text, values) { return text.replace(/\{(\w+)\}/g, (all, k) => k in values ? values[k] : all); }
+export function sentence(text) { return text ? text[0].toUpperCase() + text.slice(1) : ""; }  // the API's messages start small
+
+export function compilePlural(expression) {
+  const tokens = expression.match(/\d+|n|&&|\|\||[=!<>]=|[-+*/%<>!?:()]/g) || [];
+  let at = 0;
+  const take = want => { if (tokens[at] !== want) throw new Error("plural rule: expected " + want); at++; };
+  function primary() {
+    const token = tokens[at++];
+    if (token === "n") return n => n;
+    if (token === "(") { const inner = ternary(); take(")"); return inner; }
+    if (token === "!") { const operand = primary(); return n => +!operand(n); }
+    if (token === "-") { const operand = primary(); return n => -operand(n); }
+    if (/^\d+$/.test(token || "")) { const value = Number(token); return () => value; }
+    throw new Error("plural rule: unexpected " + token);
+  }
+  function binary(level) {
+    if (level === BINARY.length) return primary();
+    let left = binary(level + 1);
+    while (BINARY[level].includes(tokens[at])) {
+      const apply = APPLY[tokens[at++]], a = left, b = binary(level + 1);
+      left = n => apply(a(n), b(n));
+    }
+    return left;
+  }
+  function ternary() {
+    const test = binary(0);
+    if (tokens[at] !== "?") return test;
+    at++;
+    const yes = ternary(); take(":"); const no = ternary();
+    return n => (test(n) ? yes(n) : no(n));
+  }
+  const rule = ternary();
+  if (at !== tokens.length) throw new Error("plural rule: unexpected " + tokens[at]);
+  return n => Number(rule(n));
+}

@@ -1,0 +1,35 @@
+// The log, in sentences: "Anna drew a Hell card" (which one is hers to know), "Ben declined Hype Train". The
+// actions are named as the server's Action enum names them (ACTIONS, from the bootstrap).
+import { el } from "./page.js";
+import { ACTIONS as A, F, P, T, sentence } from "./i18n.js";
+
+const SAY = {
+  [A.DRAW]: (d) => d.name ? T("{player} drew {card}") : T("{player} drew a Hell card"),
+  [A.TAKE]: (d) => d.name ? T("{player} took {card}") : T("{player} took the card drawn"),
+  [A.DECLINE]: () => T("{player} declined {card}: on top of the sideboard"),
+  [A.OPENING_HAND]: () => T("{player} drew an opening hand"),
+  [A.MULLIGAN]: () => T("{player} took a mulligan"),
+  [A.KEEP]: (d, v) => P("{player} kept, {count} Hell card to the bottom", "{player} kept, {count} Hell cards to the bottom", v.count),
+  [A.PLAY]: () => T("{player} played {card}"),
+  [A.PLAY_FROM_SIDEBOARD]: () => T("{player} played {card} from the top of the sideboard"),
+  [A.TO_SIDEBOARD]: () => T("{player} sent {card} to the sideboard"),
+  [A.OWN_CARD_TO_SIDEBOARD]: () => T("{player} sent {card} of their deck to the sideboard"),
+  [A.TO_HELL_LIBRARY]: (d) => d.end === "bottom" ? T("{player} put {card} at the bottom of the Hell library") : T("{player} put {card} on top of the Hell library"),
+  [A.END_OF_GAME]: (d, v) => P("{player} ended game {game}: {count} Hell card to the bottom of the Hell library", "{player} ended game {game}: {count} Hell cards to the bottom of the Hell library", v.count),
+};
+
+export function logLine(e) {
+  const li = el("li", "", e.undone ? { class: "undone" } : {});
+  li.append(el("span", logSentence(e)), el("span", (e.undone ? T("taken back") + " · " : "") + T("game") + " " + e.game, { class: "small" }));
+  return li;
+}
+
+function logSentence(e) {
+  // every line starts with its player: the host's, too, with a capital
+  const d = e.detail || {};
+  const v = { player: e.player || sentence(T("the host")), card: d.name || "", count: d.count ?? 0, game: d.game ?? e.game };
+  if (e.action === A.UNDO)  // the line taken back, said again as it was, after who took it back
+    return F(T("{player} took back: {what}"), { player: v.player, what: logSentence({ action: d.undone, player: d.whose, game: e.game, detail: d }) });
+  const say = SAY[e.action];
+  return F(say ? say(d, v) : e.action, v);
+}

@@ -1,0 +1,231 @@
+// What the page shows: the state the API read, drawn into the page's sections (a phone's hand, or the laptop's
+// board), and the dialogs a card or a seat opens.
+import { $, el, page, setDrawn } from "./page.js";
+import { F, P, SYMBOLS, T, ZONES } from "./i18n.js";
+import { call, join, q } from "./api.js";
+import { logLine } from "./log.js";
+
+// card text with its mana symbols drawn as symbols ({2} → a grey circle with 2, as hhd's PDFs draw it)
+export function rich(target, text) {
+  target.replaceChildren();
+  let last = 0;
+  for (const m of (text || "").matchAll(/\{([^{}]{1,12})\}/g)) {
+    target.append(text.slice(last, m.index)); last = m.index + m[0].length;
+    const s = SYMBOLS[m[1]];
+    if (!s) { target.append(m[0]); continue; }
+    const span = el("span", s.label, { class: "ms" + (s.phyrexian ? " phy" : "") + (s.unknown ? " unknown" : ""), role: "img", "aria-label": m[0] });
+    span.style.background = s.bg;  // CSSOM, which the page's style-src 'self' allows (a style="" attribute it would not)
+    target.append(span);
+  }
+  target.append(text ? text.slice(last) : "");
+  return target;
+}
+function symbolOf(letter) { return SYMBOLS[letter] ? "{" + letter + "}" : letter; }  // a color letter, for rich() to draw as its symbol
+function image(img, card, alt = card.name) {  // the print image from the laptop's cache, else the face hhd draws: never another site
+  img.alt = alt;  // "" where the card's name is written beside it
+  if (card.face) img.src = card.face + q;
+}
+function full(ref) { return { ...ref, ...page.described.get(ref.id), owner: ref.owner }; }
+
+export function myPlayer() { return page.state.players.find(p => p.name === page.state.you); }  // this phone's player, if any
+export function boardView() { return page.view ? page.view === "board" : (!page.state || !page.state.you) && window.innerWidth >= 900; }
+
+export function render() {
+  const state = page.state;
+  const board = boardView();
+  document.body.classList.toggle("board", board);
+  $("switch").textContent = board ? T("My phone") : T("Board");
+  document.querySelectorAll(".host-only").forEach(e => { e.hidden = !state.host; });
+  const me = myPlayer();
+  document.querySelectorAll(".seated-only").forEach(e => { e.hidden = !me; });
+  $("game").textContent = state.game;
+  $("library").textContent = state.library_count;
+  $("sbcount").textContent = state.sideboard.length;
+  $("draw").disabled = !me || !!me.pending; $("undo").disabled = !me && !state.host;
+  // seat
+  $("seat").hidden = !!me;
+  $("me").hidden = !me;
+  if (me) rich($("me"), F(T("You are {player}; your deck's lands make {colors}."), { player: me.name,
+    colors: me.colors ? [...me.colors].map(symbolOf).join("") : T("no color") }));
+  $("seats").replaceChildren(...state.players.map(p => { const b = el("button", p.name, { class: p.seated ? "soft" : "good" });
+    b.disabled = p.seated; if (p.seated) b.setAttribute("aria-label", F(T("{player}: playing from another phone"), { player: p.name }));
+    b.onclick = () => join(p.name); return b; }));
+  renderDrawn(me);
+  renderOpening(me);
+  renderHand(me);
+  renderSideboard(me);
+  renderPlayers();
+  $("played").replaceChildren(...state.players.flatMap(p => p.played.map(c => {
+    const li = el("li", ""); const b = el("button", F(T("{card} (played by {player})"), { card: c.name, player: p.name }), { class: "link" });
+    b.onclick = () => openCard(full(c), ZONES.OUT); li.append(b); return li; })));
+  $("played-box").hidden = !state.players.some(p => p.played.length);
+  $("log").replaceChildren(...state.log.concat(page.older).map(logLine));
+  $("older").hidden = !(page.older.length ? page.olderMore : state.log_more);
+  $("end-box").hidden = !me && !state.host;
+  if (page.ending !== null && page.ending !== state.game) closeEnd();  // that game has ended: nothing left to confirm
+  if (board) renderJoin();
+}
+
+export function closeEnd() { page.ending = null; $("end-confirm").hidden = true; $("end").hidden = false; }
+
+function renderDrawn(me) {
+  const pending = me && me.pending;
+  const drawn = page.drawn;
+  if (drawn && !(me && me.cards.some(c => c.position === drawn.position))) setDrawn(null);  // played, undone, gone
+  const shown = pending || page.drawn;
+  $("drawn").hidden = !shown;
+  if (!shown) return;
+  $("choice").hidden = !pending; $("dismiss-row").hidden = !!pending;
+  image($("drawn-img"), shown);
+  $("drawn-open").onclick = () => openCard(shown, pending ? ZONES.PENDING : null);
+  const missing = shown.missing || [];
+  $("drawn-verdict").textContent = T(shown.verdict) + (missing.length ? " — " + T("needs") + " " : "");
+  missing.forEach(s => $("drawn-verdict").append(rich(el("span"), symbolOf(s))));
+  $("drawn-verdict").className = "verdict " + shown.verdict;
+  $("drawn-name").textContent = shown.name;
+  rich($("drawn-reminder"), T(shown.reminder));
+  rich($("drawn-text"), shown.text || "");
+  rulings($("drawn-rulings"), shown);
+  tokens($("drawn-tokens"), shown);
+}
+
+function rulings(list, card) {  // the format's own rulings on a card, under its text
+  list.replaceChildren(...(card.hell_rulings || []).map(r => rich(el("li"), T("In Hell's Half-Draft:") + " " + r.text)));
+}
+
+function tokens(list, card) {  // the tokens a card makes, under its rulings: a tap shows the token's face (again: hides it)
+  list.replaceChildren(...(card.tokens || []).map(t => {
+    const item = el("li");
+    const button = el("button", F(T("Makes a token: {token}"), { token: t.name }), { class: "soft", "aria-expanded": "false" });
+    button.onclick = () => {
+      const open = item.querySelector("img");
+      if (open) { open.remove(); button.setAttribute("aria-expanded", "false"); return; }
+      const img = el("img"); img.alt = t.name + " — " + t.type_line; img.src = t.face + q;
+      item.append(img); button.setAttribute("aria-expanded", "true");
+    };
+    item.append(button);
+    return item;
+  }));
+}
+
+function renderOpening(me) {
+  $("opening").hidden = !me || me.opening === "kept";
+  if (!me) return;
+  $("deal-row").hidden = me.opening !== null;
+  $("mull-row").hidden = me.opening !== "dealt";
+  if (me.opening !== "dealt") page.ticked = [];
+  const ticked = page.ticked;
+  $("keep").textContent = ticked.length ? P("Keep, {count} Hell card to the bottom", "Keep, {count} Hell cards to the bottom", ticked.length) : T("Keep, none to the bottom");
+}
+
+function renderHand(me) {
+  const cards = me ? me.cards : [];
+  $("mine-empty").hidden = cards.length > 0;
+  $("mine-count").textContent = cards.length ? P("{count} card", "{count} cards", cards.length) : "";
+  page.ticked = page.ticked.filter(p => cards.some(c => c.position === p));
+  const picking = me && me.opening === "dealt";
+  $("mine").replaceChildren(...cards.map(ref => { const c = full(ref);
+    const held = el("div", "", { class: "held" });
+    const tile = el("button", "", { class: "tile" + (page.ticked.includes(c.position) ? " ticked" : "") });
+    held.append(tile);
+    const img = el("img"); image(img, c, "");
+    tile.append(img, el("span", c.name, { class: "name" }));
+    if (c.type_line) tile.append(rich(el("span", "", { class: "oneline" }), (c.cost ? c.cost + " · " : "") + c.type_line));
+    if (picking) {
+      const n = page.ticked.indexOf(c.position);
+      tile.setAttribute("aria-pressed", n >= 0 ? "true" : "false");
+      tile.append(el("span", " " + T("to the bottom at keep"), { class: "sr" }));
+      if (n >= 0) tile.append(el("span", String(n + 1), { class: "order", "aria-hidden": "true" }));
+      tile.onclick = () => { page.ticked = n >= 0 ? page.ticked.filter(p => p !== c.position) : [...page.ticked, c.position]; render(); };
+    } else {
+      tile.onclick = () => openCard(c, ZONES.HAND);  // full screen: its text, rulings and what to do with it
+      const play = el("button", T("Play it"), { class: "good play" });
+      play.append(el("span", " " + c.name, { class: "sr" }));
+      play.onclick = () => call("play", { position: c.position });  // one tap: played, open to everyone
+      held.append(play);
+    }
+    return held; }));
+}
+
+function renderSideboard(me) {
+  const sideboard = page.state.sideboard;
+  $("sb-empty").hidden = sideboard.length > 0;
+  $("play-top").disabled = !me || !sideboard.length;
+  $("sideboard").replaceChildren(...sideboard.map((ref, i) => { const c = full(ref);
+    const li = el("li", "", { class: i === 0 ? "top" : "" });
+    const tile = el("button", "", { class: "tile" });
+    if (i === 0) tile.append(el("span", T("top:"), { class: "sr" }));
+    if (c.hell) { const img = el("img"); image(img, c, ""); tile.append(img); }
+    tile.append(el("span", (i === 0 ? "▶ " : "") + c.name, { class: "name" }), el("span", owned(c), { class: "small" }));
+    tile.onclick = () => openCard(c, ZONES.SIDEBOARD, i === 0);
+    li.append(tile); return li; }));
+}
+function owned(c) { return c.owner ? F(T("owner: {player}"), { player: c.owner }) : T("no owner"); }
+
+function renderPlayers() {
+  const state = page.state;
+  $("players").replaceChildren(...state.players.map(p => {
+    const li = el("li", "");
+    const who = el("span", ""); who.append(el("span", "", { class: "dot" + (p.online ? " on" : ""), "aria-hidden": "true" }),
+      el("b", p.name), " · " + P("{count} Hell card", "{count} Hell cards", p.card_count));
+    li.append(who, el("span", (p.online ? T("connected") : p.seated ? T("not connected") : T("no phone yet")) + (p.waiting ? " · " + T("deciding") : ""), { class: "small" }));
+    if (state.host && p.seated) {  // one button beside the name: the seat's choices, and what each does, in a dialog
+      const seat = el("button", T("Seat…"), { class: "soft" }); seat.append(el("span", " " + p.name, { class: "sr" }));
+      seat.onclick = () => seatMenu(p.name); li.append(seat); }
+    return li; }));
+}
+
+// An address to type breaks after "://" and before the port, not inside the port or a number of the host.
+function showAddress(target, url) {
+  target.replaceChildren(...url.split(/(?<=:\/\/)|(?=:\d)|(?=\/\?)/).flatMap((part, i) => i ? [document.createElement("wbr"), part] : [part]));
+}
+
+function renderJoin() {
+  if (!$("join-qr").getAttribute("src")) $("join-qr").src = "/qr.svg" + q;
+  showAddress($("join-url"), page.state.join_url);  // the server's address, the one its QR code encodes
+}
+
+function seatMenu(name) {
+  $("seat-menu-title").textContent = F(T("{player}'s seat"), { player: name });
+  $("seat-new-said").textContent = F(T("Seat {player} on a new phone? The phone {player} uses now is refused from then on."), { player: name });
+  $("seat-free-said").textContent = F(T("Release {player}'s seat? Their phone is refused until they pick their name again."), { player: name });
+  $("seat-new").onclick = () => { $("seat-menu").close(); reseatPlayer(name); };
+  $("seat-free").onclick = () => { $("seat-menu").close(); call("host/release", { player: name }); };
+  $("seat-menu").showModal();
+}
+
+async function reseatPlayer(name) {
+  const answer = await call("host/reseat", { player: name });
+  if (!answer) return;
+  $("reseat-title").textContent = F(T("{player}: scan this with the new phone"), { player: name });
+  $("reseat-qr").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(answer.qr);
+  $("reseat-qr").alt = F(T("QR code that seats {player} on a new phone"), { player: name });
+  showAddress($("reseat-url"), answer.url);
+  $("reseat").showModal();
+}
+
+// A card full screen: its text, rulings and what may be done with it where it is (`zone`; the sideboard's `top`
+// may be played; a card just drawn, zone null, has its buttons beside it instead)
+function openCard(c, zone, top = false) {
+  $("dlg-name").textContent = c.name;
+  $("dlg-img").hidden = !c.hell; if (c.hell) image($("dlg-img"), c);
+  rich($("dlg-text"), c.text || "");
+  rulings($("dlg-rulings"), c);
+  tokens($("dlg-tokens"), c);
+  $("dlg-owner").textContent = zone === ZONES.SIDEBOARD || zone === ZONES.OUT ? owned(c) : "";
+  const acts = [];
+  const act = (label, action, extra, style = "") => { const b = el("button", label, { class: style });
+    b.onclick = async () => { $("card-dialog").close(); await call(action, extra); }; acts.push(b); };
+  const me = myPlayer();
+  if (zone === ZONES.HAND && me) { act(T("Play it"), "play", { position: c.position }, "good");
+                                   act(T("→ sideboard (leaves the game)"), "to-sideboard", { position: c.position }, "soft"); }
+  if (zone === ZONES.OUT && me) act(T("→ sideboard (leaves the game)"), "to-sideboard", { position: c.position }, "soft");
+  if (zone === ZONES.SIDEBOARD && top && me) act(T("Play it"), "play-sideboard", {}, "good");
+  if (zone === ZONES.SIDEBOARD && c.hell && !c.owner && (me || page.state.host)) {  // "put into its owner's library"
+    act(T("Hell library: top"), "to-hell-library", { position: c.position, end: "top" }, "soft");
+    act(T("Hell library: bottom"), "to-hell-library", { position: c.position, end: "bottom" }, "soft");
+  }
+  $("dlg-acts").replaceChildren(...acts);
+  $("card-dialog").showModal();
+  $("card-dialog").scrollTop = 0; $("dlg-name").focus();  // the card from its top, not scrolled to its buttons
+}
