@@ -23,7 +23,7 @@ from hhdcli.output import BrokenPipe, echo, echo_json, is_terminal, prepare_stre
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
-    from hhdcli.render.proxies import ProxyOptions
+    from hhdcli.render.plan.proxies import ProxyOptions
 
 # the ids of hhdcli.rulings, written here so that `--help` does not import the table
 RULING_IDS = ["draft", "game-start", "ante", "companion", "freeze", "sideboard", "owner", "zones", "numbers",
@@ -482,8 +482,8 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
     if as_json:
         _print_json({"cards": rows})
         return
-    table = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
-    echo(format_table(table, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
+    columns = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
+    echo(format_table(columns, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
     env.info(ngettext("{n} card", "{n} cards", len(rows)).format(n=len(rows)))
 
 
@@ -507,11 +507,10 @@ def card(env: Env, name: str, as_json: bool) -> None:
       hhd card "pickle krrik"
       hhd card Pyrohyperspasm --json
     """
-    from hhdcli.browse import describe_card
+    from hhdcli.browse import describe_card, find_cards
     from hhdcli.cards import CardIndex
-    from hhdcli.workflows import find_cards
 
-    found = find_cards(env, [name], CardIndex(env.cards().cards), strict=True)[0]
+    found = find_cards([name], CardIndex(env.cards().cards), env.warn, strict=True)[0]
     if as_json:
         from hhdcli.rulings import hell_json
 
@@ -751,8 +750,8 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_ur
 def _proxy_options(*, paper: str, backs: str, text_only: bool, back_offset: str = "0,0", **layout: Any
                    ) -> ProxyOptions:
     """The sheets' layout from the words of the command line: a paper name or size, none/red backs, X,Y."""
-    from hhdcli.render.layout import parse_offset, parse_paper
-    from hhdcli.render.proxies import ProxyOptions
+    from hhdcli.render.plan.proxies import ProxyOptions
+    from hhdcli.render.plan.sheet import parse_offset, parse_paper
 
     return ProxyOptions(paper_mm=parse_paper(paper), backs=backs == "red", back_offset_mm=parse_offset(back_offset),
                         text_only=text_only, **layout)
@@ -802,11 +801,12 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
       hhd proxies --calibration -o calibration.pdf
       hhd proxies --tokens -o hell-proxies.pdf
     """
+    from hhdcli.browse import find_cards
     from hhdcli.cards import CardIndex
     from hhdcli.files import guard_outputs
-    from hhdcli.render.layout import parse_offset, parse_paper
-    from hhdcli.render.proxies import calibration_pdf
-    from hhdcli.workflows import ImageOptions, find_cards, library_title, print_proxies
+    from hhdcli.render.draw.calibration import calibration_pdf
+    from hhdcli.render.plan.sheet import parse_offset, parse_paper
+    from hhdcli.workflows import ImageOptions, library_title, print_proxies
     from hhdcli.workflows import with_tokens as and_tokens
 
     guard_outputs({_("the PDF (-o)"): output}, {_("the library"): None if names or all_cards or calibration
@@ -819,7 +819,7 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
     if all_cards:
         cards, title = sorted(cache.cards, key=lambda c: c.name.lower()), _("Hellscube v1.2, every card")
     elif names:
-        cards, title = find_cards(env, list(names), CardIndex(cache.cards)), _("Hellscube proxies")
+        cards, title = find_cards(list(names), CardIndex(cache.cards), env.warn), _("Hellscube proxies")
     else:
         resolved = env.open_library(library)
         cards, title = resolved.cards, library_title(resolved.library.seed)
@@ -925,7 +925,7 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
 @option("--new-code", is_flag=True,
         help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
-@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True,
+@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True, callback=_check_url,
         help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
                 "the join and re-seat addresses use it, and only its pages may act."))
 @option("--behind-proxy", is_flag=True,
@@ -967,6 +967,44 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
           public)
 
 
+@cli.command()
+@option("--dir", "root", type=click.Path(file_okay=False, path_type=Path), default="hhd-tables", show_default=True,
+        metavar="DIR", help=N_("The folder of the tables (one folder per table, deleted after --expire idle days)."))
+@option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+        help=N_("Where to listen: 127.0.0.1 behind a reverse proxy or a tunnel, 0.0.0.0 for every network."))
+@option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True, metavar="PORT",
+        envvar="HHD_TABLE_PORT", show_envvar=True, help=N_("The port to listen on."))
+@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True,
+        help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
+                "the join and re-seat addresses use it, and only its pages may act."))
+@option("--behind-proxy", is_flag=True,
+        help=N_("A reverse proxy on this computer forwards to hhd: the client's address is the last of its "
+                "X-Forwarded-For (one hop; never believed otherwise)."))
+@option("--expire", type=click.FloatRange(min=0, min_open=True), default=14, show_default=True, metavar="DAYS",
+        help=N_("Delete a table nobody acted at for this many days."))
+@pass_env
+def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, behind_proxy: bool,
+          expire: float) -> None:
+    """Run Hell tables for a community: anyone opens a table on the front page.
+
+    The front page (English and Russian) opens a table: the players, each with their lands' colors or
+    their deck list, and a seed or a library file of hhd generate. The opener gets the board's link (the
+    host's); players join by link, QR code or the table's short code. Each table lives in its own folder
+    under --dir, is found by its code alone and is deleted after --expire days without an action. Ctrl-C
+    or SIGTERM stops the server; the tables are kept.
+
+    \b
+    Examples:
+      hhd serve
+      hhd serve --public-url https://hell.example.org --behind-proxy
+    """
+    from hhdcli.table.online import Public
+    from hhdcli.table.online import public_url as checked_url
+    from hhdcli.table.serve import serve_community
+
+    serve_community(env, root, host, port, Public(checked_url(public_url), behind_proxy), expire)
+
+
 @cli.group()
 def cache() -> None:
     """The cache folder: card data, symbol table, Scryfall answers, card images. The image cache is kept
@@ -985,7 +1023,7 @@ def cache_clean(env: Env) -> None:
     """Remove downloaded card images and files left half-written by a killed run (card data stays)."""
     from hhdcli.cache import written_folders
     from hhdcli.files import sweep_leftovers
-    from hhdcli.render.images import evict
+    from hhdcli.render.scans.images import evict
 
     removed, freed = evict(env.cache_dir / "images", 0)
     swept = sum(sweep_leftovers(folder) for folder in written_folders(env.cache_dir))

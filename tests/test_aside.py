@@ -1,4 +1,4 @@
-"""The forked download child (hhdcli/render/aside.py, used by images.Fetching) stops when told, when its parent
+"""The forked download child (hhdcli/render/scans/aside.py, used by images.Fetching) stops when told, when its parent
 ends, and is given up when it stops answering; Ctrl-C ends a run within a second, however silent the image host.
 hhd runs as its own process here, as the user runs it (a process with threads, like pytest's, never forks)."""
 

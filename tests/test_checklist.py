@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 from hhdcli.cache import load_cache
 from hhdcli.library import load_library, resolve
-from hhdcli.render.checklist import build_checklist
+from hhdcli.render.documents.checklist import build_checklist
 
 GOLDEN_MD = Path(__file__).parent / "golden" / "checklist-ember-tide-42.md"
 EPOCH = {"SOURCE_DATE_EPOCH": "1798675200"}  # 2026-12-31 00:00 UTC: the header date is fixed
@@ -129,7 +129,7 @@ def test_html_escapes_hostile_names_and_prints_cleanly(synced, library, tmp_path
 def test_russian_pdf_draws_only_characters_the_font_has(synced, library, tmp_path):
     from reportlab.pdfbase import pdfmetrics
 
-    from hhdcli.render.fonts import load_fonts
+    from hhdcli.render.draw.fonts import load_fonts
 
     out = tmp_path / "c.pdf"
     assert synced("checklist", str(library), "-o", str(out), "--lang", "ru", "--with-rules").exit_code == 0
@@ -190,7 +190,7 @@ def test_rules_that_do_not_fit_two_pages_even_at_the_smallest_size_go_on_to_a_th
 
     from hhdcli.cache import symbols_or_builtin
     from hhdcli.mana import SymbolTable
-    from hhdcli.render import rules_pdf
+    from hhdcli.render.documents import rules_pdf
 
     monkeypatch.setattr(rules_pdf, "MIN_SIZE", 11.0)
     monkeypatch.setattr(rules_pdf, "MAX_PAGES", 1)
@@ -242,8 +242,8 @@ from pathlib import Path
 from hhdcli.cache import load_cache
 from hhdcli.library import load_library, resolve
 from hhdcli.mana import SymbolTable
-from hhdcli.render.checklist import build_checklist
-from hhdcli.render.checklist_pdf import checklist_pdf
+from hhdcli.render.documents.checklist import build_checklist
+from hhdcli.render.documents.checklist_pdf import checklist_pdf
 from hhdcli.render.proxies import ProxyOptions, render_proxies
 from datetime import date
 
@@ -282,12 +282,12 @@ print(" ".join(sorted(sys.modules)))
 
 
 def test_printing_a_checklist_does_not_load_the_proxy_sheets(synced, library, tmp_path):
-    """Its legend is wrapped by hhdcli.render.fonts: the PDF checklist imports none of the proxy sheets' machinery
+    """Its legend is wrapped by hhdcli.render.draw.fonts: the PDF checklist imports none of the proxy sheets' machinery
     (hhdcli.render.proxies, its image store, HTTP; ~35 ms of a 270 ms command). Pillow it cannot avoid:
     reportlab.lib.utils imports it."""
     out = tmp_path / "c.pdf"
     loaded = _modules_loaded_by(synced.cache_dir, "checklist", "-l", str(library), "-o", str(out))
-    assert loaded & {"hhdcli.render.proxies", "hhdcli.render.images", "hhdcli.http"} == set()
+    assert loaded & {"hhdcli.render.proxies", "hhdcli.render.scans.images", "hhdcli.http"} == set()
     assert "⚑" in PdfReader(out).pages[0].extract_text()  # the legend was drawn
 
 
@@ -327,9 +327,9 @@ def test_hybrid_pips_on_the_checklist_are_legible_symbols_at_print_size():
     from reportlab.pdfgen.canvas import Canvas
 
     from hhdcli.mana import SymbolTable
-    from hhdcli.render.fonts import load_fonts
-    from hhdcli.render.layout import MM
-    from hhdcli.render.symbols import MIN_LETTER, glyph, glyph_width
+    from hhdcli.render.draw.fonts import load_fonts
+    from hhdcli.render.draw.symbols import MIN_LETTER, glyph, glyph_width
+    from hhdcli.render.plan.sheet import MM
     from support import PIPS
 
     table = SymbolTable.from_records(json.loads(PIPS.read_text())["data"])

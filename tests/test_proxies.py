@@ -12,8 +12,8 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from hhdcli.render.cardface import FRAME
-from hhdcli.render.layout import MM, crop_marks, make_sheet
+from hhdcli.render.draw.cardface import FRAME
+from hhdcli.render.plan.sheet import MM, crop_marks, make_sheet
 from support import CURRENT_SAMPLE, Hhd, Reply
 
 CARD = (63 * MM, 88 * MM)
@@ -414,7 +414,7 @@ def test_skip_basics(synced, tmp_path):
 def test_characters_a_font_lacks_never_become_boxes():
     import reportlab
 
-    from hhdcli.render.fonts import load_fonts, safe_text
+    from hhdcli.render.draw.fonts import load_fonts, safe_text
 
     vera = load_fonts(str(Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"))  # a Latin-only font
     assert safe_text(vera, "Bear Φ Медведь") == "Bear ? ???????"
@@ -434,8 +434,8 @@ def test_font_option_embeds_that_font(synced, tmp_path):
 
 def test_double_faced_cards_print_one_proxy_per_face_and_split_art_stays_upright():
     from hhdcli.cards import parse_registry
-    from hhdcli.render.images import ImageSettings, prepare
     from hhdcli.render.proxies import ProxyOptions, plan
+    from hhdcli.render.scans.images import ImageSettings, prepare
 
     record = {"object": "card", "kind": "card", "id": "x", "name": "Day // Night", "set": "HLC_1",
               "layout": "transform", "image": "https://img.invalid/front.jpg",
@@ -473,7 +473,7 @@ try:
 except SystemExit as done:
     assert not done.code, done.code
 print(sorted(n for n in pdfmetrics.getRegisteredFontNames() if n.startswith("hhd-")))
-print("hhdcli.render.cardface" in sys.modules, "concurrent.futures" in sys.modules, threading.active_count())
+print("hhdcli.render.draw.cardface" in sys.modules, "concurrent.futures" in sys.modules, threading.active_count())
 """
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -270,6 +270,55 @@ def test_pages_reconnect_by_themselves_after_the_server_restarts(browsers, legac
         second.stop()
 
 
+def errors_seen(page: Page) -> list[str]:
+    """Every error the page has shown since `watch_errors`."""
+    return list(page.js("return window.errorsSeen || []"))
+
+
+def watch_errors(page: Page) -> None:
+    page.js("window.errorsSeen = []; const e = document.getElementById('error');"
+            "new MutationObserver(() => { if (!e.hidden && e.textContent) window.errorsSeen.push(e.textContent); })"
+            ".observe(e, { attributes: true, childList: true, characterData: true, subtree: true });")
+
+
+def test_a_restart_shows_no_error_on_pages_nobody_touched_and_a_failed_taps_error_goes_when_it_is_back(
+        browsers, legacy_cache, library, tmp_path):
+    state = tmp_path / "session.sqlite"
+    first = Table(state, library, legacy_cache)
+    port = first.port
+    anna, ben = phone(browsers, 0, first, "Anna"), phone(browsers, 1, first, "Ben")
+    laptop = board(browsers, 2, first)
+    for page in (anna, ben, laptop):
+        page.until(lambda page=page: page.text("conn") == "connected")
+        watch_errors(page)
+    first.stop()
+    for page in (anna, ben, laptop):
+        page.until(lambda page=page: page.shown("banner"))
+    anna.press("draw")
+    anna.until(lambda: "not sent" in anna.text("error"))
+    second = Table(state, library, legacy_cache, port=port)
+    try:
+        for page in (anna, ben, laptop):
+            page.until(lambda page=page: page.text("conn") == "connected" and not page.shown("banner"))
+        anna.until(lambda: not anna.shown("error"))  # the cause is gone: so is the error
+        assert errors_seen(ben) == [] and errors_seen(laptop) == []  # nobody tapped: no error, ever
+    finally:
+        second.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_an_undo_leaves_a_line_on_every_page_and_the_undone_line_stays_marked(browsers, table, lang):
+    anna, ben = phone(browsers, 0, table, "Anna", lang), phone(browsers, 1, table, "Ben", lang)
+    laptop = board(browsers, 2, table, lang)
+    anna.press("opening-hand")
+    ben.until(lambda: len(ben.log()) == 1)
+    anna.press("undo")
+    said = {"en": "Anna took back: Anna drew an opening hand", "ru": "Anna отменяет: Anna берёт стартовую руку"}[lang]
+    for page in (anna, ben, laptop):
+        page.until(lambda page=page: page.log()[:1] == [said])
+        assert page.texts("#log li.undone > span:first-child") == [page.log()[1]]
+
+
 def test_every_player_sees_their_hand_with_faces_and_text_and_a_tap_opens_it_full_screen(browsers, table):
     anna = phone(browsers, 0, table, "Anna")
     anna.press("opening-hand")

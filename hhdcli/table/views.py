@@ -14,7 +14,7 @@ from hhdcli.jsonio import load_json
 from hhdcli.mana import SymbolTable, Take, judge
 from hhdcli.render.texts import shown_type_line
 from hhdcli.rulings import card_rulings
-from hhdcli.table.rules import PRIVATE_ACTIONS, Place, Zone, may_see
+from hhdcli.table.rules import PRIVATE_ACTIONS, PUBLIC_ZONES, Action, Place, Zone, may_see
 
 # The take rule's answers and what each tells the player to do (messages of the table's catalog)
 REMINDERS = {Take.LAND: "a land: into your hand; in your draw step you may play it at once",
@@ -23,7 +23,13 @@ REMINDERS = {Take.LAND: "a land: into your hand; in your draw step you may play 
 VERDICTS = tuple(str(v) for v in REMINDERS)  # named on the page
 # what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
-SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone")
+SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
+                "sides", "result", "step", "colors")
+
+
+def hidden_move(action: str, detail: dict[str, Any]) -> bool:
+    """A card moved between its holder's hand and library: the others saw a card go, not which."""
+    return action in (Action.TO_HAND, Action.TO_LIBRARY) and detail.get("from") in (Zone.HAND, Zone.DECK)
 
 
 def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, dict[str, Any]] | None = None
@@ -37,10 +43,12 @@ def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[
         shown = {k: v for k, v in detail.items() if k in SHOWN_DETAIL}
         if shown_details is not None:
             shown_details[entry["id"]] = shown
-    if entry["action"] in PRIVATE_ACTIONS and entry["player"] != viewer:
-        shown = {k: v for k, v in shown.items() if k == "count"}
+    if (entry["action"] in PRIVATE_ACTIONS or hidden_move(entry["action"], shown)) and entry["player"] != viewer:
+        shown = {k: v for k, v in shown.items() if k in ("count", "end", "from")}
+    elif entry["action"] == Action.UNDO and shown.get("undone") in PRIVATE_ACTIONS and shown.get("whose") != viewer:
+        shown = {k: v for k, v in shown.items() if k != "name"}  # taken back, as private as it was done
     return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
-            "detail": shown}
+            "detail": shown, "undone": bool(entry.get("undone"))}
 
 
 @dataclass
@@ -131,8 +139,12 @@ class Views:
         nobody has moved it out of Hell; its owner's library is the Hell library, its other zones the
         sideboard)."""
         position = int(row["position"])
-        return {"position": position, "id": self.face_of.get(position) or f"own-{position}",
-                "name": self.name(position, row["name"]), "hell": position in self.cards, "owner": row["owner"]}
+        found = {"position": position, "id": self.face_of.get(position) or f"own-{position}",
+                 "name": self.name(position, row["name"]), "hell": position in self.cards, "owner": row["owner"]}
+        if row.get("zone") == Zone.BATTLEFIELD:
+            found.update(tapped=bool(row.get("tapped")), counters=load_json(row["counters"]) if row.get("counters")
+                         else {})
+        return found
 
     def described_faces(self, ids: list[str], places: dict[int, Place], viewer: str | None,
                         lang: str) -> dict[str, dict[str, Any]]:
@@ -153,8 +165,10 @@ class Views:
                 by_player.setdefault(row["player"], []).append(row)
         return {
             "seed": seen["seed"], "game": seen["game"], "version": seen["version"], "you": viewer,
-            "library_count": seen["library_count"], "sideboard": sideboard,
-            "players": [self.player(p, by_player.get(p["name"], []), viewer, phase, lang) for p in seen["players"]],
+            "library_count": seen["library_count"], "sideboard": sideboard, "turn": seen["turn"],
+            "life_start": seen["life_start"],
+            "players": [self.player({**p, "life": seen["life_start"] if p["life"] is None else p["life"]},
+                                    by_player.get(p["name"], []), viewer, phase, lang) for p in seen["players"]],
             "log": [public_entry(e, viewer, self.shown_details) for e in seen["log"]], "log_more": seen["log_more"],
         }
 
@@ -163,10 +177,13 @@ class Views:
         """A player as `viewer` sees them; `phase` is the viewer's own opening hand, shown to them alone."""
         hand = [r for r in mine if r["zone"] == Zone.HAND]
         pending = next((r["position"] for r in mine if r["zone"] == Zone.PENDING), None)
+        deck = [r for r in mine if r["zone"] == Zone.DECK]
+        zones = {str(z): [{**self.ref(r), "zone": str(z)} for r in mine if r["zone"] == z] for z in PUBLIC_ZONES}
         seen = {"name": player["name"], "colors": player["colors"], "card_count": len(hand),
-                "waiting": pending is not None, "seated": player["seated"],
-                "played": [self.ref(r) for r in mine if r["zone"] == Zone.OUT]}
-        if viewer != player["name"]:  # another's hand is private
-            return {**seen, "cards": [], "pending": None, "opening": None}
-        return {**seen, "cards": [self.ref(r) for r in hand], "opening": phase,
+                "waiting": pending is not None, "seated": player["seated"], "zones": zones,
+                "life": player["life"], "counters": player["counters"],
+                "played": [c for cards in zones.values() for c in cards], "deck_count": len(deck)}
+        if viewer != player["name"]:  # another's hand is private, and which Hell cards went into their library
+            return {**seen, "cards": [], "deck": [], "pending": None, "opening": None}
+        return {**seen, "cards": [self.ref(r) for r in hand], "deck": [self.ref(r) for r in deck], "opening": phase,
                 "pending": self.verdict(pending, player["colors"], lang) if pending is not None else None}

@@ -19,11 +19,17 @@ const SAY = {
 };
 
 export function logLine(e) {
+  const li = el("li", "", e.undone ? { class: "undone" } : {});
+  li.append(el("span", logSentence(e)), el("span", (e.undone ? T("taken back") + " · " : "") + T("game") + " " + e.game, { class: "small" }));
+  return li;
+}
+
+function logSentence(e) {
   // every line starts with its player: the host's, too, with a capital
   const d = e.detail || {};
   const v = { player: e.player || sentence(T("the host")), card: d.name || "", count: d.count ?? 0, game: d.game ?? e.game };
+  if (e.action === A.UNDO)  // the line taken back, said again as it was, after who took it back
+    return F(T("{player} took back: {what}"), { player: v.player, what: logSentence({ action: d.undone, player: d.whose, game: e.game, detail: d }) });
   const say = SAY[e.action];
-  const li = el("li", "");
-  li.append(el("span", F(say ? say(d, v) : e.action, v)), el("span", T("game") + " " + e.game, { class: "small" }));
-  return li;
+  return F(say ? say(d, v) : e.action, v);
 }

@@ -25,7 +25,7 @@ function image(img, card, alt = card.name) {  // the print image from the laptop
   img.alt = alt;  // "" where the card's name is written beside it
   if (card.face) img.src = card.face + q;
 }
-function full(ref) { return { ...ref, ...(page.described.get(ref.id) || {}), owner: ref.owner }; }
+function full(ref) { return { ...ref, ...page.described.get(ref.id), owner: ref.owner }; }
 
 export function myPlayer() { return page.state.players.find(p => p.name === page.state.you); }  // this phone's player, if any
 export function boardView() { return page.view ? page.view === "board" : (!page.state || !page.state.you) && window.innerWidth >= 900; }

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 from hhdcli.cards import Card, Face
 from hhdcli.i18n import current_language, translator
 from hhdcli.mana import SymbolTable
-from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
-from hhdcli.render.layout import MM, ink
-from hhdcli.render.palette import FRAME, RGB
-from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, symbols_width
-from hhdcli.render.textbox import TextBox, break_lines, paragraphs
+from hhdcli.render.draw.fonts import Fonts, missing_glyphs, safe_text
+from hhdcli.render.draw.palette import FRAME, RGB
+from hhdcli.render.draw.symbols import FILL, cost_symbols, draw_symbols, symbols_width
+from hhdcli.render.draw.textbox import TextBox, break_lines, paragraphs
+from hhdcli.render.plan.sheet import MM, ink
 from hhdcli.render.texts import basic_type_line
 from hhdcli.rulings import card_rulings, hell_lines
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hhdcli.mana import SymbolTable
-from hhdcli.render.checklist import Checklist, Line
-from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten, wrap_words
-from hhdcli.render.layout import A4, MM
-from hhdcli.render.palette import FRAME
-from hhdcli.render.pdf import make_pdf
-from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
+from hhdcli.render.documents.checklist import Checklist, Line
+from hhdcli.render.draw.fonts import Fonts, load_fonts, safe_text, shorten, wrap_words
+from hhdcli.render.draw.palette import FRAME
+from hhdcli.render.draw.pdf import make_pdf
+from hhdcli.render.draw.symbols import cost_symbols, draw_symbols, symbols_width
+from hhdcli.render.plan.sheet import A4, MM
 
 PAGE = A4
 MARGIN = 12 * MM
@@ -70,7 +70,7 @@ def _draw_checklist(canvas, checklist: Checklist, symbols: SymbolTable, fonts: F
     _page_footer(canvas, fonts, checklist, cursor.page)
     canvas.showPage()
     if rules_lang:
-        from hhdcli.render.rules_pdf import draw_rules_pages
+        from hhdcli.render.documents.rules_pdf import draw_rules_pages
 
         draw_rules_pages(canvas, rules_lang, symbols, fonts)
 
