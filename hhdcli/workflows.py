@@ -55,10 +55,20 @@ class ImageOptions:
     small: bool = False  # optimised JPEG tables for every image: a smaller PDF for more CPU
 
 
+def with_tokens(cards: list[Card], token_copies: int | None = None) -> list[Card]:
+    """The cards, then the tokens they make as cards to print: one of each per card that makes it, or
+    `token_copies` of each."""
+    from hhdcli.tokens import library_tokens
+    from hhdcli.tokens import token_copies as copies
+
+    return [*cards, *copies(library_tokens(cards), token_copies)]
+
+
 def print_proxies(env: Env, cards: list[Card], output: Path, options: ProxyOptions,
                   images: ImageOptions | None = None) -> ProxyReport:
     """Write the proxy sheets of `cards` to `output` (images fetched into the cache first, a progress bar on a
-    terminal) and say what went into them; the report is returned too."""
+    terminal) and say what went into them; the report is returned too. Tokens among the cards (`with_tokens`)
+    are printed like them and marked as tokens."""
     from hhdcli.render.plan.proxies import fallback_lines
     from hhdcli.render.proxies import lay_out
     from hhdcli.render.scans.images import ImageSettings, ImageStore
@@ -249,6 +259,8 @@ class Companions:
     proxy_options: ProxyOptions | None = None  # the sheets' layout (its title is the library's); None: defaults
     checklist: Path | None = None  # by color, in the run's language
     exports: tuple[str, ...] = ()  # formats, each to its default file name
+    with_tokens: bool = False  # the proxies (and an MPC order) with the tokens the cards make
+    token_copies: int | None = None  # of each token; None: one per card that makes it
 
 
 def write_companions(env: Env, generated: Generated, companions: Companions) -> None:
@@ -258,11 +270,13 @@ def write_companions(env: Env, generated: Generated, companions: Companions) -> 
 
         options = dataclasses.replace(companions.proxy_options or ProxyOptions(),
                                       title=library_title(generated.library.seed))
-        print_proxies(env, generated.cards, companions.proxies, options)
+        cards = with_tokens(generated.cards, companions.token_copies) if companions.with_tokens else generated.cards
+        print_proxies(env, cards, companions.proxies, options)
     if companions.checklist:
         write_checklist(env, generated.library, generated.cards, companions.checklist)
     for fmt in companions.exports:
-        write_export(env, generated.library, generated.cards, ExportOptions(fmt=fmt))
+        write_export(env, generated.library, generated.cards, ExportOptions(
+            fmt=fmt, with_tokens=companions.with_tokens, token_copies=companions.token_copies))
 
 
 # --- the table's players ------------------------------------------------------------------------------------

@@ -642,3 +642,43 @@ def test_the_count_of_an_unsure_reading_says_so_where_it_is_printed(tmp_path):
     deck = parse_deck(LOSSY["prose.txt"], "prose.txt")
     assert deck.describe().endswith("— unsure: see the warnings")
     assert not parse_deck("4 Forest\n", "d.txt").describe().endswith("see the warnings")
+
+
+# --- hostile deck files: one line naming the file, never a traceback ---------------------------------------
+
+
+GUIDE = """# Karametra: a guide
+
+## The Snap Keep
+*   3 Lands (at least 1 Green, 1 White).
+*   1 Ramp piece (Sol Ring, Birds of Paradise).
+
+## The Combo
+*   1 Rise from the Grave
+*   1 Pull from Tomorrow
+
+## Mana Base
+*   20 Forest
+
+## Upgrades
+*   1 Craterhoof Behemoth
+"""
+
+
+def test_a_markdown_deck_in_parts_under_headings_of_no_zone_is_their_cards_without_sentences_or_wishes():
+    deck = parse_deck(GUIDE, "guide.md")
+    assert [(e.count, e.name) for e in deck.main] == [(1, "Rise from the Grave"), (1, "Pull from Tomorrow"),
+                                                      (20, "Forest")]
+
+
+CUBECOBRA = """name,CMC,Type,Color,Set,Collector Number,Rarity,Color Category,status,Finish,maybeboard,image URL,image Back URL,tags,Notes,MTGO ID
+"Humility",4,"Enchantment",W,"tpr","16",mythic,w,Owned,Non-foil,false,,,"","",56658
+"Archangel's Light",8,"Sorcery",W,"dka","1",mythic,w,Owned,Non-foil,true,,,"","",43215
+"Amrou Kithkin",2,"Creature - Kithkin",W,"me3","3",special,w,Owned,Non-foil,false,,,"","",33482
+"""
+
+
+def test_a_cubecobra_csv_leaves_its_maybeboard_out():
+    # CubeCobra's CSV export (its CSV_HEADER; rows as a public importer of it quotes them): one card a row
+    deck = parse_deck(CUBECOBRA, "cube.csv")
+    assert [e.name for e in deck.main] == ["Humility", "Amrou Kithkin"] and deck.problems == []

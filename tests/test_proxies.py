@@ -481,3 +481,47 @@ print("hhdcli.render.draw.cardface" in sys.modules, "concurrent.futures" in sys.
     assert fonts == "['hhd-regular']"
     assert loaded == "False False 1"
     assert (tmp_path / "warm.pdf").read_bytes() == (tmp_path / "cold.pdf").read_bytes()
+
+
+def test_proxies_with_tokens_add_one_per_card_that_makes_each_marked_as_a_token(synced, tmp_path):
+    """`--tokens`: after the library's cards, one proxy of each token per card that makes it, drawn from the
+    token's data (its type line, "Token" where a card's footer names its set) and named "(token)" in the page
+    footer; `--token-copies N` prints N of each."""
+    from hhdcli.cache import load_cache
+    from hhdcli.library import load_library, resolve
+    from hhdcli.tokens import library_tokens
+
+    library = _library(synced, tmp_path)
+    cards = resolve(load_library(library), load_cache(synced.cache_dir).cards).cards
+    needed = library_tokens(cards)
+    brought = sum(n.copies() for n in needed)
+    out = tmp_path / "p.pdf"
+    result = synced("proxies", "-l", str(library), "-o", str(out), "--text-only", "--tokens")
+    assert result.exit_code == 0, result.output
+    assert f"{97 + brought} proxies" in result.output
+    pages = [page.extract_text() for page in PdfReader(out).pages]
+    assert len(pages) == -(-(97 + brought) // 9)
+    faces = "\n".join(pages)
+    assert faces.count("Token · Hell's Half-Draft proxy") == brought
+    footers = " ".join(text.replace("\n", " ") for text in pages)
+    for item in needed:
+        assert footers.count(f"{item.token.name} (token)") >= item.copies()
+    assert "Food (token)" in pages[-1] or "Food (token)" in pages[-2]  # the tokens come after the cards
+    result = synced("proxies", "-l", str(library), "-o", str(out), "--text-only", "--tokens", "--token-copies", "2")
+    assert f"{97 + 2 * len(needed)} proxies" in result.output
+
+
+def test_the_tokens_of_a_cards_selection_are_printed_with_it(synced, tmp_path):
+    """Pyrohyperspasm makes three Elementals (2/3, 4/2, 6/1): --cards Pyrohyperspasm --tokens is four proxies,
+    and `generate --proxies … --tokens` prints a new library's tokens too."""
+    out = tmp_path / "p.pdf"
+    result = synced("proxies", "--cards", "Pyrohyperspasm", "--tokens", "--text-only", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "4 proxies" in result.output
+    text = PdfReader(out).pages[0].extract_text()
+    assert all(stats in text for stats in ("2/3", "4/2", "6/1")) and text.count("Elemental (token)") == 3
+    drawn = tmp_path / "g.pdf"
+    made = synced("generate", "--seed", "ember-tide-42", "-o", str(tmp_path / "g.json"), "--proxies", str(drawn),
+                  "--text-only", "--tokens")
+    assert made.exit_code == 0, made.output
+    assert "(token)" in PdfReader(drawn).pages[-1].extract_text()

@@ -13,6 +13,7 @@ from babel.messages.extract import extract_from_file
 
 from hhdcli.table.i18n import plural_rule, translations
 from hhdcli.table.page import VERDICTS, page_messages, script_messages
+from hhdcli.table.rules import Action
 from hhdcli.table.views import REMINDERS
 
 PACKAGE = Path(__file__).parents[1] / "hhdcli"
@@ -54,9 +55,7 @@ def every_message() -> set[str]:
     singles, plurals = script_messages()
     return (python_messages() | template_messages() | set(singles) | set(REMINDERS.values()) | set(HTTP_NAMES)
             | set(VERDICTS)
-            | {"the host"} | {a for a in ("draw", "take", "decline", "opening hand", "mulligan", "keep", "play",
-                                         "play from sideboard", "to sideboard", "own card to sideboard",
-                                         "to the Hell library", "end of game")})
+            | {"the host"} | {a.value for a in Action})
 
 
 def test_every_message_of_the_page_and_the_api_has_its_russian():

@@ -270,6 +270,55 @@ def test_pages_reconnect_by_themselves_after_the_server_restarts(browsers, legac
         second.stop()
 
 
+def errors_seen(page: Page) -> list[str]:
+    """Every error the page has shown since `watch_errors`."""
+    return list(page.js("return window.errorsSeen || []"))
+
+
+def watch_errors(page: Page) -> None:
+    page.js("window.errorsSeen = []; const e = document.getElementById('error');"
+            "new MutationObserver(() => { if (!e.hidden && e.textContent) window.errorsSeen.push(e.textContent); })"
+            ".observe(e, { attributes: true, childList: true, characterData: true, subtree: true });")
+
+
+def test_a_restart_shows_no_error_on_pages_nobody_touched_and_a_failed_taps_error_goes_when_it_is_back(
+        browsers, legacy_cache, library, tmp_path):
+    state = tmp_path / "session.sqlite"
+    first = Table(state, library, legacy_cache)
+    port = first.port
+    anna, ben = phone(browsers, 0, first, "Anna"), phone(browsers, 1, first, "Ben")
+    laptop = board(browsers, 2, first)
+    for page in (anna, ben, laptop):
+        page.until(lambda page=page: page.text("conn") == "connected")
+        watch_errors(page)
+    first.stop()
+    for page in (anna, ben, laptop):
+        page.until(lambda page=page: page.shown("banner"))
+    anna.press("draw")
+    anna.until(lambda: "not sent" in anna.text("error"))
+    second = Table(state, library, legacy_cache, port=port)
+    try:
+        for page in (anna, ben, laptop):
+            page.until(lambda page=page: page.text("conn") == "connected" and not page.shown("banner"))
+        anna.until(lambda: not anna.shown("error"))  # the cause is gone: so is the error
+        assert errors_seen(ben) == [] and errors_seen(laptop) == []  # nobody tapped: no error, ever
+    finally:
+        second.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_an_undo_leaves_a_line_on_every_page_and_the_undone_line_stays_marked(browsers, table, lang):
+    anna, ben = phone(browsers, 0, table, "Anna", lang), phone(browsers, 1, table, "Ben", lang)
+    laptop = board(browsers, 2, table, lang)
+    anna.press("opening-hand")
+    ben.until(lambda: len(ben.log()) == 1)
+    anna.press("undo")
+    said = {"en": "Anna took back: Anna drew an opening hand", "ru": "Anna отменяет: Anna берёт стартовую руку"}[lang]
+    for page in (anna, ben, laptop):
+        page.until(lambda page=page: page.log()[:1] == [said])
+        assert page.texts("#log li.undone > span:first-child") == [page.log()[1]]
+
+
 def test_every_player_sees_their_hand_with_faces_and_text_and_a_tap_opens_it_full_screen(browsers, table):
     anna = phone(browsers, 0, table, "Anna")
     anna.press("opening-hand")
@@ -732,3 +781,30 @@ def test_the_pages_plural_rule_is_the_catalogs_read_without_eval(browsers, table
     rule = gettext.c2py(plural_rule(lang))
     assert picked == [rule(n) for n in range(1001)]
     assert len(set(picked)) == {"en": 2, "ru": 3}[lang]
+
+
+def test_a_drawn_card_that_makes_tokens_shows_them_and_a_tap_shows_the_tokens_face(browsers, table):
+    """Under a drawn card's rulings, a button per token it makes ("Makes a token: Food"); a tap shows the token's
+    face beneath it (drawn by the laptop), a second tap hides it; the card full screen lists them too."""
+    anna = phone(browsers, 0, table, "Anna")
+    for _ in range(97):
+        anna.press("draw")
+        anna.until(lambda: anna.shown("drawn") and anna.text("drawn-name"))
+        if anna.js("return document.querySelectorAll('#drawn-tokens button').length"):
+            break
+        if anna.shown("choice"):
+            anna.press("decline")
+        else:
+            anna.click("#dismiss")
+        anna.until(lambda: not anna.shown("drawn"))
+    button = "#drawn-tokens li:first-child button"
+    assert anna.js(f"return document.querySelector('{button}').textContent").startswith("Makes a token: ")
+    anna.click(button)
+    anna.until(lambda: anna.js("const i = document.querySelector('#drawn-tokens img'); "
+                               "return !!i && i.complete && i.naturalWidth > 100"))
+    assert anna.js(f"return document.querySelector('{button}').getAttribute('aria-expanded')") == "true"
+    anna.click(button)
+    anna.until(lambda: not anna.js("return document.querySelector('#drawn-tokens img')"))
+    anna.click("#drawn-open")
+    anna.until(lambda: anna.js("return document.getElementById('card-dialog').open"))
+    assert anna.js("return document.querySelectorAll('#dlg-tokens button').length") >= 1

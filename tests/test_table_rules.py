@@ -8,6 +8,7 @@ import sqlite3
 import threading
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from tablekit import PLAYERS, Table, cards_rows, positions_in, settle
@@ -205,8 +206,44 @@ def test_anothers_action_is_undone_only_when_confirmed(table):
     status, refused = table.as_("Ben", "/api/undo")
     assert status == 409 and refused["confirm"] and "Anna" in refused["error"]
     assert table.as_("Ben", "/api/undo", {"anyone": True})[1]["undone"] == "opening hand"
-    assert table.as_("Ben", "/api/undo")[0] == 409  # nothing left: nothing to undo
-    assert table.state()["log"] == []
+    assert table.as_("Ben", "/api/undo")[0] == 409  # nothing left: nothing to undo (an undo line is not undoable)
+    assert [(e["player"], e["action"], e["undone"]) for e in table.state()["log"]] == [
+        ("Ben", "undo", False), ("Anna", "opening hand", True)]
+
+
+def test_an_undo_stays_in_everyones_log_with_the_card_shown_only_to_whom_it_was_shown(table):
+    """Anna took back a take after Ben drew: her line stays, marked undone, and a line says she took it back:
+    with the card's name on her phone, without it on the others' and the board (a take is private)."""
+    table.as_("Anna", "/api/opening-hand")
+    table.as_("Anna", "/api/keep", {"bottom": []})
+    held = hand(table, "Anna")
+    table.as_("Anna", "/api/play", {"position": held[0]})
+    table.as_("Ben", "/api/draw")
+    settle(table, "Ben")
+    assert table.as_("Anna", "/api/undo")[1]["undone"] == "play"
+    name = table.player("Anna")["cards"][0]["name"]
+    for viewer in ("Anna", "Ben", None):
+        log = table.state(viewer)["log"]
+        undo = log[0]
+        assert (undo["player"], undo["action"], undo["detail"]["undone"], undo["detail"]["whose"]) == (
+            "Anna", "undo", "play", "Anna")
+        assert undo["detail"]["name"] == name  # a play was open to all: its undo is too
+        assert [e["undone"] for e in log if e["action"] == "play"] == [True]
+    table.as_("Anna", "/api/undo")  # her keep, then her opening hand: undone, she may draw one again
+    table.as_("Anna", "/api/undo")
+    assert table.as_("Anna", "/api/opening-hand")[0] == 200
+
+
+def test_taking_back_a_take_names_the_card_to_its_taker_alone(table):
+    while table.as_("Ben", "/api/draw")[1]["verdict"] != "choice":  # W U B: a card needing another color
+        pass
+    taken = table.as_("Ben", "/api/take")[1]["name"]
+    table.as_("Cleo", "/api/draw")
+    assert table.as_("Ben", "/api/undo")[1]["undone"] == "take"
+    mine, theirs = table.state("Ben")["log"][0], table.state("Cleo")["log"][0]
+    assert mine["detail"] == {"undone": "take", "whose": "Ben", "name": taken}
+    assert theirs["detail"] == {"undone": "take", "whose": "Ben"} and theirs["player"] == "Ben"
+    assert table.player("Ben")["pending"]["name"] == taken  # waiting again for take or decline
 
 
 def test_every_log_entry_carries_its_player(table):
@@ -513,23 +550,212 @@ def test_an_evening_of_three_games_through_the_api(legacy_cache, library, tmp_pa
         table.stop()
 
 
-def test_writers_are_served_in_the_order_they_came():
-    """The lock before SQLite's write lock is a queue: a writer arriving later never overtakes one waiting."""
-    from hhdcli.table.store import FairLock
+def test_a_re_seat_code_seats_one_phone_once_within_minutes_and_dies_with_its_seat(table):
+    """Issue 41: the board's re-seat QR code seats the new phone, and then no other: a second phone opening the
+    same address is refused and cannot draw as her. A code is dead too once expired, re-issued or released."""
+    table.as_("Anna", "/api/opening-hand")
 
-    lock, served = FairLock(), []
+    def code() -> str:
+        status, seat = table.call("/api/host/reseat", {"player": "Anna"}, host=True)
+        assert status == 200
+        return seat["url"].split("#seat=")[1]
 
-    def write(i: int) -> None:
-        with lock:
-            served.append(i)
+    first = code()
+    status, joined = table.call("/api/join", {"seat": first})
+    assert status == 200 and joined["player"] == "Anna"
+    status, again = table.call("/api/join", {"seat": first})  # the second phone, the same address
+    assert status == 403 and "ask the host for a new one" in again["error"] and "token" not in again
+    assert table.call("/api/draw", {}, token=first)[0] == 401  # the code is no token either
+    assert table.call("/api/state", token=joined["token"])[1]["you"] == "Anna"
 
-    threads = []
-    with lock:  # the table is busy: every writer queues
-        for i in range(20):
-            threads.append(threading.Thread(target=write, args=(i,)))
-            threads[-1].start()
-            while lock._next < i + 2:  # this writer holds its ticket before the next one comes
-                threading.Event().wait(0.001)
-    for thread in threads:
-        thread.join()
-    assert served == list(range(20))
+    old, new = code(), code()  # re-issued: the first one is dead
+    assert table.call("/api/join", {"seat": old})[0] == 403
+    assert table.call("/api/state", token=joined["token"])[1]["you"] is None  # the old phone lost the seat
+    released = code()
+    assert table.call("/api/host/release", {"player": "Anna"}, host=True)[0] == 200
+    assert table.call("/api/join", {"seat": released})[0] == 403 and table.call("/api/join", {"seat": new})[0] == 403
+
+    late = code()
+    db = sqlite3.connect(table.session.path)
+    try:  # made eleven minutes ago: past RESEAT_MINUTES
+        db.execute("UPDATE seat_codes SET issued = issued - 660")
+        db.commit()
+    finally:
+        db.close()
+    assert table.call("/api/join", {"seat": late})[0] == 403
+    assert table.call("/api/join", {"seat": 42})[0] == 400
+    status, fresh = table.call("/api/join", {"seat": code()})
+    assert status == 200 and table.call("/api/draw", {}, token=fresh["token"])[0] == 200
+
+
+def zone_of(table: Table, position: int, viewer: str | None = None) -> str | None:
+    """The public zone a card is shown in, to a viewer (None: not in any)."""
+    for p in table.state(viewer)["players"]:
+        for zone, cards in p["zones"].items():
+            if any(c["position"] == position for c in cards):
+                return zone
+    return None
+
+
+def test_a_hell_card_goes_through_every_zone_each_move_logged_and_undoable(table):
+    """Anna's Hell card: battlefield (tapped by Ben's effect, with counters), graveyard, exile, back to her
+    hand, discarded, her library's top (the others see a card go, not which), her hand again, and out of the
+    game onto the sideboard; each move is a line of everyone's log and each one is taken back by an undo."""
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    table.as_("Anna", "/api/keep", {"bottom": []})
+    card = dealt[0]
+    assert table.as_("Anna", "/api/move", {"position": card, "to": "battlefield"})[1]["zone"] == "battlefield"
+    assert table.as_("Ben", "/api/tap", {"position": card, "tapped": True})[0] == 200  # anyone's effect may
+    for _ in range(2):
+        table.as_("Ben", "/api/card-counter", {"position": card, "kind": "+1/+1", "delta": 1})
+    seen = table.player("Anna", viewer="Cleo")["zones"]["battlefield"][0]
+    assert (seen["position"], seen["tapped"], seen["counters"]) == (card, True, {"+1/+1": 2})
+    table.as_("Ben", "/api/undo")  # his second counter taken back
+    assert table.player("Anna", viewer="")["zones"]["battlefield"][0]["counters"] == {"+1/+1": 1}
+    for to, action in (("graveyard", "to the graveyard"), ("exile", "to exile"), ("hand", "to hand"),
+                       ("graveyard", "discard"), ("hand", "to hand"), ("library-top", "to its owner's library")):
+        status, moved = table.as_("Anna", "/api/move", {"position": card, "to": to})
+        assert status == 200, moved
+        assert table.state("Anna")["log"][0]["action"] == action
+    assert zone_of(table, card) is None and table.player("Anna", viewer="Ben")["deck_count"] == 1
+    assert table.player("Anna")["deck"][0]["position"] == card and table.player("Anna", viewer="Ben")["deck"] == []
+    assert "name" not in table.state("Ben")["log"][0]["detail"]  # hand to library: which card is hers to know
+    table.as_("Anna", "/api/move", {"position": card, "to": "hand"})  # drawn from her own library
+    assert table.as_("Anna", "/api/move", {"position": card, "to": "sideboard"})[0] == 200  # it leaves the game
+    assert table.state()["sideboard"][0]["position"] == card
+    for _ in range(4):  # every move taken back, in turn
+        assert table.as_("Anna", "/api/undo")[0] == 200
+    assert zone_of(table, card) == "graveyard"  # discarded
+    for _ in range(4):
+        table.as_("Anna", "/api/undo")
+    assert zone_of(table, card) == "battlefield"
+    table.as_("Ben", "/api/undo")
+    table.as_("Ben", "/api/undo")
+    assert table.player("Anna", viewer="")["zones"]["battlefield"][0]["tapped"] is False
+
+
+def test_the_end_of_a_game_collects_the_hell_cards_of_every_zone_but_the_libraries_and_the_sideboard(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    table.as_("Anna", "/api/keep", {"bottom": []})
+    for position, to in zip(dealt, ("graveyard", "library-bottom"), strict=True):
+        table.as_("Anna", "/api/move", {"position": position, "to": "battlefield"})
+        table.as_("Anna", "/api/tap", {"position": position, "tapped": True})
+        table.as_("Anna", "/api/move", {"position": position, "to": to})
+    assert table.as_("Anna", "/api/end-game", {"confirm": True})[1]["count"] == 1
+    assert positions_in(table.session.path, "library")[-1] == dealt[0]  # the graveyard's card: to the bottom
+    assert table.player("Anna")["deck"][0]["position"] == dealt[1]  # her library keeps its Hell card
+    row = next(r for r in cards_rows(table.session.path) if r[0] == dealt[0])
+    assert row[1] == "library" and row[3] is None
+
+
+def test_moves_are_refused_for_cards_one_may_not_move_and_for_unknown_zones(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    assert table.as_("Ben", "/api/move", {"position": dealt[0], "to": "graveyard"})[0] == 404  # her hand
+    assert table.as_("Anna", "/api/move", {"position": dealt[0], "to": "hand"})[0] == 409  # there already
+    assert table.as_("Anna", "/api/move", {"position": dealt[0], "to": "moon"})[0] == 400
+    assert table.as_("Anna", "/api/tap", {"position": dealt[0], "tapped": True})[0] == 404  # not on the battlefield
+    table.as_("Anna", "/api/move", {"position": dealt[0], "to": "battlefield"})
+    bad = table.as_("Anna", "/api/card-counter", {"position": dealt[0], "kind": "x" * 21, "delta": 1})
+    assert bad[0] == 400 and "20" in bad[1]["error"]
+    assert table.as_("Anna", "/api/card-counter", {"position": dealt[0], "kind": "+1/+1", "delta": 0})[0] == 400
+    assert table.call("/api/move", {"position": dealt[0], "to": "exile"}, host=True)[0] == 200  # a public card
+
+
+def test_a_session_whose_played_cards_were_out_finds_them_on_the_battlefield(table):
+    dealt = [c["position"] for c in table.as_("Anna", "/api/opening-hand")[1]["cards"]]
+    table.as_("Anna", "/api/play", {"position": dealt[0]})
+    table.stop()
+    db = sqlite3.connect(table.session.path)  # as the hhd before zones left it: played cards "out"
+    db.execute("UPDATE cards SET zone = 'out' WHERE zone = 'battlefield'")
+    db.execute("PRAGMA user_version = 6")
+    db.commit()
+    db.close()
+    again = Table(table.session.path, table.library, table.cache_dir)
+    try:
+        anna = next(p for p in again.call("/api/state")[1]["players"] if p["name"] == "Anna")
+        assert [c["position"] for c in anna["zones"]["battlefield"]] == [dealt[0]]
+    finally:
+        again.stop()
+
+
+def test_life_totals_start_at_20_change_by_anyone_and_an_undo_puts_them_back(table):
+    assert [p["life"] for p in table.state()["players"]] == [20, 20, 20] and table.state()["life_start"] == 20
+    assert table.as_("Ben", "/api/life", {"whose": "Anna", "delta": -3})[1]["life"] == 17  # Ben's creature hit her
+    table.as_("Anna", "/api/life", {"whose": "Anna", "delta": 2})
+    assert table.player("Anna", viewer="")["life"] == 19
+    status, refused = table.as_("Ben", "/api/undo")  # Anna's gain came after: his hit cannot be taken back alone
+    assert status == 409 and refused["depends"] and "Anna: life" in refused["error"]
+    table.as_("Anna", "/api/undo")
+    table.as_("Ben", "/api/undo")
+    assert table.player("Anna", viewer="")["life"] == 20
+    assert table.as_("Ben", "/api/life", {"whose": "Zed", "delta": -1})[0] == 404
+    assert table.as_("Ben", "/api/life", {"whose": "Anna", "delta": 0})[0] == 400
+    assert table.call("/api/host/life-start", {"life": 40}, host=True)[0] == 200
+    assert table.as_("Ben", "/api/host/life-start", {"life": 40})[0] == 403
+    assert [p["life"] for p in table.state()["players"]] == [40, 40, 40]
+
+
+def test_poison_and_energy_counters_per_player_logged_for_everyone(table):
+    for _ in range(3):
+        table.as_("Cleo", "/api/player-counter", {"whose": "Ben", "kind": "poison", "delta": 1})
+    table.as_("Ben", "/api/player-counter", {"whose": "Ben", "kind": "energy", "delta": 4})
+    assert table.player("Ben", viewer="Anna")["counters"] == {"poison": 3, "energy": 4}
+    line = table.state("Anna")["log"][1]
+    assert (line["player"], line["action"], line["detail"]) == (
+        "Cleo", "player counter", {"whose": "Ben", "kind": "poison", "delta": 1, "count": 3})
+    table.as_("Ben", "/api/player-counter", {"whose": "Ben", "kind": "energy", "delta": -4})
+    assert table.player("Ben")["counters"] == {"poison": 3}
+    table.as_("Ben", "/api/end-game", {"confirm": True})  # a new game: life and counters afresh
+    assert table.player("Ben")["counters"] == {} and table.player("Ben")["life"] == 20
+
+
+def test_dice_coins_and_the_first_player_are_drawn_by_the_table_and_logged(table):
+    rolls = {table.as_("Anna", "/api/die", {"sides": 6})[1]["result"] for _ in range(40)}
+    assert rolls <= set(range(1, 7)) and len(rolls) >= 4  # 40 rolls of a fair d6 miss 3 faces once in ~10^14
+    assert table.state("Ben")["log"][0]["detail"]["sides"] == 6
+    assert table.as_("Anna", "/api/die", {"sides": 7})[0] == 400
+    coins = {table.as_("Ben", "/api/coin")[1]["result"] for _ in range(30)}
+    assert coins == {"heads", "tails"}
+    firsts = set()
+    for _ in range(30):
+        first = table.call("/api/first-player", {}, host=True)[1]["first"]
+        turn = table.state()["turn"]
+        assert turn == {"player": first, "step": "untap", "first": first}
+        firsts.add(first)
+    assert firsts == set(PLAYERS)
+
+
+def test_turns_pass_in_the_order_players_came_steps_move_on_and_an_undo_takes_a_turn_back(table):
+    table.call("/api/first-player", {}, host=True)
+    first = table.state()["turn"]["player"]
+    order = list(PLAYERS)
+    table.as_("Anna", "/api/step", {"step": "draw"})
+    assert table.state()["turn"]["step"] == "draw"
+    assert table.as_("Anna", "/api/step", {"step": "lunch"})[0] == 400
+    table.as_("Ben", "/api/next-turn")
+    assert table.state()["turn"] == {"player": order[(order.index(first) + 1) % 3], "step": "untap", "first": first}
+    table.as_("Ben", "/api/undo")
+    assert table.state()["turn"] == {"player": first, "step": "draw", "first": first}
+    table.as_("Ben", "/api/end-game", {"confirm": True})
+    assert table.state()["turn"] == {"player": None, "step": None, "first": None}
+
+
+def test_a_deck_pasted_from_a_phone_sets_its_colors_for_the_next_draw_with_hhd_checks_warnings(table):
+    """Anna (R G at the start) pastes her deck as Arena exports it: its lands make G U B; cards hhd cannot look
+    up offline are named, quoted (a name may hold a comma), as not counted; the board reads her new colors."""
+    text = "1 Lightning Bolt (M10) 146\n1 Kenrith, the Returned King (ELD) 303\n" + (
+        Path(__file__).parent / "decks" / "arena-plain.txt").read_text(encoding="utf-8")
+    status, found = table.as_("Anna", "/api/deck", {"text": text})
+    assert status == 200 and found["colors"] == "UBG"
+    assert any("«Kenrith, the Returned King»" in w and "«Lightning Bolt»" in w for w in found["warnings"])
+    assert table.player("Anna", viewer="")["colors"] == "UBG"
+    assert table.state()["log"][0]["detail"] == {"whose": "Anna", "colors": "UBG"}
+    top = positions_in(table.session.path, "library")[0]
+    drawn = table.as_("Anna", "/api/draw")[1]
+    assert drawn["position"] == top and set(drawn["missing"]) <= {"W", "R", "P"}  # judged by the pasted deck
+    assert table.as_("Ben", "/api/deck", {"colors": "wr"})[1]["colors"] == "WR"
+    russian = table.call("/api/deck", {"text": "4 Lightning Bolt\n"}, {"Accept-Language": "ru"},
+                         token=table.seat("Cleo"))[1]
+    assert russian["colors"] == "" and any("нет земель" in w for w in russian["warnings"])
+    assert table.as_("Cleo", "/api/deck", {"text": "// sideboard\n# a comment only\n"})[0] == 400
+    assert table.as_("Cleo", "/api/deck", {"colors": "XYZ"})[0] == 400

@@ -10,13 +10,12 @@ what a spectator may: counts, the open sideboard, played cards and the public lo
 from __future__ import annotations
 
 import hmac
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, url_for
@@ -27,8 +26,11 @@ from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
 from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.i18n import LANGUAGES, choose_language, translations
-from hhdcli.table.rules import OWN_CARDS, End
+from hhdcli.table.rules import DESTINATIONS, OWN_CARDS, End
 from hhdcli.table.session import Session
+
+if TYPE_CHECKING:
+    from hhdcli.cards import Card
 
 TOKEN_COOKIE = "hhd_player"
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
@@ -36,6 +38,8 @@ MAX_POSITION = 100_000
 MAX_NAME = 200  # a card's name, as a player types it
 MAX_PLAYER = 40  # a late player's name
 MAX_IDS = 300  # card descriptions asked for at once
+MAX_KIND = 20  # a kind of counter: "+1/+1", "loyalty"
+MAX_DELTA = 99  # counters or life changed at once
 LOG_PAGE = 30
 ONLINE_FOR = 20.0  # seconds: a page that asked for the table this recently counts as connected
 # The page runs its own files only: no inline script or style, no other site, no frame around it.
@@ -317,7 +321,7 @@ def check_code() -> Any:
         return None
     if request.blueprint == "table" and request.endpoint == "table.static":
         return None  # the page's stylesheet and scripts hold no secret: the join page uses the stylesheet too
-    if request.method == "GET" and not request.path.startswith(("/api/", "/cards/")):
+    if request.method == "GET" and not request.path.startswith(("/api/", "/cards/", "/tokens/")):
         from hhdcli.render.documents.templates import render
 
         _ = gettext()
@@ -351,9 +355,30 @@ def http_error(error: HTTPException) -> Any:
 @table.app_errorhandler(Exception)
 def failed(error: Exception) -> Any:
     """hhd's own failure: one line in the host's terminal, and an answer that names no internals."""
-    print(f"hhd table: {request.method} {request.path} failed: {type(error).__name__}: {error}", file=sys.stderr,
-          flush=True)
+    from hhdcli.output import echo
+
+    # through the write guard: the path is the client's, and may hold an escape sequence
+    echo(f"hhd table: {request.method} {request.path} failed: {type(error).__name__}: {error}", err=True)
+    if disk_full(error):  # SQLite rolled the action back: every action answered before it is kept
+        return jsonify(error=gettext()("the server's disk is full: this action was not saved (the ones before it "
+                                       "are); try again when the host has freed space")), 507
     return jsonify(error=gettext()("the table failed to do that; the host's terminal says why")), 500
+
+
+def disk_full(error: BaseException) -> bool:
+    """SQLite's SQLITE_FULL, or the system's "no space left", here or under the error it caused (a failed
+    COMMIT's ROLLBACK then finds no transaction: SQLite rolled it back itself)."""
+    import errno
+    import sqlite3
+
+    found: BaseException | None = error
+    while found is not None:
+        if isinstance(found, sqlite3.OperationalError) and "full" in str(found):
+            return True
+        if isinstance(found, OSError) and found.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        found = found.__cause__ or found.__context__
+    return False
 
 
 # --- the page ----------------------------------------------------------------------------------------------
@@ -449,11 +474,26 @@ def face(lang: str, face_id: str) -> Any:
     return Response(data, mimetype=kind, headers={"Cache-Control": "private, max-age=86400"})
 
 
+@table.get(f"/tokens/<any({', '.join(LANGUAGES)}):lang>/<token_id>.png")
+def token_face(lang: str, token_id: str) -> Any:
+    """The face of a token the library's cards make (a card's description lists them): public, as the token is;
+    its print image when the image cache holds it, else drawn from its data."""
+    session = served().session
+    card = session.views.tokens().get(token_id)
+    if card is None:
+        raise TableError("no token to show here", status=404)
+    data, kind = _card_face(card, session, served().images, lang)
+    return Response(data, mimetype=kind, headers={"Cache-Control": "public, max-age=86400"})
+
+
 def _face(session: Session, position: int, images: Path | None, lang: str) -> tuple[bytes, str]:
+    return _card_face(session.cards[position], session, images, lang)
+
+
+def _card_face(card: Card, session: Session, images: Path | None, lang: str) -> tuple[bytes, str]:
     from hhdcli.render.draw.faces import face_png
     from hhdcli.render.scans.images import ImageStore
 
-    card = session.cards[position]
     if images is not None and card.print_images:
         raw = ImageStore(images).raw_path(card.print_images[0])
         try:
@@ -592,6 +632,150 @@ def to_sideboard() -> Any:
     if not position_value(position, own_cards=True):
         raise TableError('say which card: {"position": N}', status=400)
     return jsonify(served().session.to_sideboard(who, position, language()))
+
+
+def card_position() -> int:
+    """The card a request names: a library position, or a player's own card's number."""
+    position: Any = body().get("position")
+    if not position_value(position, own_cards=True):
+        raise TableError('say which card: {"position": N}', status=400)
+    return int(position)
+
+
+@table.post("/api/move")
+def move() -> Any:
+    """A card to another zone: {"position": N, "to": "battlefield", "graveyard", "exile", "hand", "library-top",
+    "library-bottom" or "sideboard"} (its owner's hand or library; the sideboard: it leaves the game)."""
+    who = player_or_host()
+    position = card_position()
+    to = body().get("to")
+    if not isinstance(to, str):
+        raise TableError("a card goes to one of: {zones}", status=400, zones=", ".join(DESTINATIONS))
+    return jsonify(served().session.move(who, position, to, language()))
+
+
+@table.post("/api/tap")
+def tap() -> Any:
+    """A card on the battlefield tapped ({"tapped": true}) or untapped (false)."""
+    who = player_or_host()
+    position = card_position()
+    tapped = body().get("tapped")
+    if not isinstance(tapped, bool):
+        raise TableError('say tapped or untapped: {"tapped": true or false}', status=400)
+    return jsonify(served().session.tap(who, position, tapped))
+
+
+@table.post("/api/card-counter")
+def card_counter() -> Any:
+    """Counters on a card on the battlefield: {"position": N, "kind": "+1/+1", "delta": 1 or -1…}."""
+    who = player_or_host()
+    position = card_position()
+    return jsonify(served().session.card_counter(who, position, counter_kind(), amount()))
+
+
+def amount(key: str = "delta") -> int:
+    value = body().get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not -MAX_DELTA <= value <= MAX_DELTA or not value:
+        raise TableError("add or remove 1 to {most} counters at a time", status=400, most=MAX_DELTA)
+    return value
+
+
+def counter_kind() -> str:
+    kind = body().get("kind")
+    if not isinstance(kind, str) or not kind.strip() or len(kind) > MAX_KIND or not _text(kind):
+        raise TableError("name the kind of counter (at most {most} characters)", status=400, most=MAX_KIND)
+    return " ".join(kind.split())
+
+
+def whose() -> str:
+    """The player a life or counter change is about (anyone's: damage is dealt by others)."""
+    name = body().get("whose")
+    if not isinstance(name, str) or not _text(name):
+        raise TableError('say whose: {"whose": NAME}', status=400)
+    return name
+
+
+MAX_DECK_TEXT = 60_000  # a pasted deck list (a 250-card cube is a fifth of it)
+
+
+@table.post("/api/deck")
+def deck() -> Any:
+    """A player's deck from their phone: {"text": a pasted list, any format hhd check reads} or {"colors": "RG"}.
+    The answer says the deck's colors and what hhd check would warn of; the take rule uses them from the next
+    draw."""
+    from hhdcli import colors as palette
+
+    who = player()
+    text, colors = body().get("text"), body().get("colors")
+    if isinstance(text, str) and text.strip() and len(text) <= MAX_DECK_TEXT and _text(text):
+        found = served().session.set_deck(who, text, None)
+    elif isinstance(colors, str) and (letters := palette.parse_letters(colors)) is not None:
+        found = served().session.set_deck(who, None, "".join(letters))
+    else:
+        raise TableError('paste the deck list as {{"text": …}} (at most {most} characters) or pick its colors as '
+                         '{{"colors": "RG"}}', status=400, most=MAX_DECK_TEXT)
+    _ = gettext()
+    warnings = list(found.pop("problems"))
+    unresolved = found.pop("unresolved")
+    if unresolved:  # quoted: a card's name may hold a comma
+        warnings.append(_("not known, so not counted as lands: {names}").format(
+            names="; ".join(f"«{name}»" for name in unresolved)))
+    if found["lands"] == 0:
+        warnings.append(_("the deck has no lands: every card with a colored cost is a choice"))
+    return jsonify({**found, "warnings": warnings})
+
+
+@table.post("/api/life")
+def life() -> Any:
+    """{"whose": NAME, "delta": -3}: a player's life total changed."""
+    who = player_or_host()
+    return jsonify(served().session.life(who, whose(), amount()))
+
+
+@table.post("/api/player-counter")
+def player_counter() -> Any:
+    """{"whose": NAME, "kind": "poison", "delta": 1}: counters on a player."""
+    who = player_or_host()
+    return jsonify(served().session.player_counter(who, whose(), counter_kind(), amount()))
+
+
+@table.post("/api/host/life-start")
+def life_start() -> Any:
+    host()
+    value = body().get("life")
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 999:
+        raise TableError("the starting life is a number from 1 to 999", status=400)
+    return jsonify(served().session.life_start(None, value))
+
+
+@table.post("/api/die")
+def die() -> Any:
+    """{"sides": 6}: a die rolled by the server, in everyone's log."""
+    sides = body().get("sides", 6)
+    if not isinstance(sides, int) or isinstance(sides, bool):
+        sides = 0
+    return jsonify(served().session.die(player_or_host(), sides))
+
+
+@table.post("/api/coin")
+def coin() -> Any:
+    return jsonify(served().session.coin(player_or_host()))
+
+
+@table.post("/api/first-player")
+def first_player() -> Any:
+    return jsonify(served().session.first_player(player_or_host()))
+
+
+@table.post("/api/next-turn")
+def next_turn() -> Any:
+    return jsonify(served().session.next_turn(player_or_host()))
+
+
+@table.post("/api/step")
+def step() -> Any:
+    step = body().get("step")
+    return jsonify(served().session.step(player_or_host(), step if isinstance(step, str) else ""))
 
 
 @table.post("/api/own-card")

@@ -3,10 +3,9 @@ does to the zones and who may take it. Nothing here reads or writes the state fi
 data through the store, asks these functions, and writes what they decide.
 
 Zones (`Zone`): the Hell library (ord ascending: the top first), the shared sideboard (the top first), a player's
-hand (theirs alone to see), `out` (played: battlefield, graveyard — anywhere but the libraries, the sideboard and
-the hand; open to everyone), `pending` (drawn, a choice card waiting for take or decline). A zone played cards
-can be told apart in (battlefield, graveyard, exile) is a new member and, for the cards already `out`, a
-migration of the store.
+hand (theirs alone to see), the public zones a played Hell card moves through (battlefield, tapped or not and with
+counters; graveyard; exile), a player's own library (`deck`: a Hell card put into its owner's library; theirs
+alone to know) and `pending` (drawn, a choice card waiting for take or decline).
 """
 
 from __future__ import annotations
@@ -34,8 +33,14 @@ class Zone(StrEnum):
     LIBRARY = "library"
     SIDEBOARD = "sideboard"
     HAND = "hand"
-    OUT = "out"  # played: open to everyone, back to the Hell library at the end of the game
+    BATTLEFIELD = "battlefield"  # these three are open to everyone, back to the Hell library at the end of the game
+    GRAVEYARD = "graveyard"
+    EXILE = "exile"
+    DECK = "deck"  # its owner's own library: the libraries keep their cards at the end of a game
     PENDING = "pending"
+
+
+PUBLIC_ZONES = (Zone.BATTLEFIELD, Zone.GRAVEYARD, Zone.EXILE)  # where played cards are, by zone
 
 
 class End(StrEnum):
@@ -60,12 +65,33 @@ class Action(StrEnum):
     OWN_CARD_TO_SIDEBOARD = N_("own card to sideboard")
     TO_HELL_LIBRARY = N_("to the Hell library")
     END_OF_GAME = N_("end of game")
+    DISCARD = N_("discard")
+    TO_BATTLEFIELD = N_("to the battlefield")
+    TO_GRAVEYARD = N_("to the graveyard")
+    TO_EXILE = N_("to exile")
+    TO_HAND = N_("to hand")
+    TO_LIBRARY = N_("to its owner's library")
+    TAP = N_("tap")
+    UNTAP = N_("untap")
+    CARD_COUNTER = N_("card counter")
+    LIFE = N_("life")
+    PLAYER_COUNTER = N_("player counter")
+    DIE = N_("die")
+    COIN = N_("coin")
+    FIRST_PLAYER = N_("first player")
+    TURN = N_("turn")
+    STEP = N_("step")
+    LIFE_START = N_("starting life")
+    DECK = N_("deck")
+    UNDO = N_("undo")  # a line saying who took back which action (that action's line stays, marked undone)
 
 
-OPEN_ZONES = (Zone.SIDEBOARD, Zone.OUT)  # every viewer sees these cards
-# Zones a player's cards are in; a Hell card first moved into one of these by a player is theirs (its owner)
-PLAYERS_ZONES = (Zone.HAND, Zone.OUT, Zone.PENDING)
-OWNING_ZONES = (Zone.HAND, Zone.OUT)
+OPEN_ZONES = (Zone.SIDEBOARD, *PUBLIC_ZONES)  # every viewer sees these cards
+# Zones whose cards go back to the bottom of the Hell library at the end of a game: all but the libraries (the
+# Hell library and the players' own) and the sideboard
+PLAYERS_ZONES = (Zone.HAND, *PUBLIC_ZONES, Zone.PENDING)
+# a Hell card first moved into one of these by a player is theirs (its owner)
+OWNING_ZONES = (Zone.HAND, *PUBLIC_ZONES, Zone.DECK)
 # What a player drew, holds or put back is theirs to know: the others read that they acted, not on which card.
 PRIVATE_ACTIONS = (Action.DRAW, Action.TAKE, Action.OPENING_HAND, Action.MULLIGAN, Action.KEEP)
 OPENING_ACTIONS = (Action.OPENING_HAND, Action.MULLIGAN, Action.KEEP)
@@ -79,6 +105,18 @@ class Place:
     zone: Zone
     player: str | None = None  # who holds or played it
     owner: str | None = None  # the rules' owner (None: nobody moved it out of Hell this game)
+    tapped: bool = False  # on the battlefield only
+    counters: dict[str, int] = field(default_factory=dict)  # on the battlefield only: kind → how many
+
+
+@dataclass(frozen=True)
+class Move:
+    """What moving a card does: the log's word for it, and the zone, end and player it goes to."""
+
+    action: Action
+    zone: Zone
+    end: End
+    player: str | None
 
 
 @dataclass(frozen=True)
@@ -91,6 +129,8 @@ class Entry:
     action: str
     detail: dict[str, Any] = field(default_factory=dict)
     moved: frozenset[int] = frozenset()
+    players: frozenset[str] = frozenset()  # whose life or counters it changed
+    turn: bool = False  # whether it changed the turn (or the starting life)
 
 
 # --- seeing ---------------------------------------------------------------------------------------------------
@@ -221,15 +261,100 @@ def to_hell_library(place: Place | None, name: str) -> None:
 
 
 def to_sideboard(place: Place | None, player: str | None, position: int, name: str) -> None:
-    """A card leaving the game (exile, ante…) goes on top of the sideboard: a played card by anyone's effect,
-    a card in hand by its holder."""
+    """A card leaving the game (ante, an effect…) goes on top of the sideboard: a played card by anyone's
+    effect, a card in hand or in their library by its holder."""
     if place is not None and place.zone == Zone.SIDEBOARD:  # open to all: this may be said
         raise TableError("{card} is not in play", status=409, card=name)
-    mine = place is not None and place.zone == Zone.HAND and place.player == player
-    if place is None or not (mine or place.zone == Zone.OUT):
+    movable(place, player, position)
+
+
+def movable(place: Place | None, player: str | None, position: int) -> Place:
+    """A card the asker may move: a public one (battlefield, graveyard, exile: anyone's effect may move it), or
+    one in their own hand or library. The host moves public cards only."""
+    mine = place is not None and place.zone in (Zone.HAND, Zone.DECK) and player is not None \
+        and place.player == player
+    if place is None or not (mine or place.zone in PUBLIC_ZONES):
         # the library, another's hand or waiting card: one answer for all, so that no probe tells which
         # library positions other players hold
         raise TableError("no card at library position {position}", status=404, position=position)
+    return place
+
+
+# where a move may send a card, as the page and the API name it
+DESTINATIONS = ("battlefield", "graveyard", "exile", "hand", "library-top", "library-bottom", "sideboard")
+
+
+def move_of(place: Place, mover: str | None, to: str, name: str) -> Move:
+    """Where a card goes and what the log calls it. A card returns to its owner's hand or library (an
+    ownerless Hell card's library is the Hell library: moved through the sideboard's own action); one put onto
+    the battlefield or into a graveyard or exile stays its player's."""
+    if to not in DESTINATIONS:
+        raise TableError("a card goes to one of: {zones}", status=400, zones=", ".join(DESTINATIONS))
+    holder = place.player or mover
+    owner = place.owner or holder
+    if to == "sideboard":
+        return Move(Action.TO_SIDEBOARD, Zone.SIDEBOARD, End.TOP, None)
+    if to.startswith("library-"):
+        return Move(Action.TO_LIBRARY, Zone.DECK, End(to.removeprefix("library-")), owner)
+    zone = Zone(to)
+    if zone == place.zone:
+        raise TableError("{card} is there already", status=409, card=name)
+    if zone == Zone.HAND:
+        return Move(Action.TO_HAND, zone, End.BOTTOM, owner)
+    if place.zone == Zone.HAND:
+        return Move(Action.PLAY if zone == Zone.BATTLEFIELD else Action.DISCARD if zone == Zone.GRAVEYARD
+                    else Action.TO_EXILE, zone, End.BOTTOM, holder)
+    action = {Zone.BATTLEFIELD: Action.TO_BATTLEFIELD, Zone.GRAVEYARD: Action.TO_GRAVEYARD,
+              Zone.EXILE: Action.TO_EXILE}[zone]
+    return Move(action, zone, End.BOTTOM, holder)
+
+
+def on_battlefield(place: Place | None, position: int) -> Place:
+    """Tapping and counters are for a card on the battlefield (open to all: anyone's effect may)."""
+    if place is None or place.zone != Zone.BATTLEFIELD:
+        raise TableError("no card on the battlefield at position {position}", status=404, position=position)
+    return place
+
+
+def counted(counters: dict[str, int], kind: str, delta: int) -> dict[str, int]:
+    """A card's counters after `delta` of a kind (none left: the kind goes)."""
+    left = {**counters, kind: counters.get(kind, 0) + delta}
+    return {k: n for k, n in left.items() if n > 0}
+
+
+# --- life, counters, dice and turns ---------------------------------------------------------------------------
+
+LIFE_START = 20  # a game's starting life total, unless the host sets another
+STEPS = ("untap", "upkeep", "draw", "main 1", "combat", "main 2", "end")  # a turn's steps, as the page names them
+DIE_SIDES = (2, 4, 6, 8, 10, 12, 20, 100)
+
+
+def seated_player(names: list[str], name: str) -> str:
+    if name not in names:
+        raise TableError("no player named {player} at this table", status=404, player=name)
+    return name
+
+
+def die_sides(sides: int) -> int:
+    if sides not in DIE_SIDES:
+        raise TableError("a die has one of these numbers of sides: {sides}", status=400,
+                         sides=", ".join(map(str, DIE_SIDES)))
+    return sides
+
+
+def next_turn(names: list[str], current: str | None) -> str:
+    """The player whose turn comes next, in the order players came to the table (the first when none yet)."""
+    if not names:
+        raise TableError("no player at the table yet")
+    if current not in names:
+        return names[0]
+    return names[(names.index(current) + 1) % len(names)]
+
+
+def turn_step(step: str) -> str:
+    if step not in STEPS:
+        raise TableError("a turn's steps are: {steps}", status=400, steps=", ".join(STEPS))
+    return step
 
 
 # --- the end of a game ----------------------------------------------------------------------------------------
@@ -277,8 +402,10 @@ def entry_to_undo(asker: str | None, anyone: bool, own: Entry | None, last: Entr
 
 
 def blocking(entry: Entry, later: list[Entry]) -> list[Entry]:
-    """Later actions that moved any card this one moved (or began a later game) depend on it."""
-    return [e for e in later if e.moved & entry.moved or Action.END_OF_GAME in (e.action, entry.action)]
+    """Later actions that moved any card this one moved, changed the same player's life or counters or the turn
+    (or began a later game) depend on it."""
+    return [e for e in later if e.moved & entry.moved or e.players & entry.players or e.turn and entry.turn
+            or Action.END_OF_GAME in (e.action, entry.action)]
 
 
 # --- seats ----------------------------------------------------------------------------------------------------

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from hhdcli.cards import Card
+from hhdcli.deck import LandLookup
 from hhdcli.mana import SymbolTable
 from hhdcli.table import rules
 from hhdcli.table.errors import Depends, TableError
 from hhdcli.table.rules import OWN_CARDS, Action, End, Zone
-from hhdcli.table.store import Store, Tx
+from hhdcli.table.store import Store, Tx, state_error
 from hhdcli.table.views import Views, public_entry
 
 
@@ -34,6 +35,8 @@ class Session:
     table: SymbolTable
     seed: str
     library_hash: str = ""  # the library file's content: a library drawn again with other options is another
+    hellscube: list[Card] = field(default_factory=list)  # the set's cards: a pasted deck's Hellscube lands
+    lookup: LandLookup | None = None  # other lands' colors (Scryfall), when the table is online
     store: Store = field(init=False, repr=False)
     views: Views = field(init=False, repr=False)
 
@@ -52,7 +55,7 @@ class Session:
             with self.store.transaction() as tx:
                 return self._start(tx, players)
         except sqlite3.DatabaseError as exc:
-            raise TableError("{file} is damaged ({reason})", status=400, file=self.path, reason=exc) from exc
+            raise state_error(exc, self.path) from exc
 
     def _start(self, tx: Tx, players: dict[str, tuple[str, ...]]) -> bool:
         found = tx.meta("seed")
@@ -193,7 +196,9 @@ class Session:
             game = tx.game()
             log, more = tx.log_page(None, log_size)
             seen = {"seed": self.seed, "game": game, "version": tx.version(), "cards": tx.outside_library(),
-                    "library_count": tx.count(Zone.LIBRARY), "players": tx.players(), "log": log, "log_more": more}
+                    "library_count": tx.count(Zone.LIBRARY), "players": tx.players(), "log": log, "log_more": more,
+                    "turn": {"player": tx.meta("turn"), "step": tx.meta("step"), "first": tx.meta("first")},
+                    "life_start": int(tx.meta("life_start") or rules.LIFE_START)}
             phase = self._opening(tx, viewer, game)[0] if viewer is not None else None  # the others' is private
         return self.views.state(seen, viewer, phase, lang)
 
@@ -295,14 +300,49 @@ class Session:
         return chosen
 
     def play(self, player: str, position: int, lang: str = "en") -> dict[str, Any]:
-        """A Hell card from the player's hand played (battlefield, graveyard…): open to everyone now, and back
-        to the Hell library at the end of the game."""
+        """A Hell card from the player's hand onto the battlefield: open to everyone now, and back to the Hell
+        library at the end of the game."""
         with self.store.transaction() as tx:
             self._colors(tx, player)
             rules.playable(player, position, tx.held(player))
-            tx.log_action(player, Action.PLAY, {"position": position, "name": self.cards[position].name}, [position])
-            tx.move(position, Zone.OUT, End.BOTTOM, player)
-        return self.views.describe(position, lang)
+        return self.move(player, position, "battlefield", lang)
+
+    def move(self, player: str | None, position: int, to: str, lang: str = "en") -> dict[str, Any]:
+        """A card moved by a player (or the host's board, None) to a zone the rules name (rules.DESTINATIONS):
+        one of theirs from their hand or library, or a public one (anyone's effect may move it)."""
+        with self.store.transaction() as tx:
+            name = self._name(tx, position)
+            found = tx.place(position)
+            if to == "sideboard":  # on the sideboard already: said, as the sideboard is open to all
+                rules.to_sideboard(found, player, position, name)
+            place = rules.movable(found, player, position)
+            move = rules.move_of(place, player, to, name)
+            detail = {"position": position, "name": name, "from": place.zone,
+                      **({"end": move.end} if move.zone == Zone.DECK else {})}
+            tx.log_action(player, move.action, detail, [position])
+            tx.move(position, move.zone, move.end, move.player)
+        return {**self.views.describe(position, lang, name), "zone": move.zone}
+
+    def tap(self, player: str | None, position: int, tapped: bool) -> dict[str, Any]:
+        """A card on the battlefield tapped or untapped (anyone's effect may: it is open to all)."""
+        with self.store.transaction() as tx:
+            place = rules.on_battlefield(tx.place(position), position)
+            name = self._name(tx, position)
+            tx.log_action(player, Action.TAP if tapped else Action.UNTAP, {"position": position, "name": name},
+                          [position])
+            tx.set_tapped(position, tapped)
+        return {"position": position, "name": name, "tapped": tapped, "was": place.tapped}
+
+    def card_counter(self, player: str | None, position: int, kind: str, delta: int) -> dict[str, Any]:
+        """Counters of a kind put on (or taken off) a card on the battlefield."""
+        with self.store.transaction() as tx:
+            place = rules.on_battlefield(tx.place(position), position)
+            name = self._name(tx, position)
+            counters = rules.counted(place.counters, kind, delta)
+            tx.log_action(player, Action.CARD_COUNTER, {"position": position, "name": name, "kind": kind,
+                                                        "delta": delta, "count": counters.get(kind, 0)}, [position])
+            tx.set_counters(position, counters)
+        return {"position": position, "name": name, "counters": counters}
 
     def play_sideboard_top(self, player: str, lang: str = "en") -> dict[str, Any]:
         """Anyone may play the sideboard's top card as if it were in their hand: it is played, open to all."""
@@ -311,7 +351,7 @@ class Session:
             top = rules.sideboard_top(tx.top(Zone.SIDEBOARD))
             name = self._name(tx, top)
             tx.log_action(player, Action.PLAY_FROM_SIDEBOARD, {"position": top, "name": name}, [top])
-            tx.move(top, Zone.OUT, End.BOTTOM, player)
+            tx.move(top, Zone.BATTLEFIELD, End.BOTTOM, player)
         return self.views.describe(top, lang, name)
 
     def own_card_to_sideboard(self, player: str, name: str) -> dict[str, Any]:
@@ -337,14 +377,108 @@ class Session:
         return self.views.describe(position, lang)
 
     def to_sideboard(self, player: str | None, position: int, lang: str = "en") -> dict[str, Any]:
-        """A card leaving the game (exile, ante…) goes on top of the sideboard: a played card by anyone's effect,
-        a card in hand by its holder."""
+        """A card leaving the game (ante, an effect…) goes on top of the sideboard: a played card by anyone's
+        effect, a card in hand or in their library by its holder."""
+        return self.move(player, position, "sideboard", lang)
+
+    # --- decks --------------------------------------------------------------------------------------
+
+    def set_deck(self, player: str, text: str | None, colors: str | None) -> dict[str, Any]:
+        """A player's deck from their phone: a pasted list (read as hhd check reads a deck file) or the colors
+        picked; the take rule uses its colors from the next draw. The answer has the warnings hhd check gives."""
+        from hhdcli.deck import deck_colors
+        from hhdcli.decklists import parse_deck
+
+        problems: list[str] = []
+        unresolved: list[str] = []
+        lands: int | None = None
+        letters = colors or ""
+        if text is not None:
+            deck = parse_deck(text, "deck")
+            if not deck.main and not deck.sideboard:
+                raise TableError("no cards read from the deck list: paste it as text, one card a line (4 Forest)",
+                                 status=400)
+            found = deck_colors(deck, self.hellscube, None, self.lookup)
+            problems, unresolved = list(deck.warnings), found.unresolved
+            letters, lands = "".join(found.colors), len(found.lands)
         with self.store.transaction() as tx:
-            name = self._name(tx, position)
-            rules.to_sideboard(tx.place(position), player, position, name)
-            tx.log_action(player, Action.TO_SIDEBOARD, {"position": position, "name": name}, [position])
-            tx.move(position, Zone.SIDEBOARD, End.TOP)
-        return self.views.describe(position, lang, name)
+            self._colors(tx, player)
+            tx.log_action(player, Action.DECK, {"whose": player, "colors": letters}, [], players=[player])
+            tx.set_colors(player, letters)
+        return {"player": player, "colors": letters, "lands": lands, "problems": problems, "unresolved": unresolved}
+
+    # --- life, counters, dice and turns ---------------------------------------------------------------
+
+    def life(self, actor: str | None, player: str, delta: int) -> dict[str, Any]:
+        """A player's life total changed by `delta` (by anyone at the table: damage is dealt by others)."""
+        with self.store.transaction() as tx:
+            rules.seated_player(tx.names(), player)
+            now = self._life(tx, player) + delta
+            tx.log_action(actor, Action.LIFE, {"whose": player, "delta": delta, "count": now}, [], players=[player])
+            tx.set_life(player, now)
+        return {"player": player, "life": now}
+
+    @staticmethod
+    def _life(tx: Tx, player: str) -> int:
+        found = next(p["life"] for p in tx.players() if p["name"] == player)
+        return int(tx.meta("life_start") or rules.LIFE_START) if found is None else int(found)
+
+    def player_counter(self, actor: str | None, player: str, kind: str, delta: int) -> dict[str, Any]:
+        """Counters of a kind on a player (poison, energy, commander damage from someone…)."""
+        with self.store.transaction() as tx:
+            rules.seated_player(tx.names(), player)
+            had = next(p["counters"] for p in tx.players() if p["name"] == player)
+            counters = rules.counted(had, kind, delta)
+            tx.log_action(actor, Action.PLAYER_COUNTER, {"whose": player, "kind": kind, "delta": delta,
+                                                         "count": counters.get(kind, 0)}, [], players=[player])
+            tx.set_player_counters(player, counters)
+        return {"player": player, "counters": counters}
+
+    def life_start(self, actor: str | None, life: int) -> dict[str, Any]:
+        """The host sets the starting life (from this game on, for those whose life has not changed)."""
+        with self.store.transaction() as tx:
+            tx.log_action(actor, Action.LIFE_START, {"count": life}, [], turn=True)
+            tx.set_meta("life_start", str(life))
+        return {"life_start": life}
+
+    def die(self, actor: str | None, sides: int) -> dict[str, Any]:
+        """A die rolled by the table (the server draws it, and the log keeps it: nobody rolls again unseen)."""
+        result = secrets.randbelow(rules.die_sides(sides)) + 1
+        with self.store.transaction() as tx:
+            tx.log_action(actor, Action.DIE, {"sides": sides, "result": result}, [])
+        return {"sides": sides, "result": result}
+
+    def coin(self, actor: str | None) -> dict[str, Any]:
+        result = ("heads", "tails")[secrets.randbelow(2)]
+        with self.store.transaction() as tx:
+            tx.log_action(actor, Action.COIN, {"result": result}, [])
+        return {"result": result}
+
+    def first_player(self, actor: str | None) -> dict[str, Any]:
+        """A random first player, whose turn it now is (its untap step)."""
+        with self.store.transaction() as tx:
+            names = tx.names()
+            first = names[secrets.randbelow(len(names))] if names else rules.next_turn(names, None)
+            tx.log_action(actor, Action.FIRST_PLAYER, {"whose": first}, [], turn=True)
+            for key, value in (("first", first), ("turn", first), ("step", rules.STEPS[0])):
+                tx.set_meta(key, value)
+        return {"first": first}
+
+    def next_turn(self, actor: str | None) -> dict[str, Any]:
+        """The next player's turn, from its untap step."""
+        with self.store.transaction() as tx:
+            now = rules.next_turn(tx.names(), tx.meta("turn"))
+            tx.log_action(actor, Action.TURN, {"whose": now}, [], turn=True)
+            tx.set_meta("turn", now)
+            tx.set_meta("step", rules.STEPS[0])
+        return {"turn": now, "step": rules.STEPS[0]}
+
+    def step(self, actor: str | None, step: str) -> dict[str, Any]:
+        with self.store.transaction() as tx:
+            rules.turn_step(step)
+            tx.log_action(actor, Action.STEP, {"whose": tx.meta("turn"), "step": step}, [], turn=True)
+            tx.set_meta("step", step)
+        return {"step": step}
 
     def end_game(self, player: str | None, confirmed: int | None = None) -> dict[str, Any]:
         """The Hell cards outside the libraries and the sideboard go to the bottom of the Hell library in random
@@ -353,11 +487,15 @@ class Session:
         with self.store.transaction() as tx:
             game = tx.game()
             rules.game_to_end(confirmed, game)
-            order, home = rules.end_of_game(tx.in_zones(rules.PLAYERS_ZONES), self._secret(tx), game)
+            outside = tx.in_zones(rules.PLAYERS_ZONES) + [p for p in tx.in_zones([Zone.DECK]) if p >= OWN_CARDS]
+            order, home = rules.end_of_game(outside, self._secret(tx), game)
             owned = tx.owned_hell_cards((Zone.LIBRARY, Zone.SIDEBOARD))
             # the log says how many, never which: the order at the bottom is the library's secret
             tx.log_action(player, Action.END_OF_GAME, {"game": game, "count": len(order)},
-                          list(dict.fromkeys(order + home + owned)))
+                          list(dict.fromkeys(order + home + owned)), players=tx.names(), turn=True)
+            tx.reset_players()  # life back to the start, no counters, nobody's turn yet
+            for key in ("turn", "step", "first"):
+                tx.unset_meta(key)
             for position in order:
                 tx.move(position, Zone.LIBRARY, End.BOTTOM)
             tx.delete_cards(home)
@@ -377,6 +515,11 @@ class Session:
             if later:
                 raise Depends(entry.action, [(e.player, e.action) for e in later[:3]])
             tx.undo_entry(entry.id)
+            # a line says who took back what, on every page (the undone line stays too, marked): in a game of
+            # hidden cards an action that silently vanished would invite suspicion
+            tx.log_action(player, Action.UNDO, {"undone": entry.action, "whose": entry.player,
+                                                **({"name": entry.detail["name"]} if "name" in entry.detail else {})},
+                          [])
         shown = public_entry({"id": entry.id, "game": entry.game, "player": entry.player, "action": entry.action,
                               "detail": entry.detail}, player)
         return {"undone": entry.action, "player": entry.player, "detail": shown["detail"]}

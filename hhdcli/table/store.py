@@ -22,9 +22,12 @@ from typing import Any
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
 from hhdcli.table.errors import TableError
-from hhdcli.table.rules import OPENING_ACTIONS, OWN_CARDS, End, Entry, Place, Zone, owner_after
+from hhdcli.table.rules import OPENING_ACTIONS, OWN_CARDS, Action, End, Entry, Place, Zone, owner_after
 
-COLUMNS = ("position", "zone", "ord", "player", "owner", "name")
+# a log entry still in force: not undone, and not itself an undo (an undo is a line of the log, not undoable)
+IN_FORCE = "undone IS NULL AND action != ?"
+COLUMNS = ("position", "zone", "ord", "player", "owner", "name", "tapped", "counters")
+PLACE = "position, zone, player, owner, tapped, counters"
 
 
 class FairLock:
@@ -91,8 +94,14 @@ def _hands_apart(db: sqlite3.Connection) -> None:
     """A session from before hands and play were apart had its players' cards all "out": they are taken to be in
     hand (a player plays them again with one tap). The mark stays for an older hhd opening this file."""
     if db.execute("SELECT 1 FROM meta WHERE key = 'zones'").fetchone() is None:
-        db.execute("UPDATE cards SET zone = ? WHERE zone = ?", (Zone.HAND, Zone.OUT))
+        db.execute("UPDATE cards SET zone = ? WHERE zone = 'out'", (Zone.HAND,))
         db.execute("INSERT INTO meta VALUES ('zones', '2')")
+
+
+def _played_on_battlefield(db: sqlite3.Connection) -> None:
+    """Played cards were all "out"; now a played card is on the battlefield, in a graveyard or in exile: the ones
+    played before are taken to be on the battlefield (a tap moves one on)."""
+    db.execute("UPDATE cards SET zone = ? WHERE zone = 'out'", (Zone.BATTLEFIELD,))
 
 
 def _seat_codes(db: sqlite3.Connection) -> None:
@@ -110,7 +119,15 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _add_column("cards", "name"),  # players' own cards, by name
     _hands_apart,
     _seat_codes,
+    _add_column("log", "undone"),  # an undone action stays in the log, marked, beside the line saying who undid it
+    _played_on_battlefield,
+    _add_column("cards", "tapped"),  # on the battlefield: '1' when tapped
+    _add_column("cards", "counters"),  # on the battlefield: a JSON object, kind → how many
+    _add_column("players", "life"),  # this game's life total (none: the starting life)
+    _add_column("players", "counters"),  # poison, energy, commander damage…: a JSON object, kind → how many
 )
+# meta keys of the game's turn, which an action may change (and its undo put back)
+TURN_KEYS = ("turn", "step", "first", "life_start")
 
 
 def _code_hash(code: str) -> str:
@@ -155,9 +172,32 @@ class Tx:
         return None if row is None else str(row["colors"])
 
     def players(self) -> list[dict[str, Any]]:
-        """Every player in the order they came: name, colors, whether a phone holds their seat."""
-        return [{"name": r["name"], "colors": r["colors"], "seated": r["token"] is not None}
-                for r in self.db.execute("SELECT name, colors, token FROM players ORDER BY rowid")]
+        """Every player in the order they came: name, colors, whether a phone holds their seat, life (None: the
+        starting life) and counters."""
+        return [{"name": r["name"], "colors": r["colors"], "seated": r["token"] is not None,
+                 "life": None if r["life"] is None else int(r["life"]),
+                 "counters": load_json(r["counters"]) if r["counters"] else {}}
+                for r in self.db.execute("SELECT name, colors, token, life, counters FROM players ORDER BY rowid")]
+
+    def names(self) -> list[str]:
+        return [str(r["name"]) for r in self.db.execute("SELECT name FROM players ORDER BY rowid")]
+
+    def set_colors(self, player: str, colors: str) -> None:
+        self.db.execute("UPDATE players SET colors = ? WHERE name = ?", (colors, player))
+
+    def set_life(self, player: str, life: int | None) -> None:
+        self.db.execute("UPDATE players SET life = ? WHERE name = ?", (life, player))
+
+    def set_player_counters(self, player: str, counters: dict[str, int]) -> None:
+        self.db.execute("UPDATE players SET counters = ? WHERE name = ?",
+                        (json.dumps(counters, ensure_ascii=False) if counters else None, player))
+
+    def reset_players(self) -> None:
+        """A new game: every life total back to the start, no counters."""
+        self.db.execute("UPDATE players SET life = NULL, counters = NULL")
+
+    def unset_meta(self, key: str) -> None:
+        self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
 
     def put_player(self, name: str, colors: str, update: bool = True) -> bool:
         """A player added (or their colors updated); False when `update` is off and they are there already."""
@@ -197,19 +237,22 @@ class Tx:
         self.db.executemany("INSERT INTO cards (position, zone, ord) VALUES (?, ?, ?)",
                             [(p, Zone.LIBRARY, i) for i, p in enumerate(order, start=1)])
 
+    @staticmethod
+    def _place(row: sqlite3.Row) -> Place:
+        return Place(int(row["position"]), Zone(row["zone"]), row["player"], row["owner"], bool(row["tapped"]),
+                     load_json(row["counters"]) if row["counters"] else {})
+
     def place(self, position: int) -> Place | None:
-        row = self.db.execute("SELECT position, zone, player, owner FROM cards WHERE position = ?",
-                              (position,)).fetchone()
-        return None if row is None else Place(int(row["position"]), Zone(row["zone"]), row["player"], row["owner"])
+        row = self.db.execute(f"SELECT {PLACE} FROM cards WHERE position = ?", (position,)).fetchone()
+        return None if row is None else self._place(row)
 
     def places(self, positions: list[int]) -> dict[int, Place]:
         """Where each of these cards is, in one query however many are asked."""
         if not positions:
             return {}
         marks = ", ".join("?" * len(positions))
-        rows = self.db.execute(f"SELECT position, zone, player, owner FROM cards WHERE position IN ({marks})",
-                               positions)
-        return {int(r["position"]): Place(int(r["position"]), Zone(r["zone"]), r["player"], r["owner"]) for r in rows}
+        rows = self.db.execute(f"SELECT {PLACE} FROM cards WHERE position IN ({marks})", positions)
+        return {int(r["position"]): self._place(r) for r in rows}
 
     def own_name(self, position: int) -> str | None:
         """The name of a player's own card (Hell cards have theirs in the card data)."""
@@ -217,9 +260,11 @@ class Tx:
         return str(row["name"]) if row and row["name"] else None
 
     def outside_library(self) -> list[dict[str, Any]]:
-        """Every card not in the Hell library, in zone order: position, zone, player, owner, name."""
+        """Every card not in the Hell library, in zone order: position, zone, player, owner, name, tapped and
+        counters (a JSON object, or None)."""
         return [dict(r) for r in self.db.execute(
-            "SELECT position, zone, player, owner, name FROM cards WHERE zone != ? ORDER BY ord", (Zone.LIBRARY,))]
+            "SELECT position, zone, player, owner, name, tapped IS NOT NULL AS tapped, counters FROM cards "
+            "WHERE zone != ? ORDER BY ord", (Zone.LIBRARY,))]
 
     def count(self, zone: Zone) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM cards WHERE zone = ?", (zone,)).fetchone()[0])
@@ -251,7 +296,7 @@ class Tx:
 
     def add_own_card(self, position: int, player: str, name: str) -> None:
         self.db.execute("INSERT INTO cards (position, zone, ord, player, owner, name) VALUES (?, ?, 0, ?, ?, ?)",
-                        (position, Zone.OUT, player, player, name))
+                        (position, Zone.BATTLEFIELD, player, player, name))
 
     def delete_cards(self, positions: Iterable[int]) -> None:
         self.db.executemany("DELETE FROM cards WHERE position = ?", [(p,) for p in positions])
@@ -266,20 +311,36 @@ class Tx:
                                (zone,)).fetchone()["o"]
         ord_ = 0 if edge is None else edge - 1 if end == End.TOP else edge + 1
         owner = self.db.execute("SELECT owner FROM cards WHERE position = ?", (position,)).fetchone()["owner"]
-        self.db.execute("UPDATE cards SET zone = ?, ord = ?, player = ?, owner = ? WHERE position = ?",
-                        (zone, ord_, player, owner_after(zone, player, owner), position))
+        # a card leaving a zone leaves its tapped state and counters behind (a new object, in the rules' words)
+        self.db.execute("UPDATE cards SET zone = ?, ord = ?, player = ?, owner = ?, tapped = NULL, counters = NULL "
+                        "WHERE position = ?", (zone, ord_, player, owner_after(zone, player, owner), position))
+
+    def set_tapped(self, position: int, tapped: bool) -> None:
+        self.db.execute("UPDATE cards SET tapped = ? WHERE position = ?", ("1" if tapped else None, position))
+
+    def set_counters(self, position: int, counters: dict[str, int]) -> None:
+        self.db.execute("UPDATE cards SET counters = ? WHERE position = ?",
+                        (json.dumps(counters, ensure_ascii=False) if counters else None, position))
 
     # --- the log ---
 
     def log_action(self, player: str | None, action: str, detail: dict[str, Any], moving: list[int],
-                   created: Iterable[int] = ()) -> None:
+                   created: Iterable[int] = (), players: Iterable[str] = (), turn: bool = False) -> None:
         """Log an action with its inverse: the rows of the cards it moves as they were, the cards it creates
-        (to delete) and the game number: a few dozen bytes, not the whole table."""
+        (to delete), the life and counters of the `players` it changes, the turn (with `turn`) and the game
+        number: a few dozen bytes, not the whole table."""
         marks = ", ".join("?" * len(moving))
         before = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM cards WHERE position IN ({marks})",
                                  moving).fetchall()
         game = self.game()
-        inverse = {"cards": [tuple(r) for r in before], "created": list(created), "game": game}
+        inverse: dict[str, Any] = {"cards": [tuple(r) for r in before], "created": list(created), "game": game}
+        names = list(players)
+        if names:
+            inverse["players"] = [tuple(r) for r in self.db.execute(
+                f"SELECT name, life, counters, colors FROM players WHERE name IN ({', '.join('?' * len(names))})",
+                names)]
+        if turn:
+            inverse["turn"] = {key: self.meta(key) for key in TURN_KEYS}
         self.db.execute("INSERT INTO log (game, player, action, detail, undo) VALUES (?, ?, ?, ?, ?)",
                         (game, player, str(action), json.dumps(detail, ensure_ascii=False), json.dumps(inverse)))
         self.changed()
@@ -289,47 +350,64 @@ class Tx:
         inverse = load_json(row["undo"])
         moved = {int(r[0]) for r in inverse["cards"]} | {int(p) for p in inverse.get("created", [])}
         return Entry(int(row["id"]), int(row["game"]), row["player"], str(row["action"]), load_json(row["detail"]),
-                     frozenset(moved))
+                     frozenset(moved), frozenset(str(p[0]) for p in inverse.get("players", [])), "turn" in inverse)
 
     def last_entry(self, player: str | None = None) -> Entry | None:
-        """The table's last log entry, or a player's last."""
+        """The table's last action still in force (not undone, not an undo), or a player's last."""
         if player is None:
-            row = self.db.execute("SELECT * FROM log ORDER BY id DESC LIMIT 1").fetchone()
+            row = self.db.execute(f"SELECT * FROM log WHERE {IN_FORCE} ORDER BY id DESC LIMIT 1",
+                                  (Action.UNDO,)).fetchone()
         else:
-            row = self.db.execute("SELECT * FROM log WHERE player = ? ORDER BY id DESC LIMIT 1", (player,)).fetchone()
+            row = self.db.execute(f"SELECT * FROM log WHERE player = ? AND {IN_FORCE} ORDER BY id DESC LIMIT 1",
+                                  (player, Action.UNDO)).fetchone()
         return None if row is None else self._entry(row)
 
     def entries_after(self, entry_id: int) -> list[Entry]:
-        return [self._entry(r) for r in self.db.execute("SELECT * FROM log WHERE id > ? ORDER BY id", (entry_id,))]
+        """The actions in force after this one (an undone one moved nothing any more)."""
+        return [self._entry(r) for r in self.db.execute(f"SELECT * FROM log WHERE id > ? AND {IN_FORCE} ORDER BY id",
+                                                        (entry_id, Action.UNDO))]
 
     def latest_opening(self, game: int, player: str) -> Entry | None:
-        """The newest of a player's opening-hand actions this game (an undone action is deleted from the log).
+        """The newest of a player's opening-hand actions this game (an undone one is not).
         Read backwards through the log's (game, player) index: its cost does not grow with the evening."""
         marks = ", ".join("?" * len(OPENING_ACTIONS))
         row = self.db.execute(
             f"SELECT id, game, player, action, detail FROM log WHERE game = ? AND player = ? AND action IN ({marks}) "
-            "ORDER BY id DESC LIMIT 1", (game, player, *OPENING_ACTIONS)).fetchone()
+            "AND undone IS NULL ORDER BY id DESC LIMIT 1", (game, player, *OPENING_ACTIONS)).fetchone()
         if row is None:
             return None
         return Entry(int(row["id"]), int(row["game"]), row["player"], str(row["action"]), load_json(row["detail"]))
 
     def undo_entry(self, entry_id: int) -> None:
-        """Put back the cards an entry moved as they were, delete those it created, its game, and itself."""
+        """Put back the cards an entry moved as they were, delete those it created, its game; the entry stays in
+        the log, marked undone (the line saying who undid it is the caller's to log)."""
         row = self.db.execute("SELECT undo FROM log WHERE id = ?", (entry_id,)).fetchone()
         inverse = load_json(row["undo"])
         # the moved cards' rows as they were (a session from before this kept every row, with fewer columns)
         for card in inverse["cards"]:
+            if card[1] == "out":  # logged before played cards had zones: on the battlefield now
+                card = [card[0], Zone.BATTLEFIELD, *card[2:]]
             names = ", ".join(COLUMNS[:len(card)])
             self.db.execute(f"INSERT OR REPLACE INTO cards ({names}) VALUES ({', '.join('?' * len(card))})", card)
         self.delete_cards(int(p) for p in inverse.get("created", []))
+        for name, life, counters, colors in inverse.get("players", []):
+            self.db.execute("UPDATE players SET life = ?, counters = ?, colors = ? WHERE name = ?",
+                            (life, counters, colors, name))
+        for key, value in inverse.get("turn", {}).items():
+            if value is None:
+                self.unset_meta(key)
+            else:
+                self.set_meta(key, value)
         self.set_game(int(inverse["game"]))  # older records keep it as text
-        self.db.execute("DELETE FROM log WHERE id = ?", (entry_id,))
+        self.db.execute("UPDATE log SET undone = '1' WHERE id = ?", (entry_id,))
         self.changed()
 
     def log_page(self, before: int | None, size: int) -> tuple[list[dict[str, Any]], bool]:
         """Up to `size` entries older than `before`, newest first, and whether there are more: an index range,
-        whatever the log's length. Each is id, game, player, action and detail (as stored: JSON text)."""
-        entries = self.db.execute("SELECT id, game, player, action, detail FROM log WHERE id < ? ORDER BY id DESC "
+        whatever the log's length. Each is id, game, player, action, detail (as stored: JSON text) and whether
+        it was undone."""
+        entries = self.db.execute("SELECT id, game, player, action, detail, undone IS NOT NULL AS undone FROM log "
+                                  "WHERE id < ? ORDER BY id DESC "
                                   "LIMIT ?", (before if before is not None else 2**62, size + 1)).fetchall()
         return [dict(e) for e in entries[:size]], len(entries) > size
 
@@ -366,7 +444,7 @@ class Store:
                 yield Tx(db)
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _roll_back(db)
                 raise
 
     @contextmanager
@@ -385,7 +463,7 @@ class Store:
         try:
             self._migrate()
         except sqlite3.DatabaseError as exc:
-            raise TableError("{file} is damaged ({reason})", status=400, file=self.path, reason=exc) from exc
+            raise state_error(exc, self.path) from exc
 
     def _check_file(self) -> None:
         """An existing state file must be an SQLite database: an empty or foreign file is not a session."""
@@ -416,5 +494,30 @@ class Store:
                 db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _roll_back(db)
                 raise
+
+
+def _roll_back(db: sqlite3.Connection) -> None:
+    """Undo the transaction that failed, if SQLite has not already: on a full disk (SQLITE_FULL) it rolls back
+    itself, and a ROLLBACK then would raise "cannot rollback" in place of the error that says what happened."""
+    if db.in_transaction:
+        db.execute("ROLLBACK")
+
+
+# what SQLite says when it cannot write the file, which may hold a healthy session: read-only, no permission,
+# no folder, a full disk, an I/O error (primary result codes: the low byte of the extended one)
+_UNWRITABLE = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_FULL,
+               sqlite3.SQLITE_IOERR}
+
+
+class StateUnwritable(TableError):
+    """The state file cannot be written where it is; the session in it, if any, is intact."""
+
+
+def state_error(exc: sqlite3.DatabaseError, path: Path) -> TableError:
+    """A failed SQLite call on the state file, said as what it means: cannot write it, or damaged."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in _UNWRITABLE:
+        return StateUnwritable(N_("cannot write {file}: {reason}"), status=500, file=path, reason=exc)
+    return TableError("{file} is damaged ({reason})", status=400, file=path, reason=exc)

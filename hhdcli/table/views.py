@@ -14,7 +14,7 @@ from hhdcli.jsonio import load_json
 from hhdcli.mana import SymbolTable, Take, judge
 from hhdcli.render.texts import shown_type_line
 from hhdcli.rulings import card_rulings
-from hhdcli.table.rules import PRIVATE_ACTIONS, Place, Zone, may_see
+from hhdcli.table.rules import PRIVATE_ACTIONS, PUBLIC_ZONES, Action, Place, Zone, may_see
 
 # The take rule's answers and what each tells the player to do (messages of the table's catalog)
 REMINDERS = {Take.LAND: "a land: into your hand; in your draw step you may play it at once",
@@ -23,7 +23,13 @@ REMINDERS = {Take.LAND: "a land: into your hand; in your draw step you may play 
 VERDICTS = tuple(str(v) for v in REMINDERS)  # named on the page
 # what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
-SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone")
+SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
+                "sides", "result", "step", "colors")
+
+
+def hidden_move(action: str, detail: dict[str, Any]) -> bool:
+    """A card moved between its holder's hand and library: the others saw a card go, not which."""
+    return action in (Action.TO_HAND, Action.TO_LIBRARY) and detail.get("from") in (Zone.HAND, Zone.DECK)
 
 
 def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, dict[str, Any]] | None = None
@@ -37,10 +43,12 @@ def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[
         shown = {k: v for k, v in detail.items() if k in SHOWN_DETAIL}
         if shown_details is not None:
             shown_details[entry["id"]] = shown
-    if entry["action"] in PRIVATE_ACTIONS and entry["player"] != viewer:
-        shown = {k: v for k, v in shown.items() if k == "count"}
+    if (entry["action"] in PRIVATE_ACTIONS or hidden_move(entry["action"], shown)) and entry["player"] != viewer:
+        shown = {k: v for k, v in shown.items() if k in ("count", "end", "from")}
+    elif entry["action"] == Action.UNDO and shown.get("undone") in PRIVATE_ACTIONS and shown.get("whose") != viewer:
+        shown = {k: v for k, v in shown.items() if k != "name"}  # taken back, as private as it was done
     return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
-            "detail": shown}
+            "detail": shown, "undone": bool(entry.get("undone"))}
 
 
 @dataclass
@@ -55,6 +63,8 @@ class Views:
     _described: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict, repr=False)
     _verdicts: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
     shown_details: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)  # log entries', by id
+    _tokens: dict[str, Card] | None = field(default=None, repr=False)  # the library's tokens as cards, by id
+    _made: dict[int, list[str]] = field(default_factory=dict, repr=False)  # a card's tokens' ids, by position
 
     def name_faces(self, secret: str) -> None:
         """Each card's face is served under an id made from the session's secret, not its library position:
@@ -62,6 +72,29 @@ class Views:
         self.faces = {hmac.new(secret.encode(), f"face:{p}".encode(), hashlib.sha256).hexdigest()[:20]: p
                       for p in self.cards}
         self.face_of = {p: face for face, p in self.faces.items()}
+
+    def tokens(self) -> dict[str, Card]:
+        """The tokens the library's cards make, as cards by id (worked out when first asked: a table whose cards
+        make none never asks). A token is public: its id is the registry's, its face anyone's to see."""
+        if self._tokens is None:
+            from hhdcli.tokens import library_tokens, token_card
+
+            self._tokens = {}
+            for item in library_tokens(list(self.cards.values())):
+                card = token_card(item.token)
+                self._tokens[card.id] = card
+                for maker in item.makers:
+                    for position, held in self.cards.items():
+                        if held.id == maker.card.id:
+                            self._made.setdefault(position, []).append(card.id)
+        return self._tokens
+
+    def made_by(self, position: int, lang: str) -> list[dict[str, Any]]:
+        """The tokens a card makes, each with its face's address (tap to see it)."""
+        tokens = self.tokens()
+        return [{"id": token_id, "name": tokens[token_id].name, "type_line": tokens[token_id].type_line,
+                 "text": card_text(tokens[token_id]), "face": f"/tokens/{lang}/{token_id}.png"}
+                for token_id in self._made.get(position, [])]
 
     def name(self, position: int, own_name: str | None = None) -> str:
         card = self.cards.get(position)
@@ -80,7 +113,7 @@ class Views:
         card = self.cards.get(position)
         if card is None:
             return {"position": position, "name": name or "?", "hell": False, "cost": "", "type_line": "",
-                    "image": None, "face": None, "text": "", "hell_rulings": []}
+                    "image": None, "face": None, "text": "", "hell_rulings": [], "tokens": []}
         key = (position, lang)
         found = self._described.get(key)
         if found is None:
@@ -91,7 +124,8 @@ class Views:
                 "cost": card.mana_cost, "type_line": type_line, "image": images[0] if images else None,
                 "face": f"/cards/{lang}/{self.face_of[position]}.png",  # drawn with its words in `lang`
                 "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
-                "hell_rulings": [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)]}
+                "hell_rulings": [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)],
+                "tokens": self.made_by(position, lang)}
         return dict(found)
 
     def verdict(self, position: int, colors: str, lang: str = "en") -> dict[str, Any]:
@@ -105,8 +139,12 @@ class Views:
         nobody has moved it out of Hell; its owner's library is the Hell library, its other zones the
         sideboard)."""
         position = int(row["position"])
-        return {"position": position, "id": self.face_of.get(position) or f"own-{position}",
-                "name": self.name(position, row["name"]), "hell": position in self.cards, "owner": row["owner"]}
+        found = {"position": position, "id": self.face_of.get(position) or f"own-{position}",
+                 "name": self.name(position, row["name"]), "hell": position in self.cards, "owner": row["owner"]}
+        if row.get("zone") == Zone.BATTLEFIELD:
+            found.update(tapped=bool(row.get("tapped")), counters=load_json(row["counters"]) if row.get("counters")
+                         else {})
+        return found
 
     def described_faces(self, ids: list[str], places: dict[int, Place], viewer: str | None,
                         lang: str) -> dict[str, dict[str, Any]]:
@@ -127,8 +165,10 @@ class Views:
                 by_player.setdefault(row["player"], []).append(row)
         return {
             "seed": seen["seed"], "game": seen["game"], "version": seen["version"], "you": viewer,
-            "library_count": seen["library_count"], "sideboard": sideboard,
-            "players": [self.player(p, by_player.get(p["name"], []), viewer, phase, lang) for p in seen["players"]],
+            "library_count": seen["library_count"], "sideboard": sideboard, "turn": seen["turn"],
+            "life_start": seen["life_start"],
+            "players": [self.player({**p, "life": seen["life_start"] if p["life"] is None else p["life"]},
+                                    by_player.get(p["name"], []), viewer, phase, lang) for p in seen["players"]],
             "log": [public_entry(e, viewer, self.shown_details) for e in seen["log"]], "log_more": seen["log_more"],
         }
 
@@ -137,10 +177,13 @@ class Views:
         """A player as `viewer` sees them; `phase` is the viewer's own opening hand, shown to them alone."""
         hand = [r for r in mine if r["zone"] == Zone.HAND]
         pending = next((r["position"] for r in mine if r["zone"] == Zone.PENDING), None)
+        deck = [r for r in mine if r["zone"] == Zone.DECK]
+        zones = {str(z): [{**self.ref(r), "zone": str(z)} for r in mine if r["zone"] == z] for z in PUBLIC_ZONES}
         seen = {"name": player["name"], "colors": player["colors"], "card_count": len(hand),
-                "waiting": pending is not None, "seated": player["seated"],
-                "played": [self.ref(r) for r in mine if r["zone"] == Zone.OUT]}
-        if viewer != player["name"]:  # another's hand is private
-            return {**seen, "cards": [], "pending": None, "opening": None}
-        return {**seen, "cards": [self.ref(r) for r in hand], "opening": phase,
+                "waiting": pending is not None, "seated": player["seated"], "zones": zones,
+                "life": player["life"], "counters": player["counters"],
+                "played": [c for cards in zones.values() for c in cards], "deck_count": len(deck)}
+        if viewer != player["name"]:  # another's hand is private, and which Hell cards went into their library
+            return {**seen, "cards": [], "deck": [], "pending": None, "opening": None}
+        return {**seen, "cards": [self.ref(r) for r in hand], "deck": [self.ref(r) for r in deck], "opening": phase,
                 "pending": self.verdict(pending, player["colors"], lang) if pending is not None else None}

@@ -60,6 +60,13 @@ def _draw_checklist(canvas, checklist: Checklist, symbols: SymbolTable, fonts: F
             _advance(canvas, checklist, fonts, cursor, need=LINE * 2)
             canvas.drawString(_x(cursor, column_w), cursor.y - LINE, text)
             cursor.y -= LINE * 0.9
+    if checklist.tokens:  # under the cards: the tokens to bring, each with the cards that make it
+        cursor.y -= LINE * 0.5
+        _advance(canvas, checklist, fonts, cursor, need=LINE * 3)
+        _heading(canvas, fonts, cursor, column_w, f"{checklist.tokens.heading} ({checklist.tokens.count})")
+        for line in checklist.tokens.lines:
+            _advance(canvas, checklist, fonts, cursor, need=_line_height(line))
+            _line(canvas, fonts, symbols, cursor, column_w, line)
     _page_footer(canvas, fonts, checklist, cursor.page)
     canvas.showPage()
     if rules_lang:

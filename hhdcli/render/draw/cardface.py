@@ -327,7 +327,8 @@ class Painter:
         else:
             c.setFillColor(ink())
         c.setFont(self.fonts.regular, MIN_PT)
-        line = f"{card.set_code} · " + _("Hell's Half-Draft proxy") + (f" · {part[0]}/{part[1]}" if part[1] > 1 else "")
+        mark = _("Token") if card.is_token else card.set_code  # a token says so, where a card names its set
+        line = f"{mark} · " + _("Hell's Half-Draft proxy") + (f" · {part[0]}/{part[1]}" if part[1] > 1 else "")
         x, y, room = slot.x + 3.4 * MM, slot.y + BORDER + 0.6 * MM, slot.w - 6.8 * MM
         if rulings:  # a small flag, then the ids: with the footer's words when they fit, else in their place
             self._flag(x, y)

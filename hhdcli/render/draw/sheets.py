@@ -75,7 +75,8 @@ class SheetDrawing:
             with self._clipped(sheet.cell(index)):  # a card's bleed stays out of its neighbours
                 self._card(proxy, *sheet.slot(index))
         self._marks()
-        slots = "  ".join(f"{i + 1} {p.card.name}" for i, p in enumerate(page))
+        slots = "  ".join(f"{i + 1} " + (_("{name} (token)").format(name=p.card.name) if p.card.is_token
+                                         else p.card.name) for i, p in enumerate(page))
         self._furniture(f"{self.options.title} · {numbered} · {slots}")
         canvas.restoreState()
         canvas.showPage()

@@ -29,7 +29,20 @@ function keepToken(token) {
 let rendered = () => {};
 export function onState(render) { rendered = render; }  // main.js: what to do with each new state
 
-export function showError(message) { $("error").textContent = sentence(message); $("error").hidden = !message; }
+// `offline`: the error is the table's silence; it goes when the table answers again (its cause is gone)
+let errorOffline = false;
+export function showError(message, offline = false) {
+  errorOffline = offline && !!message;
+  $("error").textContent = sentence(message); $("error").hidden = !message;
+  barSaid();
+}
+// the sticky bar, where a player's eyes are: a failed tap's error, else the connection when it is not up
+function barSaid() {
+  const error = $("error").hidden ? "" : $("error").textContent;
+  const said = error || (conn === "up" || conn === "connecting" ? "" : $("conn").textContent);
+  $("bar-said").textContent = said; $("bar-said").hidden = !said;
+  $("bar-said").className = "bar-said" + (error ? " error" : "");
+}
 
 // --- connection: connected, reconnecting, not answering; never silent --------------------------------------
 let conn = "connecting", pushed = false, events = null;
@@ -41,15 +54,17 @@ function setConn(now) {
   $("banner").className = "banner" + (now === "down" ? " down" : "");
   $("banner").textContent = now === "down" ? T("The table is not answering: is hhd table still running on the laptop? This page reconnects by itself.")
                                            : T("Connection lost: reconnecting…");
+  barSaid();
 }
 
 export async function api(path, options = {}) {
   let response;
   try { response = await fetch(path, { ...options, headers: headers() }); }
-  catch (e) { setConn("down"); return { ok: false, offline: true, answer: { error: T("The table is not answering: your tap was not sent. Try again when it is back.") } }; }
+  catch { setConn("down"); return { ok: false, offline: true, answer: { error: T("The table is not answering: your tap was not sent. Try again when it is back.") } }; }
   let answer = {};
-  try { answer = await response.json(); } catch (e) { answer = { error: T("The table sent an answer this page cannot read.") }; }
+  try { answer = await response.json(); } catch { answer = { error: T("The table sent an answer this page cannot read.") }; }
   if (conn === "down") setConn(pushed ? "up" : "reconnecting");
+  if (errorOffline) showError("");
   return { ok: response.ok, status: response.status, answer };
 }
 
@@ -61,13 +76,13 @@ export async function ask(text) {
 
 export async function call(action, extra = {}) {
   showError("");
-  const { ok, answer, status } = await api("/api/" + action + q, { method: "POST", body: JSON.stringify(extra) });
+  const { ok, answer, status, offline } = await api("/api/" + action + q, { method: "POST", body: JSON.stringify(extra) });
   if (answer.confirm && action === "undo" && !extra.anyone) {  // another player's action: only when confirmed
     if (await ask(answer.error + ". " + T("Undo it anyway?"))) return call("undo", { ...extra, anyone: true });
     return null;
   }
   if (!ok) {
-    showError(answer.error);
+    showError(answer.error, offline);
     if (status === 401 || status === 403) { await refresh(true); }
     return null;
   }
@@ -97,11 +112,11 @@ export async function refresh(force = false) {
     try { await reading; } finally { reading = null; done = upTo; }
   }
 }
+const online = players => JSON.stringify(players.map(p => p.online));  // who is connected, to compare
 async function readState(force) {
   const asked = myToken;  // a read sent before this phone took its seat does not say the seat is lost
-  const { ok, answer } = await api("/api/state" + q);
-  if (!ok) { if (answer.error && !answer.offline) showError(answer.error); return; }
-  const online = players => JSON.stringify(players.map(p => p.online));
+  const { ok, answer, offline } = await api("/api/state" + q);  // offline: the banner says so; no tap failed
+  if (!ok) { if (answer.error && !offline) showError(answer.error); return; }
   if (!(force || answer.version !== page.version || online(answer.players) !== online((page.state || answer).players))) return;
   // descriptions of cards this page has not seen yet, in one request
   const refs = [...answer.sideboard, ...answer.players.flatMap(p => [...p.cards, ...p.played])];
