@@ -32,7 +32,9 @@ def _scan() -> bytes:
 def _start(cache: Path, names: list[str], out: Path, timeout: int) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "hhdcli", "--cache-dir", str(cache), "--timeout", str(timeout),
                              "proxies", *names, "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, env={**os.environ, "HHD_LANG": "en"})
+                            text=True, start_new_session=True, env={**os.environ, "HHD_LANG": "en"},
+                            # Ctrl-C as a terminal sends it, even when this run inherited it ignored (a test worker)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def _session(sid: int) -> dict[int, int]:
