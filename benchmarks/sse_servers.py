@@ -37,7 +37,7 @@ else:
 def app(environ, start_response):
     if environ["PATH_INFO"] == "/events":
         start_response("200 OK", [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")])
-        return changes.stream()
+        return (chunk.encode() for chunk in changes.stream())
     start_response("200 OK", [("Content-Type", "text/plain")])
     return [b"ok"]
 

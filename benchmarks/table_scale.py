@@ -53,6 +53,12 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def disk_bytes(folder: Path) -> int:
     return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
 
@@ -189,14 +195,14 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
     rest_with_tables = rss_mb(pid)
     memory: list[tuple[float, float]] = []
     measuring[0] = True
-    begin = time.monotonic()
+    begin, cpu_begin = time.monotonic(), cpu_seconds(pid)
     stop_at[0] = begin + args.minutes * 60
     while time.monotonic() < stop_at[0]:
         memory.append((round(time.monotonic() - begin, 1), round(rss_mb(pid), 1)))
         gevent.sleep(10)
     measuring[0] = False
     memory.append((round(time.monotonic() - begin, 1), round(rss_mb(pid), 1)))
-    elapsed = time.monotonic() - begin
+    elapsed, cpu = time.monotonic() - begin, cpu_seconds(pid) - cpu_begin
     open_streams = streams["open"]
     gevent.killall(players, timeout=5)
     third = max(1, len(memory) // 3)
@@ -204,6 +210,10 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
         "tables": args.tables, "players": args.players, "mean_gap_s": args.every, "minutes": args.minutes,
         "opening_tables_s": round(opening, 1),
         "actions_per_s": round((len(draws) + len(others)) / elapsed, 1),
+        # the server's CPU per action, with the state reads of the pages it woke: 1 / this is the action rate
+        # one core saturates at
+        "server_cpu_share": round(cpu / elapsed, 2),
+        "server_cpu_ms_per_action": round(cpu * 1000 / max(1, len(draws) + len(others)), 1),
         "draw": summary(draws), "other_actions": summary(others), "push_to_other_pages": summary(pushes),
         "actions_refused": len(refused_actions), "refused_kinds": sorted(set(refused_actions))[:10],
         "streams_open_at_end": open_streams, "streams_refused": streams["refused"],

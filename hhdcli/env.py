@@ -135,7 +135,7 @@ class Env:
             client = Client(self.http(), accept="application/json, text/html;q=0.9, */*;q=0.8", notice=self.notice)
             return read_deck_url(source, client, self.deck_sites_url)
         path = Path(source)
-        if not path.is_file():
+        if not path.exists():  # a folder, a FIFO or a device is refused by read_deck, saying which
             raise InputError(_("{path}: no such deck file").format(path=source),
                              _("give a deck file, or a deck's link on Moxfield, Archidekt, MTGGoldfish, TappedOut, "
                                "Deckstats or AetherHub"))

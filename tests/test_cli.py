@@ -99,7 +99,7 @@ def test_every_example_runs_as_written(tmp_path, server, monkeypatch):
     first = ("sync", "status", "cards", "card", "generate")
     for name in [*first, *[c for c in COMMANDS if c not in first]]:
         for line in examples(name):
-            if name == "table":  # a server: it must start and say where to open it
+            if name in ("table", "serve"):  # a server: it must start and say where to open it
                 assert serves(line, {**os.environ, **env}, tmp_path), line
             else:
                 result = CliRunner().invoke(cli, shlex.split(line)[1:], env=env, catch_exceptions=False)
@@ -113,7 +113,7 @@ def serves(line: str, env: dict[str, str], cwd: Path) -> bool:
     process = subprocess.Popen([sys.executable, "-m", "hhdcli", *shlex.split(line)[1:]], cwd=cwd, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        return process.stdout.readline().startswith("open http://")  # type: ignore[union-attr]
+        return process.stdout.readline().startswith(("open http://", "open https://"))  # type: ignore[union-attr]
     finally:
         process.terminate()
         process.wait(timeout=10)

@@ -35,7 +35,9 @@ class Server:
         self.process = subprocess.Popen([sys.executable, "-m", "hhdcli", "serve", "--dir", str(root), *args],
                                         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
-        assert line.startswith(("open http://", "open https://")), self.process.stderr.read() if not line else line
+        if not line.startswith(("open http://", "open https://")):
+            self.process.kill()
+            raise AssertionError(line or self.process.communicate(timeout=10)[1][-2000:])
 
     def ask(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
             ) -> tuple[int, dict[str, str], bytes]:
@@ -235,3 +237,12 @@ def test_every_word_of_the_front_page_has_its_russian():
     assert len(messages) > 30 and sorted(m for m in messages if russian.gettext(m) == m) == []
     for message in messages:
         assert set(re.findall(r"{\w+}", message)) == set(re.findall(r"{\w+}", russian.gettext(message))), message
+
+
+def test_a_tables_folder_that_cannot_be_written_is_one_line_before_any_port_is_taken(synced, tmp_path):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the folder should be", encoding="utf-8")
+    result = synced("serve", "--dir", str(blocked / "tables"), "--port", str(free_port()))
+    lines = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code == 2 and len(lines) == 1 and "cannot keep tables in" in lines[0]
+    assert "--dir" in result.output and "Traceback" not in result.output

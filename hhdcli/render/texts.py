@@ -1,4 +1,4 @@
-"""Every printed label and the rules quick reference, in English and Russian."""
+"""Every printed label and the rules quick reference: English msgids, read in any language through the catalog."""
 
 from __future__ import annotations
 

@@ -195,9 +195,18 @@ def serve_community(env: Env, root: Path, host: str, port: int, public: Public, 
     from hhdcli.table.server import Bounds, make_server, run
     from hhdcli.table.throttle import Throttle
 
+    cache = env.cards()  # a cache that cannot be read is said before a port is taken
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / ".hhd-probe"  # the folder must take new tables, not only exist
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise InputError(_("cannot keep tables in {folder}: {reason}").format(folder=root, reason=exc.strerror),
+                         _("choose another --dir")) from exc
     sock = listen(host, port)
     try:
-        community = Community(root, env.cards(), public, Throttle(), stream_changes, expire_days * 86400.0,
+        community = Community(root, cache, public, Throttle(), stream_changes, expire_days * 86400.0,
                               env.cache_dir / "images")
         server = make_server(sock, dispatcher(community, front_app(community)), Bounds(behind_proxy=public.behind_proxy))
     except BaseException:

@@ -34,6 +34,14 @@ let errorOffline = false;
 export function showError(message, offline = false) {
   errorOffline = offline && !!message;
   $("error").textContent = sentence(message); $("error").hidden = !message;
+  barSaid();
+}
+// the sticky bar, where a player's eyes are: a failed tap's error, else the connection when it is not up
+function barSaid() {
+  const error = $("error").hidden ? "" : $("error").textContent;
+  const said = error || (conn === "up" || conn === "connecting" ? "" : $("conn").textContent);
+  $("bar-said").textContent = said; $("bar-said").hidden = !said;
+  $("bar-said").className = "bar-said" + (error ? " error" : "");
 }
 
 // --- connection: connected, reconnecting, not answering; never silent --------------------------------------
@@ -46,6 +54,7 @@ function setConn(now) {
   $("banner").className = "banner" + (now === "down" ? " down" : "");
   $("banner").textContent = now === "down" ? T("The table is not answering: is hhd table still running on the laptop? This page reconnects by itself.")
                                            : T("Connection lost: reconnecting…");
+  barSaid();
 }
 
 export async function api(path, options = {}) {

@@ -1,6 +1,7 @@
 // The log, in sentences: "Anna drew a Hell card" (which one is hers to know), "Ben declined Hype Train". The
 // actions are named as the server's Action enum names them (ACTIONS, from the bootstrap).
 import { el } from "./page.js";
+import { kindName, stepName } from "./render.js";
 import { ACTIONS as A, F, P, T, sentence } from "./i18n.js";
 
 const SAY = {
@@ -15,6 +16,25 @@ const SAY = {
   [A.TO_SIDEBOARD]: () => T("{player} sent {card} to the sideboard"),
   [A.OWN_CARD_TO_SIDEBOARD]: () => T("{player} sent {card} of their deck to the sideboard"),
   [A.TO_HELL_LIBRARY]: (d) => d.end === "bottom" ? T("{player} put {card} at the bottom of the Hell library") : T("{player} put {card} on top of the Hell library"),
+  [A.DISCARD]: () => T("{player} discarded {card}"),
+  [A.TO_BATTLEFIELD]: () => T("{player} put {card} onto the battlefield"),
+  [A.TO_GRAVEYARD]: () => T("{player} put {card} into the graveyard"),
+  [A.TO_EXILE]: () => T("{player} exiled {card}"),
+  [A.TO_HAND]: (d) => d.name ? T("{player} returned {card} to its owner's hand") : T("{player} drew a Hell card from their library"),
+  [A.TO_LIBRARY]: (d) => d.name ? (d.end === "bottom" ? T("{player} put {card} at the bottom of its owner's library") : T("{player} put {card} on top of its owner's library"))
+                                : T("{player} put a Hell card into their library"),
+  [A.TAP]: () => T("{player} tapped {card}"),
+  [A.UNTAP]: () => T("{player} untapped {card}"),
+  [A.CARD_COUNTER]: (d) => d.delta > 0 ? T("{player} put {delta} {kind} on {card} (now {count})") : T("{player} removed {delta} {kind} from {card} (now {count})"),
+  [A.LIFE]: (d) => d.delta > 0 ? T("{player}: {whose} gains {delta} life (now {count})") : T("{player}: {whose} loses {delta} life (now {count})"),
+  [A.PLAYER_COUNTER]: (d) => d.delta > 0 ? T("{player}: {delta} {kind} on {whose} (now {count})") : T("{player}: {delta} {kind} off {whose} (now {count})"),
+  [A.DIE]: () => T("{player} rolled a d{sides}: {result}"),
+  [A.COIN]: (d) => d.result === "heads" ? T("{player} flipped a coin: heads") : T("{player} flipped a coin: tails"),
+  [A.FIRST_PLAYER]: () => T("{player} drew the first player at random: {whose}"),
+  [A.TURN]: () => T("{player}: {whose}'s turn"),
+  [A.STEP]: () => T("{player}: now the {step}"),
+  [A.LIFE_START]: () => T("{player} set the starting life to {count}"),
+  [A.DECK]: (d) => d.colors ? T("{player}'s deck: its lands make {colors}") : T("{player}'s deck: its lands make no color"),
   [A.END_OF_GAME]: (d, v) => P("{player} ended game {game}: {count} Hell card to the bottom of the Hell library", "{player} ended game {game}: {count} Hell cards to the bottom of the Hell library", v.count),
 };
 
@@ -27,7 +47,9 @@ export function logLine(e) {
 function logSentence(e) {
   // every line starts with its player: the host's, too, with a capital
   const d = e.detail || {};
-  const v = { player: e.player || sentence(T("the host")), card: d.name || "", count: d.count ?? 0, game: d.game ?? e.game };
+  const v = { player: e.player || sentence(T("the host")), card: d.name || "", count: d.count ?? 0, game: d.game ?? e.game,
+              whose: d.whose || "", kind: kindName(d.kind || ""), delta: Math.abs(d.delta || 0), sides: d.sides ?? "", result: d.result ?? "",
+              step: stepName(d.step || ""), colors: d.colors || "" };
   if (e.action === A.UNDO)  // the line taken back, said again as it was, after who took it back
     return F(T("{player} took back: {what}"), { player: v.player, what: logSentence({ action: d.undone, player: d.whose, game: e.game, detail: d }) });
   const say = SAY[e.action];

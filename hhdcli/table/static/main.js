@@ -1,8 +1,9 @@
 // The Hell table's page: a phone's hand, or the laptop's board. The buttons wired to the API, then connected.
 import { $, page, setDrawn } from "./page.js";
 import { amp, api, call, code, connect, onState, q, showError } from "./api.js";
-import { boardView, closeEnd, render } from "./render.js";
-import { sentence } from "./i18n.js";
+import { boardView, closeEnd, nextStep, render } from "./render.js";
+import { F, T, sentence } from "./i18n.js";
+import { el } from "./page.js";
 
 onState(render);
 document.querySelectorAll("a.lang").forEach(a => { a.href = "?lang=" + a.lang + (code ? "&code=" + encodeURIComponent(code) : "") + location.hash; });
@@ -45,5 +46,24 @@ $("older").onclick = async () => {  // the log's older entries, a page at a time
   if (!ok) { showError(answer.error); return; }
   page.older = page.older.concat(answer.log); page.olderMore = answer.log_more; render(); $("log-box").focus();
 };
+
+// life and turns: each a call the server logs (dice and coins drawn there, not here)
+$("next-step").onclick = () => nextStep();
+$("next-turn").onclick = () => call("next-turn");
+$("first-player").onclick = () => call("first-player");
+$("roll-6").onclick = () => call("die", { sides: 6 });
+$("roll-20").onclick = () => call("die", { sides: 20 });
+$("flip").onclick = () => call("coin");
+$("life-start-form").onsubmit = e => { e.preventDefault(); call("host/life-start", { life: Number($("life-start").value) }); };
+
+// a deck from this phone: pasted, or its colors picked; the table answers with its colors and hhd check's warnings
+async function useDeck(extra) {
+  const answer = await call("deck", extra);
+  if (!answer) return;
+  const said = [F(T("Your deck's lands make {colors}."), { colors: answer.colors || T("no color") }), ...answer.warnings];
+  $("deck-said").replaceChildren(...said.map(w => el("li", w)));
+}
+$("deck-send").onclick = () => { const text = $("deck-text").value; if (!text.trim()) { $("deck-text").focus(); return; } useDeck({ text }); };
+$("colors-send").onclick = () => useDeck({ colors: $("deck-colors").value });
 
 connect();

@@ -53,17 +53,76 @@ export function render() {
   renderDrawn(me);
   renderOpening(me);
   renderHand(me);
+  renderDeck(me);
   renderSideboard(me);
   renderPlayers();
-  $("played").replaceChildren(...state.players.flatMap(p => p.played.map(c => {
-    const li = el("li", ""); const b = el("button", F(T("{card} (played by {player})"), { card: c.name, player: p.name }), { class: "link" });
-    b.onclick = () => openCard(full(c), ZONES.OUT); li.append(b); return li; })));
-  $("played-box").hidden = !state.players.some(p => p.played.length);
+  renderPlayed();
+  renderLives(me);
   $("log").replaceChildren(...state.log.concat(page.older).map(logLine));
   $("older").hidden = !(page.older.length ? page.olderMore : state.log_more);
   $("end-box").hidden = !me && !state.host;
   if (page.ending !== null && page.ending !== state.game) closeEnd();  // that game has ended: nothing left to confirm
   if (board) renderJoin();
+}
+
+// Each player's public Hell cards by zone: "Anna · battlefield: Hype Train (tapped, +1/+1: 2)"
+const ZONE_NAMES = () => ({ [ZONES.BATTLEFIELD]: T("battlefield"), [ZONES.GRAVEYARD]: T("graveyard"), [ZONES.EXILE]: T("exile") });
+function cardState(c) {
+  const said = [];
+  if (c.tapped) said.push(T("tapped"));
+  for (const [kind, n] of Object.entries(c.counters || {})) said.push(kind + ": " + n);
+  return said.length ? " (" + said.join(", ") + ")" : "";
+}
+function renderPlayed() {
+  const state = page.state, names = ZONE_NAMES();
+  $("played").replaceChildren(...state.players.flatMap(p => Object.entries(p.zones).filter(([, cards]) => cards.length).map(([zone, cards]) => {
+    const li = el("li", "", { class: "zone" });
+    li.append(el("span", p.name + " · " + names[zone] + ":", { class: "zone-name" }));
+    for (const c of cards) {
+      const b = el("button", c.name + cardState(c), { class: "link card-ref" + (c.tapped ? " tapped" : "") });
+      b.onclick = () => openCard(full(c), zone); li.append(b);
+    }
+    return li; })));
+  $("played-box").hidden = !state.players.some(p => p.played.length);
+}
+
+// life totals, counters, whose turn and step: the same on every phone and the board
+const STEPS = ["untap", "upkeep", "draw", "main 1", "combat", "main 2", "end"];
+export function stepName(step) {
+  return { "untap": T("untap step"), "upkeep": T("upkeep"), "draw": T("draw step"), "main 1": T("first main phase"),
+           "combat": T("combat"), "main 2": T("second main phase"), "end": T("end step") }[step] || step;
+}
+export const KINDS = () => ({ poison: T("poison"), energy: T("energy") });  // counters' kinds, sent in English
+export function kindName(kind) { return KINDS()[kind] || kind; }
+function renderLives(me) {
+  const state = page.state, turn = state.turn;
+  $("turn").textContent = turn.player ? F(T("{player}'s turn · {step}"), { player: turn.player, step: stepName(turn.step) }) : T("Nobody's turn yet: pick a first player.");
+  $("next-step").disabled = !turn.player;
+  const actor = !!me || state.host;
+  for (const id of ["next-step", "next-turn", "first-player", "roll-6", "roll-20", "flip"]) $(id).hidden = !actor;
+  $("life-start-form").hidden = !state.host;
+  if (document.activeElement !== $("life-start")) $("life-start").value = state.life_start;
+  $("lives").replaceChildren(...state.players.map(p => {
+    const li = el("li", "", { class: "life" + (turn.player === p.name ? " turn-now" : "") });
+    const name = el("span", "", { class: "life-name" }); name.append(el("b", p.name));
+    for (const [kind, n] of Object.entries(p.counters || {})) name.append(el("span", " · " + kindName(kind) + " " + n, { class: "small" }));
+    const total = el("span", String(p.life), { class: "life-total", "aria-label": F(T("{player}: {count} life"), { player: p.name, count: p.life }) });
+    li.append(name);
+    if (actor) {
+      const change = (label, delta, said) => { const b = el("button", label, { class: "soft pm", "aria-label": F(said, { player: p.name }) });
+        b.onclick = () => call("life", { whose: p.name, delta }); return b; };
+      li.append(change("−", -1, T("{player}: one life less")), total, change("+", 1, T("{player}: one life more")));
+      const poison = el("button", T("+poison"), { class: "soft counter" }); poison.append(el("span", " " + p.name, { class: "sr" }));
+      poison.onclick = () => call("player-counter", { whose: p.name, kind: "poison", delta: 1 });
+      li.append(poison);
+    } else li.append(total);
+    return li; }));
+}
+export function nextStep() {
+  const turn = page.state.turn;
+  const at = STEPS.indexOf(turn.step);
+  if (at === STEPS.length - 1) return call("next-turn");
+  return call("step", { step: STEPS[at + 1] });
 }
 
 export function closeEnd() { page.ending = null; $("end-confirm").hidden = true; $("end").hidden = false; }
@@ -147,6 +206,13 @@ function renderHand(me) {
     return held; }));
 }
 
+function renderDeck(me) {
+  const cards = me ? me.deck : [];
+  $("deck-hell").hidden = !cards.length;
+  $("deck-hell-list").replaceChildren(...cards.map(ref => { const c = full(ref);
+    const b = el("button", c.name, { class: "link" }); b.onclick = () => openCard(c, ZONES.DECK); const li = el("li"); li.append(b); return li; }));
+}
+
 function renderSideboard(me) {
   const sideboard = page.state.sideboard;
   $("sb-empty").hidden = sideboard.length > 0;
@@ -212,14 +278,30 @@ function openCard(c, zone, top = false) {
   rich($("dlg-text"), c.text || "");
   rulings($("dlg-rulings"), c);
   tokens($("dlg-tokens"), c);
-  $("dlg-owner").textContent = zone === ZONES.SIDEBOARD || zone === ZONES.OUT ? owned(c) : "";
+  const open = [ZONES.BATTLEFIELD, ZONES.GRAVEYARD, ZONES.EXILE].includes(zone);
+  $("dlg-owner").textContent = zone === ZONES.SIDEBOARD || open ? owned(c) : "";
   const acts = [];
   const act = (label, action, extra, style = "") => { const b = el("button", label, { class: style });
     b.onclick = async () => { $("card-dialog").close(); await call(action, extra); }; acts.push(b); };
   const me = myPlayer();
-  if (zone === ZONES.HAND && me) { act(T("Play it"), "play", { position: c.position }, "good");
-                                   act(T("→ sideboard (leaves the game)"), "to-sideboard", { position: c.position }, "soft"); }
-  if (zone === ZONES.OUT && me) act(T("→ sideboard (leaves the game)"), "to-sideboard", { position: c.position }, "soft");
+  const move = (label, to, style = "soft") => act(label, "move", { position: c.position, to }, style);
+  if (zone === ZONES.BATTLEFIELD && (me || page.state.host)) {
+    act(c.tapped ? T("Untap") : T("Tap"), "tap", { position: c.position, tapped: !c.tapped }, "good");
+    act(T("+1/+1 counter"), "card-counter", { position: c.position, kind: "+1/+1", delta: 1 });
+    if ((c.counters || {})["+1/+1"]) act(T("−1 +1/+1 counter"), "card-counter", { position: c.position, kind: "+1/+1", delta: -1 });
+  }
+  if (zone === ZONES.HAND && me) { move(T("Play it"), "battlefield", "good"); move(T("Discard"), "graveyard"); }
+  if (open && (me || page.state.host)) {
+    for (const [to, label] of [["battlefield", T("→ battlefield")], ["graveyard", T("→ graveyard")], ["exile", T("→ exile")]])
+      if (to !== zone) move(label, to);
+  }
+  if ((zone === ZONES.HAND || open) && (me || page.state.host)) {
+    if (zone !== ZONES.HAND) { move(T("→ its owner's hand"), "hand"); }
+    else move(T("→ exile"), "exile");
+    move(T("→ its owner's library: top"), "library-top"); move(T("→ its owner's library: bottom"), "library-bottom");
+    move(T("→ sideboard (leaves the game)"), "sideboard");
+  }
+  if (zone === ZONES.DECK && me) move(T("Draw it into my hand"), "hand", "good");
   if (zone === ZONES.SIDEBOARD && top && me) act(T("Play it"), "play-sideboard", {}, "good");
   if (zone === ZONES.SIDEBOARD && c.hell && !c.owner && (me || page.state.host)) {  // "put into its owner's library"
     act(T("Hell library: top"), "to-hell-library", { position: c.position, end: "top" }, "soft");
