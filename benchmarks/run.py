@@ -400,7 +400,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from hhdcli.http import Client
-from hhdcli.render.images import MAX_IMAGE_BYTES, ImageStore
+from hhdcli.render.scans.images import MAX_IMAGE_BYTES, ImageStore
 
 folder, urls = Path(sys.argv[1]), sys.argv[2:]
 client = Client(ImageStore(folder).http, accept="image/*")  # the HTTP client and settings proxies download with
@@ -449,7 +449,7 @@ def _image_rows(rows: list[Row], work: Path, base: str) -> None:
     warm = {**warm_env(work), "HHD_CACHE_DIR": str(work / "warm-300")}
     shutil.copytree(synced[720], work / "warm-300")
     run_cli("proxies", "--all", "-o", str(work / "warm-fill.pdf"), env=warm)  # every image in the print cache
-    from hhdcli.render.images import ImageSettings, ImageStore
+    from hhdcli.render.scans.images import ImageSettings, ImageStore
 
     store = ImageStore(work / "warm-300" / "images", ImageSettings())
     slopes = {}

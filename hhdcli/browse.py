@@ -1,17 +1,19 @@
-"""Browsing the cache: filters, the status figures and plain-text tables (pure functions)."""
+"""Browsing the cache: filters, cards found by name (with "did you mean"), the status figures and plain-text
+tables."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from hhdcli.cache import CardCache
-from hhdcli.cards import Card, normalize_name
+from hhdcli.cards import Card, CardIndex, normalize_name
 from hhdcli.colors import COLOR_GROUPS, Group
-from hhdcli.i18n import N_, _, current_language, format_decimal, language_source, ngettext
+from hhdcli.errors import InputError
+from hhdcli.i18n import N_, _, current_language, format_decimal, language_source, ngettext, quote
 
 
 @dataclass(frozen=True)
@@ -193,3 +195,25 @@ def format_status(report: dict[str, Any]) -> str:
     ])
 
 
+def find_cards(names: list[str], index: CardIndex, warn: Callable[[str], None], strict: bool = False) -> list[Card]:
+    """Each name's card. An unknown name, with "did you mean", is an error when `strict` or when no name
+    is known; otherwise a warning (to `warn`), and the known ones are used."""
+    found = []
+    for name in names:
+        if not normalize_name(name):
+            raise InputError(_("{name} names no card: it has no letters or digits").format(name=quote(name)),
+                             _("give part of a card's name"))
+        card = index.find(name)
+        if card is not None:
+            found.append(card)
+            continue
+        suggestions = index.suggest(name)
+        if strict or len(names) == 1:
+            raise InputError(_("no card named {name}").format(name=quote(name)),
+                             _("did you mean: {names}").format(names=", ".join(suggestions))
+                             if suggestions else _("try `hhd cards QUERY`"))
+        warn(_("no card named {name} (did you mean: {names}?)").format(name=quote(name), names=", ".join(
+            suggestions)) if suggestions else _("no card named {name}").format(name=quote(name)))
+    if not found:
+        raise InputError(_("none of the names is a Hellscube v1.2 card"), _("check the names with `hhd cards QUERY`"))
+    return found

@@ -23,7 +23,7 @@ from hhdcli.output import BrokenPipe, echo, echo_json, is_terminal, prepare_stre
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
-    from hhdcli.render.proxies import ProxyOptions
+    from hhdcli.render.plan.proxies import ProxyOptions
 
 # the ids of hhdcli.rulings, written here so that `--help` does not import the table
 RULING_IDS = ["draft", "game-start", "ante", "companion", "freeze", "sideboard", "owner", "zones", "numbers",
@@ -482,8 +482,8 @@ def cards(env: Env, query: str | None, color: str | None, type_: str | None, lan
     if as_json:
         _print_json({"cards": rows})
         return
-    table = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
-    echo(format_table(table, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
+    columns = [[r["name"], r["mana_cost"], r["type_line"], r["colors"] or "C"] for r in rows]
+    echo(format_table(columns, [_("name"), _("cost"), _("type"), _("color")], _terminal_width()))
     env.info(ngettext("{n} card", "{n} cards", len(rows)).format(n=len(rows)))
 
 
@@ -507,11 +507,10 @@ def card(env: Env, name: str, as_json: bool) -> None:
       hhd card "pickle krrik"
       hhd card Pyrohyperspasm --json
     """
-    from hhdcli.browse import describe_card
+    from hhdcli.browse import describe_card, find_cards
     from hhdcli.cards import CardIndex
-    from hhdcli.workflows import find_cards
 
-    found = find_cards(env, [name], CardIndex(env.cards().cards), strict=True)[0]
+    found = find_cards([name], CardIndex(env.cards().cards), env.warn, strict=True)[0]
     if as_json:
         from hhdcli.rulings import hell_json
 
@@ -553,7 +552,7 @@ def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt:
 @option("--exclude-tag", multiple=True, metavar="TAG", help=N_("Leave out cards with this registry tag (repeatable)."))
 @option("--exclude-file", type=FILE, metavar="FILE", help=N_("Leave out the cards named in this file, one per line."))
 @basics_option
-@option("--proxies", type=FILE, metavar="FILE", help=N_("Also print proxies to this PDF (with --paper, --backs, --text-only)."))
+@option("--proxies", type=FILE, metavar="FILE", help=N_("Also print proxies to this PDF (with --paper, --backs, --text-only, --tokens)."))
 @option("--checklist", type=FILE, metavar="FILE",
               help=N_("Also write a checklist (.pdf, .html or .md; by color, in the run's language: see hhd checklist for more)."))
 @paper_option
@@ -561,13 +560,15 @@ def _print_library(library: Any, cards: list[Card], pool_cards: list[Card], fmt:
 @text_only_option
 @option("--export", "exports", type=click.Choice(EXPORT_FORMATS), multiple=True,
               help=N_("Also export the library (repeatable; default file names, see hhd export)."))
+@tokens_option
+@token_copies_option
 @option("--force", is_flag=True, help=N_("Replace an existing library file that holds another library."))
 @offline_option
 @pass_env
 def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: str, as_json: bool,
              exclude_banned: bool, exclude_tag: tuple[str, ...], exclude_file: Path | None, basics_per_type: int,
              proxies: Path | None, checklist: Path | None, paper: str, backs: str, text_only: bool,
-             exports: tuple[str, ...], force: bool) -> None:
+             exports: tuple[str, ...], with_tokens: bool, token_copies: int | None, force: bool) -> None:
     """Draw a Hell library: a seeded random tenth of Hellscube v1.2 plus 250 basics.
 
     \b
@@ -575,6 +576,7 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
       hhd generate --seed ember-tide-42
       hhd generate --seed ember-tide-42 --format summary
       hhd generate --seed ember-tide-42 --proxies hell-proxies.pdf --checklist hell-checklist.pdf
+      hhd generate --seed ember-tide-42 --proxies hell-proxies.pdf --tokens
     """
     from hhdcli.files import guard_outputs
     from hhdcli.workflows import Companions, GenerateOptions, generate_library, write_companions
@@ -587,7 +589,7 @@ def generate(env: Env, seed: str | None, size: int | None, output: Path, fmt: st
     _print_library(generated.library, generated.cards, generated.pool.cards, fmt, as_json)
     write_companions(env, generated, Companions(
         proxies=proxies, proxy_options=_proxy_options(paper=paper, backs=backs, text_only=text_only) if proxies else None,
-        checklist=checklist, exports=exports))
+        checklist=checklist, exports=exports, with_tokens=with_tokens, token_copies=token_copies))
 
 
 @cli.command()
@@ -748,8 +750,8 @@ def export(env: Env, library: Path, fmt: str, output: Path | None, image_base_ur
 def _proxy_options(*, paper: str, backs: str, text_only: bool, back_offset: str = "0,0", **layout: Any
                    ) -> ProxyOptions:
     """The sheets' layout from the words of the command line: a paper name or size, none/red backs, X,Y."""
-    from hhdcli.render.layout import parse_offset, parse_paper
-    from hhdcli.render.proxies import ProxyOptions
+    from hhdcli.render.plan.proxies import ProxyOptions
+    from hhdcli.render.plan.sheet import parse_offset, parse_paper
 
     return ProxyOptions(paper_mm=parse_paper(paper), backs=backs == "red", back_offset_mm=parse_offset(back_offset),
                         text_only=text_only, **layout)
@@ -778,11 +780,14 @@ def _proxy_options(*, paper: str, backs: str, text_only: bool, back_offset: str 
 @backs_option
 @option("--back-offset", default="0,0", metavar="X,Y", help=N_("Shift the backs by X,Y mm to fix duplex misalignment."))
 @option("--calibration", is_flag=True, help=N_("Print a sheet to check scale and duplex offset instead."))
+@tokens_option
+@token_copies_option
 @font_option
 @pass_env
 def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_cards: bool, paper: str, gap: float,
             bleed: float, margin: float, cut_lines: str, dpi: int, quality: int, small: bool, text_only: bool,
-            workers: int, skip_basics: bool, backs: str, back_offset: str, calibration: bool, font: str | None) -> None:
+            workers: int, skip_basics: bool, backs: str, back_offset: str, calibration: bool, with_tokens: bool,
+            token_copies: int | None, font: str | None) -> None:
     """Print true-to-size proxy sheets (63 x 88 mm, 3 x 3 a page) for a library.
 
     Print at 100 % (actual size). Images are downloaded once into the cache; a card without one is drawn
@@ -794,12 +799,15 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
       hhd proxies --cards Pyrohyperspasm --cards "nut shot" --paper letter --text-only -o two.pdf
       hhd proxies --all --text-only --bleed 2 --cut-lines full -o hellscube.pdf
       hhd proxies --calibration -o calibration.pdf
+      hhd proxies --tokens -o hell-proxies.pdf
     """
+    from hhdcli.browse import find_cards
     from hhdcli.cards import CardIndex
     from hhdcli.files import guard_outputs
-    from hhdcli.render.layout import parse_offset, parse_paper
-    from hhdcli.render.proxies import calibration_pdf
-    from hhdcli.workflows import ImageOptions, find_cards, library_title, print_proxies
+    from hhdcli.render.draw.calibration import calibration_pdf
+    from hhdcli.render.plan.sheet import parse_offset, parse_paper
+    from hhdcli.workflows import ImageOptions, library_title, print_proxies
+    from hhdcli.workflows import with_tokens as and_tokens
 
     guard_outputs({_("the PDF (-o)"): output}, {_("the library"): None if names or all_cards or calibration
                                                 else library, "--font": Path(font) if font else None})
@@ -811,13 +819,15 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
     if all_cards:
         cards, title = sorted(cache.cards, key=lambda c: c.name.lower()), _("Hellscube v1.2, every card")
     elif names:
-        cards, title = find_cards(env, list(names), CardIndex(cache.cards)), _("Hellscube proxies")
+        cards, title = find_cards(list(names), CardIndex(cache.cards), env.warn), _("Hellscube proxies")
     else:
         resolved = env.open_library(library)
         cards, title = resolved.cards, library_title(resolved.library.seed)
     options = _proxy_options(paper=paper, backs=backs, text_only=text_only, back_offset=back_offset, gap_mm=gap,
                              bleed_mm=bleed, skip_basics=skip_basics, font=font, title=title, margin_mm=margin,
                              cut_lines=cut_lines)
+    if with_tokens:  # the tokens the library (or the --cards chosen) makes, after the cards
+        cards = and_tokens(cards, token_copies)
     print_proxies(env, cards, output, options, ImageOptions(dpi=dpi, quality=quality, workers=workers, small=small))
 
 
@@ -915,7 +925,7 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
 @option("--new-code", is_flag=True,
         help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
-@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True,
+@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True, callback=_check_url,
         help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
                 "the join and re-seat addresses use it, and only its pages may act."))
 @option("--behind-proxy", is_flag=True,
@@ -957,6 +967,44 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
           public)
 
 
+@cli.command()
+@option("--dir", "root", type=click.Path(file_okay=False, path_type=Path), default="hhd-tables", show_default=True,
+        metavar="DIR", help=N_("The folder of the tables (one folder per table, deleted after --expire idle days)."))
+@option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+        help=N_("Where to listen: 127.0.0.1 behind a reverse proxy or a tunnel, 0.0.0.0 for every network."))
+@option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True, metavar="PORT",
+        envvar="HHD_TABLE_PORT", show_envvar=True, help=N_("The port to listen on."))
+@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True,
+        help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
+                "the join and re-seat addresses use it, and only its pages may act."))
+@option("--behind-proxy", is_flag=True,
+        help=N_("A reverse proxy on this computer forwards to hhd: the client's address is the last of its "
+                "X-Forwarded-For (one hop; never believed otherwise)."))
+@option("--expire", type=click.FloatRange(min=0, min_open=True), default=14, show_default=True, metavar="DAYS",
+        help=N_("Delete a table nobody acted at for this many days."))
+@pass_env
+def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, behind_proxy: bool,
+          expire: float) -> None:
+    """Run Hell tables for a community: anyone opens a table on the front page.
+
+    The front page (English and Russian) opens a table: the players, each with their lands' colors or
+    their deck list, and a seed or a library file of hhd generate. The opener gets the board's link (the
+    host's); players join by link, QR code or the table's short code. Each table lives in its own folder
+    under --dir, is found by its code alone and is deleted after --expire days without an action. Ctrl-C
+    or SIGTERM stops the server; the tables are kept.
+
+    \b
+    Examples:
+      hhd serve
+      hhd serve --public-url https://hell.example.org --behind-proxy
+    """
+    from hhdcli.table.online import Public
+    from hhdcli.table.online import public_url as checked_url
+    from hhdcli.table.serve import serve_community
+
+    serve_community(env, root, host, port, Public(checked_url(public_url), behind_proxy), expire)
+
+
 @cli.group()
 def cache() -> None:
     """The cache folder: card data, symbol table, Scryfall answers, card images. The image cache is kept
@@ -975,7 +1023,7 @@ def cache_clean(env: Env) -> None:
     """Remove downloaded card images and files left half-written by a killed run (card data stays)."""
     from hhdcli.cache import written_folders
     from hhdcli.files import sweep_leftovers
-    from hhdcli.render.images import evict
+    from hhdcli.render.scans.images import evict
 
     removed, freed = evict(env.cache_dir / "images", 0)
     swept = sum(sweep_leftovers(folder) for folder in written_folders(env.cache_dir))

@@ -82,13 +82,13 @@ class Deck:
         """The distinct names of the main deck, commander and companion included."""
         return list(dict.fromkeys(e.name for e in self.main))
 
-    def not_understood(self, number: int, text: str, why: str = "not a deck line") -> None:
+    def not_understood(self, number: int, text: str, why: str | None = None) -> None:
         if len(self.ignored) >= MAX_COUNTED:
             self.uncounted = True  # counting stops at the bound: the rest is "more than"
             return
         self.ignored.append((number, text[:200]))
-        if len(self.problems) < MAX_PROBLEMS:
-            self.problems.append(f"{self.source}:{number}: {why}: {text[:60]!r}")
+        if len(self.problems) < MAX_PROBLEMS:  # the reason in the run's language, as the other reasons are
+            self.problems.append(f"{self.source}:{number}: {why or _('not a deck line')}: {text[:60]!r}")
         elif len(self.problems) == MAX_PROBLEMS:
             self.problems.append("")  # the "… and N more" line, filled in by `warnings`
 
@@ -356,19 +356,43 @@ def _hold(held: list[DeckEntry], number: int, line: str, item: bool) -> None:
     """A card line under a Markdown heading that names no zone (`## Plain Text Copy/Paste`, `# Bare Bones`):
     kept aside, for such a heading may hold the deck or notes and wish lists (see `_take_held`). Counted lines
     (`1 Sol Ring`) and list items that read as a name are cards; prose and `**Bold:** notes` are not."""
-    card = parse_card_line(line) if _COUNT.match(line) else None
-    if card is None and item and _reads_as_a_name(line) and "**" not in line and not line.endswith(":"):
+    card = None
+    if _COUNT.match(line):
+        card = parse_card_line(line)
+        if card is not None and (_is_sentence(card.name) or card.name.endswith((".", ":"))):
+            card = None  # `*   3 Lands (at least 1 Green, 1 White).`: a guide's sentence, not three cards
+    elif item and _reads_as_a_name(line) and "**" not in line and not line.endswith(":"):
         card = parse_card_line(line, countless=True)
     if card is not None and is_card_name(card.name):
         held.append(DeckEntry(card.count, card.name, number, card.zone or Zone.MAIN))
 
 
+def _is_sentence(text: str) -> bool:
+    """Words of a sentence, not of a name: two or more long words in lower case other than the ones names have
+    (`Rise from the Grave`, `Pull from Tomorrow`, `Beast Within` are names; `Ramp piece that fixes` is not)."""
+    lower = [w for w in re.findall(r"[^\W\d_][\w'’-]*", text) if len(w) >= 4 and w[0].islower()]
+    return len([w for w in lower if w not in _NAME_WORDS]) >= 2
+
+
+_NAME_WORDS = {"from", "with", "into", "over", "upon", "unto", "than", "onto", "under", "through", "without",
+               "within", "beyond", "among", "against", "above", "below", "before", "after", "until", "your"}
+
+
 def _take_held(deck: Deck, held: dict[str, list[DeckEntry]]) -> None:
     """A Markdown deck with no zone heading: its list is the heading's with the most cards (a guide's
-    `## Plain Text Copy/Paste` of 100 beside an `## Upgrade Path` of five); the others stay notes."""
-    heading, entries = max(held.items(), key=lambda pair: sum(e.count for e in pair[1]))
-    deck.entries = list(entries)
-    del held[heading]
+    `## Plain Text Copy/Paste` of 100 beside an `## Upgrade Path` of five), with the other headings' cards when
+    they are other cards (`## The Combo`, `## The Payoffs`, `## Mana Base`: the deck in parts) and the heading
+    is no wish list; cards named again elsewhere (a guide's sections, then its whole list) stay notes."""
+    heading = max(held, key=lambda key: sum(e.count for e in held[key]))
+    names = {e.name for e in held[heading]}
+    taken = [heading] + [key for key, entries in held.items() if key != heading and not _NOTES.search(key)
+                         and not names & {e.name for e in entries}]
+    deck.entries = sorted((e for key in taken for e in held.pop(key)), key=lambda e: e.line)
+
+
+# the headings of cards beside a deck: what to add, cut or consider
+_NOTES = re.compile(r"upgrade|wish|maybe|consider|\badd|\bcut|remov|swap|budget option|alternative|sideboard",
+                    re.IGNORECASE)
 
 
 def _commanders_after_sideboard(deck: Deck, lines: list[str]) -> None:
@@ -889,20 +913,22 @@ def _parse_csv(text: str, source: str, csv_header: CsvHeader) -> Deck:
             _("export it with a Name and a Quantity column (MTGO, Moxfield, Deckbox, Archidekt CSV) or as text"))
     board_at = _column(header, _BOARD_COLUMNS)
     deck = Deck(source, _csv_format(header))
-    # the rows after the header (which may follow Excel's `sep=,` line)
     rows = csv.reader(text.splitlines()[csv_header.at + 1:], delimiter=csv_header.delimiter)
     try:
-        _read_csv_rows(deck, rows, name_at, count_at, board_at, len(header), csv_header.at + 2)
+        _read_csv_rows(deck, rows, name_at, count_at, board_at, len(header), csv_header.at + 2,
+                       _column(header, ("maybeboard",)))
     except csv.Error as exc:  # a field over the csv module's limit (128 KB): no deck holds one
         raise InputError(_("{source}:{line}: not a CSV row hhd can read ({reason})").format(
-            source=source, line=csv_header.at + 1 + rows.line_num, reason=exc),
+            source=source, line=rows.line_num + csv_header.at + 1, reason=exc),
             _("export the deck again, or as text, one card a line (4 Forest)")) from None
     _doubt_a_large_loss(deck, {})
     return deck
 
 
 def _read_csv_rows(deck: Deck, rows: Iterator[list[str]], name_at: int, count_at: int | None,
-                   board_at: int | None, columns: int, first: int) -> None:
+                   board_at: int | None, columns: int, first: int, maybe_at: int | None = None) -> None:
+    """The rows after the header (`first` is the first one's line number). `maybe_at`: CubeCobra's `maybeboard`
+    column (true or false): a card considered for the cube, not in it."""
     side_marked = False  # a lone `Sideboard` row puts the rows after it in the sideboard
     for number, row in enumerate(rows, start=first):
         if not any(cell.strip() for cell in row):
@@ -917,6 +943,8 @@ def _read_csv_rows(deck: Deck, rows: Iterator[list[str]], name_at: int, count_at
             continue
         board = row[board_at].strip().lower() if board_at is not None and board_at < len(row) else ""
         zone = Zone.SIDEBOARD if side_marked else _BOARDS.get(board.split(",")[0].strip(), Zone.MAIN)
+        if maybe_at is not None and maybe_at < len(row) and row[maybe_at].strip().lower() in ("true", "yes", "1"):
+            zone = Zone.IGNORED
         if int(count):
             deck.entries.append(DeckEntry(int(count), split_name(name), number, zone))
 

@@ -103,14 +103,22 @@ class Env:
 
         # the table has no --scryfall-url of its own: it takes check's HHD_SCRYFALL_URL (a mirror, a test server)
         url = url or os.environ.get("HHD_SCRYFALL_URL") or DEFAULT_SCRYFALL_URL
-        return ScryfallLands(self.cache_dir, url, self.http(), warn=self.warn,
-                             notice=self.notice)
+        return ScryfallLands(self.cache_dir, url, self.http(), warn=self.warn, notice=self.notice)
 
     def syncer(self, progress: Callable[[int, int | None], None] | None = None) -> Syncer:
         from hhdcli.registry import DEFAULT_URLS, RegistryUrls, Syncer
 
         urls = RegistryUrls.from_base(self.registry_url) if self.registry_url else DEFAULT_URLS
         return Syncer(self.cache_dir, urls=urls, settings=self.http(), progress=progress, notice=self.notice)
+
+    def read_pasted_deck(self, text: str) -> Deck:
+        """What a player pasted (on their phone at the table): a deck's link, read from its site, or the list."""
+        from hhdcli.decksites import is_deck_url, read_deck_text
+
+        pasted = text.strip()
+        if "\n" not in pasted and is_deck_url(pasted):
+            return self.read_deck(pasted)
+        return read_deck_text(text)
 
     def read_deck(self, source: str, sideboard_after_blank: bool | None = None) -> Deck:
         """A deck from a file, or from its link on a deck site (Moxfield, Archidekt…) through the one HTTP client."""
@@ -127,7 +135,7 @@ class Env:
             client = Client(self.http(), accept="application/json, text/html;q=0.9, */*;q=0.8", notice=self.notice)
             return read_deck_url(source, client, self.deck_sites_url)
         path = Path(source)
-        if not path.is_file():
+        if not path.exists():  # a folder, a FIFO or a device is refused by read_deck, saying which
             raise InputError(_("{path}: no such deck file").format(path=source),
                              _("give a deck file, or a deck's link on Moxfield, Archidekt, MTGGoldfish, TappedOut, "
                                "Deckstats or AetherHub"))

@@ -8,9 +8,10 @@ several people at once (the table) asks `translator(lang, domain)` instead. Two 
 documents, the rules sheet, the rulings) and "table" (the table page).
 
 The catalogs are written as .po (hhdcli/locale/LANG/LC_MESSAGES/DOMAIN.po) and read compiled, as the .mo
-beside each, by the standard library's GNUTranslations: a few hundred microseconds, no Babel at start-up
-(Babel formats Russian dates and numbers, and compiles the .mo in scripts/update_catalog.py; a test fails
-when a committed .mo is not its .po compiled). The plural rule is the catalog's own Plural-Forms header
+beside each, by the standard library's GNUTranslations: start-up time. Reading hhd.mo is a third of what
+reading hhd.po with plain Python took (3.5 ms against 10 on a busy machine), and imports no Babel (which
+formats Russian dates and numbers, and compiles the .mo in scripts/update_catalog.py; a test fails when a
+committed .mo is not its .po compiled). The plural rule is the catalog's own Plural-Forms header
 (written by Babel from CLDR), which `plural_forms` hands to the table page's script too.
 
 HHD_LOCALE_DIR (for tests, not shown to users) adds a folder of compiled catalogs: the pseudo-locale `xx`.

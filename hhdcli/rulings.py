@@ -266,7 +266,11 @@ def curated_table() -> RulingsTable:
 
 
 def hell_rulings(card: Card) -> HellRulings:
-    """The card's rulings: the table's when it has the card, else the patterns' (marked as guessed)."""
+    """The card's rulings: the table's when it has the card, else the patterns' (marked as guessed). A token
+    drawn as a card has none: the format's rulings are about Hell cards (and a token named like one, Hell's
+    Cube, must not borrow its card's)."""
+    if card.is_token:
+        return HellRulings((), CURATED)
     entry = curated_table().entry(card)
     if entry is None:
         return HellRulings(pattern_rulings(card), PATTERN)

@@ -134,14 +134,20 @@ def builtin_tokens() -> tuple[Token, ...]:
     return tuple(tokens_from_records(json.loads(gzip.decompress(data))["data"]))
 
 
+_REGISTRY_ID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")  # the registry's ids
+
+
 def _maker_card(maker: Maker, index: CardIndex) -> Card | None:
-    """The card of `index` a token's maker names. A Hellscube v1.2 maker as a library entry is found (by id,
-    its image's Drive id, its name, a rename: the registry writes "Johnny Appleseed // Apple Planting" where
-    the legacy sheet has "Johnny Appleseed"); a maker of another set only by its id or exact name, so a card
-    of a later cube never lends its tokens to a v1.2 card it was named after."""
-    if HELLSCUBE_SET.match(maker.set_code):
-        return index.match(maker.id, maker.name, maker.image)
-    return index.by_id.get(maker.id) or index.by_key.get(normalize_name(maker.name))
+    """The card of `index` a token's maker names: the card with its id; else, for a Hellscube v1.2 maker, the
+    card of the legacy sheet (ids of hhd's own) it is as a library entry is found (its image's Drive id, its
+    name, a rename: the registry writes "Johnny Appleseed // Apple Planting" where the sheet has "Johnny
+    Appleseed"). A card with a registry id other than the maker's is another card, as Hellfall's exporter
+    reads them, and a maker of a later cube is never a v1.2 card."""
+    found = index.by_id.get(maker.id)
+    if found is not None or not HELLSCUBE_SET.match(maker.set_code):
+        return found
+    found = index.match("", maker.name, maker.image)
+    return found if found is not None and not _REGISTRY_ID.match(found.id) else None
 
 
 def tokens_for(cards: Sequence[Card], tokens: Iterable[Token]) -> list[tuple[Token, list[tuple[Card, Maker]]]]:

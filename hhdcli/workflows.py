@@ -20,40 +20,14 @@ from hhdcli.i18n import _, ngettext, quote
 if TYPE_CHECKING:
     from hhdcli.cards import Card, CardIndex
     from hhdcli.library import Library, Pool
-    from hhdcli.render.proxies import ProxyOptions, ProxyReport
+    from hhdcli.render.plan.proxies import ProxyOptions, ProxyReport
 
 def library_title(seed: str) -> str:
     """What a library's documents are called: "Hell library 'ember-tide-42'"."""
     return _("Hell library {seed}").format(seed=quote(seed))
 
 
-# --- finding cards by name ---------------------------------------------------------------------------------
-
-
-def find_cards(env: Env, names: list[str], index: CardIndex, strict: bool = False) -> list[Card]:
-    """Each name's card. An unknown name, with "did you mean", is an error when `strict` or when no name
-    is known; otherwise a warning, and the known ones are used."""
-    from hhdcli.cards import normalize_name
-
-    found = []
-    for name in names:
-        if not normalize_name(name):
-            raise InputError(_("{name} names no card: it has no letters or digits").format(name=quote(name)),
-                             _("give part of a card's name"))
-        card = index.find(name)
-        if card is not None:
-            found.append(card)
-            continue
-        suggestions = index.suggest(name)
-        if strict or len(names) == 1:
-            raise InputError(_("no card named {name}").format(name=quote(name)),
-                             _("did you mean: {names}").format(names=", ".join(suggestions))
-                             if suggestions else _("try `hhd cards QUERY`"))
-        env.warn(_("no card named {name} (did you mean: {names}?)").format(name=quote(name), names=", ".join(
-            suggestions)) if suggestions else _("no card named {name}").format(name=quote(name)))
-    if not found:
-        raise InputError(_("none of the names is a Hellscube v1.2 card"), _("check the names with `hhd cards QUERY`"))
-    return found
+# --- names that match no card ------------------------------------------------------------------------------
 
 
 def unknown_names(names: list[str], index: CardIndex, shown: int = 10) -> str:
@@ -81,12 +55,23 @@ class ImageOptions:
     small: bool = False  # optimised JPEG tables for every image: a smaller PDF for more CPU
 
 
+def with_tokens(cards: list[Card], token_copies: int | None = None) -> list[Card]:
+    """The cards, then the tokens they make as cards to print: one of each per card that makes it, or
+    `token_copies` of each."""
+    from hhdcli.tokens import library_tokens
+    from hhdcli.tokens import token_copies as copies
+
+    return [*cards, *copies(library_tokens(cards), token_copies)]
+
+
 def print_proxies(env: Env, cards: list[Card], output: Path, options: ProxyOptions,
                   images: ImageOptions | None = None) -> ProxyReport:
     """Write the proxy sheets of `cards` to `output` (images fetched into the cache first, a progress bar on a
-    terminal) and say what went into them; the report is returned too."""
-    from hhdcli.render.images import ImageSettings, ImageStore
-    from hhdcli.render.proxies import fallback_lines, lay_out
+    terminal) and say what went into them; the report is returned too. Tokens among the cards (`with_tokens`)
+    are printed like them and marked as tokens."""
+    from hhdcli.render.plan.proxies import fallback_lines
+    from hhdcli.render.proxies import lay_out
+    from hhdcli.render.scans.images import ImageSettings, ImageStore
 
     images = images or ImageOptions()
     settings = ImageSettings(images.dpi, images.quality, options.bleed_mm, images.workers, env.offline,
@@ -132,8 +117,8 @@ def write_checklist(env: Env, library: Library, cards: list[Card], output: Path,
                     options: ChecklistOptions | None = None) -> None:
     """Write the red-sleeve checklist of a library to `output` and say how many cards and groups it has."""
     from hhdcli.i18n import current_language
-    from hhdcli.render.checklist import Mode, Sort, build_checklist
     from hhdcli.render.documents import checklist_document, doc_format, today
+    from hhdcli.render.documents.checklist import Mode, Sort, build_checklist
 
     options = options or ChecklistOptions()
     cache = env.cards()
@@ -274,20 +259,24 @@ class Companions:
     proxy_options: ProxyOptions | None = None  # the sheets' layout (its title is the library's); None: defaults
     checklist: Path | None = None  # by color, in the run's language
     exports: tuple[str, ...] = ()  # formats, each to its default file name
+    with_tokens: bool = False  # the proxies (and an MPC order) with the tokens the cards make
+    token_copies: int | None = None  # of each token; None: one per card that makes it
 
 
 def write_companions(env: Env, generated: Generated, companions: Companions) -> None:
     """The proxies, checklist and exports of a library just drawn."""
     if companions.proxies:
-        from hhdcli.render.proxies import ProxyOptions
+        from hhdcli.render.plan.proxies import ProxyOptions
 
         options = dataclasses.replace(companions.proxy_options or ProxyOptions(),
                                       title=library_title(generated.library.seed))
-        print_proxies(env, generated.cards, companions.proxies, options)
+        cards = with_tokens(generated.cards, companions.token_copies) if companions.with_tokens else generated.cards
+        print_proxies(env, cards, companions.proxies, options)
     if companions.checklist:
         write_checklist(env, generated.library, generated.cards, companions.checklist)
     for fmt in companions.exports:
-        write_export(env, generated.library, generated.cards, ExportOptions(fmt=fmt))
+        write_export(env, generated.library, generated.cards, ExportOptions(
+            fmt=fmt, with_tokens=companions.with_tokens, token_copies=companions.token_copies))
 
 
 # --- the table's players ------------------------------------------------------------------------------------

@@ -242,6 +242,39 @@ def on_a_terminal(command: list[str], env: dict[str, str] | None = None) -> byte
     return seen
 
 
+# --- helpers of many test files -------------------------------------------------------------------------------
+
+DEEP = b"[" * 100_000 + b"]" * 100_000  # JSON nested far deeper than Python's recursion limit
+
+
+def excerpt_with(field: str, value: object) -> bytes:
+    """The current-format excerpt with its first record's `field` set to `value`."""
+    import json
+
+    records = json.loads(EXCERPT.read_text())["data"]
+    records[0] = {**records[0], field: value}
+    return json.dumps({"data": records}).encode()
+
+
+def one_line_error(result) -> str:
+    """The one `error:` line of a failed run, which is no traceback."""
+    lines = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code != 0 and len(lines) == 1, result.output
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def unchanged(path: Path, before: bytes) -> bool:
+    return path.read_bytes() == before
+
+
+def timed(run, *args: str) -> tuple[float, object]:
+    """How long a run took, and its result."""
+    start = time.monotonic()
+    result = run(*args)
+    return time.monotonic() - start, result
+
+
 def chromium(size: tuple[int, int] = (390, 844)):
     """A headless Chromium through chromedriver, as every browser test drives one (None without them: the CI
     script installs both). Its console is kept (goog:loggingPrefs), so a test reads what the page logged: a

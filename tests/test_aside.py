@@ -1,4 +1,4 @@
-"""The forked download child (hhdcli/render/aside.py, used by images.Fetching) stops when told, when its parent
+"""The forked download child (hhdcli/render/scans/aside.py, used by images.Fetching) stops when told, when its parent
 ends, and is given up when it stops answering; Ctrl-C ends a run within a second, however silent the image host.
 hhd runs as its own process here, as the user runs it (a process with threads, like pytest's, never forks)."""
 
@@ -32,7 +32,9 @@ def _scan() -> bytes:
 def _start(cache: Path, names: list[str], out: Path, timeout: int) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "hhdcli", "--cache-dir", str(cache), "--timeout", str(timeout),
                              "proxies", *names, "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, env={**os.environ, "HHD_LANG": "en"})
+                            text=True, start_new_session=True, env={**os.environ, "HHD_LANG": "en"},
+                            # Ctrl-C as a terminal sends it, even when this run inherited it ignored (a test worker)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def _session(sid: int) -> dict[int, int]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from hhdcli.cli import cli
 
 
@@ -75,3 +77,9 @@ def test_debug_shows_the_real_exception(synced):
 
     with pytest.raises(InputError):
         synced("--debug", "card", "No Such Card Anywhere")
+
+
+@pytest.mark.parametrize("query", ["🐻", "!!!", ""])
+def test_a_filter_that_says_nothing_is_an_input_error(synced, query):
+    result = synced("cards", query)
+    assert result.exit_code == 2 and "no letters or digits" in result.output

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 from hhdcli.cache import load_cache
 from hhdcli.library import load_library, resolve
-from hhdcli.render.checklist import build_checklist
+from hhdcli.render.documents.checklist import build_checklist
 
 GOLDEN_MD = Path(__file__).parent / "golden" / "checklist-ember-tide-42.md"
 EPOCH = {"SOURCE_DATE_EPOCH": "1798675200"}  # 2026-12-31 00:00 UTC: the header date is fixed
@@ -80,10 +80,11 @@ def test_markdown_matches_the_golden_file(synced, library, tmp_path, monkeypatch
 class _Collect(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
-        self.tags, self.text = [], []
+        self.tags, self.text, self.attrs = [], [], []
 
     def handle_starttag(self, tag, attrs) -> None:
         self.tags.append(tag)
+        self.attrs.append((tag, dict(attrs)))
 
     def handle_data(self, data) -> None:
         self.text.append(data)
@@ -117,14 +118,18 @@ def test_html_escapes_hostile_names_and_prints_cleanly(synced, library, tmp_path
     assert "script" not in parser.tags
     assert HOSTILE in "".join(parser.text)
     assert "@page" in html and "@media print" in html
-    assert parser.tags.count("li") == len({(e["name"] if e["kind"] == "basic" else e["id"]) for e in document["cards"]})
+    card_lines = [a for tag, a in parser.attrs if tag == "li" and "data-position" in a]
+    assert len(card_lines) == len({(e["name"] if e["kind"] == "basic" else e["id"]) for e in document["cards"]})
+    # under the cards, one line per token to bring
+    token_lines = [a for tag, a in parser.attrs if tag == "li" and "data-token" in a]
+    assert parser.tags.count("li") == len(card_lines) + len(token_lines) and len(token_lines) > 0
     assert "quick reference" in html
 
 
 def test_russian_pdf_draws_only_characters_the_font_has(synced, library, tmp_path):
     from reportlab.pdfbase import pdfmetrics
 
-    from hhdcli.render.fonts import load_fonts
+    from hhdcli.render.draw.fonts import load_fonts
 
     out = tmp_path / "c.pdf"
     assert synced("checklist", str(library), "-o", str(out), "--lang", "ru", "--with-rules").exit_code == 0
@@ -185,7 +190,7 @@ def test_rules_that_do_not_fit_two_pages_even_at_the_smallest_size_go_on_to_a_th
 
     from hhdcli.cache import symbols_or_builtin
     from hhdcli.mana import SymbolTable
-    from hhdcli.render import rules_pdf
+    from hhdcli.render.documents import rules_pdf
 
     monkeypatch.setattr(rules_pdf, "MIN_SIZE", 11.0)
     monkeypatch.setattr(rules_pdf, "MAX_PAGES", 1)
@@ -237,8 +242,8 @@ from pathlib import Path
 from hhdcli.cache import load_cache
 from hhdcli.library import load_library, resolve
 from hhdcli.mana import SymbolTable
-from hhdcli.render.checklist import build_checklist
-from hhdcli.render.checklist_pdf import checklist_pdf
+from hhdcli.render.documents.checklist import build_checklist
+from hhdcli.render.documents.checklist_pdf import checklist_pdf
 from hhdcli.render.proxies import ProxyOptions, render_proxies
 from datetime import date
 
@@ -277,12 +282,12 @@ print(" ".join(sorted(sys.modules)))
 
 
 def test_printing_a_checklist_does_not_load_the_proxy_sheets(synced, library, tmp_path):
-    """Its legend is wrapped by hhdcli.render.fonts: the PDF checklist imports none of the proxy sheets' machinery
+    """Its legend is wrapped by hhdcli.render.draw.fonts: the PDF checklist imports none of the proxy sheets' machinery
     (hhdcli.render.proxies, its image store, HTTP; ~35 ms of a 270 ms command). Pillow it cannot avoid:
     reportlab.lib.utils imports it."""
     out = tmp_path / "c.pdf"
     loaded = _modules_loaded_by(synced.cache_dir, "checklist", "-l", str(library), "-o", str(out))
-    assert loaded & {"hhdcli.render.proxies", "hhdcli.render.images", "hhdcli.http"} == set()
+    assert loaded & {"hhdcli.render.proxies", "hhdcli.render.scans.images", "hhdcli.http"} == set()
     assert "⚑" in PdfReader(out).pages[0].extract_text()  # the legend was drawn
 
 
@@ -322,9 +327,9 @@ def test_hybrid_pips_on_the_checklist_are_legible_symbols_at_print_size():
     from reportlab.pdfgen.canvas import Canvas
 
     from hhdcli.mana import SymbolTable
-    from hhdcli.render.fonts import load_fonts
-    from hhdcli.render.layout import MM
-    from hhdcli.render.symbols import MIN_LETTER, glyph, glyph_width
+    from hhdcli.render.draw.fonts import load_fonts
+    from hhdcli.render.draw.symbols import MIN_LETTER, glyph, glyph_width
+    from hhdcli.render.plan.sheet import MM
     from support import PIPS
 
     table = SymbolTable.from_records(json.loads(PIPS.read_text())["data"])
@@ -335,3 +340,28 @@ def test_hybrid_pips_on_the_checklist_are_legible_symbols_at_print_size():
         g = glyph(symbol, table)
         letters = canvas.stringWidth("/".join(g.labels), fonts.bold, MIN_LETTER)
         assert glyph_width(g, size, canvas, fonts) >= letters  # the letters fit inside the symbol
+
+
+def test_the_checklist_names_the_tokens_to_bring_under_the_cards(synced, library, tmp_path):
+    """Under the cards and their total: each token the library needs, a box per copy, with the cards that make it;
+    in Russian by the rules' glossary (фишки)."""
+    from hhdcli.tokens import library_tokens
+
+    cards = resolve(load_library(library), load_cache(synced.cache_dir).cards).cards
+    needed = library_tokens(cards)
+    out = tmp_path / "c.pdf"
+    assert synced("checklist", "-l", str(library), "-o", str(out)).exit_code == 0
+    text = "\n".join(p.extract_text() for p in PdfReader(out).pages)
+    copies = sum(n.copies() for n in needed)
+    assert f"Tokens to bring ({copies})" in text and text.index("Total: 97 cards") < text.index("Tokens to bring")
+    food = next(n for n in needed if n.token.name == "Food")
+    assert len(food.makers) > 1 and f"Food ×{len(food.makers)}" in text
+    assert "made by " + ", ".join(m.card.name for m in food.makers) in text.replace("\n", " ")
+    markdown = tmp_path / "c.md"
+    synced("checklist", "-l", str(library), "-o", str(markdown))
+    lines = [line for line in markdown.read_text().split("## Tokens to bring")[1].splitlines() if line.startswith("- ")]
+    assert len(lines) == len(needed) and sum(line.count("[ ]") for line in lines) == copies
+    russian = tmp_path / "ru.pdf"
+    assert synced("checklist", "-l", str(library), "-o", str(russian), "--lang", "ru").exit_code == 0
+    text = "\n".join(p.extract_text() for p in PdfReader(russian).pages)
+    assert f"Фишки, которые нужно взять ({copies})" in text and "создают: " in text

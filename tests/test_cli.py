@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from hhdcli.cli import cli
-from support import CURRENT_SAMPLE, LEGACY, PIPS, Hhd, Reply, on_a_terminal
+from support import CURRENT_SAMPLE, LEGACY, PIPS, Hhd, Reply, on_a_terminal, one_line_error
 
 COMMANDS = list(cli.commands)
 WRITES_A_FILE = {"generate", "proxies", "checklist", "rules", "check", "export"}
@@ -99,7 +99,7 @@ def test_every_example_runs_as_written(tmp_path, server, monkeypatch):
     first = ("sync", "status", "cards", "card", "generate")
     for name in [*first, *[c for c in COMMANDS if c not in first]]:
         for line in examples(name):
-            if name == "table":  # a server: it must start and say where to open it
+            if name in ("table", "serve"):  # a server: it must start and say where to open it
                 assert serves(line, {**os.environ, **env}, tmp_path), line
             else:
                 result = CliRunner().invoke(cli, shlex.split(line)[1:], env=env, catch_exceptions=False)
@@ -113,7 +113,7 @@ def serves(line: str, env: dict[str, str], cwd: Path) -> bool:
     process = subprocess.Popen([sys.executable, "-m", "hhdcli", *shlex.split(line)[1:]], cwd=cwd, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        return process.stdout.readline().startswith("open http://")  # type: ignore[union-attr]
+        return process.stdout.readline().startswith(("open http://", "open https://"))  # type: ignore[union-attr]
     finally:
         process.terminate()
         process.wait(timeout=10)
@@ -151,13 +151,6 @@ def test_no_color_means_no_escape_codes_on_a_terminal(legacy_cache):
 
 
 # --- nothing ends in a traceback ---------------------------------------------------------------------
-
-
-def one_line_error(result) -> str:
-    lines = [line for line in result.output.splitlines() if line.startswith("error:")]
-    assert result.exit_code != 0 and len(lines) == 1, result.output
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 @pytest.fixture
@@ -232,3 +225,63 @@ def test_cache_files_written_while_working_fail_in_one_line(tmp_path, server):
     deck.write_text("4 Steam Vents\n", encoding="utf-8")
     line = one_line_error(run("check", str(deck), "--all", "--scryfall-url", server.url))
     assert "scryfall-lands.json" in line
+
+
+HOSTILE = ["nan", "-1", "\udcff", "9" * 5000, "/dev/zero", "http://[::1", "{}"]
+
+
+def every_option():
+    from hhdcli.cli import cli
+
+    def walk(command, path):
+        if hasattr(command, "commands"):
+            for name, sub in command.commands.items():
+                yield from walk(sub, [*path, name])
+            return
+        for param in command.params:
+            if param.name != "help" and not getattr(param, "is_flag", False) and param.param_type_name == "option":
+                yield [*path, param.opts[0]]
+
+    return list(walk(cli, []))
+
+
+@pytest.mark.parametrize("args", [
+    ["--timeout", "nan", "status"], ["--timeout", "inf", "status"], ["proxies", "--gap", "nan"],
+    ["proxies", "--bleed", "-inf"], ["--registry-url", "http://[::1", "status"], ["--registry-url", "ftp://x", "sync"],
+    ["check", "--colors", "R", "--all", "--scryfall-url", "http://[::1"], ["generate", "--seed", "\udcff"],
+    ["generate", "--size", "9" * 5000], ["--cache-max", "-1", "status"],
+])
+def test_odd_option_values_are_one_line_errors(args, synced):
+    result = synced(*args)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "Error:" in result.output or "error:" in result.output
+
+
+def test_odd_environment_values_are_usage_errors(synced):
+    from click.testing import CliRunner
+
+    from hhdcli.cli import cli
+
+    for env in ({"HHD_TIMEOUT": "nan"}, {"HHD_REGISTRY_URL": "http://[::1"}):
+        result = CliRunner().invoke(cli, ["status"], env=env)
+        assert result.exit_code == 2 and result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_sweep_of_hostile_values_over_every_option_finds_no_traceback(legacy_cache, library, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from hhdcli.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    env = {"HHD_CACHE_DIR": str(legacy_cache), "HHD_OFFLINE": "1", "HHD_REGISTRY_URL": "http://127.0.0.1:9"}
+    ran = 0
+    for *command, option in every_option():
+        for value in HOSTILE:
+            args = [*command, option, value] if command else [option, value, "status"]
+            if command and command[0] in ("show", "proxies", "checklist", "export", "check") and option != "-l":
+                args += ["-l", str(library)]
+            result = CliRunner().invoke(cli, ["--timeout", "2", *args], env=env)
+            assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+            assert "Traceback" not in result.output, args
+            ran += 1
+    assert ran > 300

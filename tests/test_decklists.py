@@ -470,6 +470,39 @@ def test_a_name_with_a_colon_is_a_card_not_metadata(line):
     assert [e.name for e in deck.entries] == [line, "Forest"] and deck.problems == []
 
 
+@pytest.mark.parametrize("deck", ["5" * 5000 + " Forest\n20 Mountain\n",
+                                  '<Deck><Cards Quantity="²" Sideboard="false" Name="Island"/>'
+                                  '<Cards Quantity="20" Sideboard="false" Name="Forest"/></Deck>'])
+def test_odd_deck_counts_are_lines_not_understood(deck, synced, tmp_path):
+    path = tmp_path / ("deck.dek" if deck.startswith("<") else "deck.txt")
+    path.write_text(deck, encoding="utf-8")
+    result = synced("check", str(path), "--all", "--offline")
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert "20 main" in result.output
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-be"])
+def test_a_deck_in_utf16_or_utf32_with_a_bom_is_read_as_text(synced, library, tmp_path, encoding):
+    """Windows PowerShell's `>` writes UTF-16 with a byte-order mark: it is a deck list, not a binary file."""
+    text = "4 Lightning Bolt\n20 Mountain\n"
+    raw = text.encode(encoding)
+    if not encoding.endswith(("16", "32")):
+        raw = ("\ufeff" + text).encode(encoding)
+    deck = tmp_path / "deck.txt"
+    deck.write_bytes(raw)
+    result = synced("check", str(deck), "-l", str(library))
+    assert result.exit_code == 0, result.output
+    assert "24 main" in result.output and "deck colors: R" in result.output
+
+
+def test_a_windows_notepad_deck_keeps_its_apostrophes(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_bytes("4 Urza’s Saga\r\n20 Island\r\n".encode("cp1252"))
+    assert [e.name for e in read_deck(deck).main] == ["Urza’s Saga", "Island"]
+    deck.write_bytes("\ufeff4 Urza’s Saga\n".encode())  # UTF-8 with a BOM
+    assert read_deck(deck).main[0].name == "Urza’s Saga"
+
+
 # --- hostile deck files: one line naming the file, never a traceback ---------------------------------------
 
 
@@ -609,3 +642,43 @@ def test_the_count_of_an_unsure_reading_says_so_where_it_is_printed(tmp_path):
     deck = parse_deck(LOSSY["prose.txt"], "prose.txt")
     assert deck.describe().endswith("— unsure: see the warnings")
     assert not parse_deck("4 Forest\n", "d.txt").describe().endswith("see the warnings")
+
+
+# --- hostile deck files: one line naming the file, never a traceback ---------------------------------------
+
+
+GUIDE = """# Karametra: a guide
+
+## The Snap Keep
+*   3 Lands (at least 1 Green, 1 White).
+*   1 Ramp piece (Sol Ring, Birds of Paradise).
+
+## The Combo
+*   1 Rise from the Grave
+*   1 Pull from Tomorrow
+
+## Mana Base
+*   20 Forest
+
+## Upgrades
+*   1 Craterhoof Behemoth
+"""
+
+
+def test_a_markdown_deck_in_parts_under_headings_of_no_zone_is_their_cards_without_sentences_or_wishes():
+    deck = parse_deck(GUIDE, "guide.md")
+    assert [(e.count, e.name) for e in deck.main] == [(1, "Rise from the Grave"), (1, "Pull from Tomorrow"),
+                                                      (20, "Forest")]
+
+
+CUBECOBRA = """name,CMC,Type,Color,Set,Collector Number,Rarity,Color Category,status,Finish,maybeboard,image URL,image Back URL,tags,Notes,MTGO ID
+"Humility",4,"Enchantment",W,"tpr","16",mythic,w,Owned,Non-foil,false,,,"","",56658
+"Archangel's Light",8,"Sorcery",W,"dka","1",mythic,w,Owned,Non-foil,true,,,"","",43215
+"Amrou Kithkin",2,"Creature - Kithkin",W,"me3","3",special,w,Owned,Non-foil,false,,,"","",33482
+"""
+
+
+def test_a_cubecobra_csv_leaves_its_maybeboard_out():
+    # CubeCobra's CSV export (its CSV_HEADER; rows as a public importer of it quotes them): one card a row
+    deck = parse_deck(CUBECOBRA, "cube.csv")
+    assert [e.name for e in deck.main] == ["Humility", "Amrou Kithkin"] and deck.problems == []

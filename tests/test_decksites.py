@@ -175,3 +175,14 @@ def test_the_table_takes_a_players_deck_from_its_link(legacy_cache, library, sit
         db.close()
     assert {"U", "R"} <= set(colors)  # the deck's Islands and Mountains
     assert sites.count("/tappedout.net/api/deck/widget/", "POST") == 1
+
+
+def test_a_pasted_link_is_read_from_its_site_and_a_pasted_list_as_a_list(sites, tmp_path):
+    from hhdcli.env import Env
+
+    link = "https://www.archidekt.com/decks/1365846/"
+    serve(sites, link)
+    env = Env(tmp_path / "cache", None, 5.0, True, False, deck_sites_url=sites.url)
+    assert sorted(env.read_pasted_deck(f"  {link}\n").commanders) == COMMANDERS
+    assert sum(e.count for e in env.read_pasted_deck("4 Forest\n2 Island\n").main) == 6
+    assert sites.count("/archidekt.com/api/decks/1365846/") == 1

@@ -1,12 +1,26 @@
-"""--font (hhdcli/render/fonts.py): a font that parses but cannot be embedded is refused before any work, in one
+"""Fonts and text fitting (hhdcli/render/draw/fonts.py).
+
+--font (hhdcli/render/draw/fonts.py): a font that parses but cannot be embedded is refused before any work, in one
 line naming it, by every command that prints a PDF."""
 
 from __future__ import annotations
 
 import struct
+import time
 from pathlib import Path
 
 import pytest
+
+from hhdcli.render.draw.fonts import shorten
+
+
+def test_shortening_text_is_linear():
+    from hhdcli.render.draw.fonts import load_fonts
+
+    fonts = load_fonts()
+    start = time.monotonic()
+    cut = shorten("a very long footer " * 5_000, fonts.regular, 6, 500)
+    assert time.monotonic() - start < 0.5 and cut.endswith("…") and len(cut) < 200
 
 SHIPPED = Path(__file__).resolve().parents[1] / "hhdcli" / "fonts" / "DejaVuSansCondensed.ttf"
 
@@ -36,7 +50,7 @@ def test_a_damaged_font_is_one_line_naming_it_and_no_pdf(synced, library, tmp_pa
 
 
 def test_the_shipped_font_passes_the_same_check(tmp_path):
-    from hhdcli.render.fonts import load_fonts
+    from hhdcli.render.draw.fonts import load_fonts
 
     copy = tmp_path / "copy.ttf"
     copy.write_bytes(SHIPPED.read_bytes())

@@ -29,7 +29,7 @@ from pypdf import PdfReader
 
 from hhdcli import i18n
 from hhdcli.cli import cli
-from hhdcli.i18n import choose_language, language_from_args, translator
+from hhdcli.i18n import LANGUAGES, choose_language, language_from_args, translator
 from support import LEGACY, PIPS, ROOT
 
 LOCALE = ROOT / "hhdcli" / "locale"
@@ -183,6 +183,18 @@ def test_the_plural_rule_for_the_page_is_the_catalogs_own(domain):
         [["one", "few", "many"].index(cldr(n)) for n in range(300)]
     assert i18n.plural_forms("en", domain) == "n != 1"
     assert [gettext.c2py(i18n.plural_forms("en", domain))(n) for n in (0, 1, 2)] == [1, 0, 1]
+
+
+def test_the_plural_rule_picks_the_same_form_as_javascript_in_chromium(browser):
+    """The table page's script evaluates plural_forms' expression (as `Number(rule)`, a comparison being a
+    boolean there): Chromium picks, for every count, the form the catalog picks (English: one for 1 alone)."""
+    for lang in LANGUAGES:
+        for domain in DOMAINS:
+            rule = i18n.plural_forms(lang, domain)
+            picked = browser.execute_script(f"return Array.from({{length: 300}}, (_, n) => Number({rule}));")
+            catalog = translator(lang, domain)
+            expected = [catalog.plural(n) if lang != "en" else int(n != 1) for n in range(300)]
+            assert picked == expected, (lang, domain, rule)
 
 
 def test_russian_uses_the_rules_sheets_terms_and_guillemets():
@@ -412,6 +424,11 @@ def _card_strings(cache_dir: Path) -> list[str]:
         for face in card.faces:
             found |= {face.name, face.type_line, face.mana_cost}
             found |= {piece for line in face.oracle_text.splitlines() for piece in re.split(r"\{[^}]*\}", line)}
+    from hhdcli.tokens import builtin_tokens
+
+    for token in builtin_tokens():  # the registry's tokens are card data too (the checklist lists them)
+        found |= {token.name, token.type_line, token.mana_cost}
+        found |= {piece for line in token.oracle_text.splitlines() for piece in re.split(r"\{[^}]*\}", line)}
     flat = {re.sub(r"\s+", " ", text).strip() for text in found}
     return sorted((text for text in flat if len(text) > 2), key=len, reverse=True)
 
@@ -523,7 +540,7 @@ def test_every_command_and_document_goes_through_the_catalogs(pseudo, tmp_path):
 def test_the_table_page_goes_through_its_own_catalog(pseudo):
     """The table's domain (table.po) in the pseudo-locale: its page, rendered as the app renders it, has no
     text outside the marks but the seed and the language switch's EN/RU (its script's messages are marked too)."""
-    from hhdcli.render.templates import render
+    from hhdcli.render.documents.templates import render
     from hhdcli.table.page import PAGE, bootstrap
 
     catalog = translator("xx", "table")

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 
 from hhdcli.cache import load_cache
 from hhdcli.library import build_pool, default_size, seeded_sample
+from support import LEGACY, PIPS, Hhd, one_line_error, timed, unchanged
 
 GOLDEN = Path(__file__).parent / "golden" / "library-ember-tide-42.txt"
 
@@ -159,6 +161,103 @@ def test_without_a_seed_a_memorable_one_is_printed(synced, tmp_path):
     result = synced("generate", "-o", str(tmp_path / "l.json"))
     seed = json.loads((tmp_path / "l.json").read_text())["seed"]
     assert f"--seed {seed}" in result.output and len(seed.split("-")) == 3
+
+
+def edited(library: Path, tmp_path: Path, edit) -> Path:
+    document = json.loads(library.read_text())
+    edit(document)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def unknown_card_with_numeric_image(document) -> None:
+    entry = next(e for e in document["cards"] if e.get("card"))
+    entry["id"], entry["card"]["image"] = "hlc-000000000000", 1e308
+
+
+@pytest.mark.parametrize("edit, field", [
+    (lambda d: next(c for c in d["cards"] if c["kind"] == "basic").update(id=""), ".id"),
+    (lambda d: d["pool"].update(excluded=[]), "pool.excluded"),
+    (lambda d: d["pool"].update(basics_per_type="fifty"), "pool.basics_per_type"),
+    (lambda d: d["pool"].update(basics_per_type=1e8), "pool.basics_per_type"),
+    (lambda d: d.update(cards="abc"), "cards"),
+    (lambda d: d["cards"][0].update(position=10**30), "cards[0].position"),
+])
+def test_a_hand_edited_library_field_is_named(edit, field, synced, library):
+    document = json.loads(library.read_text())
+    edit(document)
+    library.write_text(json.dumps(document))
+    start = time.monotonic()
+    line = one_line_error(synced("show", "-l", str(library)))
+    assert field in line and time.monotonic() - start < 10
+
+
+@pytest.mark.parametrize("command", ["show", "checklist", "proxies", "export"])
+@pytest.mark.parametrize("edit, said", [
+    (lambda d: d["cards"][0].update(kind=[]), "cards[0].kind is a list, expected spell or land or basic"),
+    (unknown_card_with_numeric_image, '.card "image" is 1e+308, expected text'),
+    (lambda d: d["cards"][1].update(card={"id": "x", "name": "y", "faces": [{"name": 5}]}), ".card faces[0]"),
+    (lambda d: d["cards"][1].update(card={"id": "x", "name": "y", "faces": [], "evil": 1}), "a field hhd does not write"),
+])
+def test_a_hand_edited_library_is_refused_naming_the_field(synced, library, tmp_path, command, edit, said):
+    path = edited(library, tmp_path, edit)
+    output = [] if command == "show" else ["-o", str(tmp_path / f"out-{command}.pdf")]
+    result = synced(command, "-l", str(path), *output)
+    assert said in one_line_error(result) and result.exit_code == 3
+
+
+def test_a_library_of_millions_of_entries_is_refused_by_its_count_before_any_entry_is_read(synced, library, tmp_path):
+    def millions(document):
+        document["cards"], document["size"] = [{}] * 3_000_000, 3_000_000
+    result = synced("show", "-l", str(edited(library, tmp_path, millions)))
+    assert "cards lists 3000000 entries, a library has at most 10000" in one_line_error(result)
+
+
+def test_a_refused_value_is_named_not_printed(synced, library, tmp_path):
+    """An error never serialises what it refuses: a deep or huge value is named by its kind."""
+    def deep_seed(document):
+        document["seed"] = [[["x" * 10_000]]]
+    error = one_line_error(synced("show", "-l", str(edited(library, tmp_path, deep_seed))))
+    assert "seed is a list, expected text" in error and "xxx" not in error
+
+
+def test_a_second_generate_does_not_replace_another_library_without_force(synced, tmp_path):
+    out = tmp_path / "hell-library.json"
+    assert synced("generate", "--seed", "first", "-o", str(out)).exit_code == 0
+    printed = out.read_bytes()
+    assert synced("generate", "--seed", "first", "-o", str(out)).exit_code == 0  # the same bytes: harmless
+    refused = synced("generate", "--seed", "second", "-o", str(out))
+    assert refused.exit_code == 2 and "--force" in refused.output and unchanged(out, printed)
+    assert synced("generate", "--seed", "second", "-o", str(out), "--force").exit_code == 0
+    assert out.read_bytes() != printed
+
+
+def test_a_very_long_seed_is_refused_at_once(synced, tmp_path):
+    elapsed, result = timed(synced, "generate", "--seed", "x" * 10_000, "-o", str(tmp_path / "l.json"))
+    assert result.exit_code == 2 and "1 to 200 characters" in result.output and elapsed < 2
+
+
+def test_an_unknown_exclusion_tag_is_named(synced, tmp_path):
+    result = synced("generate", "--seed", "t", "--exclude-tag", "offensive", "-o", str(tmp_path / "l.json"))
+    assert result.exit_code == 0 and "--exclude-tag 'offensive': no card has this tag" in result.output
+    quiet = synced("-q", "generate", "--seed", "t", "--exclude-tag", "offensive", "-o", str(tmp_path / "l.json"))
+    assert "warning" not in quiet.output  # -q silences warnings too
+
+
+def test_the_same_seed_and_data_give_the_same_bytes_from_anywhere(tmp_path):
+    outputs = []
+    for where in ("one", "two"):
+        folder = tmp_path / where / "deeper"
+        folder.mkdir(parents=True)
+        source = folder / LEGACY.name
+        os.symlink(LEGACY, source) if where == "one" else source.write_bytes(LEGACY.read_bytes())
+        run = Hhd(tmp_path / where / "cache")
+        assert run("sync", "--source", str(source), "--symbols", str(PIPS)).exit_code == 0
+        out = tmp_path / where / "lib.json"
+        assert run("generate", "--seed", "anywhere", "-o", str(out)).exit_code == 0
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]
 
 
 # --- limits that hold end to end: what sync takes, generate writes and show reads agree ------------------------

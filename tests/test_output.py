@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 OSC_TITLE = "\x1b]0;pwned\x07"
 CSI = "\x9b31m"
-WHALE = f"Whale Visions{OSC_TITLE}{CSI}"  # the excerpt's first card, as the hostile registry names it
+WHALE = f"Whale Visions{OSC_TITLE}{CSI}\x7f"  # the excerpt's first card, as the hostile registry names it
 
 
 def run_hhd(*args: str, env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess:
@@ -84,7 +84,7 @@ def hostile_registry(folder: Path) -> Path:
     for record in records:
         for key in ("name", "type_line", "oracle_text", "mana_cost"):
             if isinstance(record.get(key), str) and record[key]:
-                record[key] = record[key] + (OSC_TITLE + CSI if key != "mana_cost" else "")
+                record[key] = record[key] + (OSC_TITLE + CSI + "\x7f" if key != "mana_cost" else "")
         record["oracle_text"] = str(record.get("oracle_text") or "") + " \x7f"
     records[-1]["name"] += "\ud800"  # a lone surrogate no file can hold: the record is skipped, and named
     path = folder / "registry.json"

@@ -13,9 +13,9 @@ from PIL import Image
 from pypdf import PdfReader
 
 from hhdcli.cache import load_cache
-from hhdcli.render.images import ImageSettings, prepare
-from hhdcli.render.layout import MM, make_sheet
-from hhdcli.render.proxies import calibration_crosses, calibration_pdf
+from hhdcli.render.draw.calibration import calibration_crosses, calibration_pdf
+from hhdcli.render.plan.sheet import MM, make_sheet
+from hhdcli.render.scans.images import ImageSettings, prepare
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
@@ -372,7 +372,7 @@ def test_hells_cube_prints_whole_over_two_proxies(excerpt_set):
 
 @pytest.mark.parametrize("paper, slots", [("a4", 9), ("a3", 18), ("letter", 9)])
 def test_the_footer_names_every_slot_and_cut_lines_stop_short_of_it(synced, tmp_path, paper, slots):
-    from hhdcli.render.layout import FOOTER_MM, full_cut_lines, furniture_on_sides, parse_paper, printable
+    from hhdcli.render.plan.sheet import FOOTER_MM, full_cut_lines, furniture_on_sides, parse_paper, printable
 
     out = tmp_path / "p.pdf"
     assert synced("proxies", "--all", "--text-only", "--paper", paper, "--cut-lines", "full", "-o", str(out)).exit_code == 0

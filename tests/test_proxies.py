@@ -12,8 +12,8 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from hhdcli.render.cardface import FRAME
-from hhdcli.render.layout import MM, crop_marks, make_sheet
+from hhdcli.render.draw.cardface import FRAME
+from hhdcli.render.plan.sheet import MM, crop_marks, make_sheet
 from support import CURRENT_SAMPLE, Hhd, Reply
 
 CARD = (63 * MM, 88 * MM)
@@ -414,7 +414,7 @@ def test_skip_basics(synced, tmp_path):
 def test_characters_a_font_lacks_never_become_boxes():
     import reportlab
 
-    from hhdcli.render.fonts import load_fonts, safe_text
+    from hhdcli.render.draw.fonts import load_fonts, safe_text
 
     vera = load_fonts(str(Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"))  # a Latin-only font
     assert safe_text(vera, "Bear Φ Медведь") == "Bear ? ???????"
@@ -434,8 +434,8 @@ def test_font_option_embeds_that_font(synced, tmp_path):
 
 def test_double_faced_cards_print_one_proxy_per_face_and_split_art_stays_upright():
     from hhdcli.cards import parse_registry
-    from hhdcli.render.images import ImageSettings, prepare
     from hhdcli.render.proxies import ProxyOptions, plan
+    from hhdcli.render.scans.images import ImageSettings, prepare
 
     record = {"object": "card", "kind": "card", "id": "x", "name": "Day // Night", "set": "HLC_1",
               "layout": "transform", "image": "https://img.invalid/front.jpg",
@@ -473,7 +473,7 @@ try:
 except SystemExit as done:
     assert not done.code, done.code
 print(sorted(n for n in pdfmetrics.getRegisteredFontNames() if n.startswith("hhd-")))
-print("hhdcli.render.cardface" in sys.modules, "concurrent.futures" in sys.modules, threading.active_count())
+print("hhdcli.render.draw.cardface" in sys.modules, "concurrent.futures" in sys.modules, threading.active_count())
 """
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -481,3 +481,47 @@ print("hhdcli.render.cardface" in sys.modules, "concurrent.futures" in sys.modul
     assert fonts == "['hhd-regular']"
     assert loaded == "False False 1"
     assert (tmp_path / "warm.pdf").read_bytes() == (tmp_path / "cold.pdf").read_bytes()
+
+
+def test_proxies_with_tokens_add_one_per_card_that_makes_each_marked_as_a_token(synced, tmp_path):
+    """`--tokens`: after the library's cards, one proxy of each token per card that makes it, drawn from the
+    token's data (its type line, "Token" where a card's footer names its set) and named "(token)" in the page
+    footer; `--token-copies N` prints N of each."""
+    from hhdcli.cache import load_cache
+    from hhdcli.library import load_library, resolve
+    from hhdcli.tokens import library_tokens
+
+    library = _library(synced, tmp_path)
+    cards = resolve(load_library(library), load_cache(synced.cache_dir).cards).cards
+    needed = library_tokens(cards)
+    brought = sum(n.copies() for n in needed)
+    out = tmp_path / "p.pdf"
+    result = synced("proxies", "-l", str(library), "-o", str(out), "--text-only", "--tokens")
+    assert result.exit_code == 0, result.output
+    assert f"{97 + brought} proxies" in result.output
+    pages = [page.extract_text() for page in PdfReader(out).pages]
+    assert len(pages) == -(-(97 + brought) // 9)
+    faces = "\n".join(pages)
+    assert faces.count("Token · Hell's Half-Draft proxy") == brought
+    footers = " ".join(text.replace("\n", " ") for text in pages)
+    for item in needed:
+        assert footers.count(f"{item.token.name} (token)") >= item.copies()
+    assert "Food (token)" in pages[-1] or "Food (token)" in pages[-2]  # the tokens come after the cards
+    result = synced("proxies", "-l", str(library), "-o", str(out), "--text-only", "--tokens", "--token-copies", "2")
+    assert f"{97 + 2 * len(needed)} proxies" in result.output
+
+
+def test_the_tokens_of_a_cards_selection_are_printed_with_it(synced, tmp_path):
+    """Pyrohyperspasm makes three Elementals (2/3, 4/2, 6/1): --cards Pyrohyperspasm --tokens is four proxies,
+    and `generate --proxies … --tokens` prints a new library's tokens too."""
+    out = tmp_path / "p.pdf"
+    result = synced("proxies", "--cards", "Pyrohyperspasm", "--tokens", "--text-only", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "4 proxies" in result.output
+    text = PdfReader(out).pages[0].extract_text()
+    assert all(stats in text for stats in ("2/3", "4/2", "6/1")) and text.count("Elemental (token)") == 3
+    drawn = tmp_path / "g.pdf"
+    made = synced("generate", "--seed", "ember-tide-42", "-o", str(tmp_path / "g.json"), "--proxies", str(drawn),
+                  "--text-only", "--tokens")
+    assert made.exit_code == 0, made.output
+    assert "(token)" in PdfReader(drawn).pages[-1].extract_text()

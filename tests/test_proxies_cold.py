@@ -1,5 +1,5 @@
 """A cold `hhd proxies` (no image cached) works in three processes: the pages are laid out in a forked child,
-half the scans download in another, the other half here (hhdcli/render/aside.py says why). These tests run
+half the scans download in another, the other half here (hhdcli/render/scans/aside.py says why). These tests run
 hhd as its own process, as the user does: the pytest process has threads (the loopback server), and a
 process with threads never forks, so an in-process run takes the one-process path the other tests cover."""
 
@@ -66,7 +66,7 @@ def _temp_files(*folders: Path) -> list[Path]:
 
 def _run_aside(code: str) -> subprocess.CompletedProcess[str]:
     """`code` in a fresh Python with no thread but its main one (the only kind of process that forks)."""
-    return subprocess.run([sys.executable, "-c", "from hhdcli.render.aside import Aside\n" + code],
+    return subprocess.run([sys.executable, "-c", "from hhdcli.render.scans.aside import Aside\n" + code],
                           capture_output=True, text=True, timeout=60)
 
 
@@ -104,7 +104,7 @@ def test_a_child_that_fails_sends_what_it_made_and_nothing_else_and_prints_no_tr
 
 
 def test_with_threads_running_nothing_is_forked_and_the_caller_does_the_work():
-    from hhdcli.render.aside import Aside
+    from hhdcli.render.scans.aside import Aside
 
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
@@ -253,7 +253,7 @@ import sys, threading
 from pathlib import Path
 from hhdcli.cache import load_cache
 from hhdcli.mana import SymbolTable
-from hhdcli.render.images import ImageStore
+from hhdcli.render.scans.images import ImageStore
 from hhdcli.render.proxies import ProxyOptions, lay_out
 
 cache = load_cache(Path(sys.argv[1]))

@@ -445,7 +445,7 @@ def test_the_booklet_adds_the_librarys_cards_with_their_rulings_after_the_sheet(
 def test_the_booklet_in_markdown_and_html_lists_the_same_cards(synced, library, tmp_path):
     from markupsafe import escape
 
-    from hhdcli.render.templates import md_escape
+    from hhdcli.render.documents.templates import md_escape
 
     ruled = _library_ruled(library)
     for form, shown in (("md", md_escape), ("html", lambda t: str(escape(t)))):

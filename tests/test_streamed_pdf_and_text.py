@@ -9,14 +9,14 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from hhdcli.render.fonts import load_fonts
-from hhdcli.render.pdf import make_pdf
-from hhdcli.render.splice import StandIns, jpeg_size, splice
-from hhdcli.render.textbox import break_lines, paragraphs
+from hhdcli.render.draw.fonts import load_fonts
+from hhdcli.render.draw.pdf import make_pdf
+from hhdcli.render.draw.textbox import break_lines, paragraphs
+from hhdcli.render.scans.splice import StandIns, jpeg_size, splice
 
 
 def test_a_damaged_jpeg_header_is_an_error_not_a_loop(tmp_path):
-    from hhdcli.render.splice import SpliceError
+    from hhdcli.render.scans.splice import SpliceError
 
     path = tmp_path / "bad.jpg"
     path.write_bytes(b"\xff\xd8\xff\xe0\x00\x00" + b"\x00" * 10 + b"\xff\xd9")  # a segment of length 0
@@ -97,7 +97,7 @@ def test_each_rules_text_is_laid_out_once_per_size_tried(legacy_cache, synced_ta
     """Measuring, splitting over proxies and drawing share one layout per (text, size, width)."""
     from collections import Counter
 
-    import hhdcli.render.cardface as cardface
+    import hhdcli.render.draw.cardface as cardface
     from hhdcli.cache import load_cache
     from hhdcli.render.proxies import ProxyOptions, render_proxies
 

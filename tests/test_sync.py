@@ -9,9 +9,19 @@ import pytest
 
 from hhdcli.cache import load_cache
 from hhdcli.cards import parse_registry
-from hhdcli.errors import HhdError
+from hhdcli.errors import DataError, HhdError
 from hhdcli.registry import HttpSettings, RegistryUrls, Syncer
-from support import CURRENT_SAMPLE, LEGACY, PIPS, Reply
+from support import (
+    CURRENT_SAMPLE,
+    DEEP,
+    EXCERPT,
+    LEGACY,
+    PIPS,
+    Hhd,
+    Reply,
+    excerpt_with,
+    one_line_error,
+)
 
 FAST = HttpSettings(timeout=(1.0, 1.0), retries=1, backoff=0.0)
 
@@ -227,3 +237,94 @@ def test_cache_dir_option_beats_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("HHD_CACHE_DIR", str(tmp_path / "env"))
     assert resolve_cache_dir(None) == tmp_path / "env"
     assert resolve_cache_dir(tmp_path / "opt") == tmp_path / "opt"
+
+
+@pytest.mark.parametrize("field, value", [("colors", 5), ("tags", 7), ("card_faces", "abc"),
+                                          ("legalities", []), ("card_faces", [5]), ("mana_cost", ["{R}"])])
+def test_a_wrongly_typed_current_record_is_skipped_and_named(field, value):
+    parsed = parse_registry(excerpt_with(field, value))
+    assert len(parsed.cards) == 104
+    assert len(parsed.skipped) == 1 and "Whale Visions" in parsed.skipped[0] and field in parsed.skipped[0]
+
+
+def test_a_wrongly_typed_legacy_record_is_skipped_and_named():
+    document = json.loads(LEGACY.read_bytes())
+    first = next(r for r in document["data"] if r.get("Set") == "HLC")
+    first["Cost"] = 5
+    parsed = parse_registry(json.dumps(document).encode())
+    assert len(parsed.cards) == 719 and '"Cost" is 5' in parsed.skipped[0]
+
+
+def test_the_legacy_sheet_reads_the_same_by_its_columns_as_whole():
+    """The legacy sheet is decoded by the columns hhd reads (msgspec skips the others); a sheet that way of
+    decoding cannot take (a record that is no object) is read whole by json: the same cards, the same
+    records counted, and NaN refused either way."""
+    document = json.loads(LEGACY.read_bytes())
+    by_columns = parse_registry(json.dumps(document).encode())
+    document["data"].insert(5, 7)
+    whole = parse_registry(json.dumps(document).encode())
+    assert len(by_columns.cards) == 720 and by_columns.cards == whole.cards
+    assert by_columns.records == whole.records == len(document["data"]) - 1
+    for data in (document["data"][:5] + document["data"][6:], document["data"]):
+        data[10]["CMC"] = float("nan")
+        with pytest.raises(DataError, match="not valid JSON"):
+            parse_registry(json.dumps({"data": data}).encode())
+
+
+def test_sync_warns_about_a_skipped_record_and_keeps_the_rest(tmp_path):
+    source = tmp_path / "catalog.json"
+    source.write_bytes(excerpt_with("colors", 5))
+    result = Hhd(tmp_path / "cache")("sync", "--source", str(source), "--symbols", str(PIPS))
+    assert result.exit_code == 0 and "skipped record 1 ('Whale Visions')" in result.output
+
+
+def test_a_registry_manifest_nested_too_deeply_is_a_data_error(server, tmp_path):
+    server.routes["/catalog-manifest.json"] = Reply(DEEP)
+    server.routes["/catalog.json"] = Reply(DEEP)
+    server.routes["/Hellscube-Database.json"] = Reply(b'{"data": [Infinity]}')
+    result = Hhd(tmp_path / "cache", server.url)("sync")
+    assert result.exit_code == 3 and one_line_error(result)
+
+
+def test_a_much_smaller_card_list_is_refused_and_names_both_counts(synced, tmp_path, server):
+    cache = tmp_path / "cache"
+    import shutil
+
+    shutil.copytree(synced.cache_dir, cache)
+    before = (cache / "cards.json").read_bytes()
+    records = [r for r in json.loads(EXCERPT.read_text())["data"] if r["set"].startswith("HLC")][:16]
+    server.routes["/db.json"] = Reply(json.dumps({"data": records}).encode())
+    result = Hhd(cache)("sync", "--source", server.url + "/db.json", "--symbols", str(PIPS))
+    assert result.exit_code == 3 and "16 Hellscube v1.2 cards, the cache has 720" in result.output
+    assert (cache / "cards.json").read_bytes() == before
+
+
+def test_records_listed_many_times_are_one_card_each():
+    document = json.loads(LEGACY.read_text())
+    document["data"] = document["data"] * 14
+    parsed = parse_registry(json.dumps(document).encode())
+    assert len(parsed.cards) == 720 and parsed.records == 14 * 3059
+
+
+def test_the_symbol_table_is_refreshed_alone_offline(synced, tmp_path):
+    import shutil
+
+    cache = tmp_path / "cache"
+    shutil.copytree(synced.cache_dir, cache)
+    cards_before = json.loads((cache / "cards.json").read_text())["cards"]
+    (cache / "pips.json").write_text("{damaged")
+    result = Hhd(cache, "http://127.0.0.1:9")("sync", "--symbols-only", "--symbols", str(PIPS))
+    assert result.exit_code == 0 and "refreshed" in result.output
+    assert json.loads((cache / "pips.json").read_text())["data"][0]["symbol"]
+    assert json.loads((cache / "cards.json").read_text())["cards"] == cards_before
+
+
+def test_a_damaged_symbol_table_is_replaced_not_kept(synced, tmp_path, server):
+    import shutil
+
+    cache = tmp_path / "cache"
+    shutil.copytree(synced.cache_dir, cache)
+    (cache / "pips.json").write_text("{damaged")
+    result = Hhd(cache, "http://127.0.0.1:9")("sync", "--symbols-only")  # the registry is unreachable
+    assert result.exit_code == 0 and "using the built-in one" in result.output
+    assert len(json.loads((cache / "pips.json").read_text())["data"]) == 324

@@ -295,3 +295,32 @@ def test_off_loopback_every_request_needs_the_join_code(coded):
     assert raw(coded, "GET", "/api/state", [(b"X-Join-Code", b"s3cret")])[0] == 200
     token = coded.seat("Anna")  # tablekit sends the code as X-Join-Code
     assert coded.call("/api/draw", {}, token=token)[0] == 200
+
+
+def test_a_card_that_makes_tokens_lists_them_and_a_tokens_face_is_anyones(seated):
+    """A drawn card that makes tokens says which (its description's `tokens`, the page's "Makes a token"
+    buttons), each with its face's address: a token is public, so anyone's request gets its face, in either
+    language; an id no token of the library has is a 404."""
+    import urllib.error
+    import urllib.request
+
+    from hhdcli.tokens import library_tokens
+
+    views = seated.session.views
+    makers = {p for p in seated.session.cards if views.made_by(p, "en")}
+    assert makers
+    while True:
+        waiting(seated)
+        pending = seated.player("Anna")["pending"]
+        if pending["position"] in makers:
+            break
+        assert seated.as_("Anna", "/api/decline")[0] == 200
+    card = seated.session.cards[pending["position"]]
+    assert sorted(t["name"] for t in pending["tokens"]) == sorted(n.token.name for n in library_tokens([card]))
+    for token in pending["tokens"]:
+        for address in (token["face"], token["face"].replace("/tokens/en/", "/tokens/ru/")):
+            with urllib.request.urlopen(seated.url + address, timeout=20) as answer:  # no seat, no secret
+                assert answer.status == 200 and answer.read()[:4] in (b"\x89PNG", b"\xff\xd8\xff\xe0")
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(seated.url + "/tokens/en/token-not-a-token.png", timeout=20)
+    assert missing.value.code == 404 and "no token" in json.loads(missing.value.read())["error"]

@@ -13,6 +13,7 @@ from babel.messages.extract import extract_from_file
 
 from hhdcli.table.i18n import plural_rule, translations
 from hhdcli.table.page import VERDICTS, page_messages, script_messages
+from hhdcli.table.rules import Action
 from hhdcli.table.views import REMINDERS
 
 PACKAGE = Path(__file__).parents[1] / "hhdcli"
@@ -54,9 +55,7 @@ def every_message() -> set[str]:
     singles, plurals = script_messages()
     return (python_messages() | template_messages() | set(singles) | set(REMINDERS.values()) | set(HTTP_NAMES)
             | set(VERDICTS)
-            | {"the host"} | {a for a in ("draw", "take", "decline", "opening hand", "mulligan", "keep", "play",
-                                         "play from sideboard", "to sideboard", "own card to sideboard",
-                                         "to the Hell library", "end of game")})
+            | {"the host"} | {a.value for a in Action})
 
 
 def test_every_message_of_the_page_and_the_api_has_its_russian():
@@ -185,8 +184,8 @@ def face_words(card, table, lang: str) -> str:
     """The words on a card's drawn face in `lang`, read back from the face's PDF (the page the PNG is made of)."""
     import pypdfium2 as pdfium
 
-    from hhdcli.render.faces import face_pdf
-    from hhdcli.render.fonts import load_fonts
+    from hhdcli.render.draw.faces import face_pdf
+    from hhdcli.render.draw.fonts import load_fonts
 
     document = pdfium.PdfDocument(face_pdf(card, table.session.table, load_fonts(None), lang))
     try:
@@ -207,7 +206,7 @@ def test_a_drawn_face_has_its_words_in_each_phones_language(table):
     Each language's picture has an address of its own, so a day's browser cache (private, max-age) or the
     server's cache of one language never answers for the other, whatever the request's Accept-Language."""
     from hhdcli.i18n import translator
-    from hhdcli.render.faces import face_png
+    from hhdcli.render.draw.faces import face_png
     from hhdcli.render.texts import basic_type_line
     from hhdcli.rulings import card_rulings, hell_lines
 

@@ -828,3 +828,30 @@ def test_a_hell_card_through_the_zones_life_turns_and_a_pasted_deck_on_the_phone
     laptop.until(lambda: any("Cleo" in line and "{U}" not in line for line in laptop.log()))
     for page in (anna, ben, cleo):
         assert page.js(FROWNS) == []
+
+
+def test_a_drawn_card_that_makes_tokens_shows_them_and_a_tap_shows_the_tokens_face(browsers, table):
+    """Under a drawn card's rulings, a button per token it makes ("Makes a token: Food"); a tap shows the token's
+    face beneath it (drawn by the laptop), a second tap hides it; the card full screen lists them too."""
+    anna = phone(browsers, 0, table, "Anna")
+    for _ in range(97):
+        anna.press("draw")
+        anna.until(lambda: anna.shown("drawn") and anna.text("drawn-name"))
+        if anna.js("return document.querySelectorAll('#drawn-tokens button').length"):
+            break
+        if anna.shown("choice"):
+            anna.press("decline")
+        else:
+            anna.click("#dismiss")
+        anna.until(lambda: not anna.shown("drawn"))
+    button = "#drawn-tokens li:first-child button"
+    assert anna.js(f"return document.querySelector('{button}').textContent").startswith("Makes a token: ")
+    anna.click(button)
+    anna.until(lambda: anna.js("const i = document.querySelector('#drawn-tokens img'); "
+                               "return !!i && i.complete && i.naturalWidth > 100"))
+    assert anna.js(f"return document.querySelector('{button}').getAttribute('aria-expanded')") == "true"
+    anna.click(button)
+    anna.until(lambda: not anna.js("return document.querySelector('#drawn-tokens img')"))
+    anna.click("#drawn-open")
+    anna.until(lambda: anna.js("return document.getElementById('card-dialog').open"))
+    assert anna.js("return document.querySelectorAll('#dlg-tokens button').length") >= 1

@@ -550,26 +550,42 @@ def test_an_evening_of_three_games_through_the_api(legacy_cache, library, tmp_pa
         table.stop()
 
 
-def test_writers_are_served_in_the_order_they_came():
-    """The lock before SQLite's write lock is a queue: a writer arriving later never overtakes one waiting."""
-    from hhdcli.table.store import FairLock
+def test_a_re_seat_code_seats_one_phone_once_within_minutes_and_dies_with_its_seat(table):
+    """Issue 41: the board's re-seat QR code seats the new phone, and then no other: a second phone opening the
+    same address is refused and cannot draw as her. A code is dead too once expired, re-issued or released."""
+    table.as_("Anna", "/api/opening-hand")
 
-    lock, served = FairLock(), []
+    def code() -> str:
+        status, seat = table.call("/api/host/reseat", {"player": "Anna"}, host=True)
+        assert status == 200
+        return seat["url"].split("#seat=")[1]
 
-    def write(i: int) -> None:
-        with lock:
-            served.append(i)
+    first = code()
+    status, joined = table.call("/api/join", {"seat": first})
+    assert status == 200 and joined["player"] == "Anna"
+    status, again = table.call("/api/join", {"seat": first})  # the second phone, the same address
+    assert status == 403 and "ask the host for a new one" in again["error"] and "token" not in again
+    assert table.call("/api/draw", {}, token=first)[0] == 401  # the code is no token either
+    assert table.call("/api/state", token=joined["token"])[1]["you"] == "Anna"
 
-    threads = []
-    with lock:  # the table is busy: every writer queues
-        for i in range(20):
-            threads.append(threading.Thread(target=write, args=(i,)))
-            threads[-1].start()
-            while lock._next < i + 2:  # this writer holds its ticket before the next one comes
-                threading.Event().wait(0.001)
-    for thread in threads:
-        thread.join()
-    assert served == list(range(20))
+    old, new = code(), code()  # re-issued: the first one is dead
+    assert table.call("/api/join", {"seat": old})[0] == 403
+    assert table.call("/api/state", token=joined["token"])[1]["you"] is None  # the old phone lost the seat
+    released = code()
+    assert table.call("/api/host/release", {"player": "Anna"}, host=True)[0] == 200
+    assert table.call("/api/join", {"seat": released})[0] == 403 and table.call("/api/join", {"seat": new})[0] == 403
+
+    late = code()
+    db = sqlite3.connect(table.session.path)
+    try:  # made eleven minutes ago: past RESEAT_MINUTES
+        db.execute("UPDATE seat_codes SET issued = issued - 660")
+        db.commit()
+    finally:
+        db.close()
+    assert table.call("/api/join", {"seat": late})[0] == 403
+    assert table.call("/api/join", {"seat": 42})[0] == 400
+    status, fresh = table.call("/api/join", {"seat": code()})
+    assert status == 200 and table.call("/api/draw", {}, token=fresh["token"])[0] == 200
 
 
 def zone_of(table: Table, position: int, viewer: str | None = None) -> str | None:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import http.client
 import json
 import signal
+import subprocess
 import time
 
+import pytest
 from tablekit import free_port
 from test_table_serve import hhd_table
 
@@ -89,3 +91,43 @@ def test_one_address_holds_at_most_twelve_event_streams(legacy_cache, library, t
     finally:
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=10)
+
+
+def test_a_full_disk_refuses_new_actions_with_a_message_and_keeps_every_one_answered(legacy_cache, library,
+                                                                                     tmp_path):
+    """The state file on a small tmpfs (root only: mount), filled up mid-evening."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("needs to mount a small tmpfs (root)")
+    port = free_port()
+    process = None
+    try:
+        process = hhd_table(legacy_cache, "table", "-l", str(library), "--player", "Anna=RG", "--offline",
+                            "--state", str(disk / "s.sqlite"), port=port)
+        assert process.stdout.readline().startswith("open http://")
+        token = api(port, "/api/join", {"player": "Anna"})[1]["token"]
+        assert api(port, "/api/opening-hand", {}, token)[0] == 200
+        before = api(port, "/api/state", token=token)[1]
+        filler = disk / "filler"
+        with filler.open("wb") as handle:  # the disk full to its last byte
+            try:
+                while True:
+                    handle.write(b"\0" * 65536)
+                    handle.flush()
+            except OSError:
+                pass
+        status, refused = api(port, "/api/draw", {}, token)
+        if status != 507:
+            process.send_signal(signal.SIGTERM)
+            raise AssertionError((status, refused, process.communicate(timeout=10)[1][-1500:]))
+        assert "disk is full" in refused["error"]
+        assert api(port, "/api/state", token=token)[1]["log"] == before["log"]  # nothing answered is lost
+        filler.unlink()
+        assert api(port, "/api/draw", {}, token)[0] == 200  # space again: the table goes on
+    finally:
+        if process is not None:
+            process.send_signal(signal.SIGTERM)
+            process.communicate(timeout=10)
+        subprocess.run(["umount", str(disk)], capture_output=True)

@@ -98,3 +98,18 @@ def test_show_lists_the_tokens_to_bring_and_json_has_them(synced, library):
     assert {m["source"] for m in food["made_by"]} == {"registry"}
     markdown = synced("show", "-l", str(library), "--format", "md").output
     assert "## Tokens to bring" in markdown
+
+
+def test_a_maker_is_found_by_name_only_for_a_card_without_a_registry_id(excerpt_cache, builtin):
+    """The registry names its makers by id: a current-format card with another id is another card (Hellfall's
+    exporter would not relate it), while the legacy sheet's card of that name (ids of hhd's own) is the maker."""
+    from hhdcli.tokens import token_from_record, tokens_for
+
+    token = token_from_record({"name": "Orca", "type_line": "Token Creature — Whale", "all_parts": [
+        {"component": "token_maker", "id": "00000000-0000-4000-8000-000000000000", "name": "Whale Visions",
+         "set": "HLC.0"}]})
+    assert token is not None
+    current = list(load_cache(excerpt_cache).cards)
+    assert tokens_for(current, [token]) == []
+    legacy = tokens_for(builtin.cards, [token])
+    assert [(t.name, [c.name for c, _ in makers]) for t, makers in legacy] == [("Orca", ["Whale Visions"])]

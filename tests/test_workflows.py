@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from hhdcli.browse import find_cards
 from hhdcli.env import Env
 from hhdcli.errors import InputError
 from hhdcli.library import load_library
@@ -22,7 +23,6 @@ from hhdcli.workflows import (
     ExportOptions,
     GenerateOptions,
     PlayerOptions,
-    find_cards,
     generate_library,
     library_title,
     players_from_options,
@@ -74,7 +74,7 @@ def test_generate_refuses_to_replace_another_library_unless_forced(env, tmp_path
 
 
 def test_print_proxies_writes_the_pdf_its_report_describes(env, tmp_path):
-    cards = find_cards(env, ["Pyrohyperspasm", "nut shot"], _index(env))
+    cards = find_cards(["Pyrohyperspasm", "nut shot"], _index(env), env.warn)
     out = tmp_path / "two.pdf"
     report = print_proxies(env, cards, out, ProxyOptions(text_only=True, title="two cards"))
     reader = PdfReader(out)

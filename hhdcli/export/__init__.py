@@ -201,7 +201,7 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, symbol
          back_url: str | None, image_base_url: str | None = None, tokens: Sequence[tuple[Card, str]] = ()) -> None:
     """The saved object, and PNGs of what has no image (basics, imageless cards, the red back) beside it."""
     from hhdcli.export.tts import tts_save
-    from hhdcli.render.faces import face_png
+    from hhdcli.render.draw.faces import face_png
 
     folder = output.with_name(output.name.removesuffix(".json") + "-images")
     rendered: dict[str, str] = {}

@@ -1,4 +1,4 @@
-"""Every printed label and the rules quick reference, in English and Russian."""
+"""Every printed label and the rules quick reference: English msgids, read in any language through the catalog."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ _LABELS: dict[str, str] = {
     "sleeves": N_("Sleeves"), "red": N_("red"), "total": N_("Total"),
     "hell_legend": N_("⚑ a Hell's Half-Draft ruling changes how the card works (hhd card NAME)"),
     "page": N_("page {number}"), "order": N_("Library order"),  # a checklist page's footer
+    "tokens": N_("Tokens to bring"), "made_by": N_("made by {cards}"),
+    "inferred": N_("(inferred from the text)"),
     # color groups (the English names are the color vocabulary's own)
     "W": N_("White"), "U": N_("Blue"), "B": N_("Black"), "R": N_("Red"), "G": N_("Green"), "P": N_("Purple"),
     "M": N_("Multicolor"), "C": N_("Colorless"), "L": N_("Lands"),

@@ -10,13 +10,12 @@ what a spectator may: counts, the open sideboard, played cards and the public lo
 from __future__ import annotations
 
 import hmac
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, url_for
@@ -29,6 +28,9 @@ from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.i18n import LANGUAGES, choose_language, translations
 from hhdcli.table.rules import DESTINATIONS, OWN_CARDS, End
 from hhdcli.table.session import Session
+
+if TYPE_CHECKING:
+    from hhdcli.cards import Card
 
 TOKEN_COOKIE = "hhd_player"
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
@@ -319,8 +321,8 @@ def check_code() -> Any:
         return None
     if request.blueprint == "table" and request.endpoint == "table.static":
         return None  # the page's stylesheet and scripts hold no secret: the join page uses the stylesheet too
-    if request.method == "GET" and not request.path.startswith(("/api/", "/cards/")):
-        from hhdcli.render.templates import render
+    if request.method == "GET" and not request.path.startswith(("/api/", "/cards/", "/tokens/")):
+        from hhdcli.render.documents.templates import render
 
         _ = gettext()
         return Response(render("table-join.html.j2", lang=language(), _=_,
@@ -353,9 +355,30 @@ def http_error(error: HTTPException) -> Any:
 @table.app_errorhandler(Exception)
 def failed(error: Exception) -> Any:
     """hhd's own failure: one line in the host's terminal, and an answer that names no internals."""
-    print(f"hhd table: {request.method} {request.path} failed: {type(error).__name__}: {error}", file=sys.stderr,
-          flush=True)
+    from hhdcli.output import echo
+
+    # through the write guard: the path is the client's, and may hold an escape sequence
+    echo(f"hhd table: {request.method} {request.path} failed: {type(error).__name__}: {error}", err=True)
+    if disk_full(error):  # SQLite rolled the action back: every action answered before it is kept
+        return jsonify(error=gettext()("the server's disk is full: this action was not saved (the ones before it "
+                                       "are); try again when the host has freed space")), 507
     return jsonify(error=gettext()("the table failed to do that; the host's terminal says why")), 500
+
+
+def disk_full(error: BaseException) -> bool:
+    """SQLite's SQLITE_FULL, or the system's "no space left", here or under the error it caused (a failed
+    COMMIT's ROLLBACK then finds no transaction: SQLite rolled it back itself)."""
+    import errno
+    import sqlite3
+
+    found: BaseException | None = error
+    while found is not None:
+        if isinstance(found, sqlite3.OperationalError) and "full" in str(found):
+            return True
+        if isinstance(found, OSError) and found.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        found = found.__cause__ or found.__context__
+    return False
 
 
 # --- the page ----------------------------------------------------------------------------------------------
@@ -451,11 +474,26 @@ def face(lang: str, face_id: str) -> Any:
     return Response(data, mimetype=kind, headers={"Cache-Control": "private, max-age=86400"})
 
 
-def _face(session: Session, position: int, images: Path | None, lang: str) -> tuple[bytes, str]:
-    from hhdcli.render.faces import face_png
-    from hhdcli.render.images import ImageStore
+@table.get(f"/tokens/<any({', '.join(LANGUAGES)}):lang>/<token_id>.png")
+def token_face(lang: str, token_id: str) -> Any:
+    """The face of a token the library's cards make (a card's description lists them): public, as the token is;
+    its print image when the image cache holds it, else drawn from its data."""
+    session = served().session
+    card = session.views.tokens().get(token_id)
+    if card is None:
+        raise TableError("no token to show here", status=404)
+    data, kind = _card_face(card, session, served().images, lang)
+    return Response(data, mimetype=kind, headers={"Cache-Control": "public, max-age=86400"})
 
-    card = session.cards[position]
+
+def _face(session: Session, position: int, images: Path | None, lang: str) -> tuple[bytes, str]:
+    return _card_face(session.cards[position], session, images, lang)
+
+
+def _card_face(card: Card, session: Session, images: Path | None, lang: str) -> tuple[bytes, str]:
+    from hhdcli.render.draw.faces import face_png
+    from hhdcli.render.scans.images import ImageStore
+
     if images is not None and card.print_images:
         raw = ImageStore(images).raw_path(card.print_images[0])
         try:

@@ -64,10 +64,10 @@ def page_messages(lang: str, catalog: gettext.NullTranslations | None = None, pl
 
 def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
     """Each mana symbol the session's cards and the page's reminders name, as the page draws it: the background
-    and letters hhd's HTML costs have (hhdcli/render/symbols.py's cost_html), and its Phyrexian mark; a symbol
+    and letters hhd's HTML costs have (hhdcli/render/draw/symbols.py's cost_html), and its Phyrexian mark; a symbol
     the registry does not know ({+1}), boxed by its name."""
     from hhdcli.cards import card_text
-    from hhdcli.render.symbols import FILL, NOT_MANA_LABELS, css_background, css_color, glyph, label_text
+    from hhdcli.render.draw.symbols import FILL, NOT_MANA_LABELS, css_background, css_color, glyph, label_text
 
     found = {"2"} | {s for card in session.cards.values() for s in SYMBOL.findall(card.mana_cost + card_text(card))}
     styles = {symbol: {"bg": css_color(FILL["C"]), "label": label, "phyrexian": ""}  # tap and untap, as the PDFs
@@ -91,7 +91,7 @@ def bootstrap(lang: str, symbols: dict[str, dict[str, str]], catalog: gettext.Nu
 
 def page_html(session: Session, lang: str, static: str) -> str:
     """The page in `lang`; `static` is the address its stylesheet and modules are served under."""
-    from hhdcli.render.templates import render
+    from hhdcli.render.documents.templates import render
 
     catalog = translations(lang)
     return render(PAGE, seed=session.seed, lang=lang, _=catalog.gettext, static=static,

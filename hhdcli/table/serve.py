@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING
 from hhdcli.errors import InputError
 from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import _, current_language, quote
+from hhdcli.output import echo, is_terminal
 from hhdcli.table.errors import TableError
 from hhdcli.table.session import Session
+from hhdcli.table.store import StateUnwritable
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -38,6 +40,9 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
         from hhdcli.table.i18n import translations
 
         said = exc.said(translations(current_language()).gettext)  # the table's catalog, in the host's language
+        if isinstance(exc, StateUnwritable):  # the file may hold a healthy session: never advise leaving it
+            raise InputError(said, _("make room on the disk or make its folder writable, then start the table "
+                                     "again: the session in it is kept")) from exc
         raise InputError(said, _("pass another --state FILE for this library")) from exc
 
 
@@ -146,10 +151,10 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
                   _("started the session of library {seed} in {file}")).format(seed=quote(session.seed),
                                                                              file=state_file))
         for url in urls:
-            print(_("open {url}").format(url=url), flush=True)
+            echo(_("open {url}").format(url=url))
         board = public_join or f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
         board += ("" if public_join or not code else f"?code={code}") + f"#host={host_secret}"
-        print(_("the board (on this computer, the host's): {url}").format(url=board), flush=True)
+        echo(_("the board (on this computer, the host's): {url}").format(url=board))
         _qr(urls[0])
         run(server, changes.close)  # until Ctrl-C or SIGTERM; open pages' event streams end then
     except KeyboardInterrupt:  # Ctrl-C before the server ran: the session is kept all the same
@@ -178,11 +183,60 @@ def stream_changes() -> Changes:
     return Changes(max_streams=2000, event=gevent.event.Event)
 
 
+SWEEP_EVERY = 600.0  # seconds between two looks for tables idle past --expire
+
+
+def serve_community(env: Env, root: Path, host: str, port: int, public: Public, expire_days: float) -> None:
+    """`hhd serve`: the front page and every table under `root`, until Ctrl-C or SIGTERM."""
+    import gevent
+
+    from hhdcli.table.community import Community
+    from hhdcli.table.front import dispatcher, front_app
+    from hhdcli.table.server import Bounds, make_server, run
+    from hhdcli.table.throttle import Throttle
+
+    cache = env.cards()  # a cache that cannot be read is said before a port is taken
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / ".hhd-probe"  # the folder must take new tables, not only exist
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise InputError(_("cannot keep tables in {folder}: {reason}").format(folder=root, reason=exc.strerror),
+                         _("choose another --dir")) from exc
+    sock = listen(host, port)
+    try:
+        community = Community(root, cache, public, Throttle(), stream_changes, expire_days * 86400.0,
+                              env.cache_dir / "images")
+        server = make_server(sock, dispatcher(community, front_app(community)), Bounds(behind_proxy=public.behind_proxy))
+    except BaseException:
+        sock.close()
+        raise
+
+    def sweeping() -> None:
+        while True:
+            for key in community.sweep():
+                env.info(_("deleted table {table}: idle for more than {days} days").format(table=key[:12],
+                                                                                        days=expire_days))
+            gevent.sleep(SWEEP_EVERY)
+
+    sweeper = gevent.spawn(sweeping)
+    try:
+        env.info(_("serving the tables in {folder}").format(folder=root))
+        for url in [public.join_url(None)] if public.url else addresses(host, sock.getsockname()[1], None):
+            print(_("open {url}").format(url=url), flush=True)
+        run(server, community.close)
+    except KeyboardInterrupt:
+        server.stop(timeout=0)
+    finally:
+        sweeper.kill()
+        sock.close()
+    env.info(_("stopped; the tables are kept in {folder}").format(folder=root))
+
+
 def _qr(url: str) -> None:
     """The address as a QR code in the terminal, for phones to scan (when the terminal is a terminal)."""
-    import sys
-
-    if not sys.stdout.isatty():
+    if not is_terminal():
         return
     import qrcode
 

@@ -22,7 +22,7 @@ from hhdcli.mana import SymbolTable
 from hhdcli.table import rules
 from hhdcli.table.errors import Depends, TableError
 from hhdcli.table.rules import OWN_CARDS, Action, End, Zone
-from hhdcli.table.store import Store, Tx
+from hhdcli.table.store import Store, Tx, state_error
 from hhdcli.table.views import Views, public_entry
 
 
@@ -55,7 +55,7 @@ class Session:
             with self.store.transaction() as tx:
                 return self._start(tx, players)
         except sqlite3.DatabaseError as exc:
-            raise TableError("{file} is damaged ({reason})", status=400, file=self.path, reason=exc) from exc
+            raise state_error(exc, self.path) from exc
 
     def _start(self, tx: Tx, players: dict[str, tuple[str, ...]]) -> bool:
         found = tx.meta("seed")

@@ -444,7 +444,7 @@ class Store:
                 yield Tx(db)
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _roll_back(db)
                 raise
 
     @contextmanager
@@ -463,7 +463,7 @@ class Store:
         try:
             self._migrate()
         except sqlite3.DatabaseError as exc:
-            raise TableError("{file} is damaged ({reason})", status=400, file=self.path, reason=exc) from exc
+            raise state_error(exc, self.path) from exc
 
     def _check_file(self) -> None:
         """An existing state file must be an SQLite database: an empty or foreign file is not a session."""
@@ -494,5 +494,30 @@ class Store:
                 db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _roll_back(db)
                 raise
+
+
+def _roll_back(db: sqlite3.Connection) -> None:
+    """Undo the transaction that failed, if SQLite has not already: on a full disk (SQLITE_FULL) it rolls back
+    itself, and a ROLLBACK then would raise "cannot rollback" in place of the error that says what happened."""
+    if db.in_transaction:
+        db.execute("ROLLBACK")
+
+
+# what SQLite says when it cannot write the file, which may hold a healthy session: read-only, no permission,
+# no folder, a full disk, an I/O error (primary result codes: the low byte of the extended one)
+_UNWRITABLE = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_FULL,
+               sqlite3.SQLITE_IOERR}
+
+
+class StateUnwritable(TableError):
+    """The state file cannot be written where it is; the session in it, if any, is intact."""
+
+
+def state_error(exc: sqlite3.DatabaseError, path: Path) -> TableError:
+    """A failed SQLite call on the state file, said as what it means: cannot write it, or damaged."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in _UNWRITABLE:
+        return StateUnwritable(N_("cannot write {file}: {reason}"), status=500, file=path, reason=exc)
+    return TableError("{file} is damaged ({reason})", status=400, file=path, reason=exc)

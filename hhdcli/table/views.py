@@ -63,6 +63,8 @@ class Views:
     _described: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict, repr=False)
     _verdicts: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
     shown_details: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)  # log entries', by id
+    _tokens: dict[str, Card] | None = field(default=None, repr=False)  # the library's tokens as cards, by id
+    _made: dict[int, list[str]] = field(default_factory=dict, repr=False)  # a card's tokens' ids, by position
 
     def name_faces(self, secret: str) -> None:
         """Each card's face is served under an id made from the session's secret, not its library position:
@@ -70,6 +72,29 @@ class Views:
         self.faces = {hmac.new(secret.encode(), f"face:{p}".encode(), hashlib.sha256).hexdigest()[:20]: p
                       for p in self.cards}
         self.face_of = {p: face for face, p in self.faces.items()}
+
+    def tokens(self) -> dict[str, Card]:
+        """The tokens the library's cards make, as cards by id (worked out when first asked: a table whose cards
+        make none never asks). A token is public: its id is the registry's, its face anyone's to see."""
+        if self._tokens is None:
+            from hhdcli.tokens import library_tokens, token_card
+
+            self._tokens = {}
+            for item in library_tokens(list(self.cards.values())):
+                card = token_card(item.token)
+                self._tokens[card.id] = card
+                for maker in item.makers:
+                    for position, held in self.cards.items():
+                        if held.id == maker.card.id:
+                            self._made.setdefault(position, []).append(card.id)
+        return self._tokens
+
+    def made_by(self, position: int, lang: str) -> list[dict[str, Any]]:
+        """The tokens a card makes, each with its face's address (tap to see it)."""
+        tokens = self.tokens()
+        return [{"id": token_id, "name": tokens[token_id].name, "type_line": tokens[token_id].type_line,
+                 "text": card_text(tokens[token_id]), "face": f"/tokens/{lang}/{token_id}.png"}
+                for token_id in self._made.get(position, [])]
 
     def name(self, position: int, own_name: str | None = None) -> str:
         card = self.cards.get(position)
@@ -88,7 +113,7 @@ class Views:
         card = self.cards.get(position)
         if card is None:
             return {"position": position, "name": name or "?", "hell": False, "cost": "", "type_line": "",
-                    "image": None, "face": None, "text": "", "hell_rulings": []}
+                    "image": None, "face": None, "text": "", "hell_rulings": [], "tokens": []}
         key = (position, lang)
         found = self._described.get(key)
         if found is None:
@@ -99,7 +124,8 @@ class Views:
                 "cost": card.mana_cost, "type_line": type_line, "image": images[0] if images else None,
                 "face": f"/cards/{lang}/{self.face_of[position]}.png",  # drawn with its words in `lang`
                 "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
-                "hell_rulings": [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)]}
+                "hell_rulings": [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)],
+                "tokens": self.made_by(position, lang)}
         return dict(found)
 
     def verdict(self, position: int, colors: str, lang: str = "en") -> dict[str, Any]:

@@ -60,9 +60,9 @@ function setConn(now) {
 export async function api(path, options = {}) {
   let response;
   try { response = await fetch(path, { ...options, headers: headers() }); }
-  catch (e) { setConn("down"); return { ok: false, offline: true, answer: { error: T("The table is not answering: your tap was not sent. Try again when it is back.") } }; }
+  catch { setConn("down"); return { ok: false, offline: true, answer: { error: T("The table is not answering: your tap was not sent. Try again when it is back.") } }; }
   let answer = {};
-  try { answer = await response.json(); } catch (e) { answer = { error: T("The table sent an answer this page cannot read.") }; }
+  try { answer = await response.json(); } catch { answer = { error: T("The table sent an answer this page cannot read.") }; }
   if (conn === "down") setConn(pushed ? "up" : "reconnecting");
   if (errorOffline) showError("");
   return { ok: response.ok, status: response.status, answer };
@@ -112,11 +112,11 @@ export async function refresh(force = false) {
     try { await reading; } finally { reading = null; done = upTo; }
   }
 }
+const online = players => JSON.stringify(players.map(p => p.online));  // who is connected, to compare
 async function readState(force) {
   const asked = myToken;  // a read sent before this phone took its seat does not say the seat is lost
   const { ok, answer, offline } = await api("/api/state" + q);  // offline: the banner says so; no tap failed
   if (!ok) { if (answer.error && !offline) showError(answer.error); return; }
-  const online = players => JSON.stringify(players.map(p => p.online));
   if (!(force || answer.version !== page.version || online(answer.players) !== online((page.state || answer).players))) return;
   // descriptions of cards this page has not seen yet, in one request
   const refs = [...answer.sideboard, ...answer.players.flatMap(p => [...p.cards, ...p.played])];

@@ -25,7 +25,7 @@ function image(img, card, alt = card.name) {  // the print image from the laptop
   img.alt = alt;  // "" where the card's name is written beside it
   if (card.face) img.src = card.face + q;
 }
-function full(ref) { return { ...ref, ...(page.described.get(ref.id) || {}), owner: ref.owner }; }
+function full(ref) { return { ...ref, ...page.described.get(ref.id), owner: ref.owner }; }
 
 export function myPlayer() { return page.state.players.find(p => p.name === page.state.you); }  // this phone's player, if any
 export function boardView() { return page.view ? page.view === "board" : (!page.state || !page.state.you) && window.innerWidth >= 900; }
@@ -145,10 +145,26 @@ function renderDrawn(me) {
   rich($("drawn-reminder"), T(shown.reminder));
   rich($("drawn-text"), shown.text || "");
   rulings($("drawn-rulings"), shown);
+  tokens($("drawn-tokens"), shown);
 }
 
 function rulings(list, card) {  // the format's own rulings on a card, under its text
   list.replaceChildren(...(card.hell_rulings || []).map(r => rich(el("li"), T("In Hell's Half-Draft:") + " " + r.text)));
+}
+
+function tokens(list, card) {  // the tokens a card makes, under its rulings: a tap shows the token's face (again: hides it)
+  list.replaceChildren(...(card.tokens || []).map(t => {
+    const item = el("li");
+    const button = el("button", F(T("Makes a token: {token}"), { token: t.name }), { class: "soft", "aria-expanded": "false" });
+    button.onclick = () => {
+      const open = item.querySelector("img");
+      if (open) { open.remove(); button.setAttribute("aria-expanded", "false"); return; }
+      const img = el("img"); img.alt = t.name + " — " + t.type_line; img.src = t.face + q;
+      item.append(img); button.setAttribute("aria-expanded", "true");
+    };
+    item.append(button);
+    return item;
+  }));
 }
 
 function renderOpening(me) {
@@ -261,6 +277,7 @@ function openCard(c, zone, top = false) {
   $("dlg-img").hidden = !c.hell; if (c.hell) image($("dlg-img"), c);
   rich($("dlg-text"), c.text || "");
   rulings($("dlg-rulings"), c);
+  tokens($("dlg-tokens"), c);
   const open = [ZONES.BATTLEFIELD, ZONES.GRAVEYARD, ZONES.EXILE].includes(zone);
   $("dlg-owner").textContent = zone === ZONES.SIDEBOARD || open ? owned(c) : "";
   const acts = [];

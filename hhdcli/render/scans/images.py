@@ -22,7 +22,7 @@ from hhdcli.http import Client, HttpSettings, Notice
 from hhdcli.i18n import N_
 
 if TYPE_CHECKING:
-    from hhdcli.render.aside import Aside
+    from hhdcli.render.scans.aside import Aside
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 CHILD_SLACK = 5.0  # seconds past a request's deadline that a downloading child may be silent (decoding, writing)
@@ -169,7 +169,7 @@ class Fetching:
         self._reader: threading.Thread | None = None  # counts the child's results as they come
         self._helper: Aside[ImageResult] | None = None
         self._theirs: list[str] = []  # the child's half
-        from hhdcli.render.aside import Aside
+        from hhdcli.render.scans.aside import Aside
 
         self._client = client = Client(store.http, accept="image/*", notice=store.notice)
         _import_for_workers(client)  # before the fork too: the child needs them, and so is spared the wait
@@ -455,7 +455,7 @@ def extend_edges(image, pad: int):
 def _embeddable(data: bytes, settings: ImageSettings) -> bool:
     """A JPEG (baseline or progressive) in RGB or grey, upright and of the card's shape (within 2 %), at or below
     `dpi` (3 % over is kept too): what the PDF can hold as it is. Read from the frame header alone (no decoder)."""
-    from hhdcli.render.splice import EMBEDDABLE, jpeg_frame
+    from hhdcli.render.scans.splice import EMBEDDABLE, jpeg_frame
 
     frame = jpeg_frame(data)
     if frame is None:

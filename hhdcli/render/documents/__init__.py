@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
 from hhdcli.i18n import _
-from hhdcli.render.templates import render
+from hhdcli.render.documents.templates import render
 
 if TYPE_CHECKING:
     from markupsafe import Markup
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from hhdcli.cards import Card
     from hhdcli.check import CheckReport
     from hhdcli.mana import SymbolTable
-    from hhdcli.render.checklist import Checklist
+    from hhdcli.render.documents.checklist import Checklist
 
 
 class DocFormat(StrEnum):
@@ -52,14 +52,14 @@ def today() -> date:
 def _cost_markup(symbols: SymbolTable) -> Callable[[str], Markup]:
     from markupsafe import Markup
 
-    from hhdcli.render.symbols import cost_html
+    from hhdcli.render.draw.symbols import cost_html
 
     return lambda cost: Markup(cost_html(cost or "", symbols))
 
 
 def _frame_css() -> dict[str, str]:
-    from hhdcli.render.palette import FRAME
-    from hhdcli.render.symbols import css_color
+    from hhdcli.render.draw.palette import FRAME
+    from hhdcli.render.draw.symbols import css_color
 
     return {key: css_color(rgb) for key, rgb in FRAME.items()}
 
@@ -92,10 +92,10 @@ def checklist_document(checklist: Checklist, symbols: SymbolTable, fmt: DocForma
                        with_rules: bool = False) -> bytes | str:
     """The red-sleeve checklist; with_rules appends the rules reference in the checklist's language."""
     if fmt is DocFormat.PDF:
-        from hhdcli.render.checklist_pdf import checklist_pdf
+        from hhdcli.render.documents.checklist_pdf import checklist_pdf
 
         return checklist_pdf(checklist, symbols, font, checklist.lang if with_rules else None)
-    from hhdcli.render.rules import rules_context
+    from hhdcli.render.documents.rules import rules_context
 
     rules = rules_context(checklist.lang) if with_rules else None
     return render(f"checklist.{fmt}.j2", checklist=checklist, rules=rules, cost=_cost_markup(symbols),
@@ -106,11 +106,11 @@ def rules_document(lang: str, symbols: SymbolTable, fmt: DocFormat, font: str | 
                    library: list[Card] | None = None) -> bytes | str:
     """The one-page rules reference; with a library's cards, the booklet: the rules, then those of its cards
     that have a Hell's Half-Draft ruling, each with its ruling ids and clarification."""
-    from hhdcli.render.rules import library_rulings, rules_context
+    from hhdcli.render.documents.rules import library_rulings, rules_context
 
     section = library_rulings(library, lang) if library is not None else None
     if fmt is DocFormat.PDF:
-        from hhdcli.render.rules_pdf import rules_pdf
+        from hhdcli.render.documents.rules_pdf import rules_pdf
 
         return rules_pdf(lang, symbols, font, section)
     return render(f"rules.{fmt}.j2", cost=_cost_markup(symbols), **rules_context(lang, section))

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 from hhdcli.colors import COLORS
 from hhdcli.costs import SYMBOL, is_number, parse_cost
 from hhdcli.mana import SymbolTable
-from hhdcli.render.fonts import safe_text
+from hhdcli.render.draw.fonts import safe_text
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-    from hhdcli.render.fonts import Fonts
+    from hhdcli.render.draw.fonts import Fonts
 
 # Pale fills in the spirit of printed mana symbols; purple is a color of its own.
 FILL = {

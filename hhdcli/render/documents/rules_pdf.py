@@ -7,11 +7,11 @@ from functools import partial
 from html import escape as html_escape
 
 from hhdcli.mana import SymbolTable
-from hhdcli.render.fonts import Fonts, load_fonts, safe_text
-from hhdcli.render.layout import A4, MM
-from hhdcli.render.pdf import make_pdf
-from hhdcli.render.rules import LibraryRulings, RuledCard
-from hhdcli.render.symbols import cost_symbols, draw_symbols, inline_markup, symbols_width
+from hhdcli.render.documents.rules import LibraryRulings, RuledCard
+from hhdcli.render.draw.fonts import Fonts, load_fonts, safe_text
+from hhdcli.render.draw.pdf import make_pdf
+from hhdcli.render.draw.symbols import cost_symbols, draw_symbols, inline_markup, symbols_width
+from hhdcli.render.plan.sheet import A4, MM
 from hhdcli.render.texts import example_intro, examples, labels, rules_sections
 
 # &, < and > for ReportLab's paragraph markup, as xml.sax.saxutils.escape does (whose import pulls in urllib,

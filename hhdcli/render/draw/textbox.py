@@ -14,9 +14,9 @@ from itertools import groupby
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hhdcli.mana import SymbolTable
-from hhdcli.render.fonts import Fonts, safe_text
-from hhdcli.render.palette import RGB
-from hhdcli.render.symbols import chip_label
+from hhdcli.render.draw.fonts import Fonts, safe_text
+from hhdcli.render.draw.palette import RGB
+from hhdcli.render.draw.symbols import chip_label
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas

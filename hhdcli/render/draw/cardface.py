@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 from hhdcli.cards import Card, Face
 from hhdcli.i18n import current_language, translator
 from hhdcli.mana import SymbolTable
-from hhdcli.render.fonts import Fonts, missing_glyphs, safe_text
-from hhdcli.render.layout import MM, ink
-from hhdcli.render.palette import FRAME, RGB
-from hhdcli.render.symbols import FILL, cost_symbols, draw_symbols, symbols_width
-from hhdcli.render.textbox import TextBox, break_lines, paragraphs
+from hhdcli.render.draw.fonts import Fonts, missing_glyphs, safe_text
+from hhdcli.render.draw.palette import FRAME, RGB
+from hhdcli.render.draw.symbols import FILL, cost_symbols, draw_symbols, symbols_width
+from hhdcli.render.draw.textbox import TextBox, break_lines, paragraphs
+from hhdcli.render.plan.sheet import MM, ink
 from hhdcli.render.texts import basic_type_line
 from hhdcli.rulings import card_rulings, hell_lines
 
@@ -327,7 +327,8 @@ class Painter:
         else:
             c.setFillColor(ink())
         c.setFont(self.fonts.regular, MIN_PT)
-        line = f"{card.set_code} · " + _("Hell's Half-Draft proxy") + (f" · {part[0]}/{part[1]}" if part[1] > 1 else "")
+        mark = _("Token") if card.is_token else card.set_code  # a token says so, where a card names its set
+        line = f"{mark} · " + _("Hell's Half-Draft proxy") + (f" · {part[0]}/{part[1]}" if part[1] > 1 else "")
         x, y, room = slot.x + 3.4 * MM, slot.y + BORDER + 0.6 * MM, slot.w - 6.8 * MM
         if rulings:  # a small flag, then the ids: with the footer's words when they fit, else in their place
             self._flag(x, y)

@@ -35,7 +35,7 @@ def make_pdf(pagesize: tuple[float, float], title: str, draw: Callable[[Canvas],
     """Run `draw` on a fresh canvas and return the finished PDF's bytes (reproducible: invariant mode)."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from hhdcli.render.fonts import load_fonts
+    from hhdcli.render.draw.fonts import load_fonts
 
     buffer = io.BytesIO()
     with _binary_streams():

@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from hhdcli.errors import CacheError
+from hhdcli.files import os_reason
+from hhdcli.i18n import _
+
 MARK = b"hhd-scan:"
 _MARKED = re.compile(rb"hhd-scan:(\d+);")
 _XREF_ENTRY = 20  # "0000012345 00000 n \n"
@@ -108,9 +112,20 @@ def _objects(layout: bytes) -> tuple[dict[int, int], int, bytes]:
     return offsets, xref_at, layout[trailer_at:found.start()]
 
 
+def _open_scan(path: Path) -> BinaryIO:
+    """A scan of the image cache, which may have been emptied since the pages were laid out (`hhd cache clean`
+    run meanwhile): said as that, not as the output's failure, which the caller's write would report."""
+    try:
+        return path.open("rb")
+    except OSError as exc:
+        raise CacheError(_("the image {path} left the image cache while the PDF was written ({reason}; hhd cache "
+                           "clean, or another run over its size cap)").format(path=path, reason=os_reason(exc)),
+                         _("run the command again: missing images are downloaded again")) from exc
+
+
 def _scan_object(number: int, path: Path, out: _Counter) -> None:
     """An image XObject around a baseline JPEG's bytes (the PDF decodes it: /DCTDecode)."""
-    with path.open("rb") as scan:
+    with _open_scan(path) as scan:
         width, height, components, _ = _frame(scan, path)
         space = {1: b"/DeviceGray", 3: b"/DeviceRGB", 4: b"/DeviceCMYK /Decode [1 0 1 0 1 0 1 0]"}.get(components)
         if space is None:

@@ -10,11 +10,12 @@ from datetime import date
 from enum import StrEnum
 
 from hhdcli.cards import Card, CardType, Kind, normalize_name
-from hhdcli.colors import GROUP_ORDER, Group
+from hhdcli.colors import GROUP_ORDER, Group, group_of
 from hhdcli.i18n import format_date, translator
 from hhdcli.library import Library
 from hhdcli.render.texts import labels, shown_type_line
 from hhdcli.rulings import card_rulings
+from hhdcli.tokens import NeededToken, library_tokens
 
 
 class Sort(StrEnum):
@@ -69,6 +70,7 @@ class Checklist:
     lang: str
     has_rulings: bool = False  # some card is marked ⚑: the legend is printed
     total_text: str = ""  # "Total: 97 cards", in the checklist's language and plural
+    tokens: Section | None = None  # the tokens to bring, under the cards: each with the cards that make it
 
 
 def lines_for(cards: Sequence[Card], lang: str = "en") -> list[Line]:
@@ -90,8 +92,25 @@ def lines_for(cards: Sequence[Card], lang: str = "en") -> list[Line]:
     return lines
 
 
+def token_lines(needed: Sequence[NeededToken], text: dict[str, str]) -> list[Line]:
+    """One line per token to bring, a box per copy: its name and stats, and the cards that make it (marked when
+    only their texts say so) where a card's type line goes: on a two-column sheet the makers matter more."""
+    lines = []
+    for position, item in enumerate(needed, start=1):
+        token = item.token
+        stats = f" {token.power}/{token.toughness}" if token.power or token.toughness else ""
+        makers = text["made_by"].format(cards=", ".join(m.card.name for m in item.makers))
+        inferred = " " + text["inferred"] if item.inferred else ""
+        group = group_of(token.colors)
+        lines.append(Line(token.name + stats, token.mana_cost, makers + inferred, group,
+                          CardType.OTHER, group, item.copies(), position))
+    return lines
+
+
 def build_checklist(library: Library, cards: Sequence[Card], card_version: str, sort: Sort = Sort.COLOR,
-                    mode: Mode = Mode.SLEEVE, lang: str = "en", today: date | None = None) -> Checklist:
+                    mode: Mode = Mode.SLEEVE, lang: str = "en", today: date | None = None,
+                    tokens: Sequence[NeededToken] | None = None) -> Checklist:
+    """The checklist of a library's cards, then the tokens they make (`tokens`: default, those hhd finds)."""
     text = labels(lang)
     mode = Mode(mode)
     lines = lines_for(cards, lang)
@@ -100,8 +119,10 @@ def build_checklist(library: Library, cards: Sequence[Card], card_version: str, 
               (text["data"], card_version), (text["sleeves"], text["red"])]
     total = sum(g.count for g in groups)
     total_text = translator(lang).ngettext("Total: {n} card", "Total: {n} cards", total).format(n=total)
+    needed = library_tokens(cards) if tokens is None else tokens
+    made = Section(text["tokens"], token_lines(needed, text)) if needed else None
     return Checklist(text[f"title_{mode}"], text[f"subtitle_{mode}"], header, groups, total,
-                     text, lang, any(line.hell for line in lines), total_text)
+                     text, lang, any(line.hell for line in lines), total_text, made)
 
 
 def _grouped(lines: list[Line], sort: Sort, text: dict[str, str]) -> list[Section]:

@@ -139,7 +139,7 @@ def _child(work: Callable[[], Iterable[Any]], write: int, held: set[int | signal
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             signal.signal(signal.SIGINT, _stop)
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+        _watch_parent(parent)
         made = work()
         try:
             with os.fdopen(write, "wb") as pipe:
@@ -157,9 +157,26 @@ def _child(work: Callable[[], Iterable[Any]], write: int, held: set[int | signal
         os._exit(code)  # the first statement here: no handler can run between the work's end and this
 
 
+def _watch_parent(parent: int) -> None:
+    """In the child: once the parent has gone, stop as if asked to (SIGTERM). Linux says so itself
+    (PR_SET_PDEATHSIG, no thread: a thread would count as a download's); elsewhere a thread looks every
+    WATCH_PARENT seconds whether the child is still the parent's."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, int(signal.SIGTERM), 0, 0, 0) == 0:  # 1: PR_SET_PDEATHSIG
+                if os.getppid() != parent:  # it went before the request was made
+                    os.kill(os.getpid(), signal.SIGTERM)
+                return
+        except (OSError, AttributeError):
+            pass
+    threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+
+
 def _watch(parent: int) -> None:
-    """In the child: once the parent has gone (its child is then another process's), stop as if asked to."""
-    while os.getppid() == parent:
+    while os.getppid() == parent:  # a child whose parent has gone is another process's
         time.sleep(WATCH_PARENT)
     os.kill(os.getpid(), signal.SIGTERM)
 

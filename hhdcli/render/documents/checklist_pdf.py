@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hhdcli.mana import SymbolTable
-from hhdcli.render.checklist import Checklist, Line
-from hhdcli.render.fonts import Fonts, load_fonts, safe_text, shorten, wrap_words
-from hhdcli.render.layout import A4, MM
-from hhdcli.render.palette import FRAME
-from hhdcli.render.pdf import make_pdf
-from hhdcli.render.symbols import cost_symbols, draw_symbols, symbols_width
+from hhdcli.render.documents.checklist import Checklist, Line
+from hhdcli.render.draw.fonts import Fonts, load_fonts, safe_text, shorten, wrap_words
+from hhdcli.render.draw.palette import FRAME
+from hhdcli.render.draw.pdf import make_pdf
+from hhdcli.render.draw.symbols import cost_symbols, draw_symbols, symbols_width
+from hhdcli.render.plan.sheet import A4, MM
 
 PAGE = A4
 MARGIN = 12 * MM
@@ -60,10 +60,17 @@ def _draw_checklist(canvas, checklist: Checklist, symbols: SymbolTable, fonts: F
             _advance(canvas, checklist, fonts, cursor, need=LINE * 2)
             canvas.drawString(_x(cursor, column_w), cursor.y - LINE, text)
             cursor.y -= LINE * 0.9
+    if checklist.tokens:  # under the cards: the tokens to bring, each with the cards that make it
+        cursor.y -= LINE * 0.5
+        _advance(canvas, checklist, fonts, cursor, need=LINE * 3)
+        _heading(canvas, fonts, cursor, column_w, f"{checklist.tokens.heading} ({checklist.tokens.count})")
+        for line in checklist.tokens.lines:
+            _advance(canvas, checklist, fonts, cursor, need=_line_height(line))
+            _line(canvas, fonts, symbols, cursor, column_w, line)
     _page_footer(canvas, fonts, checklist, cursor.page)
     canvas.showPage()
     if rules_lang:
-        from hhdcli.render.rules_pdf import draw_rules_pages
+        from hhdcli.render.documents.rules_pdf import draw_rules_pages
 
         draw_rules_pages(canvas, rules_lang, symbols, fonts)
 

@@ -1,0 +1,292 @@
+"""`hhd serve` at a community's scale, as whole processes on 127.0.0.1: one server (`hhd serve --behind-proxy`)
+and one load process (gevent) playing TABLES tables of PLAYERS players. Every player keeps an event stream open,
+acts every EVERY seconds on average (exponential gaps: a draw, then its undo, so the library never runs
+out), and reads the table's state when its stream says it changed,
+as the page does. Each player has an address of its own (X-Forwarded-For, which the server believes behind its
+proxy), so the per-address limits apply as they would on the internet.
+
+    .venv/bin/python benchmarks/table_scale.py                      # 100 tables x 5 players, 10 minutes
+    .venv/bin/python benchmarks/table_scale.py --minutes 2 --out benchmarks/results-scale-2min.json
+
+Figures: draw p50/p95/p99 (sent to answered), push p50/p95/p99 (an action sent to the change event arriving at
+each other page of its table), streams refused or dropped, actions refused, the server's RSS over time, what
+one table costs at rest (memory, disk), and with --saturate the action rate at which draw p99 passes 150 ms.
+Targets (issue 44): draw p99 <= 150 ms, push p99 <= 300 ms, no stream refused or dropped, RSS <= 300 MB, flat.
+Reads the registry files in tests/data into a cache of its own in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+def summary(values: list[float]) -> dict[str, Any]:
+    return {"samples": len(values), "p50_ms": round(percentile(values, 0.5) * 1000, 1),
+            "p95_ms": round(percentile(values, 0.95) * 1000, 1), "p99_ms": round(percentile(values, 0.99) * 1000, 1)}
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def disk_bytes(folder: Path) -> int:
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+
+
+# --- the load process ----------------------------------------------------------------------------------------
+
+
+def load(args: argparse.Namespace) -> dict[str, Any]:
+    from gevent import monkey
+
+    monkey.patch_all()
+    import http.client
+
+    import gevent
+
+    port, pid = args.port, args.server_pid
+
+    def connect() -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def address(table: int, player: int) -> str:
+        return f"10.{table // 200}.{table % 200}.{player + 1}"
+
+    def open_table(table: int) -> str:
+        boundary = uuid.uuid4().hex
+        fields = {f"name{p}": f"P{p}" for p in range(args.players)} | \
+            {f"colors{p}": "WUBRG"[p % 5] for p in range(args.players)} | {"seed": f"bench-{table}"}
+        body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+                        for k, v in fields.items()) + f"--{boundary}--\r\n".encode()
+        connection = connect()
+        connection.request("POST", "/open", body, {"Content-Type": f"multipart/form-data; boundary={boundary}",
+                                                     "X-Forwarded-For": address(table, 99)})
+        answer = connection.getresponse()
+        page = answer.read().decode()
+        connection.close()
+        assert answer.status == 201, page[:300]
+        return page.split("?code=")[1].split("#")[0].split('"')[0]
+
+    started = time.monotonic()
+    codes = [open_table(t) for t in range(args.tables)]
+    opening = time.monotonic() - started
+
+    draws: list[float] = []
+    others: list[float] = []  # every action, not only draws
+    pushes: list[float] = []
+    refused_actions: list[str] = []  # path and status of each action refused
+    streams = {"refused": 0, "dropped": 0, "open": 0}
+    last_sent: dict[int, tuple[int, float, int]] = {}  # table: (action number, sent at, actor)
+    actions = itertools.count()  # every action's number, in the order sent (a page counts each one once)
+    stop_at = [float("inf")]
+    measuring = [False]
+
+    def call(connection: http.client.HTTPConnection, method: str, path: str, headers: dict[str, str],
+             body: object = None) -> tuple[int, Any]:
+        connection.request(method, path, None if body is None else json.dumps(body), headers)
+        answer = connection.getresponse()
+        return answer.status, json.loads(answer.read() or b"{}")
+
+    def listen(table: int, player: int, headers: dict[str, str]) -> None:
+        """The page's event stream, and its state read at each change."""
+        stream, reader = connect(), connect()
+        stream.request("GET", "/api/events", headers=headers)
+        answer = stream.getresponse()
+        if answer.status != 200:
+            streams["refused"] += 1
+            return
+        streams["open"] += 1
+        seen_action = -1
+        while True:
+            try:
+                line = answer.fp.readline()
+            except OSError:
+                line = b""
+            if not line:
+                if time.monotonic() < stop_at[0]:
+                    streams["dropped"] += 1
+                streams["open"] -= 1
+                return
+            if not line.startswith(b"data: "):
+                continue
+            now = time.monotonic()
+            number, sent, actor = last_sent.get(table, (-1, 0.0, -1))
+            if number > seen_action:
+                seen_action = number
+                if actor != player and measuring[0]:
+                    pushes.append(now - sent)
+            try:
+                call(reader, "GET", "/api/state", headers)
+            except (OSError, http.client.HTTPException):
+                reader.close()
+                reader = connect()
+
+    def play(table: int, player: int) -> None:
+        code = codes[table]
+        headers = {"Content-Type": "application/json", "X-Join-Code": code,
+                   "X-Forwarded-For": address(table, player)}
+        connection = connect()
+        status, joined = call(connection, "POST", "/api/join", headers, {"player": f"P{player}"})
+        assert status == 200, joined
+        headers["X-Player-Token"] = joined["token"]
+        gevent.spawn(listen, table, player, dict(headers))
+        while time.monotonic() < stop_at[0]:
+            gevent.sleep(random.expovariate(1 / args.every))
+            if time.monotonic() >= stop_at[0]:
+                break
+            sent = time.monotonic()
+            last_sent[table] = (next(actions), sent, player)
+            status, card = call(connection, "POST", "/api/draw", headers, {})
+            took = time.monotonic() - sent
+            if measuring[0]:
+                if status == 200:
+                    draws.append(took)
+                else:
+                    refused_actions.append(f"draw {status}: {card.get('error', '')}")
+            if status != 200:
+                continue
+            # the draw undone (the player's own last action): the library keeps its 97 cards however long the
+            # evening, and every action is a write the other pages hear of
+            steps = [("/api/undo", {})]
+            for path, body in steps:
+                gevent.sleep(random.expovariate(1 / args.every))
+                sent = time.monotonic()
+                last_sent[table] = (next(actions), sent, player)
+                status, answer = call(connection, "POST", path, headers, body)
+                if measuring[0]:
+                    if status == 200:
+                        others.append(time.monotonic() - sent)
+                    else:
+                        refused_actions.append(f"{path} {status}: {answer.get('error', '')}")
+
+    rest_before = rss_mb(pid)
+    players = [gevent.spawn(play, t, p) for t in range(args.tables) for p in range(args.players)]
+    gevent.sleep(5)  # every player joined and listening
+    rest_with_tables = rss_mb(pid)
+    memory: list[tuple[float, float]] = []
+    measuring[0] = True
+    begin, cpu_begin = time.monotonic(), cpu_seconds(pid)
+    stop_at[0] = begin + args.minutes * 60
+    while time.monotonic() < stop_at[0]:
+        memory.append((round(time.monotonic() - begin, 1), round(rss_mb(pid), 1)))
+        gevent.sleep(10)
+    measuring[0] = False
+    memory.append((round(time.monotonic() - begin, 1), round(rss_mb(pid), 1)))
+    elapsed, cpu = time.monotonic() - begin, cpu_seconds(pid) - cpu_begin
+    open_streams = streams["open"]
+    gevent.killall(players, timeout=5)
+    third = max(1, len(memory) // 3)
+    return {
+        "tables": args.tables, "players": args.players, "mean_gap_s": args.every, "minutes": args.minutes,
+        "opening_tables_s": round(opening, 1),
+        "actions_per_s": round((len(draws) + len(others)) / elapsed, 1),
+        # the server's CPU per action, with the state reads of the pages it woke: 1 / this is the action rate
+        # one core saturates at
+        "server_cpu_share": round(cpu / elapsed, 2),
+        "server_cpu_ms_per_action": round(cpu * 1000 / max(1, len(draws) + len(others)), 1),
+        "draw": summary(draws), "other_actions": summary(others), "push_to_other_pages": summary(pushes),
+        "actions_refused": len(refused_actions), "refused_kinds": sorted(set(refused_actions))[:10],
+        "streams_open_at_end": open_streams, "streams_refused": streams["refused"],
+        "streams_dropped": streams["dropped"],
+        "rss_mb": {"before_tables_loaded": round(rest_before, 1), "tables_loaded_at_rest": round(rest_with_tables, 1),
+                   "first_third_mean": round(statistics.mean(m for _t, m in memory[:third]), 1),
+                   "last_third_mean": round(statistics.mean(m for _t, m in memory[-third:]), 1),
+                   "max": max(m for _t, m in memory), "over_time": memory},
+    }
+
+
+# --- the driver ------------------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--every", type=float, default=10.0, help="a player's mean seconds between actions")
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results-scale.json")
+    parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)  # the load process itself
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--server-pid", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.load:
+        print(json.dumps(load(args)))
+        return
+    sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+    from support import LEGACY, PIPS
+
+    with tempfile.TemporaryDirectory(prefix="hhd-scale-") as work_dir:
+        work = Path(work_dir)
+        env = {**os.environ, "HHD_CACHE_DIR": str(work / "cache")}
+        subprocess.run([sys.executable, "-m", "hhdcli", "sync", "--source", str(LEGACY), "--symbols", str(PIPS)],
+                       env=env, check=True, capture_output=True)
+        import socket
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = subprocess.Popen([sys.executable, "-m", "hhdcli", "serve", "--dir", str(work / "tables"),
+                                   "--port", str(port), "--behind-proxy"], env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        try:
+            assert server.stdout.readline().startswith("open "), server.stderr.read()
+            at_start = rss_mb(server.pid)
+            loaded = subprocess.run([sys.executable, __file__, "--load", "--port", str(port), "--server-pid",
+                                     str(server.pid), "--tables", str(args.tables), "--players", str(args.players),
+                                     "--every", str(args.every), "--minutes", str(args.minutes)],
+                                    capture_output=True, text=True, check=False)
+            if loaded.returncode != 0:
+                sys.exit(loaded.stderr[-3000:])
+            result = json.loads(loaded.stdout)
+            result["rss_mb"]["server_started_no_table"] = round(at_start, 1)
+            tables_disk = disk_bytes(work / "tables")
+            result["per_table_at_rest"] = {
+                "memory_kb": round((result["rss_mb"]["tables_loaded_at_rest"] - at_start) * 1024 / args.tables),
+                "disk_kb_after_run": round(tables_disk / 1024 / args.tables)}
+        finally:
+            server.terminate()
+            server.communicate(timeout=10)
+    result["targets"] = {"draw_p99_ms": 150, "push_p99_ms": 300, "rss_max_mb": 300}
+    result["met"] = (result["draw"]["p99_ms"] <= 150 and result["push_to_other_pages"]["p99_ms"] <= 300
+                     and result["streams_refused"] == 0 and result["streams_dropped"] == 0
+                     and result["rss_mb"]["max"] <= 300)
+    result["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0],
+                         "load_average_1_5_15_at_end": os.getloadavg()}  # the machine is shared
+    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    shown = {k: v for k, v in result.items() if k != "rss_mb"} | {
+        "rss_mb": {k: v for k, v in result["rss_mb"].items() if k != "over_time"}}
+    print(json.dumps(shown, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,286 @@
+"""`hhd serve`: many Hell tables on one server, for a community. Anyone opens a table on the front page; each
+table is a folder of its own (its library file and its session's SQLite file) that no page lists, found by its
+join code alone: the folder's name is the code's SHA-256, so the server keeps no index of codes and a code it
+does not know finds nothing. A short code (8 letters, 40 bits) can be typed by hand on the front page; it is
+rate-limited per address (hhdcli/table/throttle.py) and names a file holding the table's full code.
+
+A table is read from its folder when a page first asks for it (a restart resumes every table where it was) and
+leaves memory when no page asked for a while; it is deleted after `expire` seconds without an action. A table
+whose files are damaged is refused alone: one line in the log, and a page saying so to its players."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hhdcli.errors import HhdError
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from hhdcli.cache import CardCache
+    from hhdcli.table.app import Changes
+    from hhdcli.table.online import Public
+    from hhdcli.table.throttle import Throttle
+
+SHORT_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # 32 letters, none mistaken for another (no I, O, 0, 1)
+SHORT_LENGTH = 8  # 40 bits
+MAX_SEATS = 8
+UNLOAD_AFTER = 20 * 60.0  # seconds without a request: the table leaves memory (its folder stays)
+EXPIRE_DAYS = 14
+
+
+class Refused(Exception):
+    """What the opener sent cannot make a table: said on the front page in the opener's language (the page's
+    catalog), with what to do."""
+
+    def __init__(self, template: str, hint: str = "", **values: object) -> None:
+        super().__init__(template.format(**values))
+        self.template, self.hint, self.values = template, hint, values
+
+    def said(self, gettext: Callable[[str], str] = str) -> str:
+        text = gettext(self.template).format(**self.values)
+        return f"{text} ({gettext(self.hint)})" if self.hint else text
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player as the front page names them: their lands' colors (letters), or a pasted deck list."""
+
+    name: str
+    colors: str = ""
+    deck: str = ""
+
+
+@dataclass(frozen=True)
+class Opened:
+    code: str
+    short: str
+    host_secret: str
+
+
+@dataclass
+class Loaded:
+    app: Flask
+    changes: Changes
+    used: float = field(default_factory=time.monotonic)
+
+
+def table_id(code: str) -> str:
+    return hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def normal_short(typed: str) -> str | None:
+    """A short code as typed (any case, with spaces or dashes), or None when it cannot be one."""
+    letters = "".join(c for c in typed.upper() if c not in " -")
+    if len(letters) != SHORT_LENGTH or any(c not in SHORT_LETTERS for c in letters):
+        return None
+    return letters
+
+
+def shown_short(short: str) -> str:
+    return f"{short[:4]}-{short[4:]}"
+
+
+class Community:
+    """The tables of one `hhd serve`, under `root`."""
+
+    def __init__(self, root: Path, cache: CardCache, public: Public, throttle: Throttle,
+                 changes: Callable[[], Changes], expire: float = EXPIRE_DAYS * 86400.0,
+                 images: Path | None = None, log: Callable[[str], None] | None = None) -> None:
+        self.root, self.cache, self.public, self.throttle = root, cache, public, throttle
+        self.changes, self.expire, self.images = changes, expire, images
+        self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.tables, self.shorts = root / "tables", root / "short"
+        self.tables.mkdir(parents=True, exist_ok=True)
+        self.shorts.mkdir(parents=True, exist_ok=True)
+        self.loaded: dict[str, Loaded] = {}
+        self.damaged: dict[str, str] = {}  # table id: why (said once in the log)
+
+    # --- opening a table ---------------------------------------------------------------------------
+
+    def open(self, seats: list[Seat], seed: str, upload: bytes | None) -> Opened:
+        """A new table: its library drawn from `seed` (or the uploaded library file, checked as hhd show
+        checks it), its players seated. Written in a folder of its own, named by its code once complete."""
+        players = self._players(seats)
+        work = self.tables / f".new-{secrets.token_hex(8)}"
+        work.mkdir()
+        try:
+            library = work / "library.json"
+            library.write_bytes(upload if upload is not None else self._drawn(seed))
+            code, host = self._start(library, work / "state.sqlite", players)
+            short = self._short(code)
+            (work / "short").write_text(short, encoding="ascii")
+            os.replace(work, self.tables / table_id(code))
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
+        return Opened(code, short, host)
+
+    def _drawn(self, seed: str) -> bytes:
+        from hhdcli.files import dump_json
+        from hhdcli.library import Exclusions, build_pool, check_seed, default_size, generate, memorable_seed
+
+        seed = seed.strip() or memorable_seed()
+        try:
+            check_seed(seed)
+        except HhdError as exc:
+            raise Refused("{reason}", reason=exc.message) from exc
+        pool, _unknown = build_pool(self.cache.cards, Exclusions(), 50)
+        return dump_json(generate(pool, default_size(len(pool.cards)), seed, self.cache.fingerprint).to_json())
+
+    def _start(self, library: Path, state: Path, players: dict[str, tuple[str, ...]]) -> tuple[str, str]:
+        from hhdcli.library import open_library
+        from hhdcli.table.serve import new_join_code, open_session
+
+        try:
+            resolved = open_library(library, self.cache.cards, self.cache.meta.sha256)
+        except HhdError as exc:  # said without this server's folders
+            raise Refused("the library file is not one hhd generate wrote: {reason}",
+                          reason=exc.message.replace(f"{library}: ", "").replace(str(library), "library.json")
+                          ) from exc
+        session, _resumed = open_session(resolved, self.cache, players, state)
+        return session.join_code(new_join_code), session.host_secret()
+
+    def _players(self, seats: list[Seat]) -> dict[str, tuple[str, ...]]:
+        from hhdcli import colors as palette
+        from hhdcli.deck import deck_colors
+        from hhdcli.decklists import parse_deck
+
+        players: dict[str, tuple[str, ...]] = {}
+        for seat in seats[:MAX_SEATS]:
+            name = " ".join(seat.name.split())
+            if not name:
+                continue
+            if len(name) > 40 or name in players:
+                raise Refused("{name}: a player's name is at most 40 letters, each name once", name=name)
+            if seat.deck.strip():
+                deck = parse_deck(seat.deck, name)
+                players[name] = deck_colors(deck, self.cache.cards).colors
+                continue
+            letters = palette.parse_letters(seat.colors)
+            if letters is None:
+                raise Refused("{name}: colors are the letters W U B R G P", "for example RG, or paste the deck list",
+                              name=name)
+            players[name] = tuple(letters)
+        if not players:
+            raise Refused("name at least one player")
+        return players
+
+    def _short(self, code: str) -> str:
+        from hhdcli.files import write_atomic
+
+        while True:  # 40 bits among a few hundred tables: a second try is one in billions
+            short = "".join(secrets.choice(SHORT_LETTERS) for _ in range(SHORT_LENGTH))
+            path = self.shorts / short
+            if not path.exists():
+                write_atomic(path, code.encode("ascii"))
+                return short
+
+    # --- finding a table ---------------------------------------------------------------------------
+
+    def code_for_short(self, typed: str) -> str | None:
+        short = normal_short(typed)
+        if short is None:
+            return None
+        try:
+            return (self.shorts / short).read_text(encoding="ascii").strip()
+        except (OSError, UnicodeError):
+            return None
+
+    def app_for(self, code: str) -> Flask | str | None:
+        """The table's app; the reason when its files are damaged; None when no table has this code."""
+        key = table_id(code)
+        loaded = self.loaded.get(key)
+        if loaded is not None:
+            loaded.used = time.monotonic()
+            return loaded.app
+        if key in self.damaged:
+            return self.damaged[key]
+        folder = self.tables / key
+        if not (folder / "state.sqlite").is_file():
+            return None
+        try:
+            fresh = self._load(folder, code)
+        except (HhdError, OSError, ValueError) as exc:
+            why = exc.message if isinstance(exc, HhdError) else str(exc)
+            self.damaged[key] = why
+            self.log(f"hhd serve: table {key[:12]} refused: {why}".replace(str(folder), key[:12]))
+            return why
+        self.loaded[key] = fresh
+        return fresh.app
+
+    def _load(self, folder: Path, code: str) -> Loaded:
+        from hhdcli.library import open_library
+        from hhdcli.table.app import create_app
+        from hhdcli.table.online import harden
+        from hhdcli.table.serve import open_session
+
+        resolved = open_library(folder / "library.json", self.cache.cards, self.cache.meta.sha256)
+        session, _resumed = open_session(resolved, self.cache, {}, folder / "state.sqlite")
+        if session.join_code(lambda: code) != code:
+            raise ValueError("its state file belongs to another table")
+        changes = self.changes()
+        join = self.public.join_url(code)
+        app = create_app(session, code, changes, session.host_secret(), [join] if join else [], self.images,
+                         self.public.origin)
+        harden(app, self.public)
+        self.throttle.install(app)
+        return Loaded(app, changes)
+
+    # --- forgetting tables -------------------------------------------------------------------------
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Tables idle past `expire` deleted (their ids returned); tables no page asked for in a while
+        leave memory. A table with a page listening stays."""
+        wall, mono = now if now is not None else time.time(), time.monotonic()
+        for key, loaded in list(self.loaded.items()):
+            if loaded.changes.streams == 0 and mono - loaded.used > UNLOAD_AFTER:
+                del self.loaded[key]
+        gone = []
+        for folder in self.tables.iterdir():
+            if wall - last_action(folder) <= self.expire:
+                continue
+            listened = self.loaded.get(folder.name)
+            if listened is not None and listened.changes.streams:
+                continue
+            self.loaded.pop(folder.name, None)
+            self.damaged.pop(folder.name, None)
+            self._delete(folder)
+            gone.append(folder.name)
+        return gone
+
+    def _delete(self, folder: Path) -> None:
+        try:
+            short = (folder / "short").read_text(encoding="ascii").strip()
+            if short:
+                (self.shorts / short).unlink(missing_ok=True)
+        except (OSError, UnicodeError):
+            pass
+        shutil.rmtree(folder, ignore_errors=True)
+
+    def close(self) -> None:
+        """The server stops: every table's event streams end now."""
+        for loaded in self.loaded.values():
+            loaded.changes.close()
+
+
+def last_action(folder: Path) -> float:
+    """When the table last changed: its files' newest modification (SQLite writes the -wal file at each
+    action); a folder half written is as old as itself."""
+    times = [folder.stat().st_mtime]
+    for name in ("state.sqlite", "state.sqlite-wal", "library.json"):
+        try:
+            times.append((folder / name).stat().st_mtime)
+        except OSError:
+            pass
+    return max(times)
+

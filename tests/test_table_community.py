@@ -1,0 +1,248 @@
+"""`hhd serve`: many tables on one server. The front page (en/ru, static CSS, no inline script or style) opens a
+table from a seed or an uploaded library file; players join by link or a typed short code (rate-limited);
+each table is its own folder that no other table sees, survives kill -9, is refused alone when damaged and is
+deleted after --expire idle days."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from tablekit import free_port
+
+from hhdcli.cache import load_cache
+from hhdcli.table.community import Community, Seat, table_id
+from hhdcli.table.online import Public
+from hhdcli.table.serve import stream_changes
+from hhdcli.table.throttle import Throttle
+
+
+class Server:
+    """`hhd serve` as a process on 127.0.0.1."""
+
+    def __init__(self, cache: Path, root: Path, *args: str, port: int | None = None) -> None:
+        self.port, self.root = port or free_port(), root
+        env = {**os.environ, "HHD_CACHE_DIR": str(cache), "HHD_TABLE_PORT": str(self.port)}
+        self.process = subprocess.Popen([sys.executable, "-m", "hhdcli", "serve", "--dir", str(root), *args],
+                                        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        if not line.startswith(("open http://", "open https://")):
+            self.process.kill()
+            raise AssertionError(line or self.process.communicate(timeout=10)[1][-2000:])
+
+    def ask(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+            ) -> tuple[int, dict[str, str], bytes]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
+        connection.request(method, path, body=body, headers=headers or {})
+        answer = connection.getresponse()
+        data = answer.read()
+        connection.close()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, data
+
+    def api(self, path: str, code: str, body: object = None, token: str | None = None) -> tuple[int, dict]:
+        headers = {"Content-Type": "application/json", "X-Join-Code": code} | ({"X-Player-Token": token} if token else {})
+        status, _headers, data = self.ask("POST" if body is not None else "GET", path,
+                                          None if body is None else json.dumps(body).encode(), headers)
+        return status, json.loads(data)
+
+    def open(self, fields: dict[str, str], upload: bytes | None = None) -> tuple[int, str]:
+        boundary = uuid.uuid4().hex
+        parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+                 for k, v in fields.items()]
+        if upload is not None:
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="library"; filename="lib.json"\r\n'
+                         f"Content-Type: application/json\r\n\r\n".encode() + upload + b"\r\n")
+        body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+        status, _headers, data = self.ask("POST", "/open", body,
+                                          {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        return status, data.decode()
+
+    def stop(self, sig: int = signal.SIGTERM) -> tuple[str, str]:
+        self.process.send_signal(sig)
+        return self.process.communicate(timeout=10)
+
+
+def opened(page: str) -> dict[str, str]:
+    """The links and code of the "your table is open" page."""
+    board = re.search(r'id="board" class="link" href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    short = re.search(r'id="short">([^<]+)<', page).group(1)
+    code = board.split("?code=")[1].split("#")[0]
+    return {"board": board, "short": short, "code": code, "host": board.split("#host=")[1]}
+
+
+@pytest.fixture(name="server")
+def server_fixture(legacy_cache, tmp_path):
+    running = Server(legacy_cache, tmp_path / "tables")
+    yield running
+    if running.process.poll() is None:
+        running.stop()
+
+
+def test_the_front_page_speaks_both_languages_with_no_inline_script_or_style(server):
+    for lang, words in (("en", "Open a table"), ("ru", "Открыть стол")):
+        status, headers, data = server.ask("GET", f"/?lang={lang}")
+        page = data.decode()
+        assert status == 200 and words in page and f'lang="{lang}"' in page
+        assert "<script" not in page and "<style" not in page and " style=" not in page
+        assert 'href="/static/front.css"' in page
+        assert "script-src 'self'" in headers["content-security-policy"]
+    status, headers, css = server.ask("GET", "/static/front.css")
+    assert status == 200 and headers["content-type"].startswith("text/css") and b"body" in css
+
+
+def test_a_table_opened_from_a_seed_seats_its_players_and_its_board_is_the_hosts(server):
+    deck = "20 Mountain\n18 Forest\n22 Grizzly Bears\n"
+    status, page = server.open({"name0": "Anna", "colors0": "WU", "name1": "Ben", "deck1": deck,
+                                "seed": "ember-tide-42"})
+    assert status == 201, page
+    table = opened(page)
+    assert len(table["code"]) >= 14 and re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", table["short"])
+    state = server.api("/api/state", table["code"])[1]
+    assert [(p["name"], p["colors"]) for p in state["players"]] == [("Anna", "WU"), ("Ben", "RG")]
+    assert state["library_count"] == 97 and state["join_url"].endswith(f"/?code={table['code']}")
+    token = server.api("/api/join", table["code"], {"player": "Anna"})[1]["token"]
+    assert server.api("/api/draw", table["code"], {}, token)[0] == 200
+    status, headers, _ = server.ask("POST", "/api/host/release", json.dumps({"player": "Anna"}).encode(),
+                                    {"Content-Type": "application/json", "X-Join-Code": table["code"],
+                                     "X-Host-Secret": table["host"]})
+    assert status == 200
+    qr_status, qr_headers, _svg = server.ask("GET", f"/qr.svg?code={table['code']}")
+    assert qr_status == 200 and qr_headers["content-type"].startswith("image/svg+xml")
+
+
+def test_a_typed_short_code_leads_to_the_table_and_guessing_is_rate_limited(server):
+    table = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "short-1"})[1])
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    status, headers, _ = server.ask("POST", "/join", f"short={table['short'].lower()}".encode(), form)
+    assert status == 303 and headers["location"].endswith(f"/?code={table['code']}")
+    tries = [server.ask("POST", "/join", b"short=ZZZZ-ZZZZ", form)[0] for _ in range(10)]
+    assert tries[:9] == [404] * 9 and tries[9] == 429  # the first right try counted too
+    status, headers, page = server.ask("POST", "/join", f"short={table['short']}".encode(), form)
+    assert status == 429 and int(headers["retry-after"]) > 0
+
+
+def test_a_form_of_another_site_opens_no_table(server):
+    status, headers, _ = server.ask("POST", "/join", b"short=ABCD-EFGH",
+                                    {"Content-Type": "application/x-www-form-urlencoded",
+                                     "Origin": "https://evil.example"})
+    assert status == 403
+
+
+def test_an_uploaded_library_is_checked_as_hhd_show_checks_it(server, library, tmp_path):
+    status, page = server.open({"name0": "Anna", "colors0": "RG"}, library.read_bytes())
+    assert status == 201
+    table = opened(page)
+    assert server.api("/api/state", table["code"])[1]["seed"] == "ember-tide-42"
+    broken = json.loads(library.read_text())
+    broken["cards"] = broken["cards"][:3]  # "size" says 97
+    status, page = server.open({"name0": "Anna", "colors0": "RG"}, json.dumps(broken).encode())
+    assert status == 400 and "library file" in page and str(tmp_path) not in page
+    assert len(list((server.root / "tables").iterdir())) == 1  # the refused one left nothing behind
+
+
+def test_tables_do_not_see_each_other(server):
+    first = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "one-1"})[1])
+    second = opened(server.open({"name0": "Zoe", "colors0": "G", "seed": "two-2"})[1])
+    assert [p["name"] for p in server.api("/api/state", first["code"])[1]["players"]] == ["Anna"]
+    assert [p["name"] for p in server.api("/api/state", second["code"])[1]["players"]] == ["Zoe"]
+    token = server.api("/api/join", first["code"], {"player": "Anna"})[1]["token"]
+    assert server.api("/api/draw", second["code"], {}, token)[0] == 401  # Anna's seat is not at Zoe's table
+    assert server.api("/api/state", "not-a-table-code")[0] == 404
+    status, _headers, page = server.ask("GET", "/?code=not-a-table-code")
+    assert status == 404 and b"No table has this code" in page
+
+
+def test_kill_9_and_a_restart_resume_every_table_and_a_damaged_one_is_refused_alone(legacy_cache, tmp_path):
+    server = Server(legacy_cache, tmp_path / "tables")
+    kept = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "kept-1"})[1])
+    broken = opened(server.open({"name0": "Ben", "colors0": "G", "seed": "broken-1"})[1])
+    token = server.api("/api/join", kept["code"], {"player": "Anna"})[1]["token"]
+    assert server.api("/api/draw", kept["code"], {}, token)[0] == 200
+    before = server.api("/api/state", kept["code"], token=token)[1]
+    server.process.kill()  # kill -9, mid-evening
+    server.process.communicate(timeout=10)
+    state = tmp_path / "tables" / "tables" / table_id(broken["code"]) / "state.sqlite"
+    state.write_bytes(b"\0" * 4096)
+    again = Server(legacy_cache, tmp_path / "tables")
+    try:
+        mine = again.api("/api/state", kept["code"], token=token)[1]
+        assert before["log"] and (mine["log"], mine["players"][0]["cards"], mine["library_count"]) == \
+            (before["log"], before["players"][0]["cards"], before["library_count"])
+        status, answer = again.api("/api/state", broken["code"])
+        assert status == 503 and "damaged" in answer["error"]
+        status, _headers, page = again.ask("GET", f"/?code={broken['code']}&lang=ru")
+        assert status == 503 and "повреждено" in page.decode()
+        assert again.api("/api/state", kept["code"])[0] == 200  # the others go on
+    finally:
+        out, err = again.stop()
+    said = [line for line in err.splitlines() if "refused" in line]
+    assert len(said) == 1 and table_id(broken["code"])[:12] in said[0] and broken["code"] not in err
+
+
+def test_sigterm_stops_the_server_within_5_seconds(server):
+    table = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "stop-1"})[1])
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request("GET", f"/api/events?code={table['code']}")
+    stream = connection.getresponse()
+    assert stream.status == 200 and stream.readline().startswith(b"retry:")
+    asked = time.monotonic()
+    out, err = server.stop()
+    assert time.monotonic() - asked < 5 and server.process.returncode == 0
+    assert "Traceback" not in err and table["code"] not in err + out and table["host"] not in err + out
+
+
+def test_a_table_idle_past_expire_is_deleted_with_its_short_code(legacy_cache, tmp_path):
+    community = Community(tmp_path, load_cache(legacy_cache), Public(), Throttle(), stream_changes, expire=86400)
+    idle = community.open([Seat("Anna", "R")], "idle-1", None)
+    busy = community.open([Seat("Ben", "G")], "busy-1", None)
+    assert community.code_for_short(idle.short) == idle.code
+    later = time.time() + 2 * 86400
+    os.utime(tmp_path / "tables" / table_id(busy.code) / "state.sqlite", (later, later))  # acted at since
+    assert community.sweep(now=later + 10) == [table_id(idle.code)]
+    assert community.app_for(idle.code) is None and community.code_for_short(idle.short) is None
+    assert community.app_for(busy.code) is not None
+
+
+def front_messages() -> set[str]:
+    """The front page's words: its templates' _("…"), the front's and the throttle's, and the opener's refusals."""
+    package = Path(__file__).parents[1] / "hhdcli"
+    found: set[str] = set()
+    for name in ("serve-front.html.j2", "serve-opened.html.j2"):
+        source = (package / "templates" / name).read_text(encoding="utf-8")
+        found |= {m.replace("\\'", "'") for m in re.findall(r"""_\(["']((?:[^"'\\]|\\.)+)["']\)""", source)}
+    for name in ("front.py", "throttle.py"):
+        source = (package / "table" / name).read_text(encoding="utf-8")
+        found |= set(re.findall(r'_\("((?:[^"\\]|\\.)+)"\)', source))
+        found |= set(re.findall(r'gettext(?:\(\))?\("((?:[^"\\]|\\.)+)"\)', source))
+    source = (package / "table" / "community.py").read_text(encoding="utf-8")
+    found |= {m for pair in re.findall(r'Refused\("((?:[^"\\]|\\.)+)"(?:, "((?:[^"\\]|\\.)+)")?', source)
+              for m in pair if m and m != "{reason}"}
+    return found
+
+
+def test_every_word_of_the_front_page_has_its_russian():
+    from hhdcli.table.i18n import translations
+
+    russian = translations("ru")
+    messages = front_messages()
+    assert len(messages) > 30 and sorted(m for m in messages if russian.gettext(m) == m) == []
+    for message in messages:
+        assert set(re.findall(r"{\w+}", message)) == set(re.findall(r"{\w+}", russian.gettext(message))), message
+
+
+def test_a_tables_folder_that_cannot_be_written_is_one_line_before_any_port_is_taken(synced, tmp_path):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the folder should be", encoding="utf-8")
+    result = synced("serve", "--dir", str(blocked / "tables"), "--port", str(free_port()))
+    lines = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code == 2 and len(lines) == 1 and "cannot keep tables in" in lines[0]
+    assert "--dir" in result.output and "Traceback" not in result.output

@@ -1,0 +1,171 @@
+"""The table's store: a state file carries how many migration steps it has had (PRAGMA user_version); an older
+hhd's file gets the steps it lacks and resumes with its cards where they were, a newer hhd's is refused in one
+line, and writers are served in the order they came. When SQLite cannot write it: a full disk is said as one, and a
+file that cannot be written is never called damaged (following that advice abandons a healthy session)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sqlite3
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tablekit import Table, free_port
+
+from hhdcli.cache import load_builtin
+from hhdcli.mana import SymbolTable
+from hhdcli.table.errors import TableError
+from hhdcli.table.session import Session
+from hhdcli.table.store import MIGRATIONS, FairLock, StateUnwritable, Store, state_error
+
+
+def cards() -> dict:
+    """Four Hell cards by library position: Lump of Coal and the first three others by name."""
+    every = sorted(load_builtin().cards, key=lambda c: c.name)
+    chosen = [next(c for c in every if c.name == "Lump of Coal"), *[c for c in every if c.name != "Lump of Coal"][:3]]
+    return dict(enumerate(chosen, start=1))
+
+
+def version(path) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        db.close()
+
+
+def test_a_state_file_of_an_hhd_from_before_migrations_resumes_with_its_cards(tmp_path):
+    """The first hhd table's file: no owners, no seats, no players' own cards, every held card "out"."""
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE cards (position INTEGER PRIMARY KEY, zone TEXT NOT NULL, ord INTEGER NOT NULL, player TEXT);
+        CREATE TABLE players (name TEXT PRIMARY KEY, colors TEXT NOT NULL);
+        CREATE TABLE log (id INTEGER PRIMARY KEY AUTOINCREMENT, game INTEGER NOT NULL, player TEXT,
+                          action TEXT NOT NULL, detail TEXT NOT NULL, undo TEXT NOT NULL);
+        INSERT INTO meta VALUES ('seed', 'old-seed'), ('game', '3');
+        INSERT INTO players VALUES ('Anna', 'RG');
+        INSERT INTO cards VALUES (1, 'out', 1, 'Anna'), (2, 'library', 1, NULL), (3, 'library', 2, NULL),
+                                 (4, 'sideboard', 1, NULL);
+    """)
+    db.commit()
+    db.close()
+    assert version(path) == 0
+    session = Session(path, cards(), SymbolTable.from_records([]), "old-seed")
+    assert session.start({"Anna": tuple("RG")}) is True
+    assert version(path) == len(MIGRATIONS)
+    names = {p: c.name for p, c in cards().items()}
+    anna = session.state(viewer="Anna")
+    held = next(p for p in anna["players"] if p["name"] == "Anna")
+    assert [c["name"] for c in held["cards"]] == ["Lump of Coal"] and held["played"] == []  # "out" was a hand
+    assert anna["game"] == 3 and anna["library_count"] == 2 and [c["name"] for c in anna["sideboard"]] == [names[4]]
+    assert session.draw("Anna")["name"] == names[2]  # the library's top, as the old file ordered it
+    token = session.join("Anna")
+    assert session.viewer(token) == "Anna"  # the seats' column the old file lacked
+    session.start({"Anna": tuple("RG")})  # opened again: no step runs twice
+    assert version(path) == len(MIGRATIONS)
+
+
+def test_a_state_file_of_a_newer_hhd_is_refused_saying_what_to_do(tmp_path):
+    path = tmp_path / "new.sqlite"
+    Session(path, cards(), SymbolTable.from_records([]), "seed").start({"Anna": tuple("R")})
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    db.commit()
+    db.close()
+    with pytest.raises(TableError) as refused:
+        Session(path, cards(), SymbolTable.from_records([]), "seed").start({"Anna": tuple("R")})
+    assert refused.value.status == 400 and "newer hhd: update hhd" in str(refused.value)
+
+
+def test_writers_are_served_in_the_order_they_came():
+    """The lock before SQLite's write lock is a queue: a writer arriving later never overtakes one waiting."""
+    lock, served = FairLock(), []
+
+    def write(i: int) -> None:
+        with lock:
+            served.append(i)
+
+    threads = []
+    with lock:  # the table is busy: every writer queues
+        for i in range(20):
+            threads.append(threading.Thread(target=write, args=(i,)))
+            threads[-1].start()
+            while lock._next < i + 2:  # this writer holds its ticket before the next one comes
+                threading.Event().wait(0.001)
+    for thread in threads:
+        thread.join()
+    assert served == list(range(20))
+
+
+def test_a_full_disk_is_said_as_a_full_disk_and_the_session_is_kept(tmp_path):
+    store = Store(tmp_path / "s.sqlite")
+    store.open()
+    with store.transaction() as tx:
+        tx.set_meta("seed", "kept")
+    db = store.connect()
+    db.execute("CREATE TABLE filler(x)")
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.close()
+    writer = store._reader()
+    writer.execute(f"PRAGMA max_page_count = {pages + 2}")  # the disk is full two pages on
+    with pytest.raises(sqlite3.OperationalError, match="database or disk is full"), store.transaction():
+        for _ in range(100):
+            writer.execute("INSERT INTO filler VALUES (?)", ("x" * 4000,))
+    with store.transaction() as tx:
+        assert tx.meta("seed") == "kept"
+
+
+def test_a_state_file_sqlite_cannot_write_is_not_called_damaged(tmp_path):
+    path = tmp_path / "s.sqlite"
+    Store(path).open()
+    read_only = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    with pytest.raises(sqlite3.OperationalError) as refused:
+        read_only.execute("CREATE TABLE t(x)")
+    said = state_error(refused.value, path)
+    assert isinstance(said, StateUnwritable) and said.message.startswith(f"cannot write {path}")
+    damaged = state_error(sqlite3.DatabaseError("file is not a database"), path)
+    assert type(damaged) is TableError and "is damaged" in damaged.message
+
+
+@contextlib.contextmanager
+def unwritable(folder: Path) -> Iterator[None]:
+    """A folder nothing can be created in: read-only for a user; immutable for root, whom modes do not stop."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(folder)]).returncode != 0:
+        pytest.skip("root, on a file system without immutable folders")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_a_healthy_session_in_a_folder_that_cannot_be_written_is_kept_and_not_called_damaged(
+        synced, legacy_cache, library, tmp_path):
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    state = folder / "state.sqlite"
+    Table(state, library, legacy_cache).stop()
+    for extra in folder.glob("state.sqlite-*"):  # a stopped session's WAL files, checkpointed: none needed
+        extra.unlink()
+    before = state.read_bytes()
+    with unwritable(folder):
+        result = synced("table", "-l", str(library), "--player", "Anna=RG", "--state", str(state),
+                        "--port", str(free_port()))
+    assert result.exit_code == 2, result.output
+    assert f"error: cannot write {state}" in result.stderr
+    assert "damaged" not in result.stderr and "another --state" not in result.stderr
+    assert "the session in it is kept" in result.stderr
+    assert state.read_bytes() == before
