@@ -783,6 +783,53 @@ def test_the_pages_plural_rule_is_the_catalogs_read_without_eval(browsers, table
     assert len(set(picked)) == {"en": 2, "ru": 3}[lang]
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_hell_card_through_the_zones_life_turns_and_a_pasted_deck_on_the_phones_and_the_board(browsers, table, lang):
+    """Anna plays a Hell card, taps it and exiles it from its dialog; Ben takes 3 life from her; a first player
+    is drawn and the turn moves on; Cleo pastes her deck: every page shows it, every control a thumb's size."""
+    anna, ben = phone(browsers, 0, table, "Anna", lang), phone(browsers, 1, table, "Ben", lang)
+    laptop = board(browsers, 2, table, lang)
+    anna.press("opening-hand")
+    anna.until(lambda: len(anna.hand()) == 2)
+    anna.click("#keep")
+    anna.until(lambda: not anna.shown("opening"))
+    card = anna.hand()[0]
+    anna.click("#mine .tile", card)
+    anna.until(lambda: anna.shown("card-dialog") and anna.texts("#dlg-acts button"))
+    top, bottom = anna.js(RECT, "dlg-acts")
+    assert bottom <= PHONE[1] - 50  # the card's actions within the dialog's first screen
+    anna.click("#dlg-acts button", {"en": "Play it", "ru": "Сыграть"}[lang])
+    for page in (ben, laptop):
+        page.until(lambda page=page: any(card in t for t in page.texts("#played li")))
+    ben.click("#played button", card)
+    ben.click("#dlg-acts button", {"en": "Tap", "ru": "Повернуть"}[lang])
+    tapped = {"en": "tapped", "ru": "повёрнута"}[lang]
+    laptop.until(lambda: any(tapped in t for t in laptop.texts("#played li")))
+    anna.click("#played button", card)
+    anna.click("#dlg-acts button", {"en": "→ exile", "ru": "→ в изгнание"}[lang])
+    exile = {"en": "exile", "ru": "изгнание"}[lang]
+    laptop.until(lambda: any(exile in t and card in t for t in laptop.texts("#played li")))
+    for _ in range(3):
+        ben.click("#lives li:first-child button.pm", "−")
+    for page in (anna, laptop):
+        page.until(lambda page=page: page.texts("#lives li:first-child .life-total") == ["17"])
+    laptop.click("#first-player")
+    laptop.until(lambda: table.state()["turn"]["player"] is not None)
+    first = table.state()["turn"]["player"]
+    anna.until(lambda: first in anna.text("turn"))
+    anna.click("#next-turn")
+    following = list(PLAYERS)[(list(PLAYERS).index(first) + 1) % 3]
+    laptop.until(lambda: following in laptop.text("turn"))
+    cleo = phone(browsers, 3, table, "Cleo", lang)
+    cleo.js("document.getElementById('deck-text').value = arguments[0]", "20 Forest\n4 Island\n4 Lightning Bolt\n")
+    cleo.click("#deck-send")
+    cleo.until(lambda: "Lightning Bolt" in " ".join(cleo.texts("#deck-said li")))
+    assert next(p for p in table.state()["players"] if p["name"] == "Cleo")["colors"] == "UG"
+    laptop.until(lambda: any("Cleo" in line and "{U}" not in line for line in laptop.log()))
+    for page in (anna, ben, cleo):
+        assert page.js(FROWNS) == []
+
+
 def test_a_drawn_card_that_makes_tokens_shows_them_and_a_tap_shows_the_tokens_face(browsers, table):
     """Under a drawn card's rulings, a button per token it makes ("Makes a token: Food"); a tap shows the token's
     face beneath it (drawn by the laptop), a second tap hides it; the card full screen lists them too."""
