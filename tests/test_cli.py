@@ -110,6 +110,9 @@ def test_every_example_runs_as_written(tmp_path, server, monkeypatch):
 
 def serves(line: str, env: dict[str, str], cwd: Path) -> bool:
     """Start a server example, wait for its address, stop it."""
+    from tablekit import free_port
+
+    env = {**env, "HHD_TABLE_PORT": str(free_port())}  # not 8040, which another test's server may hold
     process = subprocess.Popen([sys.executable, "-m", "hhdcli", *shlex.split(line)[1:]], cwd=cwd, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

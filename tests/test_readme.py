@@ -75,6 +75,9 @@ def run(command: str, project: Path, env: dict[str, str], timeout: float = 600) 
 def serve_then_stop(command: str, project: Path, env: dict[str, str]) -> str:
     """A server example: started as written, stopped with Ctrl-C once it says where it listens."""
     # SIGINT as a terminal sends it, even when this run inherited it ignored (a background job, some CI)
+    from tablekit import free_port
+
+    env = {**env, "HHD_TABLE_PORT": str(free_port())}  # as written, on a port no other test's server holds
     proc = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=project, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
