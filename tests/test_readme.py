@@ -114,7 +114,11 @@ def test_the_readme_runs_in_order_in_a_bare_copy_with_no_network(project, user_e
             assert done.returncode == example.exit_code, f"{example.command}\n{said}"
             assert "Traceback" not in said, said
 
-    library = run(f"python - <<'EOF'\n{code_blocks(README, 'python')[0]}EOF", project, user_env, timeout=120)
+    # the workflows first (a library with its proxies and checklist), then the pure pieces beneath them
+    workflows = run(f"python - <<'EOF'\n{code_blocks(README, 'python')[0]}EOF", project, user_env, timeout=120)
+    assert workflows.returncode == 0, workflows.stderr
+    assert (project / "mine.pdf").read_bytes().startswith(b"%PDF") and (project / "mine.md").exists()
+    library = run(f"python - <<'EOF'\n{code_blocks(README, 'python')[1]}EOF", project, user_env, timeout=120)
     assert library.returncode == 0, library.stderr
     assert library.stdout.strip() in ("land", "take", "choice")
     assert (project / "check.html").exists() and (project / "checklist.pdf").read_bytes().startswith(b"%PDF")
