@@ -299,6 +299,16 @@ token_copies_option = option("--token-copies", type=click.IntRange(1, 99), metav
                              help=N_("With --tokens: N of each token instead (the TTS deck too)."))
 
 
+# a server's address on the internet, the same for `hhd table` and `hhd serve`
+public_url_option = option(
+    "--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True, callback=_check_url,
+    help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
+            "the join and re-seat addresses use it, and only its pages may act."))
+behind_proxy_option = option(
+    "--behind-proxy", is_flag=True,
+    help=N_("A reverse proxy on this computer forwards to hhd: the client's address is the last of its "
+            "X-Forwarded-For (one hop; never believed otherwise)."))
+
 class _UnlistedArgument(click.Argument):
     """An old positional spelling that keeps working but is no longer shown in usage or help."""
 
@@ -925,12 +935,8 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
 @option("--new-code", is_flag=True,
         help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
-@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True, callback=_check_url,
-        help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
-                "the join and re-seat addresses use it, and only its pages may act."))
-@option("--behind-proxy", is_flag=True,
-        help=N_("A reverse proxy on this computer forwards to hhd: the client's address is the last of its "
-                "X-Forwarded-For (one hop; never believed otherwise)."))
+@public_url_option
+@behind_proxy_option
 @option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
         help=N_("Each deck's last group after a blank line is its sideboard (or: never), as in hhd check."))
 @offline_option
@@ -974,12 +980,8 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
         help=N_("Where to listen: 127.0.0.1 behind a reverse proxy or a tunnel, 0.0.0.0 for every network."))
 @option("--port", type=click.IntRange(1, 65535), default=8040, show_default=True, metavar="PORT",
         envvar="HHD_TABLE_PORT", show_envvar=True, help=N_("The port to listen on."))
-@option("--public-url", metavar="URL", envvar="HHD_PUBLIC_URL", show_envvar=True,
-        help=N_("The address the internet reaches this table at (a tunnel's or a reverse proxy's): the QR code, "
-                "the join and re-seat addresses use it, and only its pages may act."))
-@option("--behind-proxy", is_flag=True,
-        help=N_("A reverse proxy on this computer forwards to hhd: the client's address is the last of its "
-                "X-Forwarded-For (one hop; never believed otherwise)."))
+@public_url_option
+@behind_proxy_option
 @option("--expire", type=click.FloatRange(min=0, min_open=True), default=14, show_default=True, metavar="DAYS",
         help=N_("Delete a table nobody acted at for this many days."))
 @pass_env

