@@ -293,3 +293,19 @@ def chromium(size: tuple[int, int] = (390, 844)):
     options.binary_location = binary
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(driver_path), options=options)
+
+
+def session_processes(sid: int) -> dict[int, int]:
+    """The live processes of a session (zombies have ended) and how many threads each runs: the one that
+    lays pages out has one, those that download have more."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, ValueError):
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":
+            found[int(entry.name)] = int(fields[17])
+    return found

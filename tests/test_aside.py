@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from support import Reply, cards_with_served_images
+from support import Reply, cards_with_served_images, session_processes
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/stat").exists(),
                                 reason="the child processes are forked; they are found in /proc")
@@ -37,26 +37,12 @@ def _start(cache: Path, names: list[str], out: Path, timeout: int) -> subprocess
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
-def _session(sid: int) -> dict[int, int]:
-    """The live processes of a session (not zombies) and how many threads each runs."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, ValueError):
-            continue
-        if int(fields[3]) == sid and fields[0] != "Z":
-            found[int(entry.name)] = int(fields[17])
-    return found
-
 
 def _download_child(process: subprocess.Popen[str], server) -> int:
     """The child downloading half the images, once both halves have asked for some."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and process.poll() is None:
-        children = [pid for pid, threads in _session(process.pid).items() if pid != process.pid and threads > 1]
+        children = [pid for pid, threads in session_processes(process.pid).items() if pid != process.pid and threads > 1]
         if children and len(server.hits) >= 4:
             return children[0]
         time.sleep(0.02)
@@ -66,8 +52,8 @@ def _download_child(process: subprocess.Popen[str], server) -> int:
 def _ended_within(sid: int, seconds: float) -> float:
     """Seconds until no process of the session runs (at most `seconds`, then the test fails)."""
     started = time.monotonic()
-    while _session(sid):
-        assert time.monotonic() - started < seconds, f"still running: {_session(sid)}"
+    while session_processes(sid):
+        assert time.monotonic() - started < seconds, f"still running: {session_processes(sid)}"
         time.sleep(0.02)
     return time.monotonic() - started
 
@@ -86,7 +72,7 @@ def test_a_stopped_download_child_is_given_up_and_its_half_fetched_here(server, 
     assert process.returncode == 0, stderr
     assert "12 proxies: 12 from 12 images" in stderr
     assert took < 2 + 5 + 2 + 4  # the deadline, the child's slack, its grace to stop, the images fetched here
-    assert _session(process.pid) == {}
+    assert session_processes(process.pid) == {}
 
 
 @pytest.mark.parametrize("to", [

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from support import Reply, cards_with_served_images, on_a_terminal
+from support import Reply, cards_with_served_images, on_a_terminal, session_processes
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/stat").exists(),
                                 reason="the child processes are forked; their count is read from /proc")
@@ -35,27 +35,12 @@ def _hhd(cache: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "hhdcli", "--cache-dir", str(cache), "--timeout", "5", *args]
 
 
-def _session(sid: int) -> dict[int, int]:
-    """The live processes of a session (zombies have ended) and how many threads each runs: the one that
-    lays pages out has one, the two that download have more."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, ValueError):
-            continue
-        if int(fields[3]) == sid and fields[0] != "Z":
-            found[int(entry.name)] = int(fields[17])
-    return found
-
 
 def _downloading(sid: int) -> int:
     """How many processes of the session run threads (download), seen at once during a short watch."""
     seen = 0
     for _ in range(20):
-        seen = max(seen, sum(1 for threads in _session(sid).values() if threads > 1))
+        seen = max(seen, sum(1 for threads in session_processes(sid).values() if threads > 1))
         time.sleep(0.01)
     return seen
 
@@ -174,7 +159,7 @@ def test_a_cold_run_downloads_in_a_second_process_and_embeds_every_scan_byte_for
     pdf = out.read_bytes()
     assert [i for i, data in scans.items() if data in pdf] == [0, 1, 3, 4, 6, 7, 8, 9, 10, 11]
     assert all(server.count(f"/img/{i}.jpg") == 1 for i in range(12))  # each image asked for once
-    assert _temp_files(tmp_path) == [] and _session(process.pid) == {}
+    assert _temp_files(tmp_path) == [] and session_processes(process.pid) == {}
 
 
 def test_the_progress_bar_counts_the_images_of_both_processes(server, tmp_path):
@@ -207,7 +192,7 @@ def test_ctrl_c_mid_download_leaves_no_temp_file_and_no_process(server, tmp_path
     _, stderr = process.communicate(timeout=30)
     assert process.returncode != 0 and "Traceback" not in stderr
     assert time.monotonic() - started < 3  # the downloads under way end; the other 28 are not begun
-    assert _session(process.pid) == {}
+    assert session_processes(process.pid) == {}
     assert _temp_files(tmp_path) == [] and not out.exists()
     assert len(server.hits) < 40
 
@@ -222,7 +207,7 @@ def test_an_image_cache_that_cannot_be_written_is_one_line_and_leaves_no_process
     assert process.returncode == 5, stderr
     assert len(lines) == 2 and lines[0].startswith("error: cannot write the cache file")  # the error, its hint
     assert lines[1].strip().startswith("→") and "--cache-dir" in lines[1]
-    assert _session(process.pid) == {} and not (tmp_path / "p.pdf").exists()
+    assert session_processes(process.pid) == {} and not (tmp_path / "p.pdf").exists()
 
 
 
@@ -240,9 +225,9 @@ def test_hhd_killed_mid_download_leaves_a_child_that_stops_at_its_next_image_wit
     process.kill()
     process.wait(timeout=10)
     deadline = time.monotonic() + 10
-    while _session(process.pid) and time.monotonic() < deadline:
+    while session_processes(process.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _session(process.pid) == {}
+    assert session_processes(process.pid) == {}
     assert _temp_files(tmp_path) == [] and len(server.hits) < 30
 
 
@@ -297,10 +282,10 @@ def test_a_child_killed_mid_download_leaves_its_rest_to_this_process_and_progres
     process = _lay_out_counting(tmp_path / "cache")
     while len(server.hits) < 6 and process.poll() is None:  # both halves under way, most of their images to come
         time.sleep(0.01)
-    children = [pid for pid, threads in _session(process.pid).items() if pid != process.pid and threads > 1]
+    children = [pid for pid, threads in session_processes(process.pid).items() if pid != process.pid and threads > 1]
     assert len(children) == 1
     os.kill(children[0], signal.SIGKILL)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 0, stderr
     assert stdout.split() == ["24", "24", "0"]
-    assert _session(process.pid) == {}
+    assert session_processes(process.pid) == {}
