@@ -275,8 +275,16 @@ def test_a_sweep_of_hostile_values_over_every_option_finds_no_traceback(legacy_c
 
     from hhdcli.cli import cli
 
+    import socket
+
     monkeypatch.chdir(tmp_path)
-    env = {"HHD_CACHE_DIR": str(legacy_cache), "HHD_OFFLINE": "1", "HHD_REGISTRY_URL": "http://127.0.0.1:9"}
+    # the servers' port is held here: an accepted value ends `hhd serve` (or `table`) in "port in use", one line,
+    # instead of serving this test forever
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    held.listen()
+    env = {"HHD_CACHE_DIR": str(legacy_cache), "HHD_OFFLINE": "1", "HHD_REGISTRY_URL": "http://127.0.0.1:9",
+           "HHD_TABLE_PORT": str(held.getsockname()[1])}
     ran = 0
     for *command, option in every_option():
         for value in HOSTILE:
@@ -287,4 +295,5 @@ def test_a_sweep_of_hostile_values_over_every_option_finds_no_traceback(legacy_c
             assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
             assert "Traceback" not in result.output, args
             ran += 1
+    held.close()
     assert ran > 300
