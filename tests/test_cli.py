@@ -271,11 +271,11 @@ def test_odd_environment_values_are_usage_errors(synced):
 
 
 def test_a_sweep_of_hostile_values_over_every_option_finds_no_traceback(legacy_cache, library, tmp_path, monkeypatch):
+    import socket
+
     from click.testing import CliRunner
 
     from hhdcli.cli import cli
-
-    import socket
 
     monkeypatch.chdir(tmp_path)
     # the servers' port is held here: an accepted value ends `hhd serve` (or `table`) in "port in use", one line,
