@@ -87,6 +87,7 @@ class Table:
         self.server.shutdown()
         self.server.server_close()
         self.socket.close()
+        self.session.close()  # as hhd table's process ends: its state file whole, without a write-ahead log
 
 
 def positions_in(state_file: Path, zone: str) -> list[int]:

@@ -57,6 +57,10 @@ class Session:
         except sqlite3.DatabaseError as exc:
             raise state_error(exc, self.path) from exc
 
+    def close(self) -> None:
+        """The state file closed, whole in itself (see Store.close)."""
+        self.store.close()
+
     def _start(self, tx: Tx, players: dict[str, tuple[str, ...]]) -> bool:
         found = tx.meta("seed")
         if found is not None and found != self.seed:
