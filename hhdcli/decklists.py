@@ -880,7 +880,8 @@ def _csv_header(text: str, source: str) -> CsvHeader | None:
     return None
 
 
-_EXCEL_SEP = re.compile(r"^\ufeff?\s*sep=(?P<sep>[,;\t|])\s*$", re.IGNORECASE)
+# Quoted as Dragon Shield writes it (`"sep=,"`), or bare as Excel reads it
+_EXCEL_SEP = re.compile(r'^\ufeff?\s*(?P<q>"?)sep=(?P<sep>[,;\t|])(?P=q)\s*$', re.IGNORECASE)
 
 
 def _column(header: list[str], names: tuple[str, ...]) -> int | None:

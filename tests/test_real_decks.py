@@ -577,6 +577,18 @@ def test_a_real_semicolon_separated_export_is_read_by_its_columns(tmp_path):
     assert deck.entries[0] == replace(deck.entries[0], count=1, name="+2 Mace", line=2)
 
 
+# Dragon Shield's own export of one folder as the app writes it (SuppenNudel's test resource `White ⚪.csv`):
+# UTF-16 LE without a byte-order mark, CRLF, a quoted `"sep=,"` line, then `Folder Name,Quantity,Trade Quantity,
+# Card Name,…,AVG,LOW,TREND`; 539 rows, 15 names with a comma. 1,119 cards: the `Quantity` column summed, as the
+# repository's own CsvReaderTest asserts (and Python's csv module gives, decoding as UTF-16 LE past the first line).
+def test_a_real_dragon_shield_export_in_bomless_utf16_after_its_sep_line_counts_its_quantity_column():
+    deck = read_deck(REAL / "dragonshield" / "SuppenNudel-White.csv")
+    assert (count(deck.main), count(deck.sideboard)) == (1119, 0)
+    assert deck.problems == [] and deck.doubts == []  # and so `check --json` carries no doubt
+    assert deck.entries[0] == replace(deck.entries[0], count=1, name="Abzan Falconer", line=3)
+    assert tally(deck.main)[normalize_name("Akroma, Angel of Wrath")] == 1
+
+
 # MTGGoldfish's collection export of 2019 (`Card,Set ID,Set Name,Quantity,Foil`): `Quantity` summed.
 def test_a_real_mtggoldfish_collection_export_counts_its_quantity_column():
     deck = read_deck(REAL / "mtggoldfish" / "AutoDMC-collection.csv")
