@@ -605,6 +605,15 @@ def test_a_generated_cube_list_counts_its_cards_not_its_title_date_or_color_head
     assert deck.problems == ["cube.txt:1: read as the deck's title, not a card: 'Vintage Cube'"]
 
 
+@pytest.mark.parametrize("ruler", ["------", "=====", "***", "~~~"])
+def test_a_ruler_drawn_between_groups_is_no_card_and_no_warning(ruler):
+    deck = parse_deck(f"Cube\nGenerated on: May 10 2023\n{ruler}\nWhite\n{ruler}\nOust\nPath to Exile\n", "cube.txt")
+    assert [e.name for e in deck.main] == ["Oust", "Path to Exile"]
+    assert deck.problems == ["cube.txt:1: read as the deck's title, not a card: 'Cube'"]
+    counted = parse_deck(f"4 Forest\n{ruler}\n1 _____\n", "d.txt")  # underscores alone are a card's name
+    assert [e.name for e in counted.main] == ["Forest", "_____"] and counted.problems == []
+
+
 @pytest.mark.parametrize("line", ["Forth Eorlingas!", "Continue?"])
 def test_a_name_may_end_in_an_exclamation_or_question_mark(line):
     assert parse_card_line(line, countless=True).name == line

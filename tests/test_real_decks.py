@@ -11,7 +11,7 @@ import pytest
 
 from hhdcli.cards import normalize_name
 from hhdcli.deck import read_deck
-from hhdcli.decklists import Zone, parse_deck
+from hhdcli.decklists import Zone, parse_deck, split_name
 from hhdcli.errors import InputError
 
 REAL = Path(__file__).parent / "decks" / "real"
@@ -802,3 +802,33 @@ def test_real_markdown_decks_read_their_list_not_their_notes(name):
         assert plain_text_section(path) == cards
     assert (count(deck.main), count(deck.sideboard), deck.commanders) == (cards, 0, commanders)
     assert deck.problems == [] and deck.doubts == []  # front matter, prose and wish lists are no card lines
+
+
+# Generated cube lists (issue 42, class 1). phever/mtgo-vintage-cube's script writes the MTGO Vintage Cube as
+# mtgo.com lists it into two files: `type_sorted.txt` (the title, `Generated on: October 04 2023`, then each color
+# or guild heading, `Azorius` … `Multicolor` … `White`, between two `------` rulers, and its cards one a line) and
+# `no_type_sorting.txt` (the title, the date, one ruler, then every card). 540 cards each, `Forth Eorlingas!` and
+# `Andúril, Flame of the West` among them: counted by the test itself (`cube_list_cards`), and the files agree.
+CUBE_LISTS = ["phever-type_sorted.txt", "phever-no_type_sorting.txt"]
+
+
+def cube_list_cards(path: Path) -> list[str]:
+    """Every line after the title and the date but rulers, the headings between two rulers and blank lines."""
+    lines = path.read_text(encoding="utf-8").split("\n")[2:]
+    rulers = {i for i, line in enumerate(lines) if line == "------"}
+    return [line for i, line in enumerate(lines)
+            if line.strip() and i not in rulers and not {i - 1, i + 1} <= rulers]
+
+
+@pytest.mark.parametrize("name", CUBE_LISTS)
+def test_real_generated_cube_lists_count_their_cards_not_their_title_date_headings_or_rulers(name):
+    path = REAL / "cube" / name
+    cards = cube_list_cards(path)
+    assert len(cards) == len(set(cards)) == 540 and "Forth Eorlingas!" in cards
+    assert sorted(cards) == sorted(cube_list_cards(REAL / "cube" / CUBE_LISTS[0]))
+    deck = read_deck(path)
+    assert [e.name for e in deck.main] == [split_name(c) for c in cards]  # `Life/Death` is `Life // Death`
+    assert (count(deck.main), count(deck.sideboard)) == (540, 0)
+    title = path.read_text(encoding="utf-8").split("\n")[0]
+    assert deck.problems == [f"{path}:1: read as the deck's title, not a card: {title!r}"]  # no ruler is a warning
+    assert deck.doubts == []  # and so `check --json` carries no doubt
