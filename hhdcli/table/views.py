@@ -124,7 +124,8 @@ class Views:
                 "cost": card.mana_cost, "type_line": type_line, "image": images[0] if images else None,
                 "face": f"/cards/{lang}/{self.face_of[position]}.png",  # drawn with its words in `lang`
                 "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
-                "hell_rulings": [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)],
+                "hell_rulings": [{"id": r.id, "name": r.name(lang), "text": r.text(lang)}
+                                 for r in card_rulings(card)],
                 "tokens": self.made_by(position, lang)}
         return dict(found)
 
