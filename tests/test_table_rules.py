@@ -759,3 +759,27 @@ def test_a_deck_pasted_from_a_phone_sets_its_colors_for_the_next_draw_with_hhd_c
     assert russian["colors"] == "" and any("нет земель" in w for w in russian["warnings"])
     assert table.as_("Cleo", "/api/deck", {"text": "// sideboard\n# a comment only\n"})[0] == 400
     assert table.as_("Cleo", "/api/deck", {"colors": "XYZ"})[0] == 400
+
+
+def test_a_table_opened_with_a_starting_life_starts_every_player_there_and_says_so_in_the_log(legacy_cache, library,
+                                                                                              tmp_path):
+    """`hhd table --life 30` (the session started with life=30): every player at 30, the board's starting life 30,
+    a line in the log; a restart with the same life adds none, and an end of game brings life back to 30."""
+    from hhdcli.table.errors import TableError
+
+    opened = Table(tmp_path / "s.sqlite", library, legacy_cache)
+    try:
+        assert opened.session.start({}, life=30) is True
+        state = opened.state()
+        assert state["life_start"] == 30 and [p["life"] for p in state["players"]] == [30, 30, 30]
+        assert [e["action"] for e in state["log"]] == ["starting life"] and state["log"][0]["detail"]["count"] == 30
+        opened.session.start({}, life=30)
+        assert len(opened.state()["log"]) == 1
+        opened.session.end_game(None)
+        assert [p["life"] for p in opened.state()["players"]] == [30, 30, 30]
+        for refused in (0, 1000):
+            with pytest.raises(TableError, match="the starting life is a number from 1 to 999"):
+                opened.session.start({}, life=refused)
+        assert opened.state()["life_start"] == 30
+    finally:
+        opened.stop()

@@ -178,6 +178,29 @@ def test_table_decks_take_land_colors_and_name_the_lands_not_known(legacy_cache,
     assert set(colors) == {"U", "R"}  # Mountain's R, and Steam Vents' U from --land
 
 
+@pytest.mark.parametrize("life", ["0", "1000", "twenty"])
+def test_table_life_out_of_1_to_999_is_a_one_line_error(synced, library, tmp_path, life):
+    result = synced("table", "-l", str(library), "--player", "Anna=RG", "--life", life,
+                    "--state", str(tmp_path / "s.sqlite"), "--port", str(free_port()))
+    errors = [line for line in result.output.splitlines() if "Error" in line or "error:" in line]
+    assert result.exit_code == 2 and len(errors) == 1 and "--life" in errors[0] and "Traceback" not in result.output
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_table_life_sets_the_starting_life_of_the_session(legacy_cache, library, tmp_path):
+    process = hhd_table(legacy_cache, "table", "-l", str(library), "--player", "Anna=RG", "--life", "40",
+                        "--offline", "--state", str(tmp_path / "s.sqlite"))
+    try:
+        assert process.stdout.readline().startswith("open http://")
+    finally:
+        stop_with_ctrl_c(process)
+    db = sqlite3.connect(tmp_path / "s.sqlite")
+    try:
+        assert db.execute("SELECT value FROM meta WHERE key = 'life_start'").fetchone()[0] == "40"
+    finally:
+        db.close()
+
+
 def test_phones_get_this_computers_interface_addresses_likeliest_first():
     from hhdcli.table.serve import addresses
 

@@ -325,8 +325,16 @@ def counted(counters: dict[str, int], kind: str, delta: int) -> dict[str, int]:
 # --- life, counters, dice and turns ---------------------------------------------------------------------------
 
 LIFE_START = 20  # a game's starting life total, unless the host sets another
+LIFE_MOST = 999  # the highest starting life the host may set (a number the board shows in full)
 STEPS = ("untap", "upkeep", "draw", "main 1", "combat", "main 2", "end")  # a turn's steps, as the page names them
 DIE_SIDES = (2, 4, 6, 8, 10, 12, 20, 100)
+
+
+def starting_life(value: object) -> int:
+    """A starting life total the host may set: a whole number from 1 to LIFE_MOST."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= LIFE_MOST:
+        raise TableError("the starting life is a number from 1 to {most}", status=400, most=LIFE_MOST)
+    return value
 
 
 def seated_player(names: list[str], name: str) -> str:
