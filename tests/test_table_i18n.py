@@ -14,7 +14,7 @@ from babel.messages.extract import extract_from_file
 from hhdcli.table.i18n import plural_rule, translations
 from hhdcli.table.page import VERDICTS, page_messages, script_messages
 from hhdcli.table.rules import Action
-from hhdcli.table.views import REMINDERS
+from hhdcli.table.views import REMINDER_MESSAGES
 
 PACKAGE = Path(__file__).parents[1] / "hhdcli"
 TEMPLATES = ("table.html.j2", "table-join.html.j2")
@@ -53,7 +53,7 @@ def template_messages() -> set[str]:
 
 def every_message() -> set[str]:
     singles, plurals = script_messages()
-    return (python_messages() | template_messages() | set(singles) | set(REMINDERS.values()) | set(HTTP_NAMES)
+    return (python_messages() | template_messages() | set(singles) | set(REMINDER_MESSAGES) | set(HTTP_NAMES)
             | set(VERDICTS)
             | {"the host"} | {a.value for a in Action})
 

@@ -172,6 +172,15 @@ def drawn_to(verdict: Take) -> Zone:
     return Zone.PENDING if verdict == Take.CHOICE else Zone.HAND
 
 
+def in_draw_step(player: str, turn: str | None, step: str | None) -> bool | None:
+    """Whether a player draws in their own draw step, where the take rule lets them play a land at once or cast a
+    take for {2} less: it is their turn and its draw step. None when the table keeps no turns (nobody's turn yet):
+    the players keep them at the table, and the rule is said as it stands."""
+    if turn is None:
+        return None
+    return turn == player and step == "draw"
+
+
 def waiting_card(player: str, pending: int | None) -> int:
     if pending is None:
         raise TableError("{player} has no drawn card waiting for take or decline", player=player)

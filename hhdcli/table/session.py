@@ -234,10 +234,11 @@ class Session:
             colors = self._colors(tx, player)
             top = rules.drawn_card(player, bool(tx.held(player, Zone.PENDING)), tx.top(Zone.LIBRARY))
             verdict = self.views.judged(top, colors).verdict
-            tx.log_action(player, Action.DRAW, {"position": top, "name": self.cards[top].name, "verdict": verdict},
-                          [top])
+            draw_step = rules.in_draw_step(player, tx.meta("turn"), tx.meta("step"))
+            tx.log_action(player, Action.DRAW, {"position": top, "name": self.cards[top].name, "verdict": verdict,
+                                                "draw_step": draw_step}, [top])
             tx.move(top, rules.drawn_to(verdict), End.BOTTOM, player)
-        return self.views.verdict(top, colors, lang)
+        return self.views.verdict(top, colors, lang, draw_step)
 
     def _pending(self, tx: Tx, player: str) -> int:
         self._colors(tx, player)
