@@ -85,8 +85,20 @@ class Page:
     def press(self, action: str) -> None:
         self.click(f"button[data-action='{action}']")
 
+    def bar_action(self) -> str:
+        return str(self.js("return document.getElementById('draw').dataset.action"))
+
+    def opening_kept(self) -> None:
+        """The opening hand dealt and kept, as the bar offers it first (the rules deal it before any draw)."""
+        if self.bar_action() == "opening-hand":
+            self.press("opening-hand")
+            self.until(lambda: self.shown("opening"))
+            self.click("#keep")
+            self.until(lambda: not self.shown("opening") and self.bar_action() == "draw")
+
     def draw_until_choice(self, tries: int = 40) -> None:
         """Draw from Hell, dismissing each card the deck must take, until one is a choice (take or decline)."""
+        self.opening_kept()
         for _ in range(tries):
             self.press("draw")
             self.until(lambda: self.shown("drawn") and self.text("drawn-name"))
@@ -131,10 +143,11 @@ def test_mulligan_twice_with_a_partial_keep_undo_after_another_and_a_cancelled_e
     anna, ben = phone(browsers, 0, table, "Anna"), phone(browsers, 1, table, "Ben")
     order = positions_in(table.session.path, "library")
     names = {p: table.session.cards[p].name for p in order[:8]}
-    # Anna: opening hand, mulligan, (no second opening hand button), mulligan, tick one, keep
+    # Anna: the bar offers her opening hand first (no draw before it); mulligan, mulligan, tick one, keep
+    assert anna.text("draw") == "First your opening hand: 2 Hell cards" and not anna.shown("opening")
     anna.press("opening-hand")
     anna.until(lambda: anna.hand() == [names[order[0]], names[order[1]]])
-    assert not anna.shown("deal-row") and anna.shown("mull-row")
+    assert anna.shown("opening") and anna.bar_action() == "draw" and anna.text("draw") == "Draw from Hell"
     anna.press("mulligan")
     anna.until(lambda: anna.hand() == [names[order[2]], names[order[3]]])
     anna.press("mulligan")
@@ -151,12 +164,14 @@ def test_mulligan_twice_with_a_partial_keep_undo_after_another_and_a_cancelled_e
     anna.press("draw")
     anna.until(lambda: anna.shown("drawn"))
     ben.until(lambda: library_count(ben) == 95)
+    ben.press("opening-hand")
+    ben.until(lambda: len(ben.hand()) == 2)
     ben.press("draw")
-    ben.until(lambda: ben.shown("drawn") and library_count(ben) == 94)
+    ben.until(lambda: ben.shown("drawn") and library_count(ben) == 92)
     anna.press("undo")
-    anna.until(lambda: library_count(anna) == 95 and anna.hand() == [names[order[4]]])
+    anna.until(lambda: library_count(anna) == 93 and anna.hand() == [names[order[4]]])
     ben_seen = table.player("Ben", viewer="")  # as a spectator sees him: a count, and whether a card waits
-    assert ben_seen["card_count"] + ben_seen["waiting"] == 1
+    assert ben_seen["card_count"] + ben_seen["waiting"] == 3
     # the drawn card stays on Ben's phone until he dismisses (or answers) it
     if ben.shown("choice"):
         ben.press("decline")
@@ -241,13 +256,15 @@ def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(brow
     laptop.click("#add button[type=submit]")
     anna.until(lambda: "Dana" in anna.texts("#seats button"))
     anna.seat("Dana")
+    anna.press("opening-hand")
+    anna.until(lambda: anna.bar_action() == "draw")
     anna.press("draw")
-    laptop.until(lambda: library_count(laptop) == 94)
+    laptop.until(lambda: library_count(laptop) == 92)
     line = next(t for t in laptop.log() if t.startswith("Dana"))
     assert "берёт Адскую карту" in line  # present tense: no gender for a name
     # a spectator: the board without the host's secret, no seat, no host buttons
     watcher = board(browsers, 1, table, lang="ru", host=False)
-    watcher.until(lambda: library_count(watcher) == 94)
+    watcher.until(lambda: library_count(watcher) == 92)
     assert not watcher.shown("add") and not watcher.texts("#players button") and watcher.shown("join-qr")
 
 
@@ -259,13 +276,13 @@ def test_pages_reconnect_by_themselves_after_the_server_restarts(browsers, legac
     anna.until(lambda: anna.text("conn") == "на связи")
     first.stop()  # the laptop's hhd table stops
     anna.until(lambda: anna.shown("banner") and anna.text("conn") in ("переподключение…", "стол не отвечает"))
-    anna.press("draw")  # a tap while it is down says it was not sent
+    anna.click("#draw")  # a tap while it is down says it was not sent
     anna.until(lambda: "не отправлено" in anna.text("error") or anna.text("conn") == "стол не отвечает")
     second = Table(state, library, legacy_cache, port=port)  # and starts again on the same port
     try:
         anna.until(lambda: anna.text("conn") == "на связи" and not anna.shown("banner"))
-        anna.press("draw")
-        anna.until(lambda: library_count(anna) == 96)
+        anna.click("#draw")  # her opening hand, the bar's first action
+        anna.until(lambda: library_count(anna) == 95)
     finally:
         second.stop()
 
@@ -294,7 +311,7 @@ def test_a_restart_shows_no_error_on_pages_nobody_touched_and_a_failed_taps_erro
     first.stop()
     for page in (anna, ben, laptop):
         page.until(lambda page=page: page.shown("banner"))
-    anna.press("draw")
+    anna.click("#draw")
     anna.until(lambda: "not sent" in anna.text("error"))
     second = Table(state, library, legacy_cache, port=port)
     try:
@@ -835,7 +852,8 @@ def test_a_drawn_card_that_makes_tokens_shows_them_and_a_tap_shows_the_tokens_fa
     """Under a drawn card's rulings, a button per token it makes ("Makes a token: Food"); a tap shows the token's
     face beneath it (drawn by the laptop), a second tap hides it; the card full screen lists them too."""
     anna = phone(browsers, 0, table, "Anna")
-    for _ in range(97):
+    anna.opening_kept()
+    for _ in range(95):
         anna.press("draw")
         anna.until(lambda: anna.shown("drawn") and anna.text("drawn-name"))
         if anna.js("return document.querySelectorAll('#drawn-tokens button').length"):

@@ -41,7 +41,7 @@ export function render() {
   $("game").textContent = state.game;
   $("library").textContent = state.library_count;
   $("sbcount").textContent = state.sideboard.length;
-  $("draw").disabled = !me || !!me.pending; $("undo").disabled = !me && !state.host;
+  renderBar(me); $("undo").disabled = !me && !state.host;
   // seat
   $("seat").hidden = !!me;
   $("me").hidden = !me;
@@ -167,11 +167,19 @@ function tokens(list, card) {  // the tokens a card makes, under its rulings: a 
   }));
 }
 
+// The rules deal the opening hand before the game: until a player has theirs, the bar's main button deals it (and
+// says so) instead of drawing; then it draws from Hell, greyed while a drawn card waits for take or decline.
+function renderBar(me) {
+  const first = !!me && me.opening === null;
+  const bar = $("draw");
+  bar.dataset.action = first ? "opening-hand" : "draw";
+  bar.textContent = first ? T("First your opening hand: 2 Hell cards") : T("Draw from Hell");
+  bar.disabled = !me || (!first && !!me.pending);
+}
+
 function renderOpening(me) {
-  $("opening").hidden = !me || me.opening === "kept";
+  $("opening").hidden = !me || me.opening !== "dealt";  // not dealt yet: the bar deals it
   if (!me) return;
-  $("deal-row").hidden = me.opening !== null;
-  $("mull-row").hidden = me.opening !== "dealt";
   if (me.opening !== "dealt") page.ticked = [];
   const ticked = page.ticked;
   $("keep").textContent = ticked.length ? P("Keep, {count} Hell card to the bottom", "Keep, {count} Hell cards to the bottom", ticked.length) : T("Keep, none to the bottom");
