@@ -196,8 +196,11 @@ function renderHand(me) {
     const tile = el("button", "", { class: "tile" + (page.ticked.includes(c.position) ? " ticked" : "") });
     held.append(tile);
     const img = el("img"); image(img, c, "");
-    tile.append(img, el("span", c.name, { class: "name" }));
-    if (c.type_line) tile.append(rich(el("span", "", { class: "oneline" }), (c.cost ? c.cost + " · " : "") + c.type_line));
+    const text = el("span", "", { class: "tile-text" });  // its name and cost at 16 px, its type line beneath
+    text.append(el("span", c.name, { class: "name" }));
+    if (c.cost) text.append(rich(el("span", "", { class: "cost" }), c.cost));
+    if (c.type_line) text.append(rich(el("span", "", { class: "oneline" }), c.type_line));
+    tile.append(img, text);
     if (picking) {
       const n = page.ticked.indexOf(c.position);
       tile.setAttribute("aria-pressed", n >= 0 ? "true" : "false");
@@ -221,9 +224,13 @@ function renderDeck(me) {
     const b = el("button", c.name, { class: "link" }); b.onclick = () => openCard(c, ZONES.DECK); const li = el("li"); li.append(b); return li; }));
 }
 
+const SIDEBOARD_SHOWN = 8;  // on the board (table.css hides the rest): its top cards, and how many are below them
 function renderSideboard(me) {
   const sideboard = page.state.sideboard;
   $("sb-empty").hidden = sideboard.length > 0;
+  const more = sideboard.length - SIDEBOARD_SHOWN;
+  $("sb-more").hidden = more <= 0;
+  $("sb-more").textContent = more > 0 ? P("and {count} more card below them", "and {count} more cards below them", more) : "";
   $("play-top").disabled = !me || !sideboard.length;
   $("sideboard").replaceChildren(...sideboard.map((ref, i) => { const c = full(ref);
     const li = el("li", "", { class: i === 0 ? "top" : "" });
