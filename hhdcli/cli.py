@@ -696,7 +696,7 @@ def check(ctx: click.Context, env: Env, deck: str | None, library: Path, all_car
     report = check_deck(cards, scope, table, deck=parsed,
                         colors=parse_colors_option(colors) if colors is not None else None,
                         hellscube=cache.cards, lands=dict(parse_land_option(o) for o in lands),
-                        lookup=None if env.offline else env.scryfall(scryfall_url), with_rules_text=rules_text,
+                        lookup=env.scryfall(scryfall_url), with_rules_text=rules_text,
                         whole_set=not use_library, basics_per_type=basics_per_type)
     if as_json:
         echo_json(report.to_json())

@@ -126,7 +126,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
     sock = listen(host, port)  # before anything is said: a bad --host or a busy port is the only line
     try:
         session, resumed = open_session(resolved, cache, players, state_file, life)
-        session.lookup = None if env.offline else env.scryfall()  # a pasted deck's lands, as hhd check finds them
+        session.lookup = env.scryfall()  # a pasted deck's lands, as hhd check finds them (offline: as cached)
         # the join code and the host's secret are the session's: phones and the board keep them across restarts
         # until --new-code rotates both
         # a table on loopback with no public address answers this computer only, with no code; a code of
