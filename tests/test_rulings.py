@@ -433,8 +433,8 @@ def test_the_booklet_adds_the_librarys_cards_with_their_rulings_after_the_sheet(
     assert ruled, "the seed's library should have some ruled cards"
     title = "This library's cards with a ruling" if lang == "en" else "Карты этой библиотеки с правилами формата"
     assert title in cards_text
-    for name, ids, note in ruled:
-        assert name in cards_text and all(i in cards_text for i in ids), name
+    for name, ids, note in ruled:  # each ruling by its name in the booklet's language ("зоны", not "zones")
+        assert name in cards_text and all(BY_ID[i].name(lang) in cards_text for i in ids), name
         if note:
             assert " ".join(note.split()[:4]) in cards_text, name
     heading = "The rulings" if lang == "en" else "Правила"
