@@ -249,7 +249,9 @@ function renderPlayers() {
     const li = el("li", "");
     const who = el("span", ""); who.append(el("span", "", { class: "dot" + (p.online ? " on" : ""), "aria-hidden": "true" }),
       el("b", p.name), " · " + P("{count} Hell card", "{count} Hell cards", p.card_count));
-    li.append(who, el("span", (p.online ? T("connected") : p.seated ? T("not connected") : T("no phone yet")) + (p.waiting ? " · " + T("deciding") : ""), { class: "small" }));
+    const how = el("span", (p.online ? T("connected") : p.seated ? T("not connected") : T("no phone yet")) + (p.waiting ? " · " + T("deciding") : ""), { class: "small" });
+    how.append(el("span", " · " + P("{count} life", "{count} life", p.life), { class: "board-only" }));  // the board's first screen
+    li.append(who, how);
     if (state.host && p.seated) {  // one button beside the name: the seat's choices, and what each does, in a dialog
       const seat = el("button", T("Seat…"), { class: "soft" }); seat.append(el("span", " " + p.name, { class: "sr" }));
       seat.onclick = () => seatMenu(p.name); li.append(seat); }
