@@ -431,6 +431,7 @@ def test_screenshots_of_the_board_and_a_phone_mid_game(browsers, table, tmp_path
     assert sideboard[:8] == [(True, 24)] * 8 and not sideboard[8][0]
     assert laptop.text("sb-more") == "and 1 more card below them" and in_view(laptop, "#sb-more")[0][0]
     assert all(seen and size >= 24 for seen, size in in_view(laptop, "#library, #sbcount, #players b"))
+    assert all("20 life" in said for said in laptop.texts("#players li .small"))  # each player's life, by name
     zones = laptop.texts("#played li .zone-name")
     assert zones == ["Cleo · battlefield:", "Cleo · graveyard:", "Cleo · exile:"]
     assert all(seen and size >= 24 for seen, size in in_view(laptop, "#played .zone-name, #played .card-ref"))
