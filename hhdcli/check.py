@@ -12,7 +12,7 @@ from hhdcli.cards import Card
 from hhdcli.colors import BASICS_PER_TYPE, POOL_BASICS
 from hhdcli.deck import Deck, LandColors, LandLookup, deck_colors
 from hhdcli.errors import InputError
-from hhdcli.i18n import N_, _, format_decimal, ngettext
+from hhdcli.i18n import N_, _, format_decimal, ngettext, quote
 from hhdcli.jsonio import JSON_SCHEMA
 from hhdcli.library import OPENING_HAND
 from hhdcli.mana import VERDICT_ORDER, SymbolTable, Take, Verdict, WhatIf, judge_all, what_if
@@ -189,7 +189,7 @@ def format_check(report: CheckReport) -> str:
     for land in report.lands:
         lines.append(f"  {land.name}: {''.join(land.colors) or _('colorless')} ({how_known(land.how)})")
     if report.unresolved:
-        lines.append("  " + _("not known, so not counted: {names}").format(names=", ".join(report.unresolved)))
+        lines.append("  " + _("not known, so not counted: {names}").format(names="; ".join(map(quote, report.unresolved))))
         lines.append("  → " + _('if any of these are lands, add --land "NAME=COLORS" for each'))
     lines.append("")
     lines.append(f"{report.scope}:")

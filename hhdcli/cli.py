@@ -696,7 +696,7 @@ def check(ctx: click.Context, env: Env, deck: str | None, library: Path, all_car
     report = check_deck(cards, scope, table, deck=parsed,
                         colors=parse_colors_option(colors) if colors is not None else None,
                         hellscube=cache.cards, lands=dict(parse_land_option(o) for o in lands),
-                        lookup=None if env.offline else env.scryfall(scryfall_url), with_rules_text=rules_text,
+                        lookup=env.scryfall(scryfall_url), with_rules_text=rules_text,
                         whole_set=not use_library, basics_per_type=basics_per_type)
     if as_json:
         echo_json(report.to_json())
@@ -935,6 +935,8 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
 @option("--new-code", is_flag=True,
         help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
+@option("--life", type=click.IntRange(1, 999), metavar="N",  # hhdcli.table.rules.LIFE_MOST, read without loading it
+        help=N_("Each player's starting life (default 20; the board can change it)."))
 @public_url_option
 @behind_proxy_option
 @option("--sideboard-after-blank/--no-sideboard-after-blank", default=None,
@@ -942,8 +944,8 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
 @offline_option
 @pass_env
 def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, ...], host: str, port: int,
-          state_file: Path | None, lands: tuple[str, ...], new_code: bool, public_url: str | None, behind_proxy: bool,
-          sideboard_after_blank: bool | None) -> None:
+          state_file: Path | None, lands: tuple[str, ...], new_code: bool, life: int | None, public_url: str | None,
+          behind_proxy: bool, sideboard_after_blank: bool | None) -> None:
     """Run a Hell library on this computer for phones around the table.
 
     Every player opens the printed address (or scans the QR code on the board), picks their name and
@@ -970,7 +972,7 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
     cache = env.cards()
     colors = players_from_options(env, options)
     serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port, new_code,
-          public)
+          public, life)
 
 
 @cli.command()

@@ -12,7 +12,7 @@ from hhdcli import colors as palette
 from hhdcli.cards import Card, CardIndex, is_land_type, normalize_name
 from hhdcli.colors import BASIC_LANDS, COLORS, LAND_TYPES
 from hhdcli.costs import symbols_in
-from hhdcli.decklists import Deck, DeckEntry, parse_deck
+from hhdcli.decklists import SPELL, Deck, DeckEntry, parse_deck
 from hhdcli.errors import InputError
 from hhdcli.files import read_text_file
 from hhdcli.i18n import _
@@ -122,6 +122,8 @@ def deck_colors(deck: Deck, hellscube: Iterable[Card], overrides: dict[str, tupl
                 lands.append(LandColors(name, hellscube_land_colors(card), "hellscube"))
             else:
                 non_lands += 1
+        elif deck.kinds.get(name) == SPELL:  # under the list's own heading of spells (`Creatures (20)`)
+            non_lands += 1
         else:
             unknown.append(name)
     unresolved = []

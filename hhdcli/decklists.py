@@ -64,6 +64,9 @@ class Deck:
     ignored: list[tuple[int, str]] = field(default_factory=list)  # (line, text) not understood, up to MAX_COUNTED
     doubts: list[str] = field(default_factory=list)  # readings hhd is unsure of, with how to make them explicit
     uncounted: bool = False  # more than MAX_COUNTED lines were not understood
+    # what the list's own type headings (`Lands (24)`, `// Creatures`) say a card is, by name: LAND or SPELL; a
+    # card under no such heading is not here (what it is, the card data says, or Scryfall)
+    kinds: dict[str, str] = field(default_factory=dict)
 
     @property
     def main(self) -> list[DeckEntry]:
@@ -146,6 +149,13 @@ _GROUP_WORDS = {"creature", "creatures", "land", "lands", "instant", "instants",
                 "azorius", "dimir", "rakdos", "gruul", "selesnya", "orzhov", "izzet", "golgari", "boros", "simic",
                 "bant", "esper", "grixis", "jund", "naya", "abzan", "jeskai", "sultai", "mardu", "temur", "shards",
                 "wedges", "fixing", "nonbasic lands"}
+LAND, SPELL = "land", "spell"
+# Of those, the headings that say what a card is: a land, or a spell (any other card type)
+_TYPE_GROUPS = {**dict.fromkeys(("land", "lands", "nonbasic lands"), LAND),
+                **dict.fromkeys(("creature", "creatures", "instant", "instants", "sorcery", "sorceries", "artifact",
+                                 "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers", "battle",
+                                 "battles", "spells", "nonland", "nonlands", "other spells", "noncreature spells",
+                                 "non-creature spells"), SPELL)}
 # "Sideboard", "Lands (12)", "// Sideboard (11 cards)", "MainBoard: 3 cards"
 _HEADING = re.compile(r"^(?://+\s*|#+\s*)?(?P<word>[A-Za-z][A-Za-z &'/-]{0,40}?)\s*(?:\(\d+(?: cards?)?\))?\s*:?"
                       r"\s*(?:\d+(?: cards?)?)?$", re.IGNORECASE)
@@ -155,6 +165,12 @@ _FORGE_SECTION = re.compile(r"^\[(?P<word>[A-Za-z ]+)\]$")
 _FORGE_SECTIONS = {"main": Zone.MAIN, "sideboard": Zone.SIDEBOARD, "commander": Zone.COMMANDER}
 _METADATA = re.compile(r"^(?:name|description|format|creator|author|deck|layout\b.*|[a-z][a-z ]{0,30}\s*[:=].*)$",
                        re.IGNORECASE)
+
+
+def heading_kind(line: str) -> str | None:
+    """What a type heading says its cards are (`Lands (12)`: LAND, `// Creatures`: SPELL), else None."""
+    match = _HEADING.match(line)
+    return _TYPE_GROUPS.get(match["word"].strip().lower()) if match else None
 
 
 def heading_zone(line: str) -> Zone | None:
@@ -303,6 +319,7 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
     countless = deck.format in ("Forge .dck", "XMage .dck", "MTGO / plain list", "Markdown list") or not counted
     held: dict[str, list[DeckEntry]] = {}  # card lines under Markdown headings of no zone, by heading
     heading = ""
+    kind: str | None = None  # what the last type heading says its cards are
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
@@ -316,13 +333,17 @@ def parse_deck(text: str, source: str = "deck", sideboard_after_blank: bool | No
         elif opened is not None:
             heading = ""
         if opened is not None:
-            zone = opened
-        elif zone is Zone.IGNORED and heading:
+            zone, kind = opened, heading_kind(line)
+            continue
+        read = len(deck.entries)
+        if zone is Zone.IGNORED and heading:
             _hold(held.setdefault(heading, []), number, line, number in items)
         elif zone is not Zone.IGNORED and number in items:
             _read_item(deck, number, line, zone)
         elif zone is not Zone.IGNORED:
             _read_line(deck, lines, number, line, zone, countless, counted)
+        if kind is not None:
+            deck.kinds.update((entry.name, kind) for entry in deck.entries[read:])
     if not deck.entries and held:
         _take_held(deck, held)
     if not structured:

@@ -98,12 +98,13 @@ class Env:
         return HttpSettings.for_timeout(self.timeout, **kwargs)
 
     def scryfall(self, url: str | None = None) -> ScryfallLands:
-        """Land colors from Scryfall (its API at `url`, else the public one), answers cached in the cache folder."""
+        """Land colors from Scryfall (its API at `url`, else the public one), answers cached in the cache folder;
+        offline, the cached answers alone."""
         from hhdcli.scryfall import DEFAULT_SCRYFALL_URL, ScryfallLands
 
         # the table has no --scryfall-url of its own: it takes check's HHD_SCRYFALL_URL (a mirror, a test server)
         url = url or os.environ.get("HHD_SCRYFALL_URL") or DEFAULT_SCRYFALL_URL
-        return ScryfallLands(self.cache_dir, url, self.http(), warn=self.warn, notice=self.notice)
+        return ScryfallLands(self.cache_dir, url, self.http(), warn=self.warn, notice=self.notice, offline=self.offline)
 
     def syncer(self, progress: Callable[[int, int | None], None] | None = None) -> Syncer:
         from hhdcli.registry import DEFAULT_URLS, RegistryUrls, Syncer

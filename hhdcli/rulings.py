@@ -36,9 +36,14 @@ class Ruling:
     patterns: tuple[str, ...]  # regular expressions over the lower-cased rules text
     short: str = ""  # a line for a card's own text box or description
     unless: str | None = None  # a sentence that matches this too calls for no ruling (a leyline's opening hand)
+    title: str = ""  # what a reader calls it (a face's footer, the rules sheet): the id in English, translated
 
     def text(self, lang: str = "en") -> str:
         return translator(lang).gettext(self.en)
+
+    def name(self, lang: str = "en") -> str:
+        """The ruling's name in `lang`: a Russian face names it in Russian, never by its English id."""
+        return translator(lang).gettext(self.title) if self.title else self.id
 
     def short_text(self, lang: str = "en") -> str:
         return translator(lang).gettext(self.short) if self.short else ""
@@ -48,49 +53,49 @@ class Ruling:
 _OFF_BATTLEFIELD = r"(?:hand|library|graveyard|exile|sideboard|deck)"
 
 RULINGS: tuple[Ruling, ...] = (
-    Ruling("draft", N_("Drafting: 'when you draft it' happens when you take it or decline it to the sideboard; "
+    Ruling("draft", title=N_("draft"), en=N_("Drafting: 'when you draft it' happens when you take it or decline it to the sideboard; "
               "'a pack reaches you' or 'before the draft' when you look at it; 'until the end of the pack' lasts the "
               "game; cards added to your draft pool go to the sideboard, checks of it look at the sideboard, a card "
               "removed from it is removed from the game (and so goes to the sideboard), other draft-pool effects act "
               "on the Hell library."),
            short=N_("drafting it = taking it or declining it to the sideboard; draft pool = sideboard."),
            patterns=(r"\bdraft(?:ed|ing|s)?\b", r"\bdraftpartner", r"\bpacks?\b(?! rat)", r"\bbooster")),
-    Ruling("game-start", N_("Start of the game: 'at the beginning of the game, if this card is in your library' (and "
+    Ruling("game-start", title=N_("game-start"), en=N_("Start of the game: 'at the beginning of the game, if this card is in your library' (and "
               "a conspiracy) happens when you take it from the Hell library."),
            short=N_("'at the beginning of the game' happens when you take it."),
            patterns=(r"beginning of the game", r"before the game (?:begins|starts)", r"(?:start|begin)s? the game with",
                      r"\bconspirac"), unless=r"opening hand"),
-    Ruling("ante", N_("Ante is played, but nothing is anted at the start; a Hell card that would be anted goes to the "
+    Ruling("ante", title=N_("ante"), en=N_("Ante is played, but nothing is anted at the start; a Hell card that would be anted goes to the "
               "sideboard."), short=N_("nothing is anted at the start; an anted Hell card goes to the sideboard."),
            patterns=(r"\bante(?:d|s)?\b",)),
-    Ruling("companion", N_("Companion (the old rule): declare any companion in the sideboard as yours when its "
+    Ruling("companion", title=N_("companion"), en=N_("Companion (the old rule): declare any companion in the sideboard as yours when its "
               "condition holds; once a game you may cast it from outside the game."),
            short=N_("declare a companion from the sideboard; cast it once from outside the game."),
            patterns=(r"\bcompanion\b",)),
-    Ruling("freeze", N_("Freezing: a frozen spell does not resolve; if the stack or every spell on it is frozen the "
+    Ruling("freeze", title=N_("freeze"), en=N_("Freezing: a frozen spell does not resolve; if the stack or every spell on it is frozen the "
               "turn goes on as if it were empty; a tapped spell is frozen."),
            short=N_("a frozen spell does not resolve; a tapped spell is frozen."),
            patterns=(r"\bfr(?:ee|o)z", r"\bunfreez", r"\btapped spells?\b", r"spell is tapped")),
-    Ruling("sideboard", N_("Sideboard: 'your sideboard', 'outside the game' and wishes mean the shared sideboard."),
+    Ruling("sideboard", title=N_("sideboard"), en=N_("Sideboard: 'your sideboard', 'outside the game' and wishes mean the shared sideboard."),
            short=N_("your sideboard and outside the game are the shared sideboard."),
            # Need is a keyword of the set whose reminder text names the sideboard; the reminder is often left off
            patterns=(r"\bsideboard", r"outside the game", r"\bneed\s*[-—–]?\s*(?:\{|tap\b|sacrifice\b)",
                      r"\bneed (?:costs?|abilit)", r"\bwhen you need\b", r"\bneeded a card\b")),
-    Ruling("owner", N_("Owner: a Hell card's owner is the first player who moved it out of the Hell library and the "
+    Ruling("owner", title=N_("owner"), en=N_("Owner: a Hell card's owner is the first player who moved it out of the Hell library and the "
               "sideboard; an ownerless card going to its owner's library goes to the Hell library, to another of its "
               "owner's zones to the sideboard."),
            short=N_("its owner is the first player to move it out of Hell; none: Hell library or sideboard."),
            patterns=(r"\bowner", r"(?:\b(?:you|they|players?|opponents?|who|that|or)|n't|\bnot) own\b", r"\bown and control",
                      r"\bowns\b", r"\bowned\b")),
-    Ruling("zones", N_("Zones a card names that do not exist yet (the auto zone…) come into being when it appears."),
+    Ruling("zones", title=N_("zones"), en=N_("Zones a card names that do not exist yet (the auto zone…) come into being when it appears."),
            short=N_("a zone that does not exist yet comes into being."),
            patterns=(r"\bauto ?zone", r"\bwhammy deck", r"\buwu deck", r"\beye collector deck", r"\bany deck\b",
                      r"\bzones\b", r"\b\w+ deck (?:consists|contains|starts|includes)")),
-    Ruling("numbers", N_("Numbers (1, 3) and number words ('one', 'three') differ; both are numerical values; the "
+    Ruling("numbers", title=N_("numbers"), en=N_("Numbers (1, 3) and number words ('one', 'three') differ; both are numerical values; the "
               "article 'a' is neither."), short=N_("numbers and number words differ; both are numerical values."),
            patterns=(r"\bnumbers\b(?! of)", r"numerical value", r"\bnumber words?\b", r"\bdigits?\b",
                      r"\ba number (?:on|printed|in)\b")),
-    Ruling("token-card", N_("Token cards: a token made outside the battlefield, a card with the supertype Token, or a "
+    Ruling("token-card", title=N_("token-card"), en=N_("Token cards: a token made outside the battlefield, a card with the supertype Token, or a "
               "card an effect turns into a token is a card while it is not on the battlefield."),
            short=N_("a token card is a card off the battlefield."),
            patterns=(r"\btoken cards?\b", r"supertype token", r"^token\b", r"\bbecomes? (?:a )?tokens?\b",
@@ -99,14 +104,14 @@ RULINGS: tuple[Ruling, ...] = (
                      r"\b(?:add|put)s? a copy of [^.]* (?:to|into) (?:your|their|its owner's) hand\b", r"\btokens?\b[^.\"]* (?:are|is) considered cards?\b",
                      r"\bcast a token\b", r"\btoken cop(?:y|ies) of [^.]* and cast it\b", r"\bis (?:four|two|three|\w+) [^.]*\btokens\b",
                      r"\bcontains [^.]*\btoken copies\b")),
-    Ruling("token-copy", N_("Tokens of existing cards: a token of one half of a double card has only that half; a token "
+    Ruling("token-copy", title=N_("token-copy"), en=N_("Tokens of existing cards: a token of one half of a double card has only that half; a token "
               "of 'A // B' is a double card."), short=N_("a token of half a double card has only that half."),
            # a copy of a card, not of a permanent on the battlefield (whose copiable values are one face already)
            patterns=(r"token (?:that'?s|that is) a copy of (?:a|an|target|that) (?:\w+ )?card\b",
                      r"token cop(?:y|ies) of (?:a|an|target|that|each) (?:[\w-]+ )*?cards?\b(?! on the battlefield)",
                      r"token cop(?:y|ies) of (?:a|an) random\b", r"\b(?:create|put)s? a \d+/\d+ copy of a random\b",
                      r"token cop(?:y|ies) of [^.]*//", r"token (?:that'?s|that is) a copy of that creature\b")),
-    Ruling("colors", N_("Colors beyond the six (white, blue, black, red, green, purple) come into being for the rest "
+    Ruling("colors", title=N_("colors"), en=N_("Colors beyond the six (white, blue, black, red, green, purple) come into being for the rest "
               "of the game when a card names one."), short=N_("a new color exists for the rest of the game."),
            patterns=(r"\bnew colou?rs?\b", r"colou?rs? (?:that|which) (?:don'?t|do not) exist", r"\bsixth colou?r",
                      r"\b(?:pink|orange|brown|teal|beige|yellow|cyan|magenta|violet|indigo|turquoise|gr[ae]y)\b"
@@ -311,7 +316,7 @@ def hell_lines(card: Card, lang: str | None = None) -> list[str]:
     lang = lang or current_language()
     _ = translator(lang).gettext
     found = hell_rulings(card)
-    lines = [_(N_("Hell ({id}): {text}")).format(id=r.id, text=r.short_text(lang)) for r in found.rulings]
+    lines = [_(N_("Hell ({id}): {text}")).format(id=r.name(lang), text=r.short_text(lang)) for r in found.rulings]
     if found.clarification:
         lines.append(_(N_("Hell: {clarification}")).format(clarification=found.clarification.text(lang)))
     return lines

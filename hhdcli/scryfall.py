@@ -49,6 +49,7 @@ class ScryfallLands:
     sleep: Callable[[float], None] = time.sleep
     now: Callable[[], float] = time.time  # when a "not found" was recorded
     request_times: list[float] = field(default_factory=list)
+    offline: bool = False  # answer from the cache alone (--offline): what an earlier run looked up, asking nothing
 
     @property
     def path(self) -> Path:
@@ -73,7 +74,7 @@ class ScryfallLands:
         """Each name's (type line, produced mana); None when Scryfall does not know it."""
         known = self._load()
         wanted = list(dict.fromkeys(n for n in names if not self._fresh(known.get(cache_key(n)))))
-        if wanted:
+        if wanted and not self.offline:
             try:
                 known.update(self._fetch(wanted))
             except NetworkError as exc:

@@ -313,11 +313,11 @@ def players_from_options(env: Env, options: PlayerOptions) -> dict[str, tuple[st
             deck = env.read_deck(value.strip(), options.sideboard_after_blank)  # a file or a deck's link
             for problem in deck.warnings:
                 env.warn(problem)
-            lookup = None if env.offline else env.scryfall()
+            lookup = env.scryfall()  # offline: the lands an earlier run looked up
             found = deck_colors(deck, env.cards().cards, overrides, lookup)
-            if found.unresolved:
-                env.warn(_("{file}: not known, so not counted: {names} (name their colors with --land NAME=COLORS)")
-                         .format(file=value, names=", ".join(found.unresolved)))
+            if found.unresolved:  # quoted, one from the next by "; ": a card's name may hold a comma
+                env.warn(_("{file}: not known, so not counted: {names} (if any is a land, name its colors with "
+                           "--land NAME=COLORS)").format(file=value, names="; ".join(map(quote, found.unresolved))))
             colors[name.strip()] = found.colors
         else:
             colors[name.strip()] = parse_colors_option(value)

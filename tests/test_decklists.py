@@ -705,3 +705,11 @@ def test_a_cubecobra_csv_leaves_its_maybeboard_out():
     # CubeCobra's CSV export (its CSV_HEADER; rows as a public importer of it quotes them): one card a row
     deck = parse_deck(CUBECOBRA, "cube.csv")
     assert [e.name for e in deck.main] == ["Humility", "Amrou Kithkin"] and deck.problems == []
+
+
+def test_a_lists_type_headings_say_which_cards_are_lands_and_which_are_spells():
+    """`Lands (22)` and `// Creatures`: what each card under them is, by name, for a deck read with no card data;
+    a heading of another kind (a category, the sideboard) says nothing of its cards."""
+    deck = parse_deck("Lands (22)\n20 Island\n2 Gloomy, Dank Cave\n// Creatures\n1 Kenrith, the Returned King\n"
+                      "Ramp (1)\n1 Sol Ring\nSideboard\n2 Negate\n", "deck.txt")
+    assert deck.kinds == {"Island": "land", "Gloomy, Dank Cave": "land", "Kenrith, the Returned King": "spell"}

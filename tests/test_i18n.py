@@ -138,13 +138,13 @@ def test_each_committed_mo_is_its_po_compiled_by_babel(domain):
 
 
 def test_a_ruling_and_the_rules_sheet_have_one_text_each_translated_by_the_catalog():
-    """Every ruling (its text and its proxy line) and every heading and paragraph of the rules sheet is written
+    """Every ruling (its text, its proxy line and its name) and every heading and paragraph of the rules sheet is written
     once, in English, and is a msgid of hhd.po: Russian comes from the catalog, as any message's."""
     from hhdcli.render.texts import EXAMPLE_INTRO, EXAMPLES, RULES, rules_sections
     from hhdcli.rulings import RULINGS, Ruling
 
-    assert [f.name for f in dataclasses.fields(Ruling)] == ["id", "en", "patterns", "short", "unless"]
-    english = [text for r in RULINGS for text in (r.en, r.short)]
+    assert [f.name for f in dataclasses.fields(Ruling)] == ["id", "en", "patterns", "short", "unless", "title"]
+    english = [text for r in RULINGS for text in (r.en, r.short, r.title)]
     english += [text for section in RULES for text in (section.heading, *section.paragraphs)]
     english += [EXAMPLE_INTRO, *(text for e in EXAMPLES for text in (e.verdict, e.why))]
     catalog = _catalog("hhd")

@@ -433,8 +433,8 @@ def test_the_booklet_adds_the_librarys_cards_with_their_rulings_after_the_sheet(
     assert ruled, "the seed's library should have some ruled cards"
     title = "This library's cards with a ruling" if lang == "en" else "Карты этой библиотеки с правилами формата"
     assert title in cards_text
-    for name, ids, note in ruled:
-        assert name in cards_text and all(i in cards_text for i in ids), name
+    for name, ids, note in ruled:  # each ruling by its name in the booklet's language ("зоны", not "zones")
+        assert name in cards_text and all(BY_ID[i].name(lang) in cards_text for i in ids), name
         if note:
             assert " ".join(note.split()[:4]) in cards_text, name
     heading = "The rulings" if lang == "en" else "Правила"
@@ -492,12 +492,14 @@ def test_the_draft_ruling_says_the_same_as_the_sheet():
 
 
 def test_a_cards_ruling_lines_speak_the_language_asked_for(by_name):
-    """The lines a text proxy, a TTS description or a Cockatrice card carries: each ruling's short text and the
-    card's clarification, in English or in Russian (the catalog has the Russian of every ruling's both texts)."""
+    """The lines a text proxy, a TTS description or a Cockatrice card carries: each ruling's name and short text
+    and the card's clarification, in English or in Russian (the catalog has the Russian of every ruling's name and
+    both texts): a Russian face never names a ruling by its English id."""
     lump = by_name["Lump of Coal"]
     english, russian = hell_lines(lump, "en"), hell_lines(lump, "ru")
     assert english[0].startswith("Hell (draft): drafting it = taking it") and len(english) == len(russian)
-    assert russian[0].startswith("Ад (draft): драфт карты") and russian[-1].startswith("Ад: Срабатывает")
+    assert russian[0].startswith("Ад (драфт): драфт карты") and russian[-1].startswith("Ад: Срабатывает")
     for ruling in RULINGS:
         assert ruling.short and ruling.short_text("en") == ruling.short and ruling.text("en") == ruling.en
         assert re.search("[а-яё]", ruling.short_text("ru"), re.I) and re.search("[а-яё]", ruling.text("ru"), re.I)
+        assert ruling.name("en") == ruling.id and re.fullmatch("[а-яё -]+", ruling.name("ru"))

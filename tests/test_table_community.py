@@ -119,6 +119,17 @@ def test_a_table_opened_from_a_seed_seats_its_players_and_its_board_is_the_hosts
     assert qr_status == 200 and qr_headers["content-type"].startswith("image/svg+xml")
 
 
+def test_a_table_opened_with_a_starting_life_starts_its_players_there_and_a_bad_one_is_refused(server):
+    status, page = server.open({"name0": "Anna", "colors0": "R", "seed": "ember-tide-42", "life": "30"})
+    assert status == 201, page
+    state = server.api("/api/state", opened(page)["code"])[1]
+    assert state["life_start"] == 30 and [p["life"] for p in state["players"]] == [30]
+    for typed in ("0", "1000", "lots"):
+        status, page = server.open({"name0": "Anna", "colors0": "R", "seed": "ember-tide-42", "life": typed})
+        assert status == 400 and "the starting life is a number from 1 to 999" in page
+    assert len(list((server.root / "tables").iterdir())) == 1  # the refused ones left no folder
+
+
 def test_a_typed_short_code_leads_to_the_table_and_guessing_is_rate_limited(server):
     table = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "short-1"})[1])
     form = {"Content-Type": "application/x-www-form-urlencoded"}

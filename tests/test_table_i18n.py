@@ -14,7 +14,7 @@ from babel.messages.extract import extract_from_file
 from hhdcli.table.i18n import plural_rule, translations
 from hhdcli.table.page import VERDICTS, page_messages, script_messages
 from hhdcli.table.rules import Action
-from hhdcli.table.views import REMINDERS
+from hhdcli.table.views import REMINDER_MESSAGES
 
 PACKAGE = Path(__file__).parents[1] / "hhdcli"
 TEMPLATES = ("table.html.j2", "table-join.html.j2")
@@ -53,7 +53,7 @@ def template_messages() -> set[str]:
 
 def every_message() -> set[str]:
     singles, plurals = script_messages()
-    return (python_messages() | template_messages() | set(singles) | set(REMINDERS.values()) | set(HTTP_NAMES)
+    return (python_messages() | template_messages() | set(singles) | set(REMINDER_MESSAGES) | set(HTTP_NAMES)
             | set(VERDICTS)
             | {"the host"} | {a.value for a in Action})
 
@@ -242,9 +242,12 @@ def test_a_drawn_face_has_its_words_in_each_phones_language(table):
             assert basic_type_line(played.name, "ru") in words["ru"] and "Базовая" not in words["en"]
             assert basic_type_line(played.name, "en") in words["en"]
         else:
-            # the rulings' own lines when they fit in the text box, else only their ids in the footer: either
-            # in the phone's language
-            ids = ", ".join(r.id for r in card_rulings(played))
+            # the rulings' own lines when they fit in the text box, else only their names in the footer: either
+            # in the phone's language, a Russian face naming them in Russian, never by their English ids
             for lang in ("en", "ru"):
-                footer = translator(lang).gettext("Hell: {rulings}").format(rulings=ids)
+                names = ", ".join(r.name(lang) for r in card_rulings(played))
+                footer = translator(lang).gettext("Hell: {rulings}").format(rulings=names)
                 assert hell_lines(played, lang)[0] in words[lang] or footer in words[lang], lang
+            english_ids = ", ".join(r.id for r in card_rulings(played))
+            assert not any(f"Ад ({r.id})" in words["ru"] for r in card_rulings(played))
+            assert f"Ад: {english_ids}" not in words["ru"]

@@ -85,8 +85,20 @@ class Page:
     def press(self, action: str) -> None:
         self.click(f"button[data-action='{action}']")
 
+    def bar_action(self) -> str:
+        return str(self.js("return document.getElementById('draw').dataset.action"))
+
+    def opening_kept(self) -> None:
+        """The opening hand dealt and kept, as the bar offers it first (the rules deal it before any draw)."""
+        if self.bar_action() == "opening-hand":
+            self.press("opening-hand")
+            self.until(lambda: self.shown("opening"))
+            self.click("#keep")
+            self.until(lambda: not self.shown("opening") and self.bar_action() == "draw")
+
     def draw_until_choice(self, tries: int = 40) -> None:
         """Draw from Hell, dismissing each card the deck must take, until one is a choice (take or decline)."""
+        self.opening_kept()
         for _ in range(tries):
             self.press("draw")
             self.until(lambda: self.shown("drawn") and self.text("drawn-name"))
@@ -131,10 +143,11 @@ def test_mulligan_twice_with_a_partial_keep_undo_after_another_and_a_cancelled_e
     anna, ben = phone(browsers, 0, table, "Anna"), phone(browsers, 1, table, "Ben")
     order = positions_in(table.session.path, "library")
     names = {p: table.session.cards[p].name for p in order[:8]}
-    # Anna: opening hand, mulligan, (no second opening hand button), mulligan, tick one, keep
+    # Anna: the bar offers her opening hand first (no draw before it); mulligan, mulligan, tick one, keep
+    assert anna.text("draw") == "First your opening hand: 2 Hell cards" and not anna.shown("opening")
     anna.press("opening-hand")
     anna.until(lambda: anna.hand() == [names[order[0]], names[order[1]]])
-    assert not anna.shown("deal-row") and anna.shown("mull-row")
+    assert anna.shown("opening") and anna.bar_action() == "draw" and anna.text("draw") == "Draw from Hell"
     anna.press("mulligan")
     anna.until(lambda: anna.hand() == [names[order[2]], names[order[3]]])
     anna.press("mulligan")
@@ -151,12 +164,14 @@ def test_mulligan_twice_with_a_partial_keep_undo_after_another_and_a_cancelled_e
     anna.press("draw")
     anna.until(lambda: anna.shown("drawn"))
     ben.until(lambda: library_count(ben) == 95)
+    ben.press("opening-hand")
+    ben.until(lambda: len(ben.hand()) == 2)
     ben.press("draw")
-    ben.until(lambda: ben.shown("drawn") and library_count(ben) == 94)
+    ben.until(lambda: ben.shown("drawn") and library_count(ben) == 92)
     anna.press("undo")
-    anna.until(lambda: library_count(anna) == 95 and anna.hand() == [names[order[4]]])
+    anna.until(lambda: library_count(anna) == 93 and anna.hand() == [names[order[4]]])
     ben_seen = table.player("Ben", viewer="")  # as a spectator sees him: a count, and whether a card waits
-    assert ben_seen["card_count"] + ben_seen["waiting"] == 1
+    assert ben_seen["card_count"] + ben_seen["waiting"] == 3
     # the drawn card stays on Ben's phone until he dismisses (or answers) it
     if ben.shown("choice"):
         ben.press("decline")
@@ -241,13 +256,15 @@ def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(brow
     laptop.click("#add button[type=submit]")
     anna.until(lambda: "Dana" in anna.texts("#seats button"))
     anna.seat("Dana")
+    anna.press("opening-hand")
+    anna.until(lambda: anna.bar_action() == "draw")
     anna.press("draw")
-    laptop.until(lambda: library_count(laptop) == 94)
+    laptop.until(lambda: library_count(laptop) == 92)
     line = next(t for t in laptop.log() if t.startswith("Dana"))
     assert "берёт Адскую карту" in line  # present tense: no gender for a name
     # a spectator: the board without the host's secret, no seat, no host buttons
     watcher = board(browsers, 1, table, lang="ru", host=False)
-    watcher.until(lambda: library_count(watcher) == 94)
+    watcher.until(lambda: library_count(watcher) == 92)
     assert not watcher.shown("add") and not watcher.texts("#players button") and watcher.shown("join-qr")
 
 
@@ -259,13 +276,13 @@ def test_pages_reconnect_by_themselves_after_the_server_restarts(browsers, legac
     anna.until(lambda: anna.text("conn") == "на связи")
     first.stop()  # the laptop's hhd table stops
     anna.until(lambda: anna.shown("banner") and anna.text("conn") in ("переподключение…", "стол не отвечает"))
-    anna.press("draw")  # a tap while it is down says it was not sent
+    anna.click("#draw")  # a tap while it is down says it was not sent
     anna.until(lambda: "не отправлено" in anna.text("error") or anna.text("conn") == "стол не отвечает")
     second = Table(state, library, legacy_cache, port=port)  # and starts again on the same port
     try:
         anna.until(lambda: anna.text("conn") == "на связи" and not anna.shown("banner"))
-        anna.press("draw")
-        anna.until(lambda: library_count(anna) == 96)
+        anna.click("#draw")  # her opening hand, the bar's first action
+        anna.until(lambda: library_count(anna) == 95)
     finally:
         second.stop()
 
@@ -294,7 +311,7 @@ def test_a_restart_shows_no_error_on_pages_nobody_touched_and_a_failed_taps_erro
     first.stop()
     for page in (anna, ben, laptop):
         page.until(lambda page=page: page.shown("banner"))
-    anna.press("draw")
+    anna.click("#draw")
     anna.until(lambda: "not sent" in anna.text("error"))
     second = Table(state, library, legacy_cache, port=port)
     try:
@@ -364,8 +381,29 @@ def test_axe_core_finds_no_serious_accessibility_violation_on_the_phone_and_the_
     assert axe_violations(laptop) == []
 
 
+# for each element a selector finds: whether it is in view (within the window and every box that scrolls around
+# it, not hidden) and its font size
+IN_VIEW = """
+const inside = (r, b) => r.top >= b.top - 1 && r.bottom <= b.bottom + 1 && r.left >= b.left - 1 && r.right <= b.right + 1;
+return [...document.querySelectorAll(arguments[0])].map(e => {
+  const r = e.getBoundingClientRect();
+  let seen = r.height > 0 && inside(r, { top: 0, left: 0, bottom: innerHeight, right: innerWidth });
+  for (let p = e.parentElement; p && seen; p = p.parentElement)
+    if (/(auto|scroll|hidden)/.test(getComputedStyle(p).overflowY)) seen = inside(r, p.getBoundingClientRect());
+  return [seen, parseFloat(getComputedStyle(e).fontSize)];
+});
+"""
+
+
+def in_view(page: Page, css: str) -> list[tuple[bool, float]]:
+    return [tuple(found) for found in page.js(IN_VIEW, css)]
+
+
 def test_screenshots_of_the_board_and_a_phone_mid_game(browsers, table, tmp_path):
-    """An evening's middle, photographed; HHD_KEEP_SCREENSHOTS=1 writes them to docs/ for the README."""
+    """An evening's middle, photographed; HHD_KEEP_SCREENSHOTS=1 writes them to docs/ for the README. The board's
+    first screen (1280×800, nothing scrolled) is read across a table, at 24 px or more: the library's and the
+    sideboard's counts, the sideboard's top 8 cards by name and how many more lie below them, every player by
+    name, each player's public Hell cards by zone (battlefield, graveyard, exile), and the log's last 8 lines."""
     laptop = board(browsers, 0, table)
     anna = phone(browsers, 1, table, "Anna")
     for name in ("Ben", "Cleo"):
@@ -374,19 +412,31 @@ def test_screenshots_of_the_board_and_a_phone_mid_game(browsers, table, tmp_path
     anna.press("opening-hand")
     anna.until(lambda: len(anna.hand()) == 2)
     anna.click("#keep")
-    for _ in range(4):  # the sideboard fills with declined cards
+    for _ in range(12):  # the sideboard fills with declined cards
         while True:
             card = table.as_("Ben", "/api/draw")[1]
             if card.get("verdict") == "choice":
                 table.as_("Ben", "/api/decline")
                 break
-    table.as_("Cleo", "/api/play-sideboard")
+    played = [table.as_("Cleo", "/api/play-sideboard")[1]["position"] for _ in range(3)]
+    table.as_("Cleo", "/api/move", {"position": played[1], "to": "graveyard"})
+    table.as_("Cleo", "/api/move", {"position": played[2], "to": "exile"})
     anna.press("draw")
     anna.until(lambda: anna.shown("drawn"))
     images = "return [...document.images].filter(i => i.src && !i.closest('[hidden]')).every(i => i.complete)"
     for page in (laptop, anna):
         page.until(lambda p=page: p.js(images) and p.text("conn") == "connected")
-    laptop.until(lambda: len(laptop.texts("#sideboard .tile")) == 3)
+    laptop.until(lambda: len(laptop.texts("#sideboard .tile")) == 9 and len(laptop.texts("#played li")) == 3)
+    sideboard = in_view(laptop, "#sideboard .name")
+    assert sideboard[:8] == [(True, 24)] * 8 and not sideboard[8][0]
+    assert laptop.text("sb-more") == "and 1 more card below them" and in_view(laptop, "#sb-more")[0][0]
+    assert all(seen and size >= 24 for seen, size in in_view(laptop, "#library, #sbcount, #players b"))
+    assert all("20 life" in said for said in laptop.texts("#players li .small"))  # each player's life, by name
+    zones = laptop.texts("#played li .zone-name")
+    assert zones == ["Cleo · battlefield:", "Cleo · graveyard:", "Cleo · exile:"]
+    assert all(seen and size >= 24 for seen, size in in_view(laptop, "#played .zone-name, #played .card-ref"))
+    assert len(laptop.log()) >= 8
+    assert all(seen and size >= 24 for seen, size in in_view(laptop, "#log li > span:first-child")[:8])
     shots = {"hell-table-board.png": laptop, "hell-table-phone.png": anna}
     for name, page in shots.items():
         target = (DOCS if os.environ.get("HHD_KEEP_SCREENSHOTS") else tmp_path) / name
@@ -423,7 +473,7 @@ def test_the_boards_player_list_fits_the_screen_with_three_to_six_players(browse
 
 
 def test_a_choice_card_is_answered_beside_it_and_draw_waits_for_the_answer(browsers, table):
-    """On a phone, Take and Decline come before the card's text (within the first screen, above the bar, whatever
+    """On a phone, Take and Decline come before the card's text (within the first screen, above the bar's buttons, whatever
     the text's length), and Draw from Hell is greyed until the choice is answered."""
     anna = phone(browsers, 0, table, "Anna")
     anna.draw_until_choice()
@@ -433,7 +483,7 @@ def test_a_choice_card_is_answered_beside_it_and_draw_waits_for_the_answer(brows
     decline = anna.js("return document.querySelector(\"#choice [data-action='decline']\").getBoundingClientRect()"
                       ".bottom")
     text_top = anna.js(RECT, "drawn-text")[0]
-    bar_top = anna.js("return document.querySelector('nav.bar').getBoundingClientRect().top")
+    bar_top = anna.js("return document.querySelector('#bar nav').getBoundingClientRect().top")
     assert take <= text_top and decline <= text_top and decline <= bar_top, (take, decline, text_top, bar_top)
     anna.press("decline")
     anna.until(lambda: not anna.shown("drawn") and not anna.js("return document.getElementById('draw').disabled"))
@@ -629,6 +679,23 @@ def snap(page: Page, folder: Path, name: str, names: set[str] | None = None) -> 
         assert sorted(english) == [], name
 
 
+def choice_in_view(phone: Page) -> None:
+    """A phone with a choice card waiting, at 390×844: Draw from Hell (greyed), the card with Take and Decline in
+    view with nothing scrolled, and still wherever the page is scrolled (a sheet at the screen's foot, above the
+    bar); the first Hell card of the hand in view above it, and every held card's name and cost at 16 px or more."""
+    phone.js("window.scrollTo(0, 0)")
+    assert phone.js("const bar = document.getElementById('bar'); return getComputedStyle(bar).position === 'fixed' "
+                    "&& bar.contains(document.getElementById('drawn'))")
+    answer = "#draw, #drawn-name, #choice button"
+    assert all(seen for seen, _size in in_view(phone, answer))
+    assert in_view(phone, "#mine .tile")[0][0]  # under the header and the counts, above the card
+    sizes = [size for _seen, size in in_view(phone, "#mine .name, #mine .cost")]
+    assert sizes and min(sizes) >= 16
+    phone.js("window.scrollTo(0, document.body.scrollHeight)")
+    assert all(seen for seen, _size in in_view(phone, answer))
+    phone.js("window.scrollTo(0, 0)")
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
     """Join, opening hand, mulligan, a draw, a held card full screen, an undo refused, the end of the game: on a
@@ -665,6 +732,7 @@ def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
         anna.until(lambda: not anna.shown("opening"))
         anna.draw_until_choice()  # Take and Decline beside the card
         snap(anna, shots, "04-phone-draw-choice", names)
+        choice_in_view(anna)
         anna.press("decline")
         anna.until(lambda: not anna.shown("drawn"))
         laptop.until(lambda: len(laptop.texts("#sideboard .tile")) == 1)
@@ -673,6 +741,7 @@ def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
         anna.until(lambda: anna.js("return document.getElementById('card-dialog').open")
                    and anna.js("const i = document.getElementById('dlg-img'); return i.complete"))
         snap(anna, shots, "05-phone-card-full-screen", names)
+        assert all(seen for seen, _size in in_view(anna, "#dlg-acts button"))  # its actions in its first screen
         anna.click("#dlg-close")
         table.as_("Ben", "/api/play-sideboard")  # Ben plays the card Anna declined: her decline cannot be undone
         anna.until(lambda: anna.texts("#played li"))
@@ -837,7 +906,8 @@ def test_a_drawn_card_that_makes_tokens_shows_them_and_its_tokens_in_play_are_co
     dialog counts one of its tokens into play in one tap, and the board shows the count under the card, at a size
     read across a table, and the log says it."""
     anna = phone(browsers, 0, table, "Anna")
-    for _ in range(97):
+    anna.opening_kept()
+    for _ in range(95):
         anna.press("draw")
         anna.until(lambda: anna.shown("drawn") and anna.text("drawn-name"))
         if anna.js("return document.querySelectorAll('#drawn-tokens button').length"):

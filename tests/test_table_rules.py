@@ -741,6 +741,46 @@ def test_turns_pass_in_the_order_players_came_steps_move_on_and_an_undo_takes_a_
     assert table.state()["turn"] == {"player": None, "step": None, "first": None}
 
 
+def test_the_draw_step_discount_follows_whose_turn_and_step_it_is():
+    from hhdcli.table.rules import in_draw_step
+
+    assert in_draw_step("Anna", None, None) is None  # no turns kept: the rule is said as it stands
+    assert in_draw_step("Anna", "Anna", "draw") is True
+    assert in_draw_step("Anna", "Anna", "main 1") is False  # an effect's draw later in her turn
+    assert in_draw_step("Anna", "Ben", "draw") is False  # Ben's draw step, not hers
+
+
+def drawn_until_taken(table: Table, player: str) -> dict:
+    """The next card `player` draws that is a land or a take (a choice is declined on the way)."""
+    while True:
+        card = table.as_(player, "/api/draw")[1]
+        if card["verdict"] != "choice":
+            return card
+        table.as_(player, "/api/decline")
+
+
+def test_a_drawn_land_or_take_says_whether_its_draw_step_discount_applies_from_the_tables_turn(table):
+    """With no turns kept the reminder states the rule ("in your draw step you may…"); once the table keeps turns,
+    a card Cleo draws in her own draw step may be played or cast now ({2} less for a take), one she draws in
+    another step, or Anna draws in Cleo's draw step, may not."""
+    from hhdcli.table.views import IN_DRAW_STEP, OUTSIDE_DRAW_STEP, REMINDERS
+
+    card = drawn_until_taken(table, "Cleo")
+    assert card["draw_step"] is None and card["reminder"] == REMINDERS[card["verdict"]]
+    table.call("/api/first-player", {}, host=True)
+    while table.state()["turn"]["player"] != "Cleo":
+        table.call("/api/next-turn", {}, host=True)
+    table.as_("Cleo", "/api/step", {"step": "draw"})
+    card = drawn_until_taken(table, "Cleo")
+    assert card["draw_step"] is True and card["reminder"] == IN_DRAW_STEP[card["verdict"]]
+    assert "now" in card["reminder"]
+    card = drawn_until_taken(table, "Anna")
+    assert card["draw_step"] is False and card["reminder"] == OUTSIDE_DRAW_STEP[card["verdict"]]
+    table.as_("Cleo", "/api/step", {"step": "main 1"})
+    card = drawn_until_taken(table, "Cleo")
+    assert card["draw_step"] is False and card["reminder"] == OUTSIDE_DRAW_STEP[card["verdict"]]
+
+
 def test_a_deck_pasted_from_a_phone_sets_its_colors_for_the_next_draw_with_hhd_checks_warnings(table):
     """Anna (R G at the start) pastes her deck as Arena exports it: its lands make G U B; cards hhd cannot look
     up offline are named, quoted (a name may hold a comma), as not counted; the board reads her new colors."""
@@ -844,3 +884,27 @@ def test_the_page_names_where_a_card_goes_from_the_rules_enums_not_words_of_its_
         code = re.sub(r"""(?<![\w$])(?:T|\$)\("[^"]*"\)|\bclass: [^,}]*""", "", script.read_text(encoding="utf-8"))
         quoted = set(re.findall(r"""["']([a-z-]+)["']""", code))
         assert quoted & words == set(), script.name
+
+
+def test_a_table_opened_with_a_starting_life_starts_every_player_there_and_says_so_in_the_log(legacy_cache, library,
+                                                                                              tmp_path):
+    """`hhd table --life 30` (the session started with life=30): every player at 30, the board's starting life 30,
+    a line in the log; a restart with the same life adds none, and an end of game brings life back to 30."""
+    from hhdcli.table.errors import TableError
+
+    opened = Table(tmp_path / "s.sqlite", library, legacy_cache)
+    try:
+        assert opened.session.start({}, life=30) is True
+        state = opened.state()
+        assert state["life_start"] == 30 and [p["life"] for p in state["players"]] == [30, 30, 30]
+        assert [e["action"] for e in state["log"]] == ["starting life"] and state["log"][0]["detail"]["count"] == 30
+        opened.session.start({}, life=30)
+        assert len(opened.state()["log"]) == 1
+        opened.session.end_game(None)
+        assert [p["life"] for p in opened.state()["players"]] == [30, 30, 30]
+        for refused in (0, 1000):
+            with pytest.raises(TableError, match="the starting life is a number from 1 to 999"):
+                opened.session.start({}, life=refused)
+        assert opened.state()["life_start"] == 30
+    finally:
+        opened.stop()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -169,13 +170,70 @@ def test_table_decks_take_land_colors_and_name_the_lands_not_known(legacy_cache,
         assert process.stdout.readline().startswith("open http://")
     finally:
         said = stop_with_ctrl_c(process)[1]
-    assert "not known, so not counted: Mystery Land Of Doom" in said and "Steam Vents" not in said
+    assert "not known, so not counted: 'Mystery Land Of Doom'" in said and "Steam Vents" not in said
     db = sqlite3.connect(tmp_path / "s.sqlite")
     try:
         colors = db.execute("SELECT colors FROM players WHERE name = 'Anna'").fetchone()[0]
     finally:
         db.close()
     assert set(colors) == {"U", "R"}  # Mountain's R, and Steam Vents' U from --land
+
+
+@pytest.mark.parametrize("life", ["0", "1000", "twenty"])
+def test_table_life_out_of_1_to_999_is_a_one_line_error(synced, library, tmp_path, life):
+    result = synced("table", "-l", str(library), "--player", "Anna=RG", "--life", life,
+                    "--state", str(tmp_path / "s.sqlite"), "--port", str(free_port()))
+    errors = [line for line in result.output.splitlines() if "Error" in line or "error:" in line]
+    assert result.exit_code == 2 and len(errors) == 1 and "--life" in errors[0] and "Traceback" not in result.output
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_table_life_sets_the_starting_life_of_the_session(legacy_cache, library, tmp_path):
+    process = hhd_table(legacy_cache, "table", "-l", str(library), "--player", "Anna=RG", "--life", "40",
+                        "--offline", "--state", str(tmp_path / "s.sqlite"))
+    try:
+        assert process.stdout.readline().startswith("open http://")
+    finally:
+        stop_with_ctrl_c(process)
+    db = sqlite3.connect(tmp_path / "s.sqlite")
+    try:
+        assert db.execute("SELECT value FROM meta WHERE key = 'life_start'").fetchone()[0] == "40"
+    finally:
+        db.close()
+
+
+def test_table_decks_offline_name_only_the_cards_that_may_be_lands_each_quoted(legacy_cache, library, tmp_path):
+    """With no network (--offline) a deck's cards hhd cannot look up are named in one warning line, but not those
+    it knows are no lands: a spell Scryfall answered in an earlier run (its answers are kept in the cache folder)
+    and the cards under the list's own spell headings (`Instants (4)`). Names are quoted and set apart by "; ",
+    as a card's name may hold a comma."""
+    cache = tmp_path / "cache"
+    shutil.copytree(legacy_cache, cache)
+    (cache / "scryfall-lands.json").write_text(json.dumps({
+        "sol ring": {"name": "Sol Ring", "type_line": "Artifact", "produced_mana": ["C"]},
+        "steam vents": {"name": "Steam Vents", "type_line": "Land — Island Mountain", "produced_mana": ["U", "R"]}}),
+        encoding="utf-8")
+    anna, ben = tmp_path / "anna.txt", tmp_path / "ben.txt"
+    anna.write_text("20 Mountain\n4 Steam Vents\n1 Sol Ring\n4 Lightning Bolt\n2 Kenrith, the Returned King\n"
+                    "2 Gloomy, Dank Cave\n", encoding="utf-8")
+    ben.write_text("Lands (22)\n20 Island\n2 Gloomy, Dank Cave\nInstants (4)\n4 Lightning Bolt\n"
+                   "Creatures (1)\n1 Kenrith, the Returned King\n", encoding="utf-8")
+    process = hhd_table(cache, "table", "-l", str(library), "--deck", f"Anna={anna}", "--deck", f"Ben={ben}",
+                        "--offline", "--state", str(tmp_path / "s.sqlite"))
+    try:
+        assert process.stdout.readline().startswith("open http://")
+    finally:
+        said = stop_with_ctrl_c(process)[1]
+    lines = {who: next(line for line in said.splitlines() if f"{deck}:" in line) for who, deck in
+             (("Anna", anna), ("Ben", ben))}
+    assert "not known, so not counted: 'Lightning Bolt'; 'Kenrith, the Returned King'; 'Gloomy, Dank Cave'" \
+        in lines["Anna"]  # Sol Ring and Steam Vents were answered before: a spell, and a land that makes U R
+    assert "not known, so not counted: 'Gloomy, Dank Cave' (if any is a land" in lines["Ben"]
+    db = sqlite3.connect(tmp_path / "s.sqlite")
+    try:
+        assert db.execute("SELECT colors FROM players WHERE name = 'Anna'").fetchone()[0] == "UR"
+    finally:
+        db.close()
 
 
 def test_phones_get_this_computers_interface_addresses_likeliest_first():

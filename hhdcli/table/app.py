@@ -26,7 +26,7 @@ from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
 from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.i18n import LANGUAGES, choose_language, translations
-from hhdcli.table.rules import OWN_CARDS, End, destination_of
+from hhdcli.table.rules import OWN_CARDS, End, destination_of, starting_life
 from hhdcli.table.session import Session
 
 if TYPE_CHECKING:
@@ -752,10 +752,7 @@ def player_counter() -> Any:
 @table.post("/api/host/life-start")
 def life_start() -> Any:
     host()
-    value = body().get("life")
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 999:
-        raise TableError("the starting life is a number from 1 to 999", status=400)
-    return jsonify(served().session.life_start(None, value))
+    return jsonify(served().session.life_start(None, starting_life(body().get("life"))))
 
 
 @table.post("/api/die")

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import HhdError
+from hhdcli.table.errors import TableError
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -49,6 +50,19 @@ class Refused(Exception):
     def said(self, gettext: Callable[[str], str] = str) -> str:
         text = gettext(self.template).format(**self.values)
         return f"{text} ({gettext(self.hint)})" if self.hint else text
+
+
+def starting_life(typed: str) -> int | None:
+    """The starting life the opener typed (None when left empty: the table's 20)."""
+    from hhdcli.table.rules import starting_life as checked
+
+    typed = typed.strip()
+    if not typed:
+        return None
+    try:
+        return checked(int(typed) if typed.isdecimal() else typed)
+    except TableError as exc:
+        raise Refused(exc.template, "", **exc.values) from exc
 
 
 @dataclass(frozen=True)
@@ -107,16 +121,18 @@ class Community:
 
     # --- opening a table ---------------------------------------------------------------------------
 
-    def open(self, seats: list[Seat], seed: str, upload: bytes | None) -> Opened:
+    def open(self, seats: list[Seat], seed: str, upload: bytes | None, life: str = "") -> Opened:
         """A new table: its library drawn from `seed` (or the uploaded library file, checked as hhd show
-        checks it), its players seated. Written in a folder of its own, named by its code once complete."""
+        checks it), its players seated, their starting life `life` as typed (empty: 20). Written in a folder of
+        its own, named by its code once complete."""
         players = self._players(seats)
+        starting = starting_life(life)
         work = self.tables / f".new-{secrets.token_hex(8)}"
         work.mkdir()
         try:
             library = work / "library.json"
             library.write_bytes(upload if upload is not None else self._drawn(seed))
-            code, host = self._start(library, work / "state.sqlite", players)
+            code, host = self._start(library, work / "state.sqlite", players, starting)
             short = self._short(code)
             (work / "short").write_text(short, encoding="ascii")
             os.replace(work, self.tables / table_id(code))
@@ -137,7 +153,8 @@ class Community:
         pool, _unknown = build_pool(self.cache.cards, Exclusions(), 50)
         return dump_json(generate(pool, default_size(len(pool.cards)), seed, self.cache.fingerprint).to_json())
 
-    def _start(self, library: Path, state: Path, players: dict[str, tuple[str, ...]]) -> tuple[str, str]:
+    def _start(self, library: Path, state: Path, players: dict[str, tuple[str, ...]], life: int | None
+               ) -> tuple[str, str]:
         from hhdcli.library import open_library
         from hhdcli.table.serve import new_join_code, open_session
 
@@ -147,7 +164,7 @@ class Community:
             raise Refused("the library file is not one hhd generate wrote: {reason}",
                           reason=exc.message.replace(f"{library}: ", "").replace(str(library), "library.json")
                           ) from exc
-        session, _resumed = open_session(resolved, self.cache, players, state)
+        session, _resumed = open_session(resolved, self.cache, players, state, life)
         return session.join_code(new_join_code), session.host_secret()
 
     def _players(self, seats: list[Seat]) -> dict[str, tuple[str, ...]]:

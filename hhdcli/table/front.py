@@ -43,7 +43,7 @@ def front_app(community: Community) -> Flask:
         upload = request.files.get("library")
         data = upload.read() if upload and upload.filename else None
         try:
-            opened = community.open(seats, request.form.get("seed", ""), data)
+            opened = community.open(seats, request.form.get("seed", ""), data, request.form.get("life", ""))
         except Refused as exc:
             return page(exc.said(_), 400)
         except HhdError as exc:  # the session could not start (hhd's own words, in the server's language)

@@ -16,7 +16,7 @@ from typing import Any
 from hhdcli.table.i18n import plural_rule, translations
 from hhdcli.table.rules import Action, Destination, End, Zone
 from hhdcli.table.session import Session
-from hhdcli.table.views import REMINDERS, VERDICTS
+from hhdcli.table.views import REMINDER_MESSAGES, VERDICTS
 
 PAGE = "table.html.j2"
 SCRIPTS = ("api.js", "i18n.js", "log.js", "main.js", "page.js", "render.js")  # hhdcli/table/static/
@@ -57,7 +57,7 @@ def page_messages(lang: str, catalog: gettext.NullTranslations | None = None, pl
     plural message's forms in the language's order."""
     catalog = catalog or translations(lang)
     singles, plurals = script_messages()
-    words = {m: catalog.gettext(m) for m in (*singles, *REMINDERS.values(), *VERDICTS)}
+    words = {m: catalog.gettext(m) for m in (*singles, *REMINDER_MESSAGES, *VERDICTS)}
     samples = form_samples(plural or plural_rule(lang))
     forms = {s: [catalog.ngettext(s, p, n) for n in samples] for s, p in plurals}
     return {"T": words, "P": forms}

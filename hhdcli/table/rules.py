@@ -173,6 +173,15 @@ def drawn_to(verdict: Take) -> Zone:
     return Zone.PENDING if verdict == Take.CHOICE else Zone.HAND
 
 
+def in_draw_step(player: str, turn: str | None, step: str | None) -> bool | None:
+    """Whether a player draws in their own draw step, where the take rule lets them play a land at once or cast a
+    take for {2} less: it is their turn and its draw step. None when the table keeps no turns (nobody's turn yet):
+    the players keep them at the table, and the rule is said as it stands."""
+    if turn is None:
+        return None
+    return turn == player and step == "draw"
+
+
 def waiting_card(player: str, pending: int | None) -> int:
     if pending is None:
         raise TableError("{player} has no drawn card waiting for take or decline", player=player)
@@ -365,8 +374,16 @@ def tokens_counted(counters: dict[str, int], token: str, made: dict[str, str], d
 # --- life, counters, dice and turns ---------------------------------------------------------------------------
 
 LIFE_START = 20  # a game's starting life total, unless the host sets another
+LIFE_MOST = 999  # the highest starting life the host may set (a number the board shows in full)
 STEPS = ("untap", "upkeep", "draw", "main 1", "combat", "main 2", "end")  # a turn's steps, as the page names them
 DIE_SIDES = (2, 4, 6, 8, 10, 12, 20, 100)
+
+
+def starting_life(value: object) -> int:
+    """A starting life total the host may set: a whole number from 1 to LIFE_MOST."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= LIFE_MOST:
+        raise TableError("the starting life is a number from 1 to {most}", status=400, most=LIFE_MOST)
+    return value
 
 
 def seated_player(names: list[str], name: str) -> str:

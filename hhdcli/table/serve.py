@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
-                 state_file: Path) -> tuple[Session, bool]:
+                 state_file: Path, life: int | None = None) -> tuple[Session, bool]:
     import hashlib
 
     from hhdcli.files import dump_json
@@ -35,7 +35,7 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
     session = Session(state_file, resolved.by_position, cache.symbol_table,
                       resolved.library.seed, content, hellscube=list(cache.cards))
     try:
-        return session, session.start(players)
+        return session, session.start(players, life)
     except TableError as exc:
         from hhdcli.table.i18n import translations
 
@@ -113,8 +113,10 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
-          state_file: Path, host: str, port: int, new_code: bool = False, public: Public | None = None) -> None:
-    """`hhd table`: one session served until Ctrl-C or SIGTERM; `public` says where the internet reaches it."""
+          state_file: Path, host: str, port: int, new_code: bool = False, public: Public | None = None,
+          life: int | None = None) -> None:
+    """`hhd table`: one session served until Ctrl-C or SIGTERM; `public` says where the internet reaches it;
+    `life` is the starting life (None: the session's, 20 for a new one)."""
     from hhdcli.table.app import create_app
     from hhdcli.table.online import Public, harden
     from hhdcli.table.server import Bounds, make_server, run
@@ -123,8 +125,8 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
 
     sock = listen(host, port)  # before anything is said: a bad --host or a busy port is the only line
     try:
-        session, resumed = open_session(resolved, cache, players, state_file)
-        session.lookup = None if env.offline else env.scryfall()  # a pasted deck's lands, as hhd check finds them
+        session, resumed = open_session(resolved, cache, players, state_file, life)
+        session.lookup = env.scryfall()  # a pasted deck's lands, as hhd check finds them (offline: as cached)
         # the join code and the host's secret are the session's: phones and the board keep them across restarts
         # until --new-code rotates both
         # a table on loopback with no public address answers this computer only, with no code; a code of

@@ -46,14 +46,19 @@ class Session:
 
     # --- the session -----------------------------------------------------------------------------------
 
-    def start(self, players: dict[str, tuple[str, ...]]) -> bool:
+    def start(self, players: dict[str, tuple[str, ...]], life: int | None = None) -> bool:
         """Create the session (library in the table's secret order, empty sideboard) unless the file holds this
-        library's session already; players are added or updated either way. True when an old session was
-        resumed."""
+        library's session already; players are added or updated either way, and `life`, when given, is the
+        starting life from now on (as the host sets it from the board). True when an old session was resumed."""
+        if life is not None:
+            rules.starting_life(life)  # refused before the file is touched
         self.store.open()
         try:
             with self.store.transaction() as tx:
-                return self._start(tx, players)
+                resumed = self._start(tx, players)
+                if life is not None and life != int(tx.meta("life_start") or rules.LIFE_START):
+                    self._set_life_start(tx, None, life)
+                return resumed
         except sqlite3.DatabaseError as exc:
             raise state_error(exc, self.path) from exc
 
@@ -233,10 +238,11 @@ class Session:
             colors = self._colors(tx, player)
             top = rules.drawn_card(player, bool(tx.held(player, Zone.PENDING)), tx.top(Zone.LIBRARY))
             verdict = self.views.judged(top, colors).verdict
-            tx.log_action(player, Action.DRAW, {"position": top, "name": self.cards[top].name, "verdict": verdict},
-                          [top])
+            draw_step = rules.in_draw_step(player, tx.meta("turn"), tx.meta("step"))
+            tx.log_action(player, Action.DRAW, {"position": top, "name": self.cards[top].name, "verdict": verdict,
+                                                "draw_step": draw_step}, [top])
             tx.move(top, rules.drawn_to(verdict), End.BOTTOM, player)
-        return self.views.verdict(top, colors, lang)
+        return self.views.verdict(top, colors, lang, draw_step)
 
     def _pending(self, tx: Tx, player: str) -> int:
         self._colors(tx, player)
@@ -453,9 +459,13 @@ class Session:
     def life_start(self, actor: str | None, life: int) -> dict[str, Any]:
         """The host sets the starting life (from this game on, for those whose life has not changed)."""
         with self.store.transaction() as tx:
-            tx.log_action(actor, Action.LIFE_START, {"count": life}, [], turn=True)
-            tx.set_meta("life_start", str(life))
+            self._set_life_start(tx, actor, life)
         return {"life_start": life}
+
+    @staticmethod
+    def _set_life_start(tx: Tx, actor: str | None, life: int) -> None:
+        tx.log_action(actor, Action.LIFE_START, {"count": life}, [], turn=True)
+        tx.set_meta("life_start", str(life))
 
     def die(self, actor: str | None, sides: int) -> dict[str, Any]:
         """A die rolled by the table (the server draws it, and the log keeps it: nobody rolls again unseen)."""

@@ -16,11 +16,25 @@ from hhdcli.render.texts import shown_type_line
 from hhdcli.rulings import card_rulings
 from hhdcli.table.rules import PRIVATE_ACTIONS, PUBLIC_ZONES, Action, Place, Zone, may_see
 
-# The take rule's answers and what each tells the player to do (messages of the table's catalog)
+# The take rule's answers and what each tells the player to do (messages of the table's catalog): when the table
+# keeps no turns, the rule as it stands; when it does, whether this draw came in the drawer's own draw step (a
+# land played at once, a take cast for {2} less) or not
 REMINDERS = {Take.LAND: "a land: into your hand; in your draw step you may play it at once",
              Take.TAKE: "take it; in your draw step you may cast it for {2} less",
              Take.CHOICE: "take it, or decline: it goes on top of the sideboard"}
+IN_DRAW_STEP = {Take.LAND: "a land: into your hand; your draw step: you may play it now, beside your land for the turn",
+                Take.TAKE: "take it; your draw step: you may cast it now for {2} less"}
+OUTSIDE_DRAW_STEP = {Take.LAND: "a land: into your hand; not drawn in your draw step: no extra land",
+                     Take.TAKE: "take it; not drawn in your draw step: no {2} less"}
+REMINDER_MESSAGES = (*REMINDERS.values(), *IN_DRAW_STEP.values(), *OUTSIDE_DRAW_STEP.values())  # on the page
 VERDICTS = tuple(str(v) for v in REMINDERS)  # named on the page
+
+
+def reminder(verdict: Take, draw_step: bool | None) -> str:
+    """What a drawn card tells its player to do; `draw_step`: drawn in their own draw step (None: no turns kept)."""
+    if draw_step is None or verdict == Take.CHOICE:
+        return REMINDERS[verdict]
+    return (IN_DRAW_STEP if draw_step else OUTSIDE_DRAW_STEP)[verdict]
 # what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
 SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
@@ -129,15 +143,17 @@ class Views:
                 "cost": card.mana_cost, "type_line": type_line, "image": images[0] if images else None,
                 "face": f"/cards/{lang}/{self.face_of[position]}.png",  # drawn with its words in `lang`
                 "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
-                "hell_rulings": [{"id": r.id, "text": r.text(lang)} for r in card_rulings(card)],
+                "hell_rulings": [{"id": r.id, "name": r.name(lang), "text": r.text(lang)}
+                                 for r in card_rulings(card)],
                 "tokens": self.made_by(position, lang)}
         return dict(found)
 
-    def verdict(self, position: int, colors: str, lang: str = "en") -> dict[str, Any]:
-        """A drawn card with the take rule's answer for the drawer's deck: what is missing, what to do."""
+    def verdict(self, position: int, colors: str, lang: str = "en", draw_step: bool | None = None) -> dict[str, Any]:
+        """A drawn card with the take rule's answer for the drawer's deck: what is missing, what to do (and whether
+        the draw-step discount applies: `draw_step`, None when the table keeps no turns)."""
         result = self.judged(position, colors)
         return {**self.describe(position, lang), "verdict": result.verdict, "missing": list(result.missing),
-                "reminder": REMINDERS[result.verdict]}
+                "draw_step": draw_step, "reminder": reminder(result.verdict, draw_step)}
 
     def ref(self, row: dict[str, Any]) -> dict[str, Any]:
         """A card the viewer may see, by reference: its face id (for its description), name and owner (None:

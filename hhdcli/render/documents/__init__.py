@@ -71,11 +71,12 @@ def check_document(report: CheckReport, symbols: SymbolTable, fmt: DocFormat) ->
     from hhdcli.rulings import card_rulings
 
     colors = "".join(report.deck_colors) or _("none")
+    lang = current_language()
     return render(f"check.{fmt}.j2", report=report, s=report.summary, verdicts=report.sorted_verdicts,
                    colors=colors, gains=[w for w in report.what_if if w.gain > 0], cost=_cost_markup(symbols),
-                   odds=report.odds, hell=lambda card: [r.id for r in card_rulings(card)],
+                   odds=report.odds, hell=lambda card: [r.name(lang) for r in card_rulings(card)],
                    # the report speaks the run's language; the take rule's words as the rules sheet says them
-                   _=_trusted(_) if fmt is DocFormat.HTML else _, ngettext=ngettext, lang=current_language(),
+                   _=_trusted(_) if fmt is DocFormat.HTML else _, ngettext=ngettext, lang=lang,
                    verdict_word=verdict_word, how_known=how_known,
                    summary_text=summary_line(report.summary), odds_text=format_odds(report.odds, report.whole_set)[0])
 

@@ -21,7 +21,7 @@ def rules_context(lang: str, library: LibraryRulings | None = None) -> dict:
 @dataclass(frozen=True)
 class RuledCard:
     name: str
-    ids: tuple[str, ...]
+    ids: tuple[str, ...]  # its rulings, by their names in the reader's language
     clarification: str | None
     guessed: bool  # not in the reviewed table: its rulings are the patterns' guess
 
@@ -33,7 +33,7 @@ class LibraryRulings:
     title: str
     count: str
     cards: tuple[RuledCard, ...]
-    rulings: tuple[tuple[str, str], ...]  # (id, text) in the table's order
+    rulings: tuple[tuple[str, str], ...]  # (name in the reader's language, text) in the table's order
     rulings_heading: str
     guessed: str  # the footnote for a guessed card, when there is one
 
@@ -50,12 +50,12 @@ def library_rulings(cards: list[Card], lang: str) -> LibraryRulings:
     for card in cards:
         found = hell_rulings(card)
         if found.rulings or found.clarification:
-            ruled[card.name] = RuledCard(card.name, tuple(r.id for r in found.rulings),
+            ruled[card.name] = RuledCard(card.name, tuple(r.name(lang) for r in found.rulings),
                                          found.clarification.text(lang) if found.clarification else None,
                                          found.source != CURATED)
             used |= {r.id for r in found.rulings}
     shown = tuple(ruled[name] for name in sorted(ruled, key=str.casefold))
     count = text["library_count"].format(ruled=len(shown), total=len(cards)) if shown else text["library_none"]
     return LibraryRulings(text["library_rulings"], count, shown,
-                          tuple((r.id, r.text(lang)) for r in RULINGS if r.id in used), text["rulings_heading"],
+                          tuple((r.name(lang), r.text(lang)) for r in RULINGS if r.id in used), text["rulings_heading"],
                           text["guessed"] if any(c.guessed for c in shown) else "")

@@ -123,7 +123,7 @@ class Painter:
         for face, height in zip(shown, self._face_heights(shown, top - bottom, w, compact, card), strict=True):
             self._face(face, x, y - height, w, height, compact, named=self._named(card, face))
             y -= height
-        self._footer_line(slot, card, color, [r.id for r in rulings], part)
+        self._footer_line(slot, card, color, [r.name(self.lang) for r in rulings], part)
         c.restoreState()
 
     @staticmethod

@@ -1,6 +1,6 @@
 // The log, in sentences: "Anna drew a Hell card" (which one is hers to know), "Ben declined Hype Train". The
 // actions are named as the server's Action enum names them (ACTIONS, from the bootstrap).
-import { el } from "./page.js";
+import { el, page } from "./page.js";
 import { kindName, stepName } from "./render.js";
 import { ACTIONS as A, ENDS, F, P, T, sentence } from "./i18n.js";
 
@@ -46,7 +46,10 @@ const SAY = {
 
 export function logLine(e) {
   const li = el("li", "", e.undone ? { class: "undone" } : {});
-  li.append(el("span", logSentence(e)), el("span", (e.undone ? T("taken back") + " · " : "") + T("game") + " " + e.game, { class: "small" }));
+  li.append(el("span", logSentence(e)));
+  // the game is said of an earlier game's lines only: the log's lines stay one line each, read across the table
+  const said = [...(e.undone ? [T("taken back")] : []), ...(e.game !== page.state.game ? [T("game") + " " + e.game] : [])];
+  if (said.length) li.append(el("span", said.join(" · "), { class: "small" }));
   return li;
 }
 

@@ -66,4 +66,7 @@ async function useDeck(extra) {
 $("deck-send").onclick = () => { const text = $("deck-text").value; if (!text.trim()) { $("deck-text").focus(); return; } useDeck({ text }); };
 $("colors-send").onclick = () => useDeck({ colors: $("deck-colors").value });
 
+// the bar at a phone's foot (with a drawn card's sheet) grows and shrinks: the page ends above it, whatever its height
+new ResizeObserver(() => document.body.style.setProperty("--bar", $("bar").offsetHeight + "px")).observe($("bar"));
+
 connect();

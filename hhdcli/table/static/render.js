@@ -41,7 +41,7 @@ export function render() {
   $("game").textContent = state.game;
   $("library").textContent = state.library_count;
   $("sbcount").textContent = state.sideboard.length;
-  $("draw").disabled = !me || !!me.pending; $("undo").disabled = !me && !state.host;
+  renderBar(me); $("undo").disabled = !me && !state.host;
   // seat
   $("seat").hidden = !!me;
   $("me").hidden = !me;
@@ -172,11 +172,19 @@ function tokens(list, card) {  // the tokens a card makes, under its rulings: a 
   }));
 }
 
+// The rules deal the opening hand before the game: until a player has theirs, the bar's main button deals it (and
+// says so) instead of drawing; then it draws from Hell, greyed while a drawn card waits for take or decline.
+function renderBar(me) {
+  const first = !!me && me.opening === null;
+  const bar = $("draw");
+  bar.dataset.action = first ? "opening-hand" : "draw";
+  bar.textContent = first ? T("First your opening hand: 2 Hell cards") : T("Draw from Hell");
+  bar.disabled = !me || (!first && !!me.pending);
+}
+
 function renderOpening(me) {
-  $("opening").hidden = !me || me.opening === "kept";
+  $("opening").hidden = !me || me.opening !== "dealt";  // not dealt yet: the bar deals it
   if (!me) return;
-  $("deal-row").hidden = me.opening !== null;
-  $("mull-row").hidden = me.opening !== "dealt";
   if (me.opening !== "dealt") page.ticked = [];
   const ticked = page.ticked;
   $("keep").textContent = ticked.length ? P("Keep, {count} Hell card to the bottom", "Keep, {count} Hell cards to the bottom", ticked.length) : T("Keep, none to the bottom");
@@ -193,8 +201,11 @@ function renderHand(me) {
     const tile = el("button", "", { class: "tile" + (page.ticked.includes(c.position) ? " ticked" : "") });
     held.append(tile);
     const img = el("img"); image(img, c, "");
-    tile.append(img, el("span", c.name, { class: "name" }));
-    if (c.type_line) tile.append(rich(el("span", "", { class: "oneline" }), (c.cost ? c.cost + " · " : "") + c.type_line));
+    const text = el("span", "", { class: "tile-text" });  // its name and cost at 16 px, its type line beneath
+    text.append(el("span", c.name, { class: "name" }));
+    if (c.cost) text.append(rich(el("span", "", { class: "cost" }), c.cost));
+    if (c.type_line) text.append(rich(el("span", "", { class: "oneline" }), c.type_line));
+    tile.append(img, text);
     if (picking) {
       const n = page.ticked.indexOf(c.position);
       tile.setAttribute("aria-pressed", n >= 0 ? "true" : "false");
@@ -218,9 +229,13 @@ function renderDeck(me) {
     const b = el("button", c.name, { class: "link" }); b.onclick = () => openCard(c, ZONES.DECK); const li = el("li"); li.append(b); return li; }));
 }
 
+const SIDEBOARD_SHOWN = 8;  // on the board (table.css hides the rest): its top cards, and how many are below them
 function renderSideboard(me) {
   const sideboard = page.state.sideboard;
   $("sb-empty").hidden = sideboard.length > 0;
+  const more = sideboard.length - SIDEBOARD_SHOWN;
+  $("sb-more").hidden = more <= 0;
+  $("sb-more").textContent = more > 0 ? P("and {count} more card below them", "and {count} more cards below them", more) : "";
   $("play-top").disabled = !me || !sideboard.length;
   $("sideboard").replaceChildren(...sideboard.map((ref, i) => { const c = full(ref);
     const li = el("li", "", { class: i === 0 ? "top" : "" });
@@ -239,7 +254,9 @@ function renderPlayers() {
     const li = el("li", "");
     const who = el("span", ""); who.append(el("span", "", { class: "dot" + (p.online ? " on" : ""), "aria-hidden": "true" }),
       el("b", p.name), " · " + P("{count} Hell card", "{count} Hell cards", p.card_count));
-    li.append(who, el("span", (p.online ? T("connected") : p.seated ? T("not connected") : T("no phone yet")) + (p.waiting ? " · " + T("deciding") : ""), { class: "small" }));
+    const how = el("span", (p.online ? T("connected") : p.seated ? T("not connected") : T("no phone yet")) + (p.waiting ? " · " + T("deciding") : ""), { class: "small" });
+    how.append(el("span", " · " + P("{count} life", "{count} life", p.life), { class: "board-only" }));  // the board's first screen
+    li.append(who, how);
     if (state.host && p.seated) {  // one button beside the name: the seat's choices, and what each does, in a dialog
       const seat = el("button", T("Seat…"), { class: "soft" }); seat.append(el("span", " " + p.name, { class: "sr" }));
       seat.onclick = () => seatMenu(p.name); li.append(seat); }
