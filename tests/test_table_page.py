@@ -193,12 +193,19 @@ def test_mulligan_twice_with_a_partial_keep_undo_after_another_and_a_cancelled_e
     assert all(any(line.startswith(who) for who in ("Anna", "Ben")) for line in ben.log())  # every entry has its player
 
 
-def test_three_games_on_three_phones_and_the_board(browsers, table):
+def test_three_games_on_four_phones_with_a_late_player_and_the_board(browsers, table):
     """Each game: opening hands kept on every phone, a draw each, a card played; the board follows every change
-    by push and ends the game; the next game goes on with the same library and sideboard, ownership afresh."""
+    by push and ends the game; the next game goes on with the same library and sideboard, ownership afresh. A
+    fourth player, late, is added from the board after the first game and plays the other two on a fourth phone."""
     laptop = board(browsers, 0, table)
     phones = {name: phone(browsers, i + 1, table, name) for i, name in enumerate(("Anna", "Ben", "Cleo"))}
     for game in (1, 2, 3):
+        if game == 2:
+            laptop.js("document.getElementById('add-name').value = 'Dana';"
+                      "document.getElementById('add-colors').value = 'G';")
+            laptop.click("#add button[type=submit]")
+            laptop.until(lambda: any(t.startswith("Dana") for t in laptop.texts("#players li")))
+            phones["Dana"] = phone(browsers, 4, table, "Dana")
         for page in phones.values():
             page.press("opening-hand")
             page.until(lambda p=page: len(p.hand()) == 2)
