@@ -158,15 +158,15 @@ def test_a_game_over_https_behind_caddy_with_four_phones_and_the_board(legacy_ca
 
         before = int(board.text("library"))
         asked = time.monotonic()
-        phones[0].press("draw")
+        phones[0].press("opening-hand")  # the bar's first action: the opening hand, two Hell cards
         line = stream.readline()
         while not line.startswith(b"data:"):
             line = stream.readline()
         assert time.monotonic() - asked < 2  # not held in the proxy's buffer
         stream_connection.close()
-        board.until(lambda: int(board.text("library")) == before - 1)
+        board.until(lambda: int(board.text("library")) == before - 2)
         for page in phones[1:]:
-            page.until(lambda page=page: int(page.text("library")) == before - 1)
+            page.until(lambda page=page: int(page.text("library")) == before - 2)
         status, headers, _ = caddy.ask("GET", f"/api/state?code={table['code']}")
         assert status == 200 and headers["strict-transport-security"].startswith("max-age=")
     finally:

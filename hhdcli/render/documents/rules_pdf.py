@@ -163,7 +163,7 @@ def _library_story(section: LibraryRulings, fonts: Fonts, size: float) -> list:
     def line(card: RuledCard) -> str:
         ids = ", ".join(card.ids)
         out = f"<b>{_markup(fonts, card.name, bold=True)}</b>{'*' if card.guessed else ''}"
-        out += f" — {escape(ids)}" if ids else ""
+        out += f" — {_markup(fonts, ids)}" if ids else ""  # the rulings' names, in the reader's language
         return out + (f". {_markup(fonts, card.clarification)}" if card.clarification else "")
 
     title = ParagraphStyle("lt", fontName=fonts.bold, fontSize=size * 1.6, leading=size * 2, spaceAfter=size * 0.5)
@@ -176,7 +176,8 @@ def _library_story(section: LibraryRulings, fonts: Fonts, size: float) -> list:
         story.append(Paragraph(_markup(fonts, section.guessed), body))
     if section.rulings:
         story.append(Paragraph(_markup(fonts, section.rulings_heading, bold=True), heading))
-        story += [Paragraph(f"<b>{escape(i)}</b> — {_markup(fonts, t)}", body) for i, t in section.rulings]
+        story += [Paragraph(f"<b>{_markup(fonts, i, bold=True)}</b> — {_markup(fonts, t)}", body)
+                  for i, t in section.rulings]
     return story
 
 
