@@ -8,6 +8,7 @@ two phones acting at the same instant are served one after the other and no card
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import sqlite3
@@ -521,3 +522,16 @@ def state_error(exc: sqlite3.DatabaseError, path: Path) -> TableError:
     if code is not None and code & 0xFF in _UNWRITABLE:
         return StateUnwritable(N_("cannot write {file}: {reason}"), status=500, file=path, reason=exc)
     return TableError("{file} is damaged ({reason})", status=400, file=path, reason=exc)
+
+
+def disk_full(error: BaseException) -> bool:
+    """SQLite's SQLITE_FULL, or the system's "no space left", here or under the error it caused (a failed
+    COMMIT's ROLLBACK then finds no transaction: SQLite rolled it back itself)."""
+    found: BaseException | None = error
+    while found is not None:
+        if isinstance(found, sqlite3.OperationalError) and "full" in str(found):
+            return True
+        if isinstance(found, OSError) and found.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        found = found.__cause__ or found.__context__
+    return False
