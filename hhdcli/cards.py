@@ -760,11 +760,17 @@ class CardIndex:
                            if (key := drive_id(url))}
         return self._drive
 
+    @cached_property
+    def _loose(self) -> list[tuple[str, Card]]:
+        """Each card's loose name, worked out once: a library's tokens ask for a few hundred makers by name, and
+        each asking loosened all 97 names again (a table's first draw took a third of a second)."""
+        return [(loose_name(c.name), c) for c in self.cards]
+
     def _renamed(self, name: str) -> Card | None:
         key = loose_name(name)
-        same = {id(c): c for c in self.cards if loose_name(c.name) == key}
+        same = {id(c): c for loose, c in self._loose if loose == key}
         if not same and len(key) >= 8:
-            same = {id(c): c for c in self.cards if one_edit_apart(loose_name(c.name), key)}
+            same = {id(c): c for loose, c in self._loose if one_edit_apart(loose, key)}
         return next(iter(same.values())) if len(same) == 1 else None
 
     def find(self, name_or_id: str) -> Card | None:

@@ -326,12 +326,9 @@ def state() -> Any:
     who = viewer()
     changes = served().changes
     changes.asked(who)
-    seen = served().session.state(LOG_PAGE, viewer=who, lang=language())
-    for p in seen["players"]:
-        p["online"] = changes.online(p["name"])
-    seen["host"] = is_host()
-    seen["join_url"] = join_url()
-    return jsonify(seen)
+    seen = served().session.state(LOG_PAGE, viewer=who, lang=language())  # shared: added to, not changed
+    return jsonify({**seen, "players": [{**p, "online": changes.online(p["name"])} for p in seen["players"]],
+                    "host": is_host(), "join_url": join_url()})
 
 
 @table.get("/api/cards")
