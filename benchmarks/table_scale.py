@@ -263,12 +263,12 @@ def saturation(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
                       "draw_p99_ms": found["draw"]["p99_ms"], "push_p99_ms": found["push_to_other_pages"]["p99_ms"],
                       "server_cpu_share": found["server_cpu_share"],
                       "load_client_cpu_share": found["load_client_cpu_share"]})
-        if found["draw"]["p99_ms"] > TARGETS["draw_p99_ms"] or found["actions_per_s"] < 0.9 * rate:
+        steps[-1]["met"] = found["draw"]["p99_ms"] <= TARGETS["draw_p99_ms"] and found["actions_per_s"] >= 0.9 * rate
+        if not steps[-1]["met"]:
             break
         rate *= 1.5
-    met = [s["asked_per_s"] for s in steps if s["draw_p99_ms"] <= TARGETS["draw_p99_ms"]]
-    return {"steps": steps, "last_rate_met_per_s": max(met, default=None),
-            "saturated_at_per_s": steps[-1]["asked_per_s"] if steps and steps[-1]["asked_per_s"] not in met else None}
+    return {"steps": steps, "last_rate_met_per_s": max((s["asked_per_s"] for s in steps if s["met"]), default=None),
+            "saturated_at_per_s": steps[-1]["asked_per_s"] if steps and not steps[-1]["met"] else None}
 
 
 def main() -> None:
