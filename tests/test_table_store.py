@@ -177,3 +177,26 @@ def _dump(path: Path) -> list[str]:
         return list(db.iterdump())
     finally:
         db.close()
+
+
+def test_the_reads_of_one_version_share_its_rows_and_every_change_is_read_afresh_by_every_viewer(tmp_path):
+    """Every page reads the state after each change: the table's rows are read once per version for all of
+    them, so each change (an action, a seat, a late player) must show in the next read of each viewer."""
+    session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
+    session.start({"Anna": tuple("R"), "Ben": tuple("U")})
+    viewers = ("Anna", "Ben", None)
+    before = {who: session.state(viewer=who) for who in viewers}
+    drawn = session.draw("Anna")
+    after = {who: session.state(viewer=who) for who in viewers}
+    for who in viewers:
+        assert after[who]["version"] > before[who]["version"]
+        assert after[who]["library_count"] == before[who]["library_count"] - 1
+        assert after[who]["log"][0]["action"] == "draw" and len(after[who]["log"]) == len(before[who]["log"]) + 1
+    anna = next(p for p in after["Anna"]["players"] if p["name"] == "Anna")
+    assert drawn["position"] in [c["position"] for c in anna["cards"]] + [(anna["pending"] or {}).get("position")]
+    assert next(p for p in after["Ben"]["players"] if p["name"] == "Anna")["cards"] == []  # her hand is hers
+    session.join("Ben")
+    session.add_player("Cleo", "G")
+    for who in viewers:
+        players = session.state(viewer=who)["players"]
+        assert [p["name"] for p in players] == ["Anna", "Ben", "Cleo"] and players[1]["seated"] is True
