@@ -200,3 +200,22 @@ def test_the_reads_of_one_version_share_its_rows_and_every_change_is_read_afresh
     for who in viewers:
         players = session.state(viewer=who)["players"]
         assert [p["name"] for p in players] == ["Anna", "Ben", "Cleo"] and players[1]["seated"] is True
+
+
+def test_a_players_opening_hand_is_found_through_its_own_index_however_long_the_evening(tmp_path):
+    """Every state read of a player's page asks where their opening hand stands: the search goes by game, player
+    and action, not back through every action of the player's game."""
+    session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
+    session.start({"Anna": tuple("R")})
+    session.opening_hand("Anna")
+    for _ in range(30):
+        session.draw("Anna")
+        session.undo("Anna")
+    asked: list[str] = []
+    with session.store.snapshot() as tx:
+        tx.db.set_trace_callback(asked.append)
+        found = tx.latest_opening(1, "Anna")
+        tx.db.set_trace_callback(None)
+        plan = " ".join(str(row[3]) for row in tx.db.execute(f"EXPLAIN QUERY PLAN {asked[-1]}"))
+    assert found is not None and found.action == "opening hand"
+    assert "log_openings (game=? AND player=? AND action=?)" in plan
