@@ -641,12 +641,14 @@ _DATE = re.compile(r"^(?:[A-Za-z][A-Za-z ]{0,30}:?\s+)?(?:\w+,?\s+)?(?:\d{4}-\d{
                    rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{4}})"
                    r"(?:[ T,]+\d{1,2}:\d{2}(?::\d{2})?\S*(?:\s*[AP]M)?(?:\s*[A-Z]{2,5})?)?$", re.IGNORECASE)
 _TALLY = re.compile(r"\b\d+\s+(?:cards?|tokens?|spells?)\b", re.IGNORECASE)
+# a ruler a generated list draws around its headings (`------`): no card and nothing to warn of (`_____` is a card)
+_RULER = re.compile(r"^[-=*~]{3,}$")
 
 
 def _is_comment_or_metadata(line: str) -> bool:
-    """Lines every exporter writes that are not cards: comments, Forge's `Name=`, XMage's `NAME:` and
+    """Lines every exporter writes that are not cards: comments, rulers, Forge's `Name=`, XMage's `NAME:` and
     `LAYOUT`, Arena's `About` block."""
-    if line.startswith(("//", "#", ";", "LAYOUT ")) or _DATE.match(line):
+    if line.startswith(("//", "#", ";", "LAYOUT ")) or _DATE.match(line) or _RULER.match(line):
         return True
     return len(line) <= MAX_LINE and bool(_METADATA.match(line)) and not _is_colon_name(line)
 
@@ -880,7 +882,8 @@ def _csv_header(text: str, source: str) -> CsvHeader | None:
     return None
 
 
-_EXCEL_SEP = re.compile(r"^\ufeff?\s*sep=(?P<sep>[,;\t|])\s*$", re.IGNORECASE)
+# Quoted as Dragon Shield writes it (`"sep=,"`), or bare as Excel reads it
+_EXCEL_SEP = re.compile(r'^\ufeff?\s*(?P<q>"?)sep=(?P<sep>[,;\t|])(?P=q)\s*$', re.IGNORECASE)
 
 
 def _column(header: list[str], names: tuple[str, ...]) -> int | None:

@@ -205,13 +205,24 @@ _WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
 
 
 def wide_encoding(raw: bytes) -> str | None:
-    """The UTF-16 or UTF-32 encoding a text's byte-order mark says, or None."""
-    return next((encoding for bom, encoding in _WIDE_BOMS if raw.startswith(bom)), None)
+    """The UTF-16 or UTF-32 encoding a text's byte-order mark says; else UTF-16 without a mark (Dragon Shield's
+    export is UTF-16 LE without one) when its first bytes are Latin text, each letter's other byte a NUL; or None."""
+    marked = next((encoding for bom, encoding in _WIDE_BOMS if raw.startswith(bom)), None)
+    return marked or _unmarked_utf16(raw[:8192])
+
+
+def _unmarked_utf16(sample: bytes) -> str | None:
+    """UTF-16 LE or BE without a BOM: at least a third of the sample's two-byte units are one NUL and one other
+    byte, and every NUL falls on the same side. UTF-8 text holds no NUL; a binary file has NULs on both sides."""
+    nuls = [i % 2 for i, byte in enumerate(sample) if byte == 0]
+    if len(sample) % 2 or len(nuls) * 3 < len(sample) // 2 or len(set(nuls)) != 1:
+        return None
+    return "utf-16-le" if nuls[0] else "utf-16-be"
 
 
 def decode_text(raw: bytes) -> str:
-    """UTF-16 or UTF-32 with a BOM; UTF-8 (with or without a BOM), else Windows-1252 (what Notepad writes:
-    `Urza’s Saga`)."""
+    """UTF-16 or UTF-32 with a BOM, or UTF-16 whose NULs say it; UTF-8 (with or without a BOM), else
+    Windows-1252 (what Notepad writes: `Urza’s Saga`)."""
     wide = wide_encoding(raw)
     if wide:
         return raw.decode(wide, errors="replace")

@@ -59,41 +59,57 @@ def _deadline() -> float | None:
 def _watched(base: type) -> type:
     class Watched(base):
         def getresponse(self, *args: Any, **kwargs: Any) -> Any:
-            sockets = getattr(_current, "sockets", None)
-            if sockets is not None and self.sock is not None:
-                sockets.append(self.sock)
+            watchdog = getattr(_current, "watchdog", None)
+            if watchdog is not None and self.sock is not None:
+                watchdog.watch(self.sock)
             return super().getresponse(*args, **kwargs)
 
     return Watched
 
 
 class _Watchdog:
-    """Shuts the request's sockets at its deadline; `fired` says the failure that follows is a timeout."""
+    """Shuts the request's sockets at its deadline (or when the run is interrupted); `fired` says the failure
+    that follows is a timeout. A socket watched after it fired is shut at once: a request still connecting
+    when Ctrl-C came would otherwise wait for a silent host until the deadline's timer."""
 
     def __init__(self, seconds: float) -> None:
         self.fired = False
-        self.sockets: list[socket.socket] = []
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()  # `watch` (the request's thread) against `fire` (the timer's, or Ctrl-C's)
         self._timer = threading.Timer(seconds, self.fire)
         self._timer.daemon = True
 
-    def fire(self) -> None:
-        self.fired = True
-        import socket  # here: a command that only checks a URL option never loads it
+    def watch(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sockets.append(sock)
+            fired = self.fired
+        if fired:
+            _shut(sock)
 
-        for sock in list(self.sockets):
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+    def fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            sockets = list(self._sockets)
+        for sock in sockets:
+            _shut(sock)
 
     def __enter__(self) -> _Watchdog:
-        _current.sockets, _current.deadline = self.sockets, time.monotonic() + self._timer.interval
+        _current.watchdog, _current.deadline = self, time.monotonic() + self._timer.interval
         self._timer.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._timer.cancel()
-        _current.sockets = _current.deadline = None
+        _current.watchdog = _current.deadline = None
+
+
+def _shut(sock: socket.socket) -> None:
+    import socket  # here: a command that only checks a URL option never loads it
+
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
 
 
 def _retry_class(notice: Notice | None) -> type:

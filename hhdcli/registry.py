@@ -6,6 +6,7 @@ the previous cache exactly as it was.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -90,6 +91,12 @@ def is_url(source: str) -> bool:
     return source.startswith(("http://", "https://"))
 
 
+def _local_path(given: str) -> str:
+    """A local file named on the command line, made absolute but not resolved: a shell's <(…) is /dev/fd/N, a
+    link to a pipe with no name of its own to open."""
+    return os.path.abspath(os.path.expanduser(given))
+
+
 def _read_local(path_text: str) -> bytes:
     """A registry file as it is, or gzipped (the registry serves its catalog gzipped; tests/data keeps it so)."""
     path = Path(path_text).expanduser()
@@ -140,7 +147,7 @@ class Syncer:
         elif is_url(source):
             download = self._from_url(source, old, force)
         else:
-            path = str(Path(source).expanduser().resolve())
+            path = _local_path(source)
             download = Download(path, _read_local(path))
             if old and not force and old.source == path and old.sha256 == sha256_hex(download.data):
                 download.not_modified = True
@@ -230,7 +237,7 @@ class Syncer:
         built-in one is used)."""
         explicit = symbols is not None
         if symbols is None and source is not None and not is_url(source):
-            beside = Path(source).expanduser().resolve().parent / "pips.json"
+            beside = Path(_local_path(source)).parent / "pips.json"
             if not beside.is_file():
                 keep = old is not None and has_symbols(self.cache_dir)
                 return None if keep else Download(f"{BUILTIN_PREFIX} pips.json", builtin_symbols_file())
@@ -243,7 +250,7 @@ class Syncer:
                 download = self._get(symbols, etag=old.symbols_etag if same and old else None,
                                      last_modified=old.symbols_last_modified if same and old else None)
             else:
-                path = str(Path(symbols).expanduser().resolve())
+                path = _local_path(symbols)
                 download = Download(path, _read_local(path))
             if not download.not_modified:
                 parse_symbols(download.data)

@@ -8,6 +8,14 @@ import pytest
 
 from support import CURRENT_SAMPLE, EXCERPT, LEGACY, PIPS, Hhd, LoopbackServer, Reply, chromium
 
+# The longest tests are handed out first: a parallel run ends when its last test does, and the README's walk (a
+# venv, an install and the whole tour: over a minute) or a browser game begun near the end would run on alone.
+LONGEST_FIRST = ("test_readme.py", "test_table_caddy.py", "test_table_page.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.path.name not in LONGEST_FIRST)  # a stable sort: the rest keep their order
+
 
 @pytest.fixture
 def server():

@@ -79,7 +79,7 @@ class LoopbackServer:
 
         self.httpd = _QuietServer(("127.0.0.1", 0), _Handler)
         self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)  # close() waits one
         self.thread.start()
 
     @property

@@ -45,7 +45,8 @@ class Table:
         self.server = make_server("127.0.0.1", self.port, app, threaded=True, fd=self.socket.fileno())
         self.url = f"http://127.0.0.1:{self.port}"
         self.tokens: dict[str, str] = {}
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # stopped within 50 ms (serve_forever looks for a shutdown every poll_interval: 0.5 s by default)
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
 
     def call(self, path: str, body: object = None, headers: dict[str, str] | None = None,
              token: str | None = None, host: bool = False) -> tuple[int, dict]:
@@ -88,6 +89,7 @@ class Table:
         self.server.shutdown()
         self.server.server_close()
         self.socket.close()
+        self.session.close()  # as hhd table's process ends: its state file whole, without a write-ahead log
 
 
 def positions_in(state_file: Path, zone: str) -> list[int]:

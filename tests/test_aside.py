@@ -75,9 +75,6 @@ def test_a_stopped_download_child_is_given_up_and_its_half_fetched_here(server, 
     assert session_processes(process.pid) == {}
 
 
-# open (issue 41): on a loaded machine the child was seen downloading on until --timeout after SIGTERM, to hhd alone
-# and once to its whole group, though PR_SET_PDEATHSIG ends an Aside child whose parent exits; both pass on a quiet one
-@pytest.mark.xfail(strict=False, reason="open: the download child sometimes outlives a SIGTERM under load")
 @pytest.mark.parametrize("to", ["hhd alone", "its process group"])
 def test_sigterm_ends_the_download_child_with_its_parent(server, tmp_path, to):
     """SIGTERM ends hhd at once (no handler of its own); the child sees its parent gone and stops too, rather
@@ -91,8 +88,6 @@ def test_sigterm_ends_the_download_child_with_its_parent(server, tmp_path, to):
     assert took < 2.5, f"{took:.1f} s"  # about 0.3 s; the margin is for a loaded machine
 
 
-# open (issue 41), as the SIGTERM case above: a CI run saw the download child wait out --timeout after Ctrl-C once
-@pytest.mark.xfail(strict=False, reason="open: the download child sometimes outlives a Ctrl-C")
 def test_ctrl_c_during_downloads_from_a_silent_host_acts_at_once(server, tmp_path):
     """Downloads under way are cut off (their connections shut), not waited for until their --timeout."""
     run, names = cards_with_served_images(server, tmp_path / "cache", 12, SILENT)

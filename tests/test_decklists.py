@@ -503,6 +503,18 @@ def test_a_windows_notepad_deck_keeps_its_apostrophes(tmp_path):
     assert read_deck(deck).main[0].name == "Urza’s Saga"
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_a_deck_in_utf16_without_a_bom_is_read_as_text_and_nuls_on_both_sides_are_binary(tmp_path, encoding):
+    """Dragon Shield exports UTF-16 LE with no byte-order mark: its NULs all fall on one side of each pair."""
+    deck = tmp_path / "deck.txt"
+    deck.write_bytes("4 Lightning Bolt\r\n1 Jötun Grunt\r\n20 Mountain ⚪\r\n".encode(encoding))
+    assert [(e.count, e.name) for e in read_deck(deck).main] == [(4, "Lightning Bolt"), (1, "Jötun Grunt"),
+                                                                 (20, "Mountain ⚪")]
+    deck.write_bytes(b"4 Forest\0\0\x01\0" * 50)  # NULs on both sides: not text
+    with pytest.raises(InputError, match="binary file"):
+        read_deck(deck)
+
+
 # --- hostile deck files: one line naming the file, never a traceback ---------------------------------------
 
 
@@ -593,6 +605,15 @@ def test_a_generated_cube_list_counts_its_cards_not_its_title_date_or_color_head
     assert deck.problems == ["cube.txt:1: read as the deck's title, not a card: 'Vintage Cube'"]
 
 
+@pytest.mark.parametrize("ruler", ["------", "=====", "***", "~~~"])
+def test_a_ruler_drawn_between_groups_is_no_card_and_no_warning(ruler):
+    deck = parse_deck(f"Cube\nGenerated on: May 10 2023\n{ruler}\nWhite\n{ruler}\nOust\nPath to Exile\n", "cube.txt")
+    assert [e.name for e in deck.main] == ["Oust", "Path to Exile"]
+    assert deck.problems == ["cube.txt:1: read as the deck's title, not a card: 'Cube'"]
+    counted = parse_deck(f"4 Forest\n{ruler}\n1 _____\n", "d.txt")  # underscores alone are a card's name
+    assert [e.name for e in counted.main] == ["Forest", "_____"] and counted.problems == []
+
+
 @pytest.mark.parametrize("line", ["Forth Eorlingas!", "Continue?"])
 def test_a_name_may_end_in_an_exclamation_or_question_mark(line):
     assert parse_card_line(line, countless=True).name == line
@@ -611,6 +632,8 @@ def test_a_csv_that_begins_with_excels_sep_line_is_read_by_the_header_after_it()
     deck = parse_deck(DRAGON_SHIELD, "dragonshield.csv")
     assert [(e.count, e.name, e.line) for e in deck.main] == [(2, "Island", 3), (1, "Otawara, Soaring City", 4)]
     assert deck.problems == [] and deck.doubts == []
+    quoted = parse_deck(DRAGON_SHIELD.replace("sep=,", '"sep=,"'), "all-folders.csv")  # as Dragon Shield writes it
+    assert [(e.count, e.name, e.line) for e in quoted.main] == [(e.count, e.name, e.line) for e in deck.main]
     semicolons = parse_deck(DRAGON_SHIELD.replace("sep=,", "sep=;").replace(",", ";").replace(
         "Otawara; Soaring City", "Otawara, Soaring City"), "export.txt")  # declared, not guessed
     assert sum(e.count for e in semicolons.main) == 3

@@ -639,6 +639,7 @@ def test_the_tts_save_lays_the_librarys_tokens_beside_it(synced, library, tmp_pa
 
 
 MPC_AUTOFILL = Path(__file__).parent / "vendor" / "mpc-autofill"
+DRIVE_STANDINS = Path(__file__).parent / "vendor" / "drive-standins"  # its io.py's imports, never called (README)
 READ_ORDER = """
 import json, sys
 from src.order import CardOrder
@@ -657,7 +658,7 @@ def read_mpc_order(order: Path, cardback: str) -> dict:
     folder.mkdir(exist_ok=True)
     (folder / cardback).write_bytes(b"\x89PNG a card back")
     result = subprocess.run([sys.executable, "-c", READ_ORDER, str(order.resolve())], cwd=folder, capture_output=True,
-                            text=True, env={**os.environ, "PYTHONPATH": str(MPC_AUTOFILL)}, stdin=subprocess.DEVNULL,
+                            text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (MPC_AUTOFILL, DRIVE_STANDINS)))}, stdin=subprocess.DEVNULL,
                             timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     return json.loads(result.stdout.strip().splitlines()[-1])

@@ -74,3 +74,35 @@ def test_a_short_retry_after_is_waited_and_said(server, tmp_path):
     result = Hhd(tmp_path / "cache", server.url)("--timeout", "10", "sync", "--source", server.url + "/db.json",
                                                   "--symbols", str(PIPS))  # 3 s of waiting fits in 10
     assert result.exit_code == 0 and "waiting 3 s: the server asked to (Retry-After)" in result.output
+
+
+@pytest.mark.parametrize("after", [0.0, 0.001, 0.005, 0.02])
+def test_abort_ends_requests_to_a_silent_host_at_once_whatever_they_were_doing(server, after):
+    """Ctrl-C's abort, however it falls against requests still connecting, sending or waiting for an answer:
+    every one ends now, none waits for the silent host until its deadline."""
+    import threading
+
+    from hhdcli.errors import DownloadError
+    from hhdcli.http import Client, HttpSettings
+
+    server.routes["/silent.jpg"] = Reply(b"", content_type="image/jpeg", delay=60)
+    client = Client(HttpSettings.for_timeout(20))
+    client.session  # noqa: B018  (made before the threads, as Fetching does)
+    ended: list[float] = []
+
+    def one(index: int) -> None:
+        try:
+            client.get(f"{server.url}/silent.jpg?{index}", limit=1000)
+        except DownloadError:
+            ended.append(time.monotonic())
+
+    threads = [threading.Thread(target=one, args=(index,)) for index in range(8)]
+    for thread in threads:
+        thread.start()
+    time.sleep(after)
+    aborted = time.monotonic()
+    client.abort()
+    for thread in threads:
+        thread.join(timeout=25)
+    assert len(ended) == 8
+    assert max(ended) - aborted < 2.0, f"{max(ended) - aborted:.1f} s"

@@ -525,3 +525,43 @@ def test_the_tokens_of_a_cards_selection_are_printed_with_it(synced, tmp_path):
                   "--text-only", "--tokens")
     assert made.exit_code == 0, made.output
     assert "(token)" in PdfReader(drawn).pages[-1].extract_text()
+
+
+@pytest.mark.parametrize("lang, mark", [("en", "TOKEN"), ("ru", "ФИШКА")])
+def test_a_token_printed_from_its_scan_is_marked_as_a_token_on_its_face(server, tmp_path, lang, mark):
+    """Nine cards and a token, each from its scan: the token's face carries a white band with "TOKEN" (in the
+    run's language) on its bottom edge, inside the card and clear of its name box; no card's face has one."""
+    from hhdcli.cards import Card, Face
+    from hhdcli.i18n import current_language, set_language
+    from hhdcli.mana import SymbolTable
+    from hhdcli.render.plan.proxies import ProxyOptions
+    from hhdcli.render.proxies import render_proxies
+    from hhdcli.render.scans.images import ImageStore
+    from hhdcli.tokens import Token, token_card
+
+    server.routes["/img/card.jpg"] = Reply(_jpeg((170, 30, 30)), content_type="image/jpeg")
+    server.routes["/img/food.jpg"] = Reply(_jpeg((20, 30, 120)), content_type="image/jpeg")
+    cards = [Card(f"hlc-{i}", f"Card {i}", "HLC", (Face(f"Card {i}", type_line="Artifact"),),
+                  image=f"{server.url}/img/card.jpg") for i in range(9)]
+    food = token_card(Token("food", "Food", "Token Artifact — Food", image=f"{server.url}/img/food.jpg"))
+    before = current_language()
+    set_language(lang)
+    try:
+        pdf, report = render_proxies([*cards, food], SymbolTable.from_records([]), ProxyOptions(),
+                                     ImageStore(tmp_path / "images"))
+    finally:
+        set_language(before)
+    assert (report.pages, report.images, report.text) == (2, 2, 0)  # every face from its scan
+    out = tmp_path / "p.pdf"
+    out.write_bytes(pdf)
+    reader = PdfReader(out)
+    assert mark not in reader.pages[0].extract_text()  # nine cards, no mark
+    [(x, y, w, h)] = _image_placements(reader, 1)  # the token, alone on its page
+    found: list[tuple[float, float]] = []  # where each piece of text starts: the text matrix times the CTM
+    reader.pages[1].extract_text(visitor_text=lambda text, cm, tm, _font, _size: found.append(
+        (tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5])) if text.strip() == mark else None)
+    [(start, baseline)] = found
+    assert x + w / 2 - 10 * MM < start < x + w / 2 and y < baseline < y + 4 * MM  # centred on its bottom edge
+    page = _render(out, 2, dpi=150)
+    assert _pixel(page, x + w / 2 - 5 * MM, y + 1.3 * MM) > (240, 240, 240)  # the band, white on the dark scan
+    assert _pixel(page, x + w / 2, y + h - 6 * MM)[2] > 100  # the top, where the name box is, is the scan's

@@ -11,7 +11,7 @@ import pytest
 
 from hhdcli.cards import normalize_name
 from hhdcli.deck import read_deck
-from hhdcli.decklists import Zone, parse_deck
+from hhdcli.decklists import Zone, parse_deck, split_name
 from hhdcli.errors import InputError
 
 REAL = Path(__file__).parent / "decks" / "real"
@@ -559,22 +559,37 @@ def test_a_real_untapped_collection_counts_each_printing_once():
 # Collection exports of Dragon Shield's MTG Card Manager and its predecessor MTG Manager (leriomaggio's
 # "original" exports of the same collection from both apps, 2020), and a later Dragon Shield export written in a
 # French locale (Phenixjj: `Quantity; Name; CardNumber; …; Single Current Price; Total Current Price`, semicolons
-# between the columns). Counts: the `Quantity` column summed, as each app and Python's csv module read it.
+# between the columns); and Dragon Shield's `all-folders.csv` as Chazmus committed it (UTF-8, CRLF, a quoted
+# `"sep=,"` line before the header; three folders, 2,039 rows; read as 2,040 one-card lines before the quoted
+# line was known). Counts: the `Quantity` column summed, as each app and Python's csv module read it.
 COLLECTIONS = [("dragonshield", "leriomaggio-Islands.csv", 231), ("dragonshield", "leriomaggio-Gold_Multicolor.csv", 1594),
-               ("dragonshield", "Phenixjj-collection.csv.gz", 5935), ("mtgmanager", "leriomaggio-Islands.csv", 231),
+               ("dragonshield", "Phenixjj-collection.csv.gz", 5935), ("dragonshield", "Chazmus-all-folders.csv.gz", 2973),
+               ("mtgmanager", "leriomaggio-Islands.csv", 231),
                ("mtgmanager", "leriomaggio-Gold_Multicolor.csv", 1592)]
 
 
 @pytest.mark.parametrize("folder, name, cards", COLLECTIONS)
 def test_real_collection_exports_count_their_quantity_column(folder, name, cards, tmp_path):
     deck = read_deck(_real(folder, name, tmp_path))
-    assert deck.problems == [] and (count(deck.main), count(deck.sideboard)) == (cards, 0)
+    assert deck.problems == [] and deck.doubts == [] and (count(deck.main), count(deck.sideboard)) == (cards, 0)
 
 
 def test_a_real_semicolon_separated_export_is_read_by_its_columns(tmp_path):
     """Before: the semicolon header was no CSV header, and the 3,533 rows were 'not a deck line' but one."""
     deck = read_deck(_real("dragonshield", "Phenixjj-collection.csv.gz", tmp_path))
     assert deck.entries[0] == replace(deck.entries[0], count=1, name="+2 Mace", line=2)
+
+
+# Dragon Shield's own export of one folder as the app writes it (SuppenNudel's test resource `White ⚪.csv`):
+# UTF-16 LE without a byte-order mark, CRLF, a quoted `"sep=,"` line, then `Folder Name,Quantity,Trade Quantity,
+# Card Name,…,AVG,LOW,TREND`; 539 rows, 15 names with a comma. 1,119 cards: the `Quantity` column summed, as the
+# repository's own CsvReaderTest asserts (and Python's csv module gives, decoding as UTF-16 LE past the first line).
+def test_a_real_dragon_shield_export_in_bomless_utf16_after_its_sep_line_counts_its_quantity_column():
+    deck = read_deck(REAL / "dragonshield" / "SuppenNudel-White.csv")
+    assert (count(deck.main), count(deck.sideboard)) == (1119, 0)
+    assert deck.problems == [] and deck.doubts == []  # and so `check --json` carries no doubt
+    assert deck.entries[0] == replace(deck.entries[0], count=1, name="Abzan Falconer", line=3)
+    assert tally(deck.main)[normalize_name("Akroma, Angel of Wrath")] == 1
 
 
 # MTGGoldfish's collection export of 2019 (`Card,Set ID,Set Name,Quantity,Foil`): `Quantity` summed.
@@ -787,3 +802,33 @@ def test_real_markdown_decks_read_their_list_not_their_notes(name):
         assert plain_text_section(path) == cards
     assert (count(deck.main), count(deck.sideboard), deck.commanders) == (cards, 0, commanders)
     assert deck.problems == [] and deck.doubts == []  # front matter, prose and wish lists are no card lines
+
+
+# Generated cube lists (issue 42, class 1). phever/mtgo-vintage-cube's script writes the MTGO Vintage Cube as
+# mtgo.com lists it into two files: `type_sorted.txt` (the title, `Generated on: October 04 2023`, then each color
+# or guild heading, `Azorius` … `Multicolor` … `White`, between two `------` rulers, and its cards one a line) and
+# `no_type_sorting.txt` (the title, the date, one ruler, then every card). 540 cards each, `Forth Eorlingas!` and
+# `Andúril, Flame of the West` among them: counted by the test itself (`cube_list_cards`), and the files agree.
+CUBE_LISTS = ["phever-type_sorted.txt", "phever-no_type_sorting.txt"]
+
+
+def cube_list_cards(path: Path) -> list[str]:
+    """Every line after the title and the date but rulers, the headings between two rulers and blank lines."""
+    lines = path.read_text(encoding="utf-8").split("\n")[2:]
+    rulers = {i for i, line in enumerate(lines) if line == "------"}
+    return [line for i, line in enumerate(lines)
+            if line.strip() and i not in rulers and not {i - 1, i + 1} <= rulers]
+
+
+@pytest.mark.parametrize("name", CUBE_LISTS)
+def test_real_generated_cube_lists_count_their_cards_not_their_title_date_headings_or_rulers(name):
+    path = REAL / "cube" / name
+    cards = cube_list_cards(path)
+    assert len(cards) == len(set(cards)) == 540 and "Forth Eorlingas!" in cards
+    assert sorted(cards) == sorted(cube_list_cards(REAL / "cube" / CUBE_LISTS[0]))
+    deck = read_deck(path)
+    assert [e.name for e in deck.main] == [split_name(c) for c in cards]  # `Life/Death` is `Life // Death`
+    assert (count(deck.main), count(deck.sideboard)) == (540, 0)
+    title = path.read_text(encoding="utf-8").split("\n")[0]
+    assert deck.problems == [f"{path}:1: read as the deck's title, not a card: {title!r}"]  # no ruler is a warning
+    assert deck.doubts == []  # and so `check --json` carries no doubt

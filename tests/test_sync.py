@@ -301,9 +301,9 @@ def test_a_much_smaller_card_list_is_refused_and_names_both_counts(synced, tmp_p
 
 def test_records_listed_many_times_are_one_card_each():
     document = json.loads(LEGACY.read_text())
-    document["data"] = document["data"] * 14
+    document["data"] = document["data"] * 3
     parsed = parse_registry(json.dumps(document).encode())
-    assert len(parsed.cards) == 720 and parsed.records == 14 * 3059
+    assert len(parsed.cards) == 720 and parsed.records == 3 * 3059
 
 
 def test_the_symbol_table_is_refreshed_alone_offline(synced, tmp_path):
@@ -328,3 +328,20 @@ def test_a_damaged_symbol_table_is_replaced_not_kept(synced, tmp_path, server):
     result = Hhd(cache, "http://127.0.0.1:9")("sync", "--symbols-only")  # the registry is unreachable
     assert result.exit_code == 0 and "using the built-in one" in result.output
     assert len(json.loads((cache / "pips.json").read_text())["data"]) == 324
+
+
+
+def test_a_registry_file_given_through_a_pipe_is_named_as_given(tmp_path):
+    """`hhd sync --source <(gzip -dc db.json.gz)`: the shell's /dev/fd/N, a link to a pipe, is refused as a pipe
+    under the name the user gave, not as a missing /proc/…/pipe:[…] that the link resolves to."""
+    import os
+
+    read, write = os.pipe()
+    try:
+        result = Hhd(tmp_path / "cache")("sync", "--source", f"/dev/fd/{read}", "--symbols", str(PIPS))
+    finally:
+        os.close(read)
+        os.close(write)
+    assert result.exit_code == 2
+    assert one_line_error(result) == (f"error: /dev/fd/{read} is not a regular file (a device, pipe or folder): "
+                                      "cannot read it as a registry file")

@@ -831,9 +831,11 @@ def test_a_hell_card_through_the_zones_life_turns_and_a_pasted_deck_on_the_phone
         assert page.js(FROWNS) == []
 
 
-def test_a_drawn_card_that_makes_tokens_shows_them_and_a_tap_shows_the_tokens_face(browsers, table):
+def test_a_drawn_card_that_makes_tokens_shows_them_and_its_tokens_in_play_are_counted_on_the_board(browsers, table):
     """Under a drawn card's rulings, a button per token it makes ("Makes a token: Food"); a tap shows the token's
-    face beneath it (drawn by the laptop), a second tap hides it; the card full screen lists them too."""
+    face beneath it (drawn by the laptop), a second tap hides it; the card full screen lists them too. Played, its
+    dialog counts one of its tokens into play in one tap, and the board shows the count under the card, at a size
+    read across a table, and the log says it."""
     anna = phone(browsers, 0, table, "Anna")
     for _ in range(97):
         anna.press("draw")
@@ -856,3 +858,20 @@ def test_a_drawn_card_that_makes_tokens_shows_them_and_a_tap_shows_the_tokens_fa
     anna.click("#drawn-open")
     anna.until(lambda: anna.js("return document.getElementById('card-dialog').open"))
     assert anna.js("return document.querySelectorAll('#dlg-tokens button').length") >= 1
+    token = anna.js("return document.querySelector('#dlg-tokens button').textContent").removeprefix("Makes a token: ")
+    anna.click("#dlg-close")
+    name = anna.text("drawn-name")
+    if anna.shown("choice"):
+        anna.press("take")
+    anna.click("#mine button.play", name)
+    laptop = board(browsers, 1, table)
+    laptop.until(lambda: any(name in t for t in laptop.texts("#played li")))
+    anna.click("#played button", name)
+    anna.click("#dlg-acts button", f"+1 token: {token}")
+    laptop.until(lambda: laptop.texts("#played .in-play") == [f"{token} tokens: 1"])
+    assert laptop.js("return parseFloat(getComputedStyle(document.querySelector('#played .in-play')).fontSize)") >= 20
+    assert laptop.js("return document.querySelector('#played .made').textContent").startswith(name)  # under it
+    laptop.until(lambda: laptop.log()[0] == f"Anna: {name}'s {token} tokens in play: 1 (+1)")
+    anna.click("#played button", name)  # and one gone again, from the same dialog
+    anna.click("#dlg-acts button", f"−1 token: {token}")
+    laptop.until(lambda: laptop.texts("#played .in-play") == [])

@@ -4,6 +4,7 @@ mulligan, cards leaving the game, the end of a game, undo, seats, and the secret
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 import urllib.error
@@ -759,3 +760,87 @@ def test_a_deck_pasted_from_a_phone_sets_its_colors_for_the_next_draw_with_hhd_c
     assert russian["colors"] == "" and any("нет земель" in w for w in russian["warnings"])
     assert table.as_("Cleo", "/api/deck", {"text": "// sideboard\n# a comment only\n"})[0] == 400
     assert table.as_("Cleo", "/api/deck", {"colors": "XYZ"})[0] == 400
+
+
+def maker_in_play(table: Table, name: str) -> int:
+    """The player draws from Hell (taking every card) until a card that makes tokens comes, and plays it."""
+    makers = {p for p in table.session.cards if table.session.views.made_names(p)}
+    for _ in range(len(table.session.cards)):
+        status, card = table.as_(name, "/api/draw")
+        assert status == 200, card
+        if card["verdict"] == "choice":
+            table.as_(name, "/api/take")
+        if card["position"] in makers:
+            assert table.as_(name, "/api/play", {"position": card["position"]})[0] == 200
+            return int(card["position"])
+    raise AssertionError("no card of the library makes tokens")
+
+
+def test_tokens_in_play_are_counted_with_their_maker_by_its_controller_logged_and_undoable(table):
+    """Anna plays a card that makes tokens and counts two of its first token into play: everyone sees the count
+    with the card (apart from its counters, named like the token), the log says it, an undo takes one back; Ben
+    (who does not control it) may not count them, the host's board may; a token it does not make, or more gone
+    than are in play, is refused."""
+    card = maker_in_play(table, "Anna")
+    token = table.session.views.made_by(card, "en")[0]
+    for _ in range(2):
+        assert table.as_("Anna", "/api/tokens", {"position": card, "token": token["id"], "delta": 1})[0] == 200
+    table.as_("Anna", "/api/card-counter", {"position": card, "kind": "+1/+1", "delta": 1})
+    seen = table.player("Anna", viewer="Ben")["zones"]["battlefield"][0]
+    assert seen["tokens_in_play"] == [{"id": token["id"], "name": token["name"], "count": 2}]
+    assert seen["counters"] == {"+1/+1": 1}  # a token count is no counter on the card
+    assert table.state("Cleo")["log"][1]["action"] == "tokens"
+    assert table.state("Cleo")["log"][1]["detail"] == {"name": seen["name"], "token": token["name"], "delta": 1,
+                                                       "count": 2}
+    refused = table.as_("Ben", "/api/tokens", {"position": card, "token": token["id"], "delta": 1})
+    assert refused[0] == 403 and "Anna" in refused[1]["error"]
+    assert table.as_("Anna", "/api/tokens", {"position": card, "token": "token-none", "delta": 1})[0] == 404
+    assert table.as_("Anna", "/api/tokens", {"position": card, "token": token["id"], "delta": -3})[0] == 409
+    assert table.as_("Anna", "/api/tokens", {"position": card, "delta": 1})[0] == 400
+    status, gone = table.call("/api/tokens", {"position": card, "token": token["id"], "delta": -2}, host=True)
+    assert status == 200 and gone["count"] == 0
+    assert table.player("Anna")["zones"]["battlefield"][0]["tokens_in_play"] == []
+    table.call("/api/undo", {"anyone": True}, host=True)  # the host's count taken back
+    table.as_("Anna", "/api/undo")  # her counter
+    table.as_("Anna", "/api/undo")  # her second token
+    assert table.player("Anna")["zones"]["battlefield"][0]["tokens_in_play"][0]["count"] == 1
+
+
+def test_only_a_token_makers_controller_counts_its_tokens_and_never_below_none():
+    """The rules alone: a card on the battlefield, its controller (or the host, None) counts the tokens it makes;
+    a count is a counter named by the token's id, gone at none."""
+    from hhdcli.table.errors import TableError
+    from hhdcli.table.rules import Place, Zone, token_maker, tokens_counted
+
+    played = Place(7, Zone.BATTLEFIELD, player="Anna", counters={"+1/+1": 1})
+    assert token_maker(played, "Anna", 7, "Johnny") is played and token_maker(played, None, 7, "Johnny") is played
+    for place, asker, status in ((played, "Ben", 403), (Place(7, Zone.HAND, player="Anna"), "Anna", 404),
+                                 (None, "Anna", 404)):
+        with pytest.raises(TableError) as refused:
+            token_maker(place, asker, 7, "Johnny")
+        assert refused.value.status == status
+    made = {"token-food": "Food"}
+    assert tokens_counted({"+1/+1": 1}, "token-food", made, 2, "Johnny") == {"+1/+1": 1, "token-food": 2}
+    assert tokens_counted({"token-food": 2}, "token-food", made, -2, "Johnny") == {}
+    for kind, delta, status in (("token-food", -1, 409), ("token-clue", 1, 404)):
+        with pytest.raises(TableError) as refused:
+            tokens_counted({}, kind, made, delta, "Johnny")
+        assert refused.value.status == status
+
+
+def test_the_page_names_where_a_card_goes_from_the_rules_enums_not_words_of_its_own():
+    """The page's scripts name a move's destination and a library's top or bottom as the bootstrap gives them
+    (rules.Destination, rules.End), as they do zones and actions: none is written in the JavaScript."""
+    from hhdcli.table.page import bootstrap
+    from hhdcli.table.rules import Destination, End
+
+    data = bootstrap("en", {})
+    assert data["destinations"] == {d.name: d.value for d in Destination} and data["ends"] == {"TOP": "top",
+                                                                                              "BOTTOM": "bottom"}
+    static = Path(__file__).parents[1] / "hhdcli" / "table" / "static"
+    words = {*(d.value for d in Destination), *(e.value for e in End)}
+    for script in static.glob("*.js"):
+        # what is not the game's word: catalog messages T("…"), element ids $("…"), CSS classes
+        code = re.sub(r"""(?<![\w$])(?:T|\$)\("[^"]*"\)|\bclass: [^,}]*""", "", script.read_text(encoding="utf-8"))
+        quoted = set(re.findall(r"""["']([a-z-]+)["']""", code))
+        assert quoted & words == set(), script.name

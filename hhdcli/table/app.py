@@ -27,7 +27,7 @@ from hhdcli.table.changes import Changes
 from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.i18n import LANGUAGES, choose_language, translations
 from hhdcli.table.images import card_face
-from hhdcli.table.rules import DESTINATIONS, OWN_CARDS, End
+from hhdcli.table.rules import OWN_CARDS, End, destination_of
 from hhdcli.table.session import Session
 from hhdcli.table.store import disk_full
 
@@ -39,6 +39,7 @@ MAX_PLAYER = 40  # a late player's name
 MAX_IDS = 300  # card descriptions asked for at once
 MAX_KIND = 20  # a kind of counter: "+1/+1", "loyalty"
 MAX_DELTA = 99  # counters or life changed at once
+MAX_TOKEN_ID = 64  # a token's id ("token-" and the registry's)
 LOG_PAGE = 30
 # The page runs its own files only: no inline script or style, no other site, no frame around it.
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -529,10 +530,7 @@ def move() -> Any:
     "library-bottom" or "sideboard"} (its owner's hand or library; the sideboard: it leaves the game)."""
     who = player_or_host()
     position = card_position()
-    to = body().get("to")
-    if not isinstance(to, str):
-        raise TableError("a card goes to one of: {zones}", status=400, zones=", ".join(DESTINATIONS))
-    return jsonify(served().session.move(who, position, to, language()))
+    return jsonify(served().session.move(who, position, destination_of(body().get("to")), language()))
 
 
 @table.post("/api/tap")
@@ -552,6 +550,18 @@ def card_counter() -> Any:
     who = player_or_host()
     position = card_position()
     return jsonify(served().session.card_counter(who, position, counter_kind(), amount()))
+
+
+@table.post("/api/tokens")
+def tokens() -> Any:
+    """Tokens a card on the battlefield made, into play or gone: {"position": N, "token": ID (of its
+    description's `tokens`), "delta": 1 or -1…}; its controller's (or the host's) to count."""
+    who = player_or_host()
+    position = card_position()
+    token = body().get("token")
+    if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN_ID:
+        raise TableError('say which token: {"token": ID}, from the card\'s tokens', status=400)
+    return jsonify(served().session.tokens(who, position, token, amount()))
 
 
 def amount(key: str = "delta") -> int:

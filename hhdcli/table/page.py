@@ -2,18 +2,19 @@
 stylesheet and ES modules (hhdcli/table/static/), and a JSON bootstrap the modules read: the catalog's messages
 the scripts use (marked in them as T("…") and P("…", "…", n) and read out with Babel's JavaScript extractor, so
 a new word cannot be left out of the catalog), the catalog's plural rule, the mana symbols drawn as styled
-symbols, and the names of the rules' zones and actions."""
+symbols, and the names of the rules' zones, actions, ends and destinations."""
 
 from __future__ import annotations
 
 import gettext
 import re
+from enum import StrEnum
 from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
 from hhdcli.table.i18n import plural_rule, translations
-from hhdcli.table.rules import Action, Zone
+from hhdcli.table.rules import Action, Destination, End, Zone
 from hhdcli.table.session import Session
 from hhdcli.table.views import REMINDERS, VERDICTS
 
@@ -86,7 +87,13 @@ def bootstrap(lang: str, symbols: dict[str, dict[str, str]], catalog: gettext.Nu
     """What the page's scripts read from its JSON data island: everything the server knows that they need."""
     plural = plural or plural_rule(lang)
     return {"lang": lang, "messages": page_messages(lang, catalog, plural), "plural": plural,
-            "symbols": symbols, "actions": {a.name: a.value for a in Action}, "zones": {z.name: z.value for z in Zone}}
+            "symbols": symbols, "actions": names(Action), "zones": names(Zone), "ends": names(End),
+            "destinations": names(Destination)}
+
+
+def names(members: type[StrEnum]) -> dict[str, str]:
+    """An enum of the rules as the page's scripts read it: ZONES.BATTLEFIELD is "battlefield"."""
+    return {m.name: m.value for m in members}
 
 
 def page_html(session: Session, lang: str, static: str) -> str:

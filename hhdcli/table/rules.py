@@ -74,6 +74,7 @@ class Action(StrEnum):
     TAP = N_("tap")
     UNTAP = N_("untap")
     CARD_COUNTER = N_("card counter")
+    TOKENS = N_("tokens")  # tokens a card made, in play or gone (counted with the card)
     LIFE = N_("life")
     PLAYER_COUNTER = N_("player counter")
     DIE = N_("die")
@@ -280,23 +281,40 @@ def movable(place: Place | None, player: str | None, position: int) -> Place:
     return place
 
 
-# where a move may send a card, as the page and the API name it
-DESTINATIONS = ("battlefield", "graveyard", "exile", "hand", "library-top", "library-bottom", "sideboard")
+class Destination(StrEnum):
+    """Where a move may send a card, as the page (from its bootstrap) and the API name it: a public zone, its
+    owner's hand, the top or bottom of its owner's library, or the sideboard (it leaves the game)."""
+
+    BATTLEFIELD = "battlefield"
+    GRAVEYARD = "graveyard"
+    EXILE = "exile"
+    HAND = "hand"
+    LIBRARY_TOP = "library-top"
+    LIBRARY_BOTTOM = "library-bottom"
+    SIDEBOARD = "sideboard"
+
+
+LIBRARY_ENDS = {Destination.LIBRARY_TOP: End.TOP, Destination.LIBRARY_BOTTOM: End.BOTTOM}
+
+
+def destination_of(to: object) -> Destination:
+    if not isinstance(to, str) or to not in tuple(Destination):
+        raise TableError("a card goes to one of: {zones}", status=400, zones=", ".join(Destination))
+    return Destination(to)
 
 
 def move_of(place: Place, mover: str | None, to: str, name: str) -> Move:
     """Where a card goes and what the log calls it. A card returns to its owner's hand or library (an
     ownerless Hell card's library is the Hell library: moved through the sideboard's own action); one put onto
     the battlefield or into a graveyard or exile stays its player's."""
-    if to not in DESTINATIONS:
-        raise TableError("a card goes to one of: {zones}", status=400, zones=", ".join(DESTINATIONS))
+    destination = destination_of(to)
     holder = place.player or mover
     owner = place.owner or holder
-    if to == "sideboard":
+    if destination == Destination.SIDEBOARD:
         return Move(Action.TO_SIDEBOARD, Zone.SIDEBOARD, End.TOP, None)
-    if to.startswith("library-"):
-        return Move(Action.TO_LIBRARY, Zone.DECK, End(to.removeprefix("library-")), owner)
-    zone = Zone(to)
+    if destination in LIBRARY_ENDS:
+        return Move(Action.TO_LIBRARY, Zone.DECK, LIBRARY_ENDS[destination], owner)
+    zone = Zone(destination)
     if zone == place.zone:
         raise TableError("{card} is there already", status=409, card=name)
     if zone == Zone.HAND:
@@ -320,6 +338,28 @@ def counted(counters: dict[str, int], kind: str, delta: int) -> dict[str, int]:
     """A card's counters after `delta` of a kind (none left: the kind goes)."""
     left = {**counters, kind: counters.get(kind, 0) + delta}
     return {k: n for k, n in left.items() if n > 0}
+
+
+def token_maker(place: Place | None, player: str | None, position: int, name: str) -> Place:
+    """The tokens a card made are counted with it while it is on the battlefield, by the player who controls it
+    (or the host's board): the count says how many of them are in play."""
+    place = on_battlefield(place, position)
+    if player is not None and place.player != player:
+        raise TableError("{card} is {player}'s: they count the tokens it made", status=403, card=name,
+                         player=place.player or "?")
+    return place
+
+
+def tokens_counted(counters: dict[str, int], token: str, made: dict[str, str], delta: int, name: str
+                   ) -> dict[str, int]:
+    """A card's counters after `delta` of a token it makes (`made`: its tokens' names by id) came into play or
+    left it; a token count is a counter whose kind is the token's id."""
+    if token not in made:
+        raise TableError("{card} makes no such token", status=404, card=name)
+    if counters.get(token, 0) + delta < 0:
+        raise TableError("not that many {token} tokens of {card} are in play", status=409, card=name,
+                         token=made[token])
+    return counted(counters, token, delta)
 
 
 # --- life, counters, dice and turns ---------------------------------------------------------------------------

@@ -60,6 +60,10 @@ class Session:
         except sqlite3.DatabaseError as exc:
             raise state_error(exc, self.path) from exc
 
+    def close(self) -> None:
+        """The state file closed, whole in itself (see Store.close)."""
+        self.store.close()
+
     def _start(self, tx: Tx, players: dict[str, tuple[str, ...]]) -> bool:
         found = tx.meta("seed")
         if found is not None and found != self.seed:
@@ -322,7 +326,7 @@ class Session:
         return self.move(player, position, "battlefield", lang)
 
     def move(self, player: str | None, position: int, to: str, lang: str = "en") -> dict[str, Any]:
-        """A card moved by a player (or the host's board, None) to a zone the rules name (rules.DESTINATIONS):
+        """A card moved by a player (or the host's board, None) to a zone the rules name (rules.Destination):
         one of theirs from their hand or library, or a public one (anyone's effect may move it)."""
         with self.store.transaction() as tx:
             name = self._name(tx, position)
@@ -357,6 +361,18 @@ class Session:
                                                         "delta": delta, "count": counters.get(kind, 0)}, [position])
             tx.set_counters(position, counters)
         return {"position": position, "name": name, "counters": counters}
+
+    def tokens(self, player: str | None, position: int, token: str, delta: int) -> dict[str, Any]:
+        """Tokens a card on the battlefield made, come into play (or gone), counted with it by its controller."""
+        with self.store.transaction() as tx:
+            name = self._name(tx, position)
+            place = rules.token_maker(tx.place(position), player, position, name)
+            made = self.views.made_names(position)
+            counters = rules.tokens_counted(place.counters, token, made, delta, name)
+            tx.log_action(player, Action.TOKENS, {"position": position, "name": name, "token": made[token],
+                                                  "delta": delta, "count": counters.get(token, 0)}, [position])
+            tx.set_counters(position, counters)
+        return {"position": position, "name": name, "token": made[token], "count": counters.get(token, 0)}
 
     def play_sideboard_top(self, player: str, lang: str = "en") -> dict[str, Any]:
         """Anyone may play the sideboard's top card as if it were in their hand: it is played, open to all."""

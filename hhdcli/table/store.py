@@ -431,6 +431,7 @@ class Store:
     # writers queue here, in the order they came, rather than in SQLite's busy wait (sleeps that grow)
     _writer: FairLock = field(default_factory=FairLock, repr=False)
     _local: threading.local = field(default_factory=threading.local, repr=False)
+    _opened: list[sqlite3.Connection] = field(default_factory=list, repr=False)  # every thread's, for `close`
 
     def connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
@@ -444,7 +445,16 @@ class Store:
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = self.connect()
+            self._opened.append(db)
         return db
+
+    def close(self) -> None:
+        """Every thread's connection closed: the last one folds the write-ahead log into the file, which then
+        stands alone (copied, moved or read by another program without its -wal file)."""
+        opened, self._opened = self._opened, []
+        self._local = threading.local()
+        for db in opened:
+            db.close()
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:

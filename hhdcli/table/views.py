@@ -24,7 +24,7 @@ VERDICTS = tuple(str(v) for v in REMINDERS)  # named on the page
 # what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
 SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
-                "sides", "result", "step", "colors")
+                "sides", "result", "step", "colors", "token")
 
 
 def hidden_move(action: str, detail: dict[str, Any]) -> bool:
@@ -89,6 +89,11 @@ class Views:
                             self._made.setdefault(position, []).append(card.id)
         return self._tokens
 
+    def made_names(self, position: int) -> dict[str, str]:
+        """The names of the tokens a card makes, by id."""
+        tokens = self.tokens()
+        return {token_id: tokens[token_id].name for token_id in self._made.get(position, [])}
+
     def made_by(self, position: int, lang: str) -> list[dict[str, Any]]:
         """The tokens a card makes, each with its face's address (tap to see it)."""
         tokens = self.tokens()
@@ -142,8 +147,10 @@ class Views:
         found = {"position": position, "id": self.face_of.get(position) or f"own-{position}",
                  "name": self.name(position, row["name"]), "hell": position in self.cards, "owner": row["owner"]}
         if row.get("zone") == Zone.BATTLEFIELD:
-            found.update(tapped=bool(row.get("tapped")), counters=load_json(row["counters"]) if row.get("counters")
-                         else {})
+            counters = load_json(row["counters"]) if row.get("counters") else {}
+            made = self.made_names(position) if counters else {}  # its tokens in play: counters named by id
+            found.update(tapped=bool(row.get("tapped")), counters={k: n for k, n in counters.items() if k not in made},
+                         tokens_in_play=[{"id": k, "name": made[k], "count": counters[k]} for k in made if k in counters])
         return found
 
     def described_faces(self, ids: list[str], places: dict[int, Place], viewer: str | None,

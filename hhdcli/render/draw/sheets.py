@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from hhdcli.render.scans.splice import StandIns
 
 FOOTER_LINES = 2
+TOKEN_MARK_PT = 6.5  # the mark on a scanned token's face: above the 6 pt hhd prints at least, within the border
 
 
 @dataclass
@@ -87,6 +88,8 @@ class SheetDrawing:
             b = sheet.bleed  # the scan, bleed and all (a stand-in the writer replaces: splice.py)
             self.canvas.drawImage(self.stand_ins.reader(self.images[proxy.image_url]), x - b, y - b,
                                   sheet.card_w + 2 * b, sheet.card_h + 2 * b)
+            if proxy.card.is_token:
+                self._token_mark(x, y)
             return
         from hhdcli.render.draw.cardface import Slot
 
@@ -96,6 +99,25 @@ class SheetDrawing:
             self.painter.basic(slot, proxy.card)
         else:
             self.painter.text_card(slot, proxy.card, proxy.faces, proxy.part)
+
+    def _token_mark(self, x: float, y: float) -> None:
+        """A token printed from its scan says so on its face, as one drawn from its data does in its footer: a
+        white band with "TOKEN" on the bottom edge, inside the card (its frame's border; the name box at the top
+        stays clear), readable when the sheet's footer is cut away."""
+        canvas, fonts, sheet = self.canvas, self.fonts, self.sheet
+        text = safe_text(fonts, _("Token").upper(), bold=True)
+        size = TOKEN_MARK_PT
+        width, height = canvas.stringWidth(text, fonts.bold, size) + 4 * MM, 2.9 * MM
+        left, bottom = x + (sheet.card_w - width) / 2, y + 0.8 * MM
+        canvas.saveState()
+        canvas.setFillColorRGB(1, 1, 1)
+        canvas.setStrokeColor(ink())
+        canvas.setLineWidth(0.5)
+        canvas.roundRect(left, bottom, width, height, 1.2 * MM, stroke=1, fill=1)
+        canvas.setFillColor(ink())
+        canvas.setFont(fonts.bold, size)
+        canvas.drawCentredString(x + sheet.card_w / 2, bottom + 0.85 * MM, text)
+        canvas.restoreState()
 
     def _back_page(self, count: int) -> None:
         """Red backs at mirrored positions: after a long-edge flip each back lies behind its front."""

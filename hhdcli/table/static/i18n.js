@@ -1,10 +1,13 @@
 // The page's words in its language, from the server's bootstrap (hhdcli/table/page.py): the table catalog's
 // messages this page uses (marked here and in the other modules as T("…") and P("…", "…", n), which Babel's
-// JavaScript extractor reads), the catalog's plural rule, the mana symbols and the names of zones and actions.
+// JavaScript extractor reads), the catalog's plural rule, the mana symbols and the names of zones, actions,
+// ends and destinations.
 const boot = JSON.parse(document.getElementById("bootstrap").textContent);
 export const SYMBOLS = boot.symbols;
 export const ACTIONS = boot.actions;  // Action's members by name: ACTIONS.DRAW is "draw", as the log says it
 export const ZONES = boot.zones;
+export const ENDS = boot.ends;  // End's: the top or bottom of an ordered zone (a library)
+export const DESTINATIONS = boot.destinations;  // Destination's: where a move sends a card, as the API names it
 
 export function T(message) { return boot.messages.T[message] ?? message; }
 

@@ -1,7 +1,7 @@
 // What the page shows: the state the API read, drawn into the page's sections (a phone's hand, or the laptop's
 // board), and the dialogs a card or a seat opens.
 import { $, el, page, setDrawn } from "./page.js";
-import { F, P, SYMBOLS, T, ZONES } from "./i18n.js";
+import { DESTINATIONS as TO, ENDS, F, P, SYMBOLS, T, ZONES } from "./i18n.js";
 import { call, join, q } from "./api.js";
 import { logLine } from "./log.js";
 
@@ -73,6 +73,8 @@ function cardState(c) {
   for (const [kind, n] of Object.entries(c.counters || {})) said.push(kind + ": " + n);
   return said.length ? " (" + said.join(", ") + ")" : "";
 }
+// the tokens a card made that are in play, counted with it: "Food tokens: 2"
+function tokensInPlay(c) { return c.tokens_in_play.map(t => F(T("{token} tokens: {count}"), { token: t.name, count: t.count })).join(" · "); }
 function renderPlayed() {
   const state = page.state, names = ZONE_NAMES();
   $("played").replaceChildren(...state.players.flatMap(p => Object.entries(p.zones).filter(([, cards]) => cards.length).map(([zone, cards]) => {
@@ -80,7 +82,10 @@ function renderPlayed() {
     li.append(el("span", p.name + " · " + names[zone] + ":", { class: "zone-name" }));
     for (const c of cards) {
       const b = el("button", c.name + cardState(c), { class: "link card-ref" + (c.tapped ? " tapped" : "") });
-      b.onclick = () => openCard(full(c), zone); li.append(b);
+      b.onclick = () => openCard({ ...full(c), controller: p.name }, zone);
+      if (!(c.tokens_in_play || []).length) { li.append(b); continue; }
+      const made = el("span", "", { class: "made" });  // the card, and under it its tokens in play
+      made.append(b, el("span", tokensInPlay(c), { class: "in-play" })); li.append(made);
     }
     return li; })));
   $("played-box").hidden = !state.players.some(p => p.played.length);
@@ -290,22 +295,28 @@ function openCard(c, zone, top = false) {
     act(T("+1/+1 counter"), "card-counter", { position: c.position, kind: "+1/+1", delta: 1 });
     if ((c.counters || {})["+1/+1"]) act(T("−1 +1/+1 counter"), "card-counter", { position: c.position, kind: "+1/+1", delta: -1 });
   }
-  if (zone === ZONES.HAND && me) { move(T("Play it"), "battlefield", "good"); move(T("Discard"), "graveyard"); }
+  if (zone === ZONES.BATTLEFIELD && (me && me.name === c.controller || page.state.host)) {  // its tokens, counted by its controller
+    for (const t of c.tokens || []) {
+      act(F(T("+1 token: {token}"), { token: t.name }), "tokens", { position: c.position, token: t.id, delta: 1 });
+      if ((c.tokens_in_play || []).some(n => n.id === t.id)) act(F(T("−1 token: {token}"), { token: t.name }), "tokens", { position: c.position, token: t.id, delta: -1 });
+    }
+  }
+  if (zone === ZONES.HAND && me) { move(T("Play it"), TO.BATTLEFIELD, "good"); move(T("Discard"), TO.GRAVEYARD); }
   if (open && (me || page.state.host)) {
-    for (const [to, label] of [["battlefield", T("→ battlefield")], ["graveyard", T("→ graveyard")], ["exile", T("→ exile")]])
+    for (const [to, label] of [[TO.BATTLEFIELD, T("→ battlefield")], [TO.GRAVEYARD, T("→ graveyard")], [TO.EXILE, T("→ exile")]])
       if (to !== zone) move(label, to);
   }
   if ((zone === ZONES.HAND || open) && (me || page.state.host)) {
-    if (zone !== ZONES.HAND) { move(T("→ its owner's hand"), "hand"); }
-    else move(T("→ exile"), "exile");
-    move(T("→ its owner's library: top"), "library-top"); move(T("→ its owner's library: bottom"), "library-bottom");
-    move(T("→ sideboard (leaves the game)"), "sideboard");
+    if (zone !== ZONES.HAND) { move(T("→ its owner's hand"), TO.HAND); }
+    else move(T("→ exile"), TO.EXILE);
+    move(T("→ its owner's library: top"), TO.LIBRARY_TOP); move(T("→ its owner's library: bottom"), TO.LIBRARY_BOTTOM);
+    move(T("→ sideboard (leaves the game)"), TO.SIDEBOARD);
   }
-  if (zone === ZONES.DECK && me) move(T("Draw it into my hand"), "hand", "good");
+  if (zone === ZONES.DECK && me) move(T("Draw it into my hand"), TO.HAND, "good");
   if (zone === ZONES.SIDEBOARD && top && me) act(T("Play it"), "play-sideboard", {}, "good");
   if (zone === ZONES.SIDEBOARD && c.hell && !c.owner && (me || page.state.host)) {  // "put into its owner's library"
-    act(T("Hell library: top"), "to-hell-library", { position: c.position, end: "top" }, "soft");
-    act(T("Hell library: bottom"), "to-hell-library", { position: c.position, end: "bottom" }, "soft");
+    act(T("Hell library: top"), "to-hell-library", { position: c.position, end: ENDS.TOP }, "soft");
+    act(T("Hell library: bottom"), "to-hell-library", { position: c.position, end: ENDS.BOTTOM }, "soft");
   }
   $("dlg-acts").replaceChildren(...acts);
   $("card-dialog").showModal();

@@ -1,0 +1,1 @@
+"""Stand-in for oauth2client, as googleapiclient's here (see ../README.md)."""

@@ -1,0 +1,3 @@
+from googleapiclient import NotHere
+
+ServiceAccountCredentials = NotHere
