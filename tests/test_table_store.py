@@ -219,3 +219,22 @@ def test_a_players_opening_hand_is_found_through_its_own_index_however_long_the_
         plan = " ".join(str(row[3]) for row in tx.db.execute(f"EXPLAIN QUERY PLAN {asked[-1]}"))
     assert found is not None and found.action == "opening hand"
     assert "log_openings (game=? AND player=? AND action=?)" in plan
+
+
+def test_the_log_entries_shown_details_kept_in_memory_are_bounded_however_long_the_evening(tmp_path):
+    """Each log entry's shown detail is parsed once and kept, but only the newest few hundred: the log grows
+    all evening and a server holds a hundred tables. An entry read again after it was dropped reads the same."""
+    from hhdcli.table.views import SHOWN_KEPT
+
+    session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
+    session.start({"Anna": tuple("R"), "Ben": tuple("U")})
+    first = None
+    for _ in range(SHOWN_KEPT // 2 + 10):
+        session.draw("Anna")
+        session.undo("Anna")
+        session.state(viewer="Ben")
+        first = first or session.log(None, 30, "Anna")["log"][-1]
+    assert len(session.views.shown_details) <= SHOWN_KEPT
+    oldest = session.log(first["id"] + 1, 30, "Anna")["log"]  # read again from the store: parsed afresh
+    assert oldest[0] == first and first["action"] == "draw" and first["detail"]["name"]
+
