@@ -69,7 +69,8 @@ class Table:
 
         from hhdcli.cache import load_cache
         from hhdcli.library import load_library, resolve
-        from hhdcli.table.app import Changes, create_app
+        from hhdcli.table.app import create_app
+        from hhdcli.table.changes import Changes
         from hhdcli.table.serve import listen, open_session
 
         cache = load_cache(cache_dir)

@@ -761,16 +761,22 @@ class CardIndex:
         return self._drive
 
     @cached_property
-    def _loose_names(self) -> list[tuple[str, Card]]:
-        """Each card's loosely normalised name, worked out once: the registry's token makers ask for hundreds
-        of renames in one run."""
-        return [(loose_name(card.name), card) for card in self.cards]
+    def _loose(self) -> dict[int, list[tuple[str, Card]]]:
+        """Each card's loose name, worked out once, by its length (one edit changes it by one at most): a
+        library's tokens ask for a few hundred makers by name, and each asking loosened all 97 names again (a
+        table's first draw took a third of a second)."""
+        found: dict[int, list[tuple[str, Card]]] = {}
+        for card in self.cards:
+            loose = loose_name(card.name)
+            found.setdefault(len(loose), []).append((loose, card))
+        return found
 
     def _renamed(self, name: str) -> Card | None:
         key = loose_name(name)
-        same = {id(c): c for loose, c in self._loose_names if loose == key}
+        same = {id(c): c for loose, c in self._loose.get(len(key), []) if loose == key}
         if not same and len(key) >= 8:
-            same = {id(c): c for loose, c in self._loose_names if one_edit_apart(loose, key)}
+            near = (pair for size in (len(key) - 1, len(key), len(key) + 1) for pair in self._loose.get(size, []))
+            same = {id(c): c for loose, c in near if one_edit_apart(loose, key)}
         return next(iter(same.values())) if len(same) == 1 else None
 
     def find(self, name_or_id: str) -> Card | None:

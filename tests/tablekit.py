@@ -16,7 +16,8 @@ import pytest
 
 from hhdcli.cache import load_cache
 from hhdcli.library import load_library, resolve
-from hhdcli.table.app import Changes, create_app
+from hhdcli.table.app import create_app
+from hhdcli.table.changes import Changes
 from hhdcli.table.serve import listen, open_session
 
 PLAYERS = {"Anna": tuple("RG"), "Ben": tuple("WUB"), "Cleo": tuple("WUBRGP")}

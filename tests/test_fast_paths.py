@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hhdcli.cache import CacheMeta, load_cache, write_cache
-from hhdcli.cards import Card, Face, parse_registry
+from hhdcli.cards import Card, CardIndex, Face, loose_name, one_edit_apart, parse_registry
 from support import CURRENT_SAMPLE, EXCERPT, LEGACY
 
 # sha256 of cards.json as hhd 0.3.0 wrote it before these fast paths (commit d721529, 2026-12-01), for the
@@ -117,3 +117,23 @@ def test_ctrl_c_the_moment_a_temp_file_is_made_leaves_none_behind(tmp_path, monk
         write_atomic(tmp_path / "out.json", b"new", durable=False)
     monkeypatch.undo()
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"] and (tmp_path / "out.json").read_bytes() == b"old"
+
+
+def test_a_card_index_finds_a_renamed_card_as_loosening_every_name_at_each_asking_did():
+    """The index keeps each card's loose name, by length (a table's first draw asks for a few hundred token
+    makers by name): the card found, or none when two could be meant, is the one the plain scan found."""
+    cards = parse_registry(LEGACY.read_bytes()).cards
+
+    def scanned(name: str) -> Card | None:
+        key = loose_name(name)
+        same = {id(c): c for c in cards if loose_name(c.name) == key}
+        if not same and len(key) >= 8:
+            same = {id(c): c for c in cards if one_edit_apart(loose_name(c.name), key)}
+        return next(iter(same.values())) if len(same) == 1 else None
+
+    asked = [name for card in cards[::3] for name in (card.name, f"The {card.name}", f"{card.name} (HC)",
+                                                      card.name[:-1], card.name[1:], card.name + "s",
+                                                      card.name[:4] + "q" + card.name[5:])]
+    found = [CardIndex(cards)._renamed(name) for name in asked]
+    assert found == [scanned(name) for name in asked]
+    assert sum(card is not None for card in found) > len(asked) // 2  # most are found: the comparison says something

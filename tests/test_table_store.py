@@ -177,3 +177,64 @@ def _dump(path: Path) -> list[str]:
         return list(db.iterdump())
     finally:
         db.close()
+
+
+def test_the_reads_of_one_version_share_its_rows_and_every_change_is_read_afresh_by_every_viewer(tmp_path):
+    """Every page reads the state after each change: the table's rows are read once per version for all of
+    them, so each change (an action, a seat, a late player) must show in the next read of each viewer."""
+    session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
+    session.start({"Anna": tuple("R"), "Ben": tuple("U")})
+    viewers = ("Anna", "Ben", None)
+    before = {who: session.state(viewer=who) for who in viewers}
+    drawn = session.draw("Anna")
+    after = {who: session.state(viewer=who) for who in viewers}
+    for who in viewers:
+        assert after[who]["version"] > before[who]["version"]
+        assert after[who]["library_count"] == before[who]["library_count"] - 1
+        assert after[who]["log"][0]["action"] == "draw" and len(after[who]["log"]) == len(before[who]["log"]) + 1
+    anna = next(p for p in after["Anna"]["players"] if p["name"] == "Anna")
+    assert drawn["position"] in [c["position"] for c in anna["cards"]] + [(anna["pending"] or {}).get("position")]
+    assert next(p for p in after["Ben"]["players"] if p["name"] == "Anna")["cards"] == []  # her hand is hers
+    session.join("Ben")
+    session.add_player("Cleo", "G")
+    for who in viewers:
+        players = session.state(viewer=who)["players"]
+        assert [p["name"] for p in players] == ["Anna", "Ben", "Cleo"] and players[1]["seated"] is True
+
+
+def test_a_players_opening_hand_is_found_through_its_own_index_however_long_the_evening(tmp_path):
+    """Every state read of a player's page asks where their opening hand stands: the search goes by game, player
+    and action, not back through every action of the player's game."""
+    session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
+    session.start({"Anna": tuple("R")})
+    session.opening_hand("Anna")
+    for _ in range(30):
+        session.draw("Anna")
+        session.undo("Anna")
+    asked: list[str] = []
+    with session.store.snapshot() as tx:
+        tx.db.set_trace_callback(asked.append)
+        found = tx.latest_opening(1, "Anna")
+        tx.db.set_trace_callback(None)
+        plan = " ".join(str(row[3]) for row in tx.db.execute(f"EXPLAIN QUERY PLAN {asked[-1]}"))
+    assert found is not None and found.action == "opening hand"
+    assert "log_openings (game=? AND player=? AND action=?)" in plan
+
+
+def test_the_log_entries_shown_details_kept_in_memory_are_bounded_however_long_the_evening(tmp_path):
+    """Each log entry's shown detail is parsed once and kept, but only the newest few hundred: the log grows
+    all evening and a server holds a hundred tables. An entry read again after it was dropped reads the same."""
+    from hhdcli.table.views import SHOWN_KEPT
+
+    session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
+    session.start({"Anna": tuple("R"), "Ben": tuple("U")})
+    first = None
+    for _ in range(SHOWN_KEPT // 2 + 10):
+        session.draw("Anna")
+        session.undo("Anna")
+        session.state(viewer="Ben")
+        first = first or session.log(None, 30, "Anna")["log"][-1]
+    assert len(session.views.shown_details) <= SHOWN_KEPT
+    oldest = session.log(first["id"] + 1, 30, "Anna")["log"]  # read again from the store: parsed afresh
+    assert oldest[0] == first and first["action"] == "draw" and first["detail"]["name"]
+

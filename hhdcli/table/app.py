@@ -10,12 +10,11 @@ what a spectator may: counts, the open sideboard, played cards and the public lo
 from __future__ import annotations
 
 import hmac
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlparse
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, url_for
@@ -24,13 +23,13 @@ from werkzeug.exceptions import HTTPException
 from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
+from hhdcli.table.changes import Changes
 from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.i18n import LANGUAGES, choose_language, translations
+from hhdcli.table.images import card_face
 from hhdcli.table.rules import OWN_CARDS, End, destination_of, starting_life
 from hhdcli.table.session import Session
-
-if TYPE_CHECKING:
-    from hhdcli.cards import Card
+from hhdcli.table.store import disk_full
 
 TOKEN_COOKIE = "hhd_player"
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
@@ -42,88 +41,9 @@ MAX_KIND = 20  # a kind of counter: "+1/+1", "loyalty"
 MAX_DELTA = 99  # counters or life changed at once
 MAX_TOKEN_ID = 64  # a token's id ("token-" and the registry's)
 LOG_PAGE = 30
-ONLINE_FOR = 20.0  # seconds: a page that asked for the table this recently counts as connected
 # The page runs its own files only: no inline script or style, no other site, no frame around it.
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-
-
-class Changes:
-    """The table's change counter, which event streams wait on: each action wakes every open page at once.
-    It also knows which players have a page listening (the board shows who is connected).
-
-    Waiting is on an event replaced at each change (the old one set): `event` makes it, threading.Event under
-    threads, gevent.event.Event under the production server, where a page's stream is a greenlet that must not
-    block the others. No lock is held while waiting, so either kind works with the same code."""
-
-    def __init__(self, max_streams: int = 64, event: Callable[[], Any] = threading.Event) -> None:
-        self.count = 0
-        self.streams = 0
-        self.max_streams = max_streams  # under threads each open page holds one
-        self.closed = False
-        self.listening: dict[str, int] = {}  # player: open streams
-        self.seen: dict[str, float] = {}  # player: when their page last asked (for pages that poll)
-        self._event = event
-        self._next = event()  # set at the next change
-        self._lock = threading.Lock()  # held for a few assignments only, never while waiting
-
-    def bump(self) -> None:
-        with self._lock:
-            self.count += 1
-            woken, self._next = self._next, self._event()
-        woken.set()
-
-    def close(self) -> None:
-        """The server stops: every stream ends now, not at its next keep-alive."""
-        with self._lock:
-            self.closed = True
-            woken, self._next = self._next, self._event()
-        woken.set()
-
-    def wait(self, seen: int, timeout: float) -> int:
-        with self._lock:
-            if self.count != seen or self.closed:
-                return self.count
-            next_change = self._next
-        next_change.wait(timeout)
-        return self.count
-
-    def online(self, player: str) -> bool:
-        return self.listening.get(player, 0) > 0 or time.monotonic() - self.seen.get(player, -ONLINE_FOR) < ONLINE_FOR
-
-    def asked(self, player: str | None) -> None:
-        if player is not None:
-            self.seen[player] = time.monotonic()
-
-    def _listen(self, player: str | None, step: int) -> None:
-        """A player's page starts or stops listening: the boards hear of it (who is connected)."""
-        with self._lock:
-            self.streams += step
-            if player is not None:
-                self.listening[player] = self.listening.get(player, 0) + step
-        if player is not None:
-            self.bump()
-
-    def stream(self, player: str | None = None, keepalive: float = 15.0, lifetime: float = 600.0) -> Iterator[str]:
-        """Server-sent events: `change` at once and after every action; a comment line every `keepalive`
-        seconds (which also finds pages that went away); the page's EventSource reconnects after `lifetime`."""
-        with self._lock:
-            if self.streams >= self.max_streams:
-                raise TableError("too many pages are listening; this one will ask every second instead",
-                                 status=503)
-        self._listen(player, 1)
-        try:
-            seen, ends = self.count, time.monotonic() + lifetime
-            yield f"retry: 1000\nevent: change\ndata: {seen}\n\n"
-            while not self.closed and time.monotonic() < ends:
-                now = self.wait(seen, keepalive)
-                if now == seen:
-                    yield ": still here\n\n"
-                    continue
-                seen = now
-                yield f"event: change\ndata: {seen}\n\n"
-        finally:
-            self._listen(player, -1)
 
 
 @dataclass
@@ -366,22 +286,6 @@ def failed(error: Exception) -> Any:
     return jsonify(error=gettext()("the table failed to do that; the host's terminal says why")), 500
 
 
-def disk_full(error: BaseException) -> bool:
-    """SQLite's SQLITE_FULL, or the system's "no space left", here or under the error it caused (a failed
-    COMMIT's ROLLBACK then finds no transaction: SQLite rolled it back itself)."""
-    import errno
-    import sqlite3
-
-    found: BaseException | None = error
-    while found is not None:
-        if isinstance(found, sqlite3.OperationalError) and "full" in str(found):
-            return True
-        if isinstance(found, OSError) and found.errno in (errno.ENOSPC, errno.EDQUOT):
-            return True
-        found = found.__cause__ or found.__context__
-    return False
-
-
 # --- the page ----------------------------------------------------------------------------------------------
 
 
@@ -423,12 +327,9 @@ def state() -> Any:
     who = viewer()
     changes = served().changes
     changes.asked(who)
-    seen = served().session.state(LOG_PAGE, viewer=who, lang=language())
-    for p in seen["players"]:
-        p["online"] = changes.online(p["name"])
-    seen["host"] = is_host()
-    seen["join_url"] = join_url()
-    return jsonify(seen)
+    seen = served().session.state(LOG_PAGE, viewer=who, lang=language())  # shared: added to, not changed
+    return jsonify({**seen, "players": [{**p, "online": changes.online(p["name"])} for p in seen["players"]],
+                    "host": is_host(), "join_url": join_url()})
 
 
 @table.get("/api/cards")
@@ -470,7 +371,7 @@ def face(lang: str, face_id: str) -> Any:
     if position is None or not session.may_see(position, viewer()):  # face down, or another's
         raise TableError("no card to show here", status=404)
     if (position, lang) not in faces:
-        faces[position, lang] = _face(session, position, served().images, lang)
+        faces[position, lang] = card_face(session.cards[position], session.table, served().images, lang)
     data, kind = faces[position, lang]
     return Response(data, mimetype=kind, headers={"Cache-Control": "private, max-age=86400"})
 
@@ -483,28 +384,8 @@ def token_face(lang: str, token_id: str) -> Any:
     card = session.views.tokens().get(token_id)
     if card is None:
         raise TableError("no token to show here", status=404)
-    data, kind = _card_face(card, session, served().images, lang)
+    data, kind = card_face(card, session.table, served().images, lang)
     return Response(data, mimetype=kind, headers={"Cache-Control": "public, max-age=86400"})
-
-
-def _face(session: Session, position: int, images: Path | None, lang: str) -> tuple[bytes, str]:
-    return _card_face(session.cards[position], session, images, lang)
-
-
-def _card_face(card: Card, session: Session, images: Path | None, lang: str) -> tuple[bytes, str]:
-    from hhdcli.render.draw.faces import face_png
-    from hhdcli.render.scans.images import ImageStore
-
-    if images is not None and card.print_images:
-        raw = ImageStore(images).raw_path(card.print_images[0])
-        try:
-            data = raw.read_bytes()
-        except OSError:
-            data = b""
-        for magic, kind in ((b"\xff\xd8\xff", "image/jpeg"), (b"\x89PNG", "image/png"), (b"RIFF", "image/webp")):
-            if data.startswith(magic):
-                return data, kind
-    return face_png(card, session.table, dpi=150, lang=lang), "image/png"
 
 
 # --- seats -------------------------------------------------------------------------------------------------

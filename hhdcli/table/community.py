@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from flask import Flask
 
     from hhdcli.cache import CardCache
-    from hhdcli.table.app import Changes
+    from hhdcli.table.changes import Changes
     from hhdcli.table.online import Public
     from hhdcli.table.throttle import Throttle
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from hhdcli.cache import CardCache
     from hhdcli.env import Env
     from hhdcli.library import ResolvedLibrary
-    from hhdcli.table.app import Changes
+    from hhdcli.table.changes import Changes
     from hhdcli.table.online import Public
 
 
@@ -180,7 +180,7 @@ def stream_changes() -> Changes:
     (each address's share is bounded by the server)."""
     import gevent.event
 
-    from hhdcli.table.app import Changes
+    from hhdcli.table.changes import Changes
 
     return Changes(max_streams=2000, event=gevent.event.Event)
 

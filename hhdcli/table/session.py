@@ -39,6 +39,9 @@ class Session:
     lookup: LandLookup | None = None  # other lands' colors (Scryfall), when the table is online
     store: Store = field(init=False, repr=False)
     views: Views = field(init=False, repr=False)
+    # the table as the store last read it for a state, by log size, with its version: every page of a table reads
+    # the state after each action, and all but the first read the same rows
+    _read: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.store = Store(self.path)
@@ -202,14 +205,25 @@ class Session:
     def state(self, log_size: int = 30, viewer: str | None = None, lang: str = "en") -> dict[str, Any]:
         """What `viewer` may see of the table (views.Views.state), read at one moment."""
         with self.store.snapshot() as tx:
-            game = tx.game()
-            log, more = tx.log_page(None, log_size)
-            seen = {"seed": self.seed, "game": game, "version": tx.version(), "cards": tx.outside_library(),
-                    "library_count": tx.count(Zone.LIBRARY), "players": tx.players(), "log": log, "log_more": more,
-                    "turn": {"player": tx.meta("turn"), "step": tx.meta("step"), "first": tx.meta("first")},
-                    "life_start": int(tx.meta("life_start") or rules.LIFE_START)}
-            phase = self._opening(tx, viewer, game)[0] if viewer is not None else None  # the others' is private
+            seen = self._table(tx, log_size)
+            # the viewer's own opening hand (the others' is private)
+            phase = self._opening(tx, viewer, seen["game"])[0] if viewer is not None else None
         return self.views.state(seen, viewer, phase, lang)
+
+    def _table(self, tx: Tx, log_size: int) -> dict[str, Any]:
+        """The table's rows every viewer's state is made from, read once per version: the others' reads of the
+        same version share them (read only, never changed)."""
+        version = tx.version()
+        kept = self._read.get(log_size)
+        if kept is not None and kept[0] == version:
+            return kept[1]
+        log, more = tx.log_page(None, log_size)
+        seen = {"seed": self.seed, "game": tx.game(), "version": version, "cards": tx.outside_library(),
+                "library_count": tx.count(Zone.LIBRARY), "players": tx.players(), "log": log, "log_more": more,
+                "turn": {"player": tx.meta("turn"), "step": tx.meta("step"), "first": tx.meta("first")},
+                "life_start": int(tx.meta("life_start") or rules.LIFE_START)}
+        self._read[log_size] = version, seen
+        return seen
 
     def log(self, before: int | None, size: int, viewer: str | None) -> dict[str, Any]:
         """A page of the log, newest first, of the entries older than `before` (a log id)."""

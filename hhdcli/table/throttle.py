@@ -1,6 +1,11 @@
-"""Requests per client address, rate-limited by `limits` (the maintained library Flask-Limiter is built on), in
-memory: one store for the whole server, so an address's share is counted across every table of `hhd serve`.
-Flask-Limiter itself would keep one store (and one clean-up thread) per app, that is per table.
+"""Requests per client address, counted in a moving window per rule, in memory: one count for the whole server,
+so an address's share is counted across every table of `hhd serve`. The rules are written as the `limits` library
+(the one Flask-Limiter is built on) reads them ("10/minute;30/hour"), and parsed by it.
+
+The counting is ours: `limits`' in-memory store expires its entries in a thread it starts again after each burst
+of hits, and under the gevent server (one thread, every table's requests) each start held the whole server for
+milliseconds (measured: 5 ms a POST on a busy machine, docs/design-table-online.md). Here each address and kind
+keeps the times of its counted requests, trimmed when it asks again; addresses gone quiet are swept each minute.
 
 The client's address is Flask's `request.remote_addr`: the peer's, or behind a proxy the one ProxyFix took from
 X-Forwarded-For (hhdcli/table/online.py, only with --behind-proxy)."""
@@ -8,12 +13,15 @@ X-Forwarded-For (hhdcli/table/online.py, only with --behind-proxy)."""
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from limits import parse_many
+
+SWEEP_EVERY = 60.0  # seconds between two sweeps of the addresses that went quiet
 
 # what one address may do: a household of phones and a board acting every few seconds stays far below these
 RULES = {
@@ -27,18 +35,38 @@ RULES = {
 @dataclass
 class Throttle:
     rules: dict[str, str] = field(default_factory=lambda: dict(RULES))
+    clock: Callable[[], float] = time.monotonic
 
     def __post_init__(self) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
-        self._parsed: dict[str, list[RateLimitItem]] = {k: parse_many(v) for k, v in self.rules.items()}
+        # each kind's rules as (requests, seconds)
+        self._windows = {kind: [(item.amount, float(item.get_expiry())) for item in parse_many(text)]
+                         for kind, text in self.rules.items()}
+        self._hits: dict[tuple[str, str], deque[float]] = {}  # (kind, address): its counted requests, oldest first
+        self._swept = self.clock()
 
     def wait(self, kind: str, address: str) -> int:
         """0 when the address may go on (the request is counted), else the seconds until it may."""
-        for item in self._parsed[kind]:
-            if not self._limiter.hit(item, kind, address):
-                reset = self._limiter.get_window_stats(item, kind, address).reset_time
-                return max(1, int(reset - time.time()) + 1)
+        now = self.clock()
+        if now - self._swept > SWEEP_EVERY:
+            self._sweep(now)
+        windows = self._windows[kind]
+        hits = self._hits.setdefault((kind, address), deque())
+        longest = max(seconds for _most, seconds in windows)
+        while hits and hits[0] <= now - longest:
+            hits.popleft()
+        for most, seconds in windows:
+            if len(hits) - bisect_right(hits, now - seconds) >= most:
+                # one more may go when the oldest of the last `most` leaves the window
+                return max(1, int(hits[-most] + seconds - now) + 1)
+        hits.append(now)
         return 0
+
+    def _sweep(self, now: float) -> None:
+        """Forget the addresses whose every counted request has left its kind's longest window."""
+        self._swept = now
+        for key, hits in list(self._hits.items()):
+            if not hits or hits[-1] <= now - max(seconds for _most, seconds in self._windows[key[0]]):
+                del self._hits[key]
 
     def install(self, app: Any) -> None:
         """A table's app: every POST is counted per address, a join also against the joins' rule."""

@@ -39,6 +39,7 @@ def reminder(verdict: Take, draw_step: bool | None) -> str:
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
 SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
                 "sides", "result", "step", "colors", "token")
+SHOWN_KEPT = 300  # log entries whose shown detail is kept (a state read shows the newest 30)
 
 
 def hidden_move(action: str, detail: dict[str, Any]) -> bool:
@@ -57,6 +58,8 @@ def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[
         shown = {k: v for k, v in detail.items() if k in SHOWN_DETAIL}
         if shown_details is not None:
             shown_details[entry["id"]] = shown
+            if len(shown_details) > SHOWN_KEPT:  # the first kept goes: the log grows all evening, memory must not
+                del shown_details[next(iter(shown_details))]
     if (entry["action"] in PRIVATE_ACTIONS or hidden_move(entry["action"], shown)) and entry["player"] != viewer:
         shown = {k: v for k, v in shown.items() if k in ("count", "end", "from")}
     elif entry["action"] == Action.UNDO and shown.get("undone") in PRIVATE_ACTIONS and shown.get("whose") != viewer:

@@ -1,0 +1,94 @@
+"""The table's change counter, which the pages' event streams wait on: each action wakes every open page of the
+table at once, and the board learns which players have a page listening (who is connected).
+
+It knows nothing of HTTP: the app bumps it after an action went through and serves `stream()` as server-sent
+events; the production server (hhdcli/table/server.py) makes its events gevent's, so a stream is a greenlet."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from hhdcli.table.errors import TableError
+
+ONLINE_FOR = 20.0  # seconds: a page that asked for the table this recently counts as connected
+
+
+class Changes:
+    """The table's change counter, which event streams wait on: each action wakes every open page at once.
+    It also knows which players have a page listening (the board shows who is connected).
+
+    Waiting is on an event replaced at each change (the old one set): `event` makes it, threading.Event under
+    threads, gevent.event.Event under the production server, where a page's stream is a greenlet that must not
+    block the others. No lock is held while waiting, so either kind works with the same code."""
+
+    def __init__(self, max_streams: int = 64, event: Callable[[], Any] = threading.Event) -> None:
+        self.count = 0
+        self.streams = 0
+        self.max_streams = max_streams  # under threads each open page holds one
+        self.closed = False
+        self.listening: dict[str, int] = {}  # player: open streams
+        self.seen: dict[str, float] = {}  # player: when their page last asked (for pages that poll)
+        self._event = event
+        self._next = event()  # set at the next change
+        self._lock = threading.Lock()  # held for a few assignments only, never while waiting
+
+    def bump(self) -> None:
+        with self._lock:
+            self.count += 1
+            woken, self._next = self._next, self._event()
+        woken.set()
+
+    def close(self) -> None:
+        """The server stops: every stream ends now, not at its next keep-alive."""
+        with self._lock:
+            self.closed = True
+            woken, self._next = self._next, self._event()
+        woken.set()
+
+    def wait(self, seen: int, timeout: float) -> int:
+        with self._lock:
+            if self.count != seen or self.closed:
+                return self.count
+            next_change = self._next
+        next_change.wait(timeout)
+        return self.count
+
+    def online(self, player: str) -> bool:
+        return self.listening.get(player, 0) > 0 or time.monotonic() - self.seen.get(player, -ONLINE_FOR) < ONLINE_FOR
+
+    def asked(self, player: str | None) -> None:
+        if player is not None:
+            self.seen[player] = time.monotonic()
+
+    def _listen(self, player: str | None, step: int) -> None:
+        """A player's page starts or stops listening: the boards hear of it (who is connected)."""
+        with self._lock:
+            self.streams += step
+            if player is not None:
+                self.listening[player] = self.listening.get(player, 0) + step
+        if player is not None:
+            self.bump()
+
+    def stream(self, player: str | None = None, keepalive: float = 15.0, lifetime: float = 600.0) -> Iterator[str]:
+        """Server-sent events: `change` at once and after every action; a comment line every `keepalive`
+        seconds (which also finds pages that went away); the page's EventSource reconnects after `lifetime`."""
+        with self._lock:
+            if self.streams >= self.max_streams:
+                raise TableError("too many pages are listening; this one will ask every second instead",
+                                 status=503)
+        self._listen(player, 1)
+        try:
+            seen, ends = self.count, time.monotonic() + lifetime
+            yield f"retry: 1000\nevent: change\ndata: {seen}\n\n"
+            while not self.closed and time.monotonic() < ends:
+                now = self.wait(seen, keepalive)
+                if now == seen:
+                    yield ": still here\n\n"
+                    continue
+                seen = now
+                yield f"event: change\ndata: {seen}\n\n"
+        finally:
+            self._listen(player, -1)
