@@ -39,7 +39,7 @@ def reminder(verdict: Take, draw_step: bool | None) -> str:
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
 SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
                 "sides", "result", "step", "colors", "token")
-SHOWN_KEPT = 300  # log entries whose shown detail is kept (a state read shows the newest 30)
+SHOWN_KEPT = 100  # log entries whose shown detail is kept (a state read shows the newest 30, a page of the log 30 more)
 
 
 def hidden_move(action: str, detail: dict[str, Any]) -> bool:
