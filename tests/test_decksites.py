@@ -154,25 +154,14 @@ def test_hhd_check_of_a_missing_file_names_it(synced, tmp_path):
 
 
 def test_the_table_takes_a_players_deck_from_its_link(legacy_cache, library, sites, tmp_path):
-    import sqlite3
-
-    from test_table_serve import hhd_table, stop_with_ctrl_c
+    from test_table_serve import served_once, state_value
 
     link = "https://tappedout.net/mtg-decks/mtg-parser-3-amigos/"
     serve(sites, link)
     sites.routes["/cards/collection"] = NO_LANDS_KNOWN
-    process = hhd_table(legacy_cache, "--deck-sites-url", sites.url, "table", "-l", str(library),
-                        "--deck", f"Anna={link}", "--state", str(tmp_path / "s.sqlite"),
-                        scryfall_url=sites.url)
-    try:
-        assert process.stdout.readline().startswith("open http://")
-    finally:
-        stop_with_ctrl_c(process)
-    db = sqlite3.connect(tmp_path / "s.sqlite")
-    try:
-        colors = db.execute("SELECT colors FROM players WHERE name = 'Anna'").fetchone()[0]
-    finally:
-        db.close()
+    served_once(legacy_cache, tmp_path / "s.sqlite", "--deck-sites-url", sites.url, "table", "-l", str(library),
+                "--deck", f"Anna={link}", scryfall_url=sites.url)
+    colors = str(state_value(tmp_path / "s.sqlite", "SELECT colors FROM players WHERE name = 'Anna'"))
     assert {"U", "R"} <= set(colors)  # the deck's Islands and Mountains
     assert sites.count("/tappedout.net/api/deck/widget/", "POST") == 1
 

@@ -36,6 +36,24 @@ def stop_with_ctrl_c(process: subprocess.Popen) -> tuple[str, str]:
     return out, err
 
 
+def served_once(cache: Path, state: Path, *args: str, scryfall_url: str | None = None) -> None:
+    """`hhd … table ARGS --state STATE` started until it says where to open it, then stopped with Ctrl-C."""
+    process = hhd_table(cache, *args, "--state", str(state), scryfall_url=scryfall_url)
+    try:
+        assert process.stdout.readline().startswith("open http://")  # type: ignore[union-attr]
+    finally:
+        stop_with_ctrl_c(process)
+
+
+def state_value(state: Path, query: str) -> object:
+    """The first column of the first row a query finds in a stopped table's state file."""
+    db = sqlite3.connect(state)
+    try:
+        return db.execute(query).fetchone()[0]
+    finally:
+        db.close()
+
+
 def test_hhd_table_starts_from_the_command_line_and_guards_the_network(legacy_cache, library, tmp_path):
     port = free_port()
     process = hhd_table(legacy_cache, "table", "-l", str(library), "--player", "Anna=RG", "--host", "0.0.0.0",
@@ -189,17 +207,9 @@ def test_table_life_out_of_1_to_999_is_a_one_line_error(synced, library, tmp_pat
 
 
 def test_table_life_sets_the_starting_life_of_the_session(legacy_cache, library, tmp_path):
-    process = hhd_table(legacy_cache, "table", "-l", str(library), "--player", "Anna=RG", "--life", "40",
-                        "--offline", "--state", str(tmp_path / "s.sqlite"))
-    try:
-        assert process.stdout.readline().startswith("open http://")
-    finally:
-        stop_with_ctrl_c(process)
-    db = sqlite3.connect(tmp_path / "s.sqlite")
-    try:
-        assert db.execute("SELECT value FROM meta WHERE key = 'life_start'").fetchone()[0] == "40"
-    finally:
-        db.close()
+    served_once(legacy_cache, tmp_path / "s.sqlite", "table", "-l", str(library), "--player", "Anna=RG", "--life", "40",
+                "--offline")
+    assert state_value(tmp_path / "s.sqlite", "SELECT value FROM meta WHERE key = 'life_start'") == "40"
 
 
 def test_table_decks_offline_name_only_the_cards_that_may_be_lands_each_quoted(legacy_cache, library, tmp_path):
