@@ -75,6 +75,37 @@ def test_a_stopped_download_child_is_given_up_and_its_half_fetched_here(server, 
     assert session_processes(process.pid) == {}
 
 
+def _layout_child(process: subprocess.Popen[str]) -> int:
+    """The child laying the pages out: the first one hhd forks (before the download child)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        children = sorted(pid for pid in session_processes(process.pid) if pid != process.pid)
+        if children:
+            return children[0]
+        time.sleep(0.002)
+    raise AssertionError("no layout child started")
+
+
+def test_a_stopped_layout_child_is_given_up_once_the_downloads_are_done_and_the_pages_laid_out_here(server,
+                                                                                                    tmp_path):
+    """SIGSTOP the child laying the pages out as it starts: once the downloads are done and it has been silent past
+    its bound (5 s and 20 ms a proxy), hhd stops it for good and lays the pages out itself."""
+    from hhdcli.render.proxies import LAYOUT_PER_PROXY, LAYOUT_SLACK
+
+    run, names = cards_with_served_images(server, tmp_path / "cache", 40, Reply(_scan(), content_type="image/jpeg",
+                                                                                 delay=0.2))
+    process = _start(tmp_path / "cache", names, tmp_path / "p.pdf", timeout=10)
+    os.kill(_layout_child(process), signal.SIGSTOP)
+    stopped = time.monotonic()
+    _, stderr = process.communicate(timeout=90)
+    took = time.monotonic() - stopped
+    assert process.returncode == 0, stderr
+    assert "40 proxies: 40 from 40 images" in stderr
+    bound = LAYOUT_SLACK + LAYOUT_PER_PROXY * 40
+    assert bound <= took < bound + 15  # the child waited for (it was stopped mid-work), then the rest done here
+    assert session_processes(process.pid) == {}
+
+
 @pytest.mark.parametrize("to", ["hhd alone", "its process group"])
 def test_sigterm_ends_the_download_child_with_its_parent(server, tmp_path, to):
     """SIGTERM ends hhd at once (no handler of its own); the child sees its parent gone and stops too, rather

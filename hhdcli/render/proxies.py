@@ -63,6 +63,10 @@ def render_proxies(cards: Sequence[Card], symbols: SymbolTable, options: ProxyOp
     return out.getvalue(), laid.report
 
 
+LAYOUT_SLACK = 5.0  # seconds the layout child may stay silent once the downloads are done, beside…
+LAYOUT_PER_PROXY = 0.02  # …this per proxy (a layout takes about 2 ms a proxy); then the pages are laid out here
+
+
 def lay_out(cards: Sequence[Card], symbols: SymbolTable, options: ProxyOptions,
             store: ImageStore | None = None, progress: Callable[[], None] | None = None) -> ProxyPdf:
     """Fetch the images and lay out every page; nothing is written yet. The pages are laid out once: on a cold
@@ -84,9 +88,10 @@ def lay_out(cards: Sequence[Card], symbols: SymbolTable, options: ProxyOptions,
         ending.callback(pages.close)
         fetching = Fetching(store, cached, missing, progress)
         ending.callback(fetching.cancel)
-        laid = next(pages.items(), None)
-        pages.close()  # reaped as soon as it has answered
         results = fetching.wait()
+        # the child has had the downloads' time; silent much longer than a layout takes, it is stopped or stuck
+        laid = next(pages.items(idle=LAYOUT_SLACK + LAYOUT_PER_PROXY * len(proxies)), None)
+        pages.close()
     if laid is not None and all(results[url].path == hoped[url].path for url in urls):
         return laid
     return _laid_out(proxies, results, symbols, options)  # no child, it failed, or an image did not arrive
