@@ -1,11 +1,12 @@
-"""Requests per client address, counted in a moving window per rule, in memory: one count for the whole server,
-so an address's share is counted across every table of `hhd serve`. The rules are written as the `limits` library
-(the one Flask-Limiter is built on) reads them ("10/minute;30/hour"), and parsed by it.
+"""Requests per client address, rate-limited by `limits` (the maintained library Flask-Limiter is built on): its
+moving-window limiter and its in-memory store, one for the whole server, so an address's share is counted across
+every table of `hhd serve`. Flask-Limiter itself would keep one store (and one clean-up thread) per app, that is
+per table.
 
-The counting is ours: `limits`' in-memory store expires its entries in a thread it starts again after each burst
-of hits, and under the gevent server (one thread, every table's requests) each start held the whole server for
-milliseconds (measured: 5 ms a POST on a busy machine, docs/design-table-online.md). Here each address and kind
-keeps the times of its counted requests, trimmed when it asks again; addresses gone quiet are swept each minute.
+One change to the store: `limits`' in-memory store sweeps expired entries in a Timer thread that it starts again
+after each quiet moment, and under the gevent server (one thread, every table's requests) each start held the whole
+server for milliseconds (measured: 5 ms a POST on a busy machine, docs/design-table-online.md). `_SweptInline`
+sweeps in the request instead, once a second at most; the counting is `limits`' own.
 
 The client's address is Flask's `request.remote_addr`: the peer's, or behind a proxy the one ProxyFix took from
 X-Forwarded-For (hhdcli/table/online.py, only with --behind-proxy)."""
@@ -13,15 +14,14 @@ X-Forwarded-For (hhdcli/table/online.py, only with --behind-proxy)."""
 from __future__ import annotations
 
 import time
-from bisect import bisect_right
-from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from limits import parse_many
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 
-SWEEP_EVERY = 60.0  # seconds between two sweeps of the addresses that went quiet
+SWEEP_EVERY = 1.0  # seconds between two sweeps of the store's expired entries
 
 # what one address may do: a household of phones and a board acting every few seconds stays far below these
 RULES = {
@@ -32,41 +32,43 @@ RULES = {
 }
 
 
+class _SweptInline(MemoryStorage):
+    """`limits`' in-memory store, its expired entries swept by the request that finds the last sweep a second old
+    rather than by a thread started for it (see above). The store calls its (name-mangled) `__schedule_expiry`
+    before each count: this is that hook; `tests/test_table_throttle.py` checks that no thread starts."""
+
+    _swept = 0.0
+
+    def _MemoryStorage__schedule_expiry(self) -> None:
+        now = time.monotonic()
+        if now - self._swept >= SWEEP_EVERY:
+            self._swept = now
+            self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
+            # it empties an address's list of requests but keeps the key: an address gone quiet is forgotten
+            for key, events in list(self.events.items()):  # a copy made at once: another thread may count
+                if not events:
+                    self.events.pop(key, None)
+
+
 @dataclass
 class Throttle:
     rules: dict[str, str] = field(default_factory=lambda: dict(RULES))
-    clock: Callable[[], float] = time.monotonic
 
     def __post_init__(self) -> None:
-        # each kind's rules as (requests, seconds)
-        self._windows = {kind: [(item.amount, float(item.get_expiry())) for item in parse_many(text)]
-                         for kind, text in self.rules.items()}
-        self._hits: dict[tuple[str, str], deque[float]] = {}  # (kind, address): its counted requests, oldest first
-        self._swept = self.clock()
+        self._limiter = MovingWindowRateLimiter(_SweptInline())
+        self._parsed: dict[str, list[RateLimitItem]] = {k: parse_many(v) for k, v in self.rules.items()}
 
     def wait(self, kind: str, address: str) -> int:
-        """0 when the address may go on (the request is counted), else the seconds until it may."""
-        now = self.clock()
-        if now - self._swept > SWEEP_EVERY:
-            self._sweep(now)
-        windows = self._windows[kind]
-        hits = self._hits.setdefault((kind, address), deque())
-        longest = max(seconds for _most, seconds in windows)
-        while hits and hits[0] <= now - longest:
-            hits.popleft()
-        for most, seconds in windows:
-            if len(hits) - bisect_right(hits, now - seconds) >= most:
-                # one more may go when the oldest of the last `most` leaves the window
-                return max(1, int(hits[-most] + seconds - now) + 1)
-        hits.append(now)
+        """0 when the address may go on (the request is counted by every rule of its kind), else the seconds
+        until it may (a refused request is counted by none)."""
+        items = self._parsed[kind]
+        for item in items:
+            if not self._limiter.test(item, kind, address):
+                reset = self._limiter.get_window_stats(item, kind, address).reset_time
+                return max(1, int(reset - time.time()) + 1)
+        for item in items:
+            self._limiter.hit(item, kind, address)
         return 0
-
-    def _sweep(self, now: float) -> None:
-        """Forget the addresses whose every counted request has left its kind's longest window."""
-        self._swept = now
-        for key, hits in list(self._hits.items()):
-            if not hits or hits[-1] <= now - max(seconds for _most, seconds in self._windows[key[0]]):
-                del self._hits[key]
 
     def install(self, app: Any) -> None:
         """A table's app: every POST is counted per address, a join also against the joins' rule."""
