@@ -869,16 +869,18 @@ def test_only_a_token_makers_controller_counts_its_tokens_and_never_below_none()
 
 
 def test_the_page_names_where_a_card_goes_from_the_rules_enums_not_words_of_its_own():
-    """The page's scripts name a move's destination and a library's top or bottom as the bootstrap gives them
-    (rules.Destination, rules.End), as they do zones and actions: none is written in the JavaScript."""
+    """The page's scripts name a move's destination, a library's top or bottom and a turn's steps (in order) as the
+    bootstrap gives them (rules.Destination, rules.End, rules.Step), as they do zones and actions: none is written
+    in the JavaScript."""
     from hhdcli.table.page import bootstrap
     from hhdcli.table.rules import Destination, End
 
     data = bootstrap("en", {})
     assert data["destinations"] == {d.name: d.value for d in Destination} and data["ends"] == {"TOP": "top",
                                                                                               "BOTTOM": "bottom"}
+    assert list(data["steps"].values()) == ["untap", "upkeep", "draw", "main 1", "combat", "main 2", "end"]
     static = Path(__file__).parents[1] / "hhdcli" / "table" / "static"
-    words = {*(d.value for d in Destination), *(e.value for e in End)}
+    words = {*(d.value for d in Destination), *(e.value for e in End), "untap", "upkeep", "combat"}
     for script in static.glob("*.js"):
         # what is not the game's word: catalog messages T("…"), element ids $("…"), CSS classes
         code = re.sub(r"""(?<![\w$])(?:T|\$)\("[^"]*"\)|\bclass: [^,}]*""", "", script.read_text(encoding="utf-8"))

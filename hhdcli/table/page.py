@@ -2,7 +2,7 @@
 stylesheet and ES modules (hhdcli/table/static/), and a JSON bootstrap the modules read: the catalog's messages
 the scripts use (marked in them as T("…") and P("…", "…", n) and read out with Babel's JavaScript extractor, so
 a new word cannot be left out of the catalog), the catalog's plural rule, the mana symbols drawn as styled
-symbols, and the names of the rules' zones, actions, ends and destinations."""
+symbols, and the names of the rules' zones, actions, ends, destinations and turn steps."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from importlib.resources import files
 from typing import Any
 
 from hhdcli.table.i18n import plural_rule, translations
-from hhdcli.table.rules import Action, Destination, End, Zone
+from hhdcli.table.rules import Action, Destination, End, Step, Zone
 from hhdcli.table.session import Session
 from hhdcli.table.views import REMINDER_MESSAGES, VERDICTS
 
@@ -88,7 +88,7 @@ def bootstrap(lang: str, symbols: dict[str, dict[str, str]], catalog: gettext.Nu
     plural = plural or plural_rule(lang)
     return {"lang": lang, "messages": page_messages(lang, catalog, plural), "plural": plural,
             "symbols": symbols, "actions": names(Action), "zones": names(Zone), "ends": names(End),
-            "destinations": names(Destination)}
+            "destinations": names(Destination), "steps": names(Step)}
 
 
 def names(members: type[StrEnum]) -> dict[str, str]:

@@ -179,7 +179,7 @@ def in_draw_step(player: str, turn: str | None, step: str | None) -> bool | None
     the players keep them at the table, and the rule is said as it stands."""
     if turn is None:
         return None
-    return turn == player and step == "draw"
+    return turn == player and step == Step.DRAW
 
 
 def waiting_card(player: str, pending: int | None) -> int:
@@ -375,7 +375,19 @@ def tokens_counted(counters: dict[str, int], token: str, made: dict[str, str], d
 
 LIFE_START = 20  # a game's starting life total, unless the host sets another
 LIFE_MOST = 999  # the highest starting life the host may set (a number the board shows in full)
-STEPS = ("untap", "upkeep", "draw", "main 1", "combat", "main 2", "end")  # a turn's steps, as the page names them
+class Step(StrEnum):
+    """A turn's steps, in their order, as the API and the page (from its bootstrap) name them."""
+
+    UNTAP = "untap"
+    UPKEEP = "upkeep"
+    DRAW = "draw"
+    MAIN_1 = "main 1"
+    COMBAT = "combat"
+    MAIN_2 = "main 2"
+    END = "end"
+
+
+STEPS = tuple(Step)
 DIE_SIDES = (2, 4, 6, 8, 10, 12, 20, 100)
 
 

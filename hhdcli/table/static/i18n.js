@@ -8,6 +8,7 @@ export const ACTIONS = boot.actions;  // Action's members by name: ACTIONS.DRAW 
 export const ZONES = boot.zones;
 export const ENDS = boot.ends;  // End's: the top or bottom of an ordered zone (a library)
 export const DESTINATIONS = boot.destinations;  // Destination's: where a move sends a card, as the API names it
+export const STEPS = boot.steps;  // Step's: a turn's steps, in their order
 
 export function T(message) { return boot.messages.T[message] ?? message; }
 

@@ -1,7 +1,7 @@
 // What the page shows: the state the API read, drawn into the page's sections (a phone's hand, or the laptop's
 // board), and the dialogs a card or a seat opens.
 import { $, el, page, setDrawn } from "./page.js";
-import { DESTINATIONS as TO, ENDS, F, P, SYMBOLS, T, ZONES } from "./i18n.js";
+import { DESTINATIONS as TO, ENDS, F, P, STEPS, SYMBOLS, T, ZONES } from "./i18n.js";
 import { call, join, q } from "./api.js";
 import { logLine } from "./log.js";
 
@@ -92,10 +92,11 @@ function renderPlayed() {
 }
 
 // life totals, counters, whose turn and step: the same on every phone and the board
-const STEPS = ["untap", "upkeep", "draw", "main 1", "combat", "main 2", "end"];
+const TURN = Object.values(STEPS);  // the steps in a turn's order, as the server names them
 export function stepName(step) {
-  return { "untap": T("untap step"), "upkeep": T("upkeep"), "draw": T("draw step"), "main 1": T("first main phase"),
-           "combat": T("combat"), "main 2": T("second main phase"), "end": T("end step") }[step] || step;
+  return { [STEPS.UNTAP]: T("untap step"), [STEPS.UPKEEP]: T("upkeep"), [STEPS.DRAW]: T("draw step"),
+           [STEPS.MAIN_1]: T("first main phase"), [STEPS.COMBAT]: T("combat"), [STEPS.MAIN_2]: T("second main phase"),
+           [STEPS.END]: T("end step") }[step] || step;
 }
 export const KINDS = () => ({ poison: T("poison"), energy: T("energy") });  // counters' kinds, sent in English
 export function kindName(kind) { return KINDS()[kind] || kind; }
@@ -125,9 +126,9 @@ function renderLives(me) {
 }
 export function nextStep() {
   const turn = page.state.turn;
-  const at = STEPS.indexOf(turn.step);
-  if (at === STEPS.length - 1) return call("next-turn");
-  return call("step", { step: STEPS[at + 1] });
+  const at = TURN.indexOf(turn.step);
+  if (at === TURN.length - 1) return call("next-turn");
+  return call("step", { step: TURN[at + 1] });
 }
 
 export function closeEnd() { page.ending = null; $("end-confirm").hidden = true; $("end").hidden = false; }
