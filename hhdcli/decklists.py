@@ -137,25 +137,22 @@ _HEADING_ZONES = {
     # commander, the planar deck and the scheme deck are played beside the deck, not in it
     **dict.fromkeys(("display commander", "planar deck", "scheme deck"), Zone.IGNORED),
 }
-# Type groups that exports write as headings; any other short heading is a category of the main deck.
-_GROUP_WORDS = {"creature", "creatures", "land", "lands", "instant", "instants", "sorcery", "sorceries",
-                "artifact", "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers",
-                "battle", "battles", "spells", "other", "others", "nonland", "nonlands",
-                # XMage's TxtDeckImporter.SET_VALUES: the group headings its .txt lists carry
-                "other spells", "noncreature spells", "non-creature spells",
+LAND, SPELL = "land", "spell"
+# The type groups exports write as headings, by what they say a card is: a land, or a spell (any other card type)
+_TYPE_GROUPS = {**dict.fromkeys(("land", "lands", "nonbasic lands"), LAND),
+                **dict.fromkeys(("creature", "creatures", "instant", "instants", "sorcery", "sorceries", "artifact",
+                                 "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers", "battle",
+                                 "battles", "spells", "nonland", "nonlands",
+                                 # XMage's TxtDeckImporter.SET_VALUES: the group headings its .txt lists carry
+                                 "other spells", "noncreature spells", "non-creature spells"), SPELL)}
+# Every group exports write as a heading; any other short heading is a category of the main deck.
+_GROUP_WORDS = {*_TYPE_GROUPS, "other", "others",
                 # a cube list's color groups (generated lists write them as headings, one a line)
                 "white", "blue", "black", "red", "green", "colorless", "colourless", "multicolor", "multicolored",
                 "multicolour", "multicoloured", "multi", "gold", "hybrid", "mono", "monocolored", "guild", "guilds",
                 "azorius", "dimir", "rakdos", "gruul", "selesnya", "orzhov", "izzet", "golgari", "boros", "simic",
                 "bant", "esper", "grixis", "jund", "naya", "abzan", "jeskai", "sultai", "mardu", "temur", "shards",
-                "wedges", "fixing", "nonbasic lands"}
-LAND, SPELL = "land", "spell"
-# Of those, the headings that say what a card is: a land, or a spell (any other card type)
-_TYPE_GROUPS = {**dict.fromkeys(("land", "lands", "nonbasic lands"), LAND),
-                **dict.fromkeys(("creature", "creatures", "instant", "instants", "sorcery", "sorceries", "artifact",
-                                 "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers", "battle",
-                                 "battles", "spells", "nonland", "nonlands", "other spells", "noncreature spells",
-                                 "non-creature spells"), SPELL)}
+                "wedges", "fixing"}
 # "Sideboard", "Lands (12)", "// Sideboard (11 cards)", "MainBoard: 3 cards"
 _HEADING = re.compile(r"^(?://+\s*|#+\s*)?(?P<word>[A-Za-z][A-Za-z &'/-]{0,40}?)\s*(?:\(\d+(?: cards?)?\))?\s*:?"
                       r"\s*(?:\d+(?: cards?)?)?$", re.IGNORECASE)
