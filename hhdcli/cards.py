@@ -653,7 +653,7 @@ def stat_text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _rules_text(value: Any) -> str:
+def rules_text(value: Any) -> str:
     """The live catalog sometimes holds a literal backslash-n for a line break; the registry unescapes it."""
     return str(value or "").replace("\\n", "\n")
 
@@ -676,7 +676,7 @@ def _current_face(face: dict[str, Any], with_image: bool, counts: bool) -> Face:
         name=str(face.get("name") or ""),
         mana_cost=str(face.get("mana_cost") or ""),
         type_line=str(face.get("type_line") or ""),
-        oracle_text=_rules_text(face.get("oracle_text")),
+        oracle_text=rules_text(face.get("oracle_text")),
         power=stat_text(face.get("power")),
         toughness=stat_text(face.get("toughness")),
         loyalty=stat_text(face.get("loyalty")),

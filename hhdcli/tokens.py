@@ -24,7 +24,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from hhdcli.cards import TOKEN_SET, Card, CardIndex, Face, drive_id, normalize_name, stat_text
+from hhdcli.cards import TOKEN_SET, Card, CardIndex, Face, drive_id, normalize_name, rules_text, stat_text
 
 HELLSCUBE_SET = re.compile(r"^HLC(?:[._][0-2])?$")  # Hellscube v1.2's sets, written with . or _
 TABLE_FILE = Path(__file__).parent / "data" / "tokens-v1.2.json"
@@ -116,7 +116,7 @@ def token_from_record(record: dict[str, Any]) -> Token | None:
     identity = tuple(c for c in record.get("color_identity") or () if isinstance(c, str))
     return Token(id=_text(record.get("id")), name=name, type_line=_text(record.get("type_line")),
                  mana_cost=_text(record.get("mana_cost")), mana_value=_mana_value(record.get("mana_value")),
-                 oracle_text=_text(record.get("oracle_text")),
+                 oracle_text=rules_text(_text(record.get("oracle_text"))),  # a literal \\n is a line break, as in cards
                  colors=colors, color_identity=identity, power=stat_text(record.get("power")),
                  toughness=stat_text(record.get("toughness")), loyalty=stat_text(record.get("loyalty")),
                  image=_text(record.get("image")) or None, makers=makers)
