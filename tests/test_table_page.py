@@ -655,7 +655,7 @@ return found;
 # the Latin words a page shows (its text, and what it says to a screen reader), outside card data (rules text, type
 # lines) and addresses: on a Russian page, none should be English but names
 LATIN = """
-const found = [], data = '.cardtext, .oneline, .rulings, a.lang, #join-url, #reseat-url, script, style';
+const found = [], data = '.cardtext, .oneline, .rulings, .ms, a.lang, #join-url, #reseat-url, script, style';
 const shown = e => e && !e.closest('[hidden]') && !e.closest(data) && (!e.closest('dialog') || e.closest('dialog').open)
   && getComputedStyle(e).display !== 'none';
 const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
