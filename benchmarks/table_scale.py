@@ -109,6 +109,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
     others: list[float] = []  # every action, not only draws
     pushes: list[float] = []
     refused_actions: list[str] = []  # path and status of each action refused
+    failed: list[str] = []  # requests that found no server twice
     streams = {"refused": 0, "dropped": 0, "open": 0}
     last_sent: dict[int, tuple[int, float, int]] = {}  # table: (action number, sent at, actor)
     actions = itertools.count()  # every action's number, in the order sent (a page counts each one once)
@@ -117,9 +118,18 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
 
     def call(connection: http.client.HTTPConnection, method: str, path: str, headers: dict[str, str],
              body: object = None) -> tuple[int, Any]:
-        connection.request(method, path, None if body is None else json.dumps(body), headers)
-        answer = connection.getresponse()
-        return answer.status, json.loads(answer.read() or b"{}")
+        """One request; sent again on a new connection when the server had closed this one as idle (after 75 s
+        without a request, which a player's exponential gaps sometimes reach), as a browser does."""
+        for attempt in (1, 2):
+            try:
+                connection.request(method, path, None if body is None else json.dumps(body), headers)
+                answer = connection.getresponse()
+                return answer.status, json.loads(answer.read() or b"{}")
+            except (http.client.RemoteDisconnected, ConnectionError) as exc:
+                connection.close()  # the next request opens it again
+                if attempt == 2:
+                    failed.append(f"{path}: {exc!r}")
+        return 0, {}
 
     def listen(table: int, player: int, headers: dict[str, str]) -> None:
         """The page's event stream, and its state read at each change."""
@@ -134,7 +144,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
         while True:
             try:
                 line = answer.fp.readline()
-            except OSError:
+            except (OSError, http.client.HTTPException):
                 line = b""
             if not line:
                 if time.monotonic() < stop_at[0]:
@@ -226,6 +236,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
         # the load process's own share of a core: near 1, it (not the server) is what the latencies measure
         "load_client_cpu_share": round(own / elapsed, 2),
         "draw": summary(draws), "other_actions": summary(others), "push_to_other_pages": summary(pushes),
+        "requests_failed": len(failed), "failed_kinds": sorted(set(failed))[:10],
         "actions_refused": len(refused_actions), "refused_kinds": sorted(set(refused_actions))[:10],
         "streams_open_at_end": open_streams, "streams_refused": streams["refused"],
         "streams_dropped": streams["dropped"],
@@ -250,6 +261,8 @@ def measured(args: argparse.Namespace, port: int, pid: int, every: float, minute
     if loaded.returncode != 0:
         sys.exit(loaded.stderr[-3000:])
     found: dict[str, Any] = json.loads(loaded.stdout)
+    # a player or page of the load client that died of an error (gevent prints it): fewer actions than asked
+    found["load_client_errors"] = loaded.stderr.count("Traceback")
     return found
 
 
