@@ -137,6 +137,26 @@ def test_each_committed_mo_is_its_po_compiled_by_babel(domain):
     assert translator("ru", domain).info() == shipped.info()  # and it is the catalog hhd reads
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_catalog_decoding_its_messages_when_asked_says_what_the_standard_library_says(domain):
+    """hhd's Catalog reads a message when it is first asked for: every message, every plural form for counts
+    0 to 200, its header and plural rule are the standard library's, and a message it lacks falls back alike."""
+    from hhdcli.i18n import Catalog
+
+    path = LOCALE / "ru" / "LC_MESSAGES" / f"{domain}.mo"
+    with path.open("rb") as whole, path.open("rb") as lazy_file:
+        full, lazy = gettext.GNUTranslations(whole), Catalog(lazy_file)
+    assert lazy.info() == full.info() and lazy.info()["plural-forms"]
+    singulars = {key[0] for key in full._catalog if isinstance(key, tuple)}
+    plain = [key for key in full._catalog if isinstance(key, str)]
+    assert len(plain) > 100 and singulars
+    assert [lazy.gettext(m) for m in plain] == [full.gettext(m) for m in plain]
+    assert all(lazy.ngettext(m, m + "s", n) == full.ngettext(m, m + "s", n) for m in singulars for n in range(201))
+    for absent in ("no such message", "{n} no such thing"):
+        assert lazy.gettext(absent) == absent and lazy.ngettext(absent, absent + "s", 5) == absent + "s"
+    assert lazy.gettext(next(iter(singulars))) == full.gettext(next(iter(singulars)))  # a plural asked plainly
+
+
 def test_a_ruling_and_the_rules_sheet_have_one_text_each_translated_by_the_catalog():
     """Every ruling (its text, its proxy line and its name) and every heading and paragraph of the rules sheet is written
     once, in English, and is a msgid of hhd.po: Russian comes from the catalog, as any message's."""
