@@ -169,11 +169,20 @@ class Fetching:
         self._reader: threading.Thread | None = None  # counts the child's results as they come
         self._helper: Aside[ImageResult] | None = None
         self._theirs: list[str] = []  # the child's half
+        self._client = client = Client(store.http, accept="image/*", notice=store.notice)
+        self._one = partial(store._one, client)
+        try:
+            self._begin(missing)
+        except BaseException:  # Ctrl-C while starting: the caller holds no Fetching to cancel yet, so what
+            self.cancel()  # began is stopped here (a download thread left running held the exit until --timeout)
+            raise
+
+    def _begin(self, missing: list[str]) -> None:
+        """The child's half forked and read, this process's half begun."""
         from hhdcli.render.scans.aside import Aside
 
-        self._client = client = Client(store.http, accept="image/*", notice=store.notice)
+        store, client = self.store, self._client
         _import_for_workers(client)  # before the fork too: the child needs them, and so is spared the wait
-        self._one = partial(store._one, client)
         workers = max(1, store.settings.workers)
         mine = missing
         if workers > 1 and len(missing) > 1:  # every other image, so that both halves come in page order
