@@ -308,9 +308,8 @@ def _file_sha256(path: Path) -> str | None:
 @lru_cache(maxsize=1)
 def _builtin_document() -> dict[str, Any]:
     import gzip
-    from importlib.resources import files
 
-    data = (files("hhdcli") / BUILTIN_FILE).read_bytes()
+    data = (Path(__file__).parent / BUILTIN_FILE).read_bytes()  # beside this module: importlib.resources costs ms
     document: dict[str, Any] = load_json(gzip.decompress(data))
     return document
 

@@ -28,6 +28,7 @@ from hhdcli.cards import TOKEN_SET, Card, CardIndex, Face, drive_id, normalize_n
 
 HELLSCUBE_SET = re.compile(r"^HLC(?:[._][0-2])?$")  # Hellscube v1.2's sets, written with . or _
 TABLE_FILE = Path(__file__).parent / "data" / "tokens-v1.2.json"
+TOKENS_FILE = Path(__file__).parent / "data" / "hellscube-tokens.json.gz"
 
 
 @dataclass(frozen=True)
@@ -128,9 +129,7 @@ def tokens_from_records(records: Iterable[dict[str, Any]]) -> list[Token]:
 
 @lru_cache(maxsize=1)
 def builtin_tokens() -> tuple[Token, ...]:
-    from importlib.resources import files
-
-    data = (files("hhdcli") / "data" / "hellscube-tokens.json.gz").read_bytes()
+    data = TOKENS_FILE.read_bytes()  # beside this module, as the rulings' table: importlib.resources costs ms to import
     return tuple(tokens_from_records(json.loads(gzip.decompress(data))["data"]))
 
 
