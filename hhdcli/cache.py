@@ -12,6 +12,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hhdcli import DATA
 from hhdcli.cards import Card, no_collection
 from hhdcli.errors import CacheError
 from hhdcli.files import cache_write_error, os_reason, sha256_hex, sweep_leftovers, write_cache_file
@@ -25,7 +26,7 @@ SCHEMA_VERSION = 1
 CARDS_FILE = "cards.json"
 SYMBOLS_FILE = "pips.json"
 STAGED_SYMBOLS_FILE = "pips.json.next"  # the symbol table of a sync between its two writes (see write_cache)
-BUILTIN_FILE = "data/hellscube-v1.2.json.gz"  # inside the package; built by scripts/build_builtin_data.py
+BUILTIN_FILE = DATA / "hellscube-v1.2.json.gz"  # built by scripts/build_builtin_data.py
 BUILTIN_PREFIX = "built-in:"
 FAILED_SYNC_FILE = ".sync-failed"  # when an automatic sync last failed: the next hour's commands go offline
 FAILED_SYNC_QUIET_SECONDS = 3600
@@ -309,7 +310,7 @@ def _file_sha256(path: Path) -> str | None:
 def _builtin_document() -> dict[str, Any]:
     import gzip
 
-    data = (Path(__file__).parent / BUILTIN_FILE).read_bytes()  # beside this module: importlib.resources costs ms
+    data = BUILTIN_FILE.read_bytes()
     document: dict[str, Any] = load_json(gzip.decompress(data))
     return document
 

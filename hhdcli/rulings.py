@@ -15,15 +15,15 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
-from pathlib import Path
 from typing import Any
 
+from hhdcli import DATA
 from hhdcli.cards import Card, drive_id, loose_name, normalize_name, one_edit_apart
 from hhdcli.i18n import N_, current_language, translator
 
 CURATED = "curated"  # the card is in the reviewed table: its rulings are read, not guessed
 PATTERN = "pattern"  # the card is not: its rulings are guessed from its text
-TABLE_FILE = "data/rulings-v1.2.json"
+TABLE_FILE = DATA / "rulings-v1.2.json"
 
 
 @dataclass(frozen=True)
@@ -262,9 +262,7 @@ def parse_table(document: dict) -> RulingsTable:
 @cache
 def curated_table() -> RulingsTable:
     """The table that ships with hhd."""
-    # beside this module, not through importlib.resources (whose import costs ~4 ms of every command that
-    # shows rulings); the wheel installs the package as files
-    return parse_table(json.loads((Path(__file__).parent / TABLE_FILE).read_text(encoding="utf-8")))
+    return parse_table(json.loads(TABLE_FILE.read_text(encoding="utf-8")))
 
 
 # --- the public API --------------------------------------------------------------------------------------------

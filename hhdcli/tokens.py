@@ -21,14 +21,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
+from hhdcli import DATA
 from hhdcli.cards import TOKEN_SET, Card, CardIndex, Face, drive_id, normalize_name, rules_text, stat_text
 
 HELLSCUBE_SET = re.compile(r"^HLC(?:[._][0-2])?$")  # Hellscube v1.2's sets, written with . or _
-TABLE_FILE = Path(__file__).parent / "data" / "tokens-v1.2.json"
-TOKENS_FILE = Path(__file__).parent / "data" / "hellscube-tokens.json.gz"
+TABLE_FILE = DATA / "tokens-v1.2.json"
+TOKENS_FILE = DATA / "hellscube-tokens.json.gz"
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ def tokens_from_records(records: Iterable[dict[str, Any]]) -> list[Token]:
 
 @lru_cache(maxsize=1)
 def builtin_tokens() -> tuple[Token, ...]:
-    data = TOKENS_FILE.read_bytes()  # beside this module, as the rulings' table: importlib.resources costs ms to import
+    data = TOKENS_FILE.read_bytes()
     return tuple(tokens_from_records(json.loads(gzip.decompress(data))["data"]))
 
 

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("source", type=Path, help="a registry database file (legacy or current format)")
     parser.add_argument("--symbols", type=Path, required=True, help="the registry's pips.json")
     parser.add_argument("--date", help="the date of the data (default: from the source's file name)")
-    parser.add_argument("-o", "--output", type=Path, default=Path("hhdcli") / BUILTIN_FILE)
+    parser.add_argument("-o", "--output", type=Path, default=BUILTIN_FILE)
     args = parser.parse_args(argv)
     found = re.search(r"\d{4}-\d{2}-\d{2}", args.source.name)
     date = args.date or (found.group(0) if found else None)

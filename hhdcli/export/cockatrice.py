@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from functools import lru_cache
 
+from hhdcli import DATA
 from hhdcli.cards import Card, Face, is_land_type, normalize_name
 from hhdcli.colors import COLORS
 from hhdcli.rulings import hell_lines
@@ -37,9 +38,7 @@ _TABLE_ROWS = {"land": 0, "creature": 2, "instant": 3, "sorcery": 3}  # Cockatri
 @lru_cache(maxsize=1)
 def _real_names() -> frozenset[str]:
     """Hellscube names that are also real Magic card names (built by scripts/build_real_names.py)."""
-    from importlib.resources import files
-
-    document = json.loads((files("hhdcli") / "data" / "real-names.json").read_text(encoding="utf-8"))
+    document = json.loads((DATA / "real-names.json").read_text(encoding="utf-8"))
     return frozenset(normalize_name(name) for name in document["names"])
 
 
