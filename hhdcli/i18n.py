@@ -108,17 +108,19 @@ class _Messages(dict[Any, str]):
     def __init__(self, header: dict[Any, str], buf: bytes, ids: tuple[int, ...], texts: tuple[int, ...],
                  charset: str) -> None:
         super().__init__(header)
-        self._buf, self._ids, self._texts, self._charset = buf, ids, texts, charset
-        self._where = {buf[ids[2 * i + 1]:ids[2 * i + 1] + ids[2 * i]].split(b"\0", 1)[0]: i
-                       for i in range(len(ids) // 2) if ids[2 * i]}  # a plural by its singular, as it is looked up
+        self._buf, self._texts, self._charset = buf, texts, charset
+        self._where: dict[bytes, tuple[int, bool]] = {}  # each entry's place and whether it is a plural
+        for i in range(len(ids) // 2):
+            msgid = buf[ids[2 * i + 1]:ids[2 * i + 1] + ids[2 * i]]
+            if msgid:  # the header is read already
+                singular, _, plural = msgid.partition(b"\0")  # a plural by its singular, as it is looked up
+                self._where[singular] = i, bool(plural)
 
     def __missing__(self, key: Any) -> str:
         message, form = (key, None) if isinstance(key, str) else key
-        i = self._where.get(message.encode(self._charset, "replace"))
-        if i is None:
+        i, plural = self._where.get(message.encode(self._charset, "replace"), (-1, False))
+        if i < 0:
             raise KeyError(key)
-        length, offset = self._ids[2 * i], self._ids[2 * i + 1]
-        plural = b"\0" in self._buf[offset:offset + length]
         length, offset = self._texts[2 * i], self._texts[2 * i + 1]
         forms = self._buf[offset:offset + length].split(b"\0")
         if plural != (form is not None) or (form is not None and form >= len(forms)):
