@@ -186,7 +186,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
             if measuring[0]:
                 if status == 200:
                     draws.append(took)
-                else:
+                elif status:  # 0: no answer at all, counted as failed by call()
                     refused_actions.append(f"draw {status}: {card.get('error', '')}")
             if status != 200:
                 continue
@@ -201,7 +201,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
                 if measuring[0]:
                     if status == 200:
                         others.append(time.monotonic() - sent)
-                    else:
+                    elif status:
                         refused_actions.append(f"{path} {status}: {answer.get('error', '')}")
 
     rest_before = rss_mb(pid)
