@@ -25,6 +25,13 @@ CHROMEDRIVER = shutil.which("chromedriver")
 needs_chromium = pytest.mark.skipif(CHROMEDRIVER is None, reason="needs Chromium's chromedriver")
 
 
+def authorization(code: str | None = None, player: str | None = None, host: str | None = None) -> dict[str, str]:
+    """A script's credentials, as the table reads them: the one header proxies never log (hhdcli/table/app.py)."""
+    named = {"code": code, "player": player, "host": host}
+    said = ", ".join(f"{key}={value}" for key, value in named.items() if value)
+    return {"Authorization": f"Table {said}"} if said else {}
+
+
 class Table:
     """`hhd table`'s app served on 127.0.0.1 in a thread; `call` speaks its JSON API, `as_` as a seated player."""
 
@@ -51,13 +58,8 @@ class Table:
     def call(self, path: str, body: object = None, headers: dict[str, str] | None = None,
              token: str | None = None, host: bool = False) -> tuple[int, dict]:
         data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
-        sent = {"Content-Type": "application/json", **(headers or {})}
-        if token:
-            sent["X-Player-Token"] = token
-        if host:
-            sent["X-Host-Secret"] = self.host
-        if self.code:
-            sent.setdefault("X-Join-Code", self.code)
+        sent = {"Content-Type": "application/json",
+                **authorization(self.code, token, self.host if host else None), **(headers or {})}
         request = urllib.request.Request(self.url + path, data=data, method="POST" if data is not None else "GET",
                                          headers=sent)
         try:

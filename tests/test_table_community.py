@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from tablekit import free_port
+from tablekit import authorization, free_port
 
 from hhdcli.cache import load_cache
 from hhdcli.table.community import Community, Seat, table_id
@@ -49,8 +49,8 @@ class Server:
         return answer.status, {k.lower(): v for k, v in answer.getheaders()}, data
 
     def api(self, path: str, code: str, body: object = None, token: str | None = None) -> tuple[int, dict]:
-        headers = {"Content-Type": "application/json", "X-Join-Code": code} | ({"X-Player-Token": token} if token else {})
-        status, _headers, data = self.ask("POST" if body is not None else "GET", path,
+        headers = {"Content-Type": "application/json"} | authorization(code, token)
+        status, _headers, data = self.ask("POST" if body is not None else "GET", at(code, path),
                                           None if body is None else json.dumps(body).encode(), headers)
         return status, json.loads(data)
 
@@ -71,12 +71,17 @@ class Server:
         return self.process.communicate(timeout=10)
 
 
+def at(code: str, path: str) -> str:
+    """Where the table with this code answers `path` (its address: /t/<id>/, the id grants nothing)."""
+    return f"/t/{table_id(code)}{path}"
+
+
 def opened(page: str) -> dict[str, str]:
-    """The links and code of the "your table is open" page."""
+    """The links and codes of the "your table is open" page (the code and the host's secret after #)."""
     board = re.search(r'id="board" class="link" href="([^"]+)"', page).group(1).replace("&amp;", "&")
     short = re.search(r'id="short">([^<]+)<', page).group(1)
-    code = board.split("?code=")[1].split("#")[0]
-    return {"board": board, "short": short, "code": code, "host": board.split("#host=")[1]}
+    code = board.split("#code=")[1].split("&")[0]
+    return {"board": board, "short": short, "code": code, "host": board.split("&host=")[1]}
 
 
 @pytest.fixture(name="server")
@@ -108,14 +113,16 @@ def test_a_table_opened_from_a_seed_seats_its_players_and_its_board_is_the_hosts
     assert len(table["code"]) >= 14 and re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", table["short"])
     state = server.api("/api/state", table["code"])[1]
     assert [(p["name"], p["colors"]) for p in state["players"]] == [("Anna", "WU"), ("Ben", "RG")]
-    assert state["library_count"] == 97 and state["join_url"].endswith(f"/?code={table['code']}")
-    token = server.api("/api/join", table["code"], {"player": "Anna"})[1]["token"]
+    assert state["library_count"] == 97 and state["join_url"].endswith(f"/t/{table_id(table['code'])}/#code={table['code']}")
+    assert table["board"] == f"{state['join_url']}&host={table['host']}"
+    joined = server.api("/api/join", table["code"], {"player": "Anna"})
+    token = joined[1]["token"]
     assert server.api("/api/draw", table["code"], {}, token)[0] == 200
-    status, headers, _ = server.ask("POST", "/api/host/release", json.dumps({"player": "Anna"}).encode(),
-                                    {"Content-Type": "application/json", "X-Join-Code": table["code"],
-                                     "X-Host-Secret": table["host"]})
+    status, headers, _ = server.ask("POST", at(table["code"], "/api/host/release"),
+                                    json.dumps({"player": "Anna"}).encode(),
+                                    {"Content-Type": "application/json"} | authorization(table["code"], host=table["host"]))
     assert status == 200
-    qr_status, qr_headers, _svg = server.ask("GET", f"/qr.svg?code={table['code']}")
+    qr_status, qr_headers, _svg = server.ask("GET", at(table["code"], "/qr.svg"), headers=authorization(table["code"]))
     assert qr_status == 200 and qr_headers["content-type"].startswith("image/svg+xml")
 
 
@@ -134,7 +141,12 @@ def test_a_typed_short_code_leads_to_the_table_and_guessing_is_rate_limited(serv
     table = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "short-1"})[1])
     form = {"Content-Type": "application/x-www-form-urlencoded"}
     status, headers, _ = server.ask("POST", "/join", f"short={table['short'].lower()}".encode(), form)
-    assert status == 303 and headers["location"].endswith(f"/?code={table['code']}")
+    path = f"/t/{table_id(table['code'])}/"  # the code itself in the table's cookie, never in the Location
+    assert status == 303 and headers["location"] == path and table["code"] not in headers["location"]
+    cookie = headers["set-cookie"]
+    assert f"hhd_code={table['code']}" in cookie and f"Path={path}" in cookie and "HttpOnly" in cookie
+    assert "SameSite=Strict" in cookie
+    assert server.ask("GET", path, headers={"Cookie": cookie.split(";")[0]})[0] == 200
     tries = [server.ask("POST", "/join", b"short=ZZZZ-ZZZZ", form)[0] for _ in range(10)]
     assert tries[:9] == [404] * 9 and tries[9] == 429  # the first right try counted too
     status, headers, page = server.ask("POST", "/join", f"short={table['short']}".encode(), form)
@@ -168,8 +180,9 @@ def test_tables_do_not_see_each_other(server):
     token = server.api("/api/join", first["code"], {"player": "Anna"})[1]["token"]
     assert server.api("/api/draw", second["code"], {}, token)[0] == 401  # Anna's seat is not at Zoe's table
     assert server.api("/api/state", "not-a-table-code")[0] == 404
-    status, _headers, page = server.ask("GET", "/?code=not-a-table-code")
-    assert status == 404 and b"No table has this code" in page
+    status, _headers, page = server.ask("GET", at("not-a-table-code", "/"))
+    assert status == 404 and b"No table is at this address" in page
+    assert server.api("/api/state", first["code"] + "x")[0] == 404  # another code: another address
 
 
 def test_kill_9_and_a_restart_resume_every_table_and_a_damaged_one_is_refused_alone(legacy_cache, tmp_path):
@@ -190,7 +203,7 @@ def test_kill_9_and_a_restart_resume_every_table_and_a_damaged_one_is_refused_al
             (before["log"], before["players"][0]["cards"], before["library_count"])
         status, answer = again.api("/api/state", broken["code"])
         assert status == 503 and "damaged" in answer["error"]
-        status, _headers, page = again.ask("GET", f"/?code={broken['code']}&lang=ru")
+        status, _headers, page = again.ask("GET", at(broken["code"], "/?lang=ru"))
         assert status == 503 and "повреждено" in page.decode()
         assert again.api("/api/state", kept["code"])[0] == 200  # the others go on
     finally:
@@ -202,7 +215,7 @@ def test_kill_9_and_a_restart_resume_every_table_and_a_damaged_one_is_refused_al
 def test_sigterm_stops_the_server_within_5_seconds(server):
     table = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "stop-1"})[1])
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    connection.request("GET", f"/api/events?code={table['code']}")
+    connection.request("GET", at(table["code"], "/api/events"), headers=authorization(table["code"]))
     stream = connection.getresponse()
     assert stream.status == 200 and stream.readline().startswith(b"retry:")
     asked = time.monotonic()

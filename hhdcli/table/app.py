@@ -1,10 +1,22 @@
 """The Hell table's web app (Flask): a JSON API under /api/ and one page that uses it (a phone's hand, or the
 laptop's shared board).
 
-Every state-changing request is someone's: a player's (their token, from /api/join or a re-seat code, sent as
-X-Player-Token or the cookie) or the host's (the host secret the terminal prints for the board, sent as
-X-Host-Secret). A request without one is 401; a player acting for another is 403. Reads without a token see
-what a spectator may: counts, the open sideboard, played cards and the public log.
+Every state-changing request is someone's: a player's (their token, from /api/join or a re-seat code) or the
+host's (the host secret the terminal prints for the board). A request without one is 401; a player acting for
+another is 403. Reads without a token see what a spectator may: counts, the open sideboard, played cards and the
+public log.
+
+Where secrets travel: never in an address the server sees, nor in a header a proxy logs. A reverse proxy's access
+log keeps every request's URI and headers except `Authorization` and `Cookie`, so the join code, a seat's token
+and the host secret go in one of those two alone:
+- a page keeps them as cookies (HttpOnly, SameSite=Strict, Secure under https) scoped to its table's path
+  (`/t/<table id>/` under `hhd serve`, `/` under `hhd table`), so one browser can host and play several tables;
+- the address a person opens carries the join code (and the board's host secret, a re-seat code) after `#`
+  (`…/#code=CODE&host=SECRET`), which browsers never send: the page trades it for its cookies in
+  `POST api/enter` (the code in the JSON body) and drops the fragment;
+- a script sends `Authorization: Table code=CODE, player=TOKEN, host=SECRET` (any of the three) instead.
+The app's own addresses are relative to where it is mounted (SCRIPT_NAME), so the same app serves `hhd table`'s
+one table at `/` and each of `hhd serve`'s at `/t/<table id>/`.
 """
 
 from __future__ import annotations
@@ -31,7 +43,9 @@ from hhdcli.table.rules import OWN_CARDS, End, destination_of, starting_life
 from hhdcli.table.session import Session
 from hhdcli.table.store import disk_full
 
-TOKEN_COOKIE = "hhd_player"
+CODE_COOKIE, TOKEN_COOKIE, HOST_COOKIE = "hhd_code", "hhd_player", "hhd_host"  # each kept for its table's path
+AUTH_SCHEME = "Table"  # Authorization: Table code=…, player=…, host=… (a script's way; a page's is its cookies)
+KEPT_FOR = 30 * 86400  # seconds a page keeps a table's code, its seat and the host's secret
 MAX_BODY = 64 * 1024  # the largest request a table needs is a list of 97 positions
 MAX_POSITION = 100_000
 MAX_NAME = 200  # a card's name, as a player types it
@@ -76,8 +90,9 @@ def same_bytes(given: str | None, expected: str) -> bool:
 def create_app(session: Session, code: str | None = None, changes: Changes | None = None,
                host_secret: str | None = None, join_urls: list[str] | None = None,
                images: Path | None = None, origin: str | None = None) -> Flask:
-    """The app for one session; with a `code`, every request must carry it (?code= or X-Join-Code); with an
-    `origin` (the public address's), a POST from any other origin is refused."""
+    """The app for one session; with a `code`, every request must carry it (its cookie, or Authorization's
+    `code=`); with an `origin` (the public address's), a POST from any other origin is refused. `hhd table` and
+    `hhd serve` build it through hhdcli/table/online.py's `table_app`, with the guards an open server needs."""
     app = Flask(__name__, static_folder=None)  # the blueprint serves the page's files
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # a state read of 100 cards: a third of its time
@@ -120,9 +135,25 @@ def _text(value: str) -> bool:
     return True
 
 
+def credentials() -> dict[str, str]:
+    """What a script's `Authorization: Table code=…, player=…, host=…` names (read once per request)."""
+    if "credentials" not in g:
+        from werkzeug.http import parse_dict_header
+
+        scheme, _space, rest = request.headers.get("Authorization", "").partition(" ")
+        g.credentials = parse_dict_header(rest) if scheme.lower() == AUTH_SCHEME.lower() else {}
+    found: dict[str, str] = g.credentials
+    return found
+
+
+def carried(key: str, cookie: str) -> str | None:
+    """A secret the request carries: in Authorization (a script's), else in this table's cookie (a page's)."""
+    value = credentials().get(key) or request.cookies.get(cookie)
+    return value if value and _text(value) else None
+
+
 def token() -> str | None:
-    given = request.headers.get("X-Player-Token") or request.cookies.get(TOKEN_COOKIE)
-    return given if given and _text(given) else None
+    return carried("player", TOKEN_COOKIE)
 
 
 def viewer() -> str | None:
@@ -134,7 +165,20 @@ def viewer() -> str | None:
 
 
 def is_host() -> bool:
-    return same_bytes(request.headers.get("X-Host-Secret"), served().host)
+    return same_bytes(carried("host", HOST_COOKIE), served().host)
+
+
+def keep_cookie(response: Response, cookie: str, value: str, path: str) -> None:
+    """A secret the page keeps for one table: its code, its seat's token, the host's secret. HttpOnly (no script
+    reads it), SameSite=Strict (no other site's request carries it), for the table's path alone (another table of
+    the same server keeps its own); Secure is added under https (online.py)."""
+    response.set_cookie(cookie, value, max_age=KEPT_FOR if value else 0, path=path, httponly=True,
+                        samesite="Strict")
+
+
+def table_path() -> str:
+    """The path this table is served under: its cookies' path."""
+    return request.script_root + "/"
 
 
 def body() -> dict[str, Any]:
@@ -233,15 +277,16 @@ def same_site() -> Any:
 
 @table.before_app_request
 def check_code() -> Any:
-    """Off loopback every request carries the join code; a page without it (an old code, a bare address) is
-    told how to join, in its language."""
+    """Off loopback every request carries the join code (its cookie, or Authorization's); a page without it is
+    the join page, in its language, whose script trades the code after the address's `#` for the cookie
+    (`api/enter`) and opens the table."""
     code = served().code
     if code is None:
         return None
-    if same_bytes(request.args.get("code") or request.headers.get("X-Join-Code"), code):
+    if same_bytes(carried("code", CODE_COOKIE), code):
         return None
-    if request.blueprint == "table" and request.endpoint == "table.static":
-        return None  # the page's stylesheet and scripts hold no secret: the join page uses the stylesheet too
+    if request.endpoint in ("table.static", "table.enter"):
+        return None  # the page's stylesheet and scripts hold no secret; enter checks the code it is given
     if request.method == "GET" and not request.path.startswith(("/api/", "/cards/", "/tokens/")):
         from hhdcli.render.documents.templates import render
 
@@ -299,16 +344,44 @@ def page() -> Any:
         pages[lang] = page_html(served().session, lang, url_for("table.static", filename="").rstrip("/"))
     answer = Response(pages[lang], mimetype="text/html", headers={"Cache-Control": "no-store"})
     if asked in ("en", "ru"):  # a switch the page remembers
-        answer.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax")
+        answer.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax", httponly=True)
     return answer
 
 
+@table.post("/api/enter")
+def enter() -> Any:
+    """A page trades what its address brought after `#` for this table's cookies: {"code": the join code,
+    "host": the host's secret}, either or both (a table on loopback has no code). A wrong one sets nothing."""
+    code, host_secret = body().get("code"), body().get("host")
+    if served().code is not None and not same_bytes(code if isinstance(code, str) else carried("code", CODE_COOKIE),
+                                                    served().code):
+        raise TableError("this table needs its join code: open the address hhd table printed", status=403)
+    if host_secret is not None and not same_bytes(host_secret if isinstance(host_secret, str) else None,
+                                                  served().host):
+        raise TableError("this is not the host's secret: open the board's address hhd table printed", status=403)
+    answer = jsonify(host=host_secret is not None or is_host())
+    if isinstance(code, str) and served().code is not None:
+        keep_cookie(answer, CODE_COOKIE, code, table_path())
+    if isinstance(host_secret, str):
+        keep_cookie(answer, HOST_COOKIE, host_secret, table_path())
+    return answer
+
+
+def with_fragment(url: str, **values: str) -> str:
+    """`url` with `values` added after its `#` (where a code travels: browsers never send it)."""
+    from urllib.parse import urlencode
+
+    return url + ("&" if "#" in url else "#") + urlencode(values)
+
+
 def join_url() -> str:
-    """The address phones join at: the first hhd table printed, else this request's own (with the join code).
-    The one rule for it: the board shows it (the state's "join_url"), the QR code and a re-seat code encode it."""
+    """The address phones join at: the first hhd table printed, else this request's own (with the join code after
+    `#`). The one rule for it: the board shows it (the state's "join_url"), the QR code and a re-seat code
+    encode it."""
     if served().join_urls:
         return served().join_urls[0]
-    return request.host_url.rstrip("/") + (f"/?code={served().code}" if served().code else "/")
+    here = request.host_url.rstrip("/") + table_path()
+    return with_fragment(here, code=served().code) if served().code else here
 
 
 @table.get("/qr.svg")
@@ -413,10 +486,10 @@ def join() -> Any:
     return _seated(who, given)
 
 
-def _seated(who: str | None, given: str | None) -> Response:
-    """The seat's token, in the answer and as the cookie the page keeps (its card faces ask with it)."""
-    answer = jsonify(player=who, token=given)
-    answer.set_cookie(TOKEN_COOKIE, given or "", max_age=30 * 86400, httponly=True, samesite="Strict")
+def _seated(who: str | None, seat_token: str | None) -> Response:
+    """The seat's token, in the answer (a script's) and as the cookie the page keeps (for this table alone)."""
+    answer = jsonify(player=who, token=seat_token)
+    keep_cookie(answer, TOKEN_COOKIE, seat_token or "", table_path())
     return answer
 
 
@@ -435,7 +508,7 @@ def reseat() -> Any:
 
     name = seat_named_by_host()
     given = served().session.reseat(name)
-    url = f"{join_url()}#seat={given}"
+    url = with_fragment(join_url(), seat=given)
     return jsonify(player=name, url=url, qr=qr_svg(url))
 
 

@@ -1,7 +1,8 @@
 """`hhd serve`: many Hell tables on one server, for a community. Anyone opens a table on the front page; each
-table is a folder of its own (its library file and its session's SQLite file) that no page lists, found by its
-join code alone: the folder's name is the code's SHA-256, so the server keeps no index of codes and a code it
-does not know finds nothing. A short code (8 letters, 40 bits) can be typed by hand on the front page; it is
+table is a folder of its own (its library file and its session's SQLite file) that no page lists. The folder's
+name is the table's id, its join code's SHA-256: the table is served at `/t/<id>/` (hhdcli/table/front.py), an
+address that grants nothing (a proxy may log it), and each request must carry the code itself (a cookie, or
+Authorization: hhdcli/table/app.py), checked against the code its state file keeps. A short code (8 letters, 40 bits) can be typed by hand on the front page; it is
 rate-limited per address (hhdcli/table/throttle.py) and names a file holding the table's full code.
 
 A table is read from its folder when a page first asks for it (a restart resumes every table where it was) and
@@ -90,6 +91,15 @@ class Loaded:
 
 def table_id(code: str) -> str:
     return hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def table_path(key: str) -> str:
+    """Where the table with this id is served (its cookies' path)."""
+    return f"/t/{key}/"
+
+
+def _none_kept() -> str:
+    raise ValueError("its state file keeps no join code")
 
 
 def normal_short(typed: str) -> str | None:
@@ -214,8 +224,13 @@ class Community:
             return None
 
     def app_for(self, code: str) -> Flask | str | None:
-        """The table's app; the reason when its files are damaged; None when no table has this code."""
-        key = table_id(code)
+        """The app of the table with this code (see app_for_id)."""
+        return self.app_for_id(table_id(code))
+
+    def app_for_id(self, key: str) -> Flask | str | None:
+        """The table's app; the reason when its files are damaged; None when no table has this id."""
+        if len(key) != 64 or key.strip("0123456789abcdef"):  # not a SHA-256 in hex: no folder to look for
+            return None
         loaded = self.loaded.get(key)
         if loaded is not None:
             loaded.used = time.monotonic()
@@ -226,7 +241,7 @@ class Community:
         if not (folder / "state.sqlite").is_file():
             return None
         try:
-            fresh = self._load(folder, code)
+            fresh = self._load(folder)
         except (HhdError, OSError, ValueError) as exc:
             why = exc.message if isinstance(exc, HhdError) else str(exc)
             self.damaged[key] = why
@@ -235,22 +250,19 @@ class Community:
         self.loaded[key] = fresh
         return fresh.app
 
-    def _load(self, folder: Path, code: str) -> Loaded:
+    def _load(self, folder: Path) -> Loaded:
         from hhdcli.library import open_library
-        from hhdcli.table.app import create_app
-        from hhdcli.table.online import harden
+        from hhdcli.table.online import table_app
         from hhdcli.table.serve import open_session
 
         resolved = open_library(folder / "library.json", self.cache.cards, self.cache.meta.sha256)
         session, _resumed = open_session(resolved, self.cache, {}, folder / "state.sqlite")
-        if session.join_code(lambda: code) != code:
+        code = session.join_code(_none_kept)
+        if table_id(code) != folder.name:
             raise ValueError("its state file belongs to another table")
         changes = self.changes()
-        join = self.public.join_url(code)
-        app = create_app(session, code, changes, session.host_secret(), [join] if join else [], self.images,
-                         self.public.origin)
-        harden(app, self.public)
-        self.throttle.install(app)
+        join = self.public.join_url(code, table_path(folder.name))
+        app = table_app(session, code, changes, self.public, self.throttle, [join] if join else [], self.images)
         return Loaded(app, changes)
 
     # --- forgetting tables -------------------------------------------------------------------------

@@ -1,19 +1,27 @@
 """`hhd serve`'s web side: the front page (en/ru) where anyone opens a table or types a short code, and the
-dispatcher that hands each request to its table by the join code it carries (?code= or X-Join-Code, as every
-request of a table's page does). A request with no code, or one no table has, is the front page's."""
+dispatcher that hands each request to its table by its path: a table is served at `/t/<table id>/` (its app
+mounted there, SCRIPT_NAME), the id being its join code's SHA-256, which grants nothing; the code itself travels
+in the table's cookie or Authorization (hhdcli/table/app.py), never in an address. Any other path is the front
+page's.
+
+Links to a table carry its code after `#` (`/t/<id>/#code=CODE`, the board's `&host=SECRET` too), which
+browsers never send; the page trades it for its cookies. A short code typed on the front page is answered with
+the code's cookie (for the table's path) and a redirect to the table's bare address, so no code is in a URL or a
+Location header a proxy logs."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
 from flask import Flask, Response, redirect, request
 
 from hhdcli.errors import HhdError
-from hhdcli.table.community import MAX_SEATS, Community, Refused, Seat, shown_short
-from hhdcli.table.i18n import choose_language, translations
+from hhdcli.i18n import N_
+from hhdcli.table.community import MAX_SEATS, Community, Refused, Seat, shown_short, table_id, table_path
+from hhdcli.table.i18n import asker_language, choose_language, translations
 
 STATIC = Path(__file__).parent / "static"
 MAX_UPLOAD = 2 * 1024 * 1024  # a library file of hhd generate is some 30 KB; a deck list a few
@@ -29,9 +37,7 @@ def front_app(community: Community) -> Flask:
 
     @app.get("/")
     def front() -> Any:
-        unknown = "code" in request.args  # a code no table has (mistyped, or the table expired)
-        return page(_("No table has this code: it may have been idle too long and deleted.") if unknown else None,
-                    404 if unknown else 200)
+        return page(None, 200)
 
     @app.post("/open")
     def open_table() -> Any:
@@ -48,20 +54,30 @@ def front_app(community: Community) -> Flask:
             return page(exc.said(_), 400)
         except HhdError as exc:  # the session could not start (hhd's own words, in the server's language)
             return page(exc.message, 400)
-        base = community.public.origin or request.host_url.rstrip("/")
-        return html("serve-opened.html.j2", 201, join=f"{base}/?code={opened.code}",
-                    board=f"{base}/?code={opened.code}#host={opened.host_secret}", short=shown_short(opened.short),
-                    qr=f"/qr.svg?code={opened.code}", days=f"{community.expire / 86400:g}")
+        from urllib.parse import quote
+
+        from hhdcli.table.page import qr_svg
+
+        here = (community.public.origin or request.host_url.rstrip("/")) + table_path(table_id(opened.code))
+        join = f"{here}#code={opened.code}"  # after #: in this page's body only, never in an address sent
+        return html("serve-opened.html.j2", 201, join=join, board=f"{join}&host={opened.host_secret}",
+                    short=shown_short(opened.short), days=f"{community.expire / 86400:g}",
+                    qr="data:image/svg+xml;charset=utf-8," + quote(qr_svg(join)))
 
     @app.post("/join")
     def join_by_short() -> Any:
         refused = same_site() or throttled("short")
         if refused:
             return refused
+        from hhdcli.table.app import CODE_COOKIE, keep_cookie
+
         code = community.code_for_short(request.form.get("short", ""))
         if code is None or community.app_for(code) is None:
             return page(_("No table has this code: check its letters with the host."), 404)
-        return redirect(f"/?code={code}", 303)
+        path = table_path(table_id(code))
+        answer = redirect(path, 303)  # the table's bare address: its code goes in the cookie, not the Location
+        keep_cookie(answer, CODE_COOKIE, code, path)
+        return answer
 
     @app.errorhandler(413)
     def too_large(_error: Any) -> Any:
@@ -113,48 +129,54 @@ def _strict(response: Response) -> Response:
     return response
 
 
+TABLE_ID = re.compile("[0-9a-f]{64}")  # a join code's SHA-256 (community.table_id)
+NO_TABLE = N_("No table is at this address: it may have been idle too long and deleted, or the link is cut short.")
+DAMAGED = N_("This table's saved state is damaged; the server's operator has been told.")
+
+
 def dispatcher(community: Community, front: Flask) -> Callable[..., Iterable[bytes]]:
-    """The server's one WSGI app: a request carrying a table's code goes to that table's app."""
+    """The server's one WSGI app: /t/<id>/… goes to that table's app (mounted at /t/<id>), the rest to the front
+    page's."""
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        code = join_code(environ)
-        found = community.app_for(code) if code else None
+        path = str(environ.get("PATH_INFO", "/"))
+        if not path.startswith("/t/"):
+            return front(environ, start_response)
+        key, slash, rest = path[3:].partition("/")
+        if not TABLE_ID.fullmatch(key):
+            return refusal(environ, start_response, "404 Not Found", NO_TABLE)
+        if not slash:  # /t/<id>: its page's relative addresses need the slash
+            query = environ.get("QUERY_STRING", "")
+            start_response("308 Permanent Redirect", [("Location", f"/t/{key}/" + (f"?{query}" if query else "")),
+                                                     ("Content-Length", "0")])
+            return [b""]
+        found = community.app_for_id(key)
         if isinstance(found, str):  # the table's files are damaged: its players are told, the others go on
-            return damaged(environ, start_response)
-        if found is not None:
-            return found(environ, start_response)
-        if code and environ.get("PATH_INFO", "/") != "/":
-            start_response("404 Not Found", [("Content-Type", "application/json")])
-            return [b'{"error": "no table has this code"}']
-        return front(environ, start_response)
+            return refusal(environ, start_response, "503 Service Unavailable", DAMAGED, [("Retry-After", "600")])
+        if found is None:
+            return refusal(environ, start_response, "404 Not Found", NO_TABLE)
+        environ["SCRIPT_NAME"] = str(environ.get("SCRIPT_NAME", "")) + f"/t/{key}"
+        environ["PATH_INFO"] = "/" + rest
+        return found(environ, start_response)
 
     return app
 
 
-def join_code(environ: dict[str, Any]) -> str | None:
-    header = environ.get("HTTP_X_JOIN_CODE")
-    if header:
-        return str(header)
-    codes = parse_qs(environ.get("QUERY_STRING", "")).get("code")
-    return codes[0] if codes else None
-
-
-def damaged(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-    from werkzeug.wrappers import Request
-
-    asker = Request(environ)
-    lang = choose_language(asker.args.get("lang"), remembered=asker.cookies.get("hhd_lang"),
-                           accept_language=asker.accept_languages)[0]
-    said = translations(lang).gettext("This table's saved state is damaged; the server's operator has been told.")
-    if asker.path.startswith("/api/"):
+def refusal(environ: dict[str, Any], start_response: Callable[..., Any], status: str, message: str,
+            headers: list[tuple[str, str]] | None = None) -> Iterable[bytes]:
+    """The dispatcher's own answer, in the asker's language: JSON to the API, a page with the front's stylesheet
+    to a browser."""
+    lang = asker_language(environ)
+    said = translations(lang).gettext(message)
+    if "/api/" in str(environ.get("PATH_INFO", "")):
         import json
 
-        start_response("503 Service Unavailable", [("Content-Type", "application/json"), ("Retry-After", "600")])
+        start_response(status, [("Content-Type", "application/json"), *(headers or [])])
         return [json.dumps({"error": said}, ensure_ascii=False).encode()]
     from markupsafe import escape
 
-    start_response("503 Service Unavailable", [("Content-Type", "text/html; charset=utf-8")])
+    start_response(status, [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+                            *(headers or [])])
     return [f'<!DOCTYPE html><html lang="{lang}"><meta charset="utf-8"><title>hhd</title>'
-            f'<link rel="stylesheet" href="/static/front.css"><main><h1>{escape(said)}</h1></main></html>'.encode()]
-
-
+            f'<link rel="stylesheet" href="/static/front.css"><main><h1>{escape(said)}</h1>'
+            f'<p><a href="/">{escape(translations(lang).gettext("Open a table"))}</a></p></main></html>'.encode()]

@@ -6,10 +6,11 @@ Card names stay as printed."""
 from __future__ import annotations
 
 import gettext
+from typing import Any
 
 from hhdcli.i18n import LANGUAGES, choose_language, plural_forms, translator
 
-__all__ = ["DOMAIN", "LANGUAGES", "choose_language", "plural_rule", "translations"]
+__all__ = ["DOMAIN", "LANGUAGES", "asker_language", "choose_language", "plural_rule", "translations"]
 
 DOMAIN = "table"
 
@@ -23,3 +24,13 @@ def plural_rule(lang: str) -> str:
     """The page's plural rule in `lang`: its catalog's Plural-Forms expression (hhdcli.i18n.plural_forms), for
     the page's script to evaluate as `Number(rule)` (a comparison is a boolean in JavaScript)."""
     return plural_forms(lang, DOMAIN)
+
+
+def asker_language(environ: dict[str, Any]) -> str:
+    """The language of a request a WSGI answer is written for outside Flask (the dispatcher's, the server's own):
+    chosen as a table's page chooses it."""
+    from werkzeug.wrappers import Request
+
+    asker = Request(environ)
+    return choose_language(asker.args.get("lang"), remembered=asker.cookies.get("hhd_lang"),
+                           accept_language=asker.accept_languages)[0]

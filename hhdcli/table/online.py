@@ -1,16 +1,29 @@
 """A table reachable from anywhere: its public address (`--public-url`, HHD_PUBLIC_URL), trust in a reverse
-proxy only when the operator says so (`--behind-proxy`, one hop), and under https the cookies' Secure flag and
-HSTS. `hhd table` and `hhd serve` both apply it to their apps."""
+proxy only when the operator says so (`--behind-proxy`, one hop), and the guards every answer carries.
+
+`table_app` builds a table's app, once, for `hhd table` and `hhd serve` alike (the app, the proxy's one hop, the
+per-address limits), so the two cannot drift; `Guarded` is the WSGI middleware both servers wrap outermost
+(hhdcli/table/server.py), so every answer carries the guards, the apps' and the server's own alike: the
+Content-Security-Policy, `Referrer-Policy: same-origin`, `X-Content-Type-Options: nosniff`, and under https
+HSTS and the Secure flag on every cookie."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from hhdcli.errors import InputError
 from hhdcli.i18n import _
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from hhdcli.table.changes import Changes
+    from hhdcli.table.session import Session
+    from hhdcli.table.throttle import Throttle
 
 HSTS = "max-age=31536000"  # a year: browsers then refuse plain http for the host by themselves
 
@@ -36,11 +49,11 @@ class Public:
         parts = urlsplit(self.url)
         return f"{parts.scheme}://{parts.netloc}"
 
-    def join_url(self, code: str | None) -> str | None:
-        """The address players open, with the join code."""
+    def join_url(self, code: str | None, path: str = "/") -> str | None:
+        """The address players open: the table's `path` here, with the join code after `#` (never sent)."""
         if self.origin is None:
             return None
-        return f"{self.origin}/" + (f"?code={code}" if code else "")
+        return f"{self.origin}{path}" + (f"#code={code}" if code else "")
 
 
 def public_url(given: str | None) -> str | None:
@@ -56,27 +69,53 @@ def public_url(given: str | None) -> str | None:
     return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
+def table_app(session: Session, code: str | None, changes: Changes, public: Public, throttle: Throttle,
+              join_urls: list[str], images: Path | None) -> Flask:
+    """A table's app as `hhd table` and `hhd serve` serve it: its routes, the proxy's one hop, and every POST
+    counted per address (hhdcli/table/throttle.py)."""
+    from hhdcli.table.app import create_app
+
+    app = create_app(session, code, changes, session.host_secret(), join_urls, images, public.origin)
+    harden(app, public)
+    throttle.install(app)
+    return app
+
+
 def harden(app: Any, public: Public) -> None:
-    """The app's answers for the internet: behind a proxy the client's address is X-Forwarded-For's one hop;
-    under https every cookie is Secure and every answer sends HSTS; no answer sends the address (with its
-    join code) as a Referer to another site."""
+    """Behind a proxy the client's address is X-Forwarded-For's one hop (only then: a client's own header is
+    never believed). The answers' headers are `Guarded`'s."""
     if public.behind_proxy:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=0, x_host=0, x_port=0, x_prefix=0)
-    app.after_request(_headers(public.secure))
 
 
-def _headers(secure: bool) -> Callable[[Any], Any]:
-    def headers(response: Any) -> Any:
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
+REFERRER_POLICY = "same-origin"  # no address to another site; our own forms' POSTs carry their Origin
+
+
+class Guarded:
+    """WSGI middleware, outermost in both servers: every answer carries the guards (see above), whoever wrote
+    it. A header the app set itself is kept."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], secure: bool) -> None:
+        from hhdcli.table.app import CONTENT_SECURITY_POLICY
+
+        self.app, self.secure = app, secure
+        self.guards = [("Content-Security-Policy", CONTENT_SECURITY_POLICY), ("Referrer-Policy", REFERRER_POLICY),
+                       ("X-Content-Type-Options", "nosniff")]
         if secure:
-            response.headers["Strict-Transport-Security"] = HSTS
-            cookies = response.headers.getlist("Set-Cookie")
-            if cookies:
-                response.headers.remove("Set-Cookie")
-                for cookie in cookies:
-                    response.headers.add("Set-Cookie", cookie if "; Secure" in cookie else f"{cookie}; Secure")
-        return response
+            self.guards.append(("Strict-Transport-Security", HSTS))
 
-    return headers
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        def guarded(status: str, headers: list[tuple[str, str]], *rest: Any) -> Any:
+            return start_response(status, self.headers(headers), *rest)
+
+        return self.app(environ, guarded)
+
+    def headers(self, headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """`headers` with the guards added; under https every cookie Secure."""
+        present = {name.lower() for name, _value in headers}
+        if self.secure:
+            headers = [(name, f"{value}; Secure" if name.lower() == "set-cookie" and "; secure" not in value.lower()
+                        else value) for name, value in headers]
+        return headers + [(name, value) for name, value in self.guards if name.lower() not in present]

@@ -53,8 +53,9 @@ VIRTUAL = ("docker", "br-", "virbr", "veth", "vboxnet", "vmnet", "tun", "tap", "
 def addresses(host: str, port: int, code: str | None) -> list[str]:
     """The addresses players open, likeliest first: when listening on every interface, each address of this
     computer's interfaces (not host-name look-ups, which give 127.0.1.1 on many laptops): private LAN ranges
-    first, virtual bridges and tunnels last; IPv6 in brackets."""
-    query = f"/?code={code}" if code else "/"
+    first, virtual bridges and tunnels last; IPv6 in brackets. The code goes after `#`: a browser never sends it,
+    the page trades it for a cookie (hhdcli/table/app.py)."""
+    query = f"/#code={code}" if code else "/"
     if host not in ("0.0.0.0", "::"):
         return [f"http://{_bracketed(host)}:{port}{query}"]
     return [f"http://{_bracketed(ip)}:{port}{query}" for ip in interface_addresses(ipv6=host == "::")]
@@ -117,9 +118,9 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
           life: int | None = None) -> None:
     """`hhd table`: one session served until Ctrl-C or SIGTERM; `public` says where the internet reaches it;
     `life` is the starting life (None: the session's, 20 for a new one)."""
-    from hhdcli.table.app import create_app
-    from hhdcli.table.online import Public, harden
+    from hhdcli.table.online import Public, table_app
     from hhdcli.table.server import Bounds, make_server, run
+    from hhdcli.table.throttle import Throttle
 
     public = public or Public()
 
@@ -139,9 +140,9 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
         public_join = public.join_url(code)
         urls = [public_join] if public_join else addresses(host, port, code)
         changes = stream_changes()
-        app = create_app(session, code, changes, host_secret, urls, env.cache_dir / "images", public.origin)
-        harden(app, public)
-        server = make_server(sock, app, Bounds(behind_proxy=public.behind_proxy))
+        # the same app, limits and guards as each of hhd serve's tables (online.table_app)
+        app = table_app(session, code, changes, public, Throttle(), urls, env.cache_dir / "images")
+        server = make_server(sock, app, Bounds(behind_proxy=public.behind_proxy, secure=public.secure))
     except BaseException:
         sock.close()
         raise
@@ -154,8 +155,9 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
                                                                              file=state_file))
         for url in urls:
             echo(_("open {url}").format(url=url))
-        board = public_join or f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
-        board += ("" if public_join or not code else f"?code={code}") + f"#host={host_secret}"
+        board = public_join or (f"http://{_bracketed('127.0.0.1' if host in ('0.0.0.0', '::') else host)}:{port}/"
+                                + (f"#code={code}" if code else ""))
+        board += ("&" if "#" in board else "#") + f"host={host_secret}"
         echo(_("the board (on this computer, the host's): {url}").format(url=board))
         _qr(urls[0])
         run(server, changes.close)  # until Ctrl-C or SIGTERM; open pages' event streams end then
@@ -210,7 +212,8 @@ def serve_community(env: Env, root: Path, host: str, port: int, public: Public, 
     try:
         community = Community(root, cache, public, Throttle(), stream_changes, expire_days * 86400.0,
                               env.cache_dir / "images")
-        server = make_server(sock, dispatcher(community, front_app(community)), Bounds(behind_proxy=public.behind_proxy))
+        server = make_server(sock, dispatcher(community, front_app(community)),
+                             Bounds(behind_proxy=public.behind_proxy, secure=public.secure))
     except BaseException:
         sock.close()
         raise

@@ -4,7 +4,10 @@
 
 What the internet may send is bounded here, before the app: connections per address, event streams per address,
 an idle connection's time, and (gevent's own) a request line of 8 KiB and 100 header lines of 64 KiB at most.
-The request log is off: every address a page asks for carries the join code."""
+The request log is off (gevent's would be a line per request); a request gevent cannot read (a bad request line,
+a bad header) is answered here with a short page carrying the guards and logged as one line, never gevent's own
+empty answer and its line of the raw request. Every answer, the server's own included, passes `Guarded`
+(hhdcli/table/online.py), the outermost middleware."""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from hhdcli.i18n import N_
 
 STOP_WITHIN = 4.0  # seconds: SIGTERM's streams close and requests finish within this (the issue asks 5)
 
@@ -27,6 +32,11 @@ class Bounds:
     streams_per_address: int = 12  # a household of phones and a board, each with a tab or two
     idle_seconds: float = 75.0  # a connection that sends nothing (a slow request, a dead keep-alive) is closed
     behind_proxy: bool = False
+    secure: bool = False  # served under https (--public-url https://…): HSTS and Secure cookies
+
+
+LISTENING = N_("too many pages of this address are listening: this page asks every few seconds instead")
+UNREADABLE = N_("The server could not read this request.")
 
 
 def client_address(environ: dict[str, Any], behind_proxy: bool) -> str:
@@ -53,8 +63,13 @@ class StreamBound:
             return self.app(environ, start_response)
         address = client_address(environ, self.behind_proxy)
         if self.open[address] >= self.most:
+            import json
+
+            from hhdcli.table.i18n import asker_language, translations
+
+            said = translations(asker_language(environ)).gettext(LISTENING)
             start_response("429 Too Many Requests", [("Content-Type", "application/json"), ("Retry-After", "10")])
-            return [b'{"error": "too many pages of this address are listening"}']
+            return [json.dumps({"error": said}, ensure_ascii=False).encode()]
         self.open[address] += 1
         try:
             answer = self.app(environ, start_response)
@@ -78,16 +93,73 @@ class StreamBound:
             del self.open[address]
 
 
+def unreadable(status: str, headers: Any, guards: Any) -> bytes:
+    """The server's own answer to a request it could not read: a short page, in the asker's language when its
+    headers were read (else in both), with the guards."""
+    from markupsafe import escape
+
+    from hhdcli.table.i18n import LANGUAGES, choose_language, translations
+
+    wanted = headers.get("Accept-Language", "") if headers is not None else ""
+    langs = [choose_language(None, accept_language=_accepted(wanted))[0]] if wanted else list(LANGUAGES)
+    said = "".join(f'<p lang="{lang}">{escape(translations(lang).gettext(UNREADABLE))}</p>' for lang in langs)
+    body = f'<!DOCTYPE html><html lang="{langs[0]}"><meta charset="utf-8"><title>hhd</title>{said}</html>'.encode()
+    sent = guards.headers([("Content-Type", "text/html; charset=utf-8"), ("Connection", "close"),
+                           ("Content-Length", str(len(body)))])
+    head = f"HTTP/1.1 {status}\r\n" + "".join(f"{name}: {value}\r\n" for name, value in sent) + "\r\n"
+    return head.encode("latin-1") + body
+
+
+def _accepted(header: str) -> Any:
+    from werkzeug.datastructures import LanguageAccept
+    from werkzeug.http import parse_accept_header
+
+    return parse_accept_header(header, LanguageAccept)
+
+
 def make_server(sock: socket.socket, app: Callable[..., Iterable[bytes]], bounds: Bounds) -> Any:
-    """gevent's WSGI server on the bound socket, with the bounds above and no request log."""
+    """gevent's WSGI server on the bound socket, with the bounds above and no request log; every answer guarded."""
     from gevent.pywsgi import WSGIHandler, WSGIServer
+
+    from hhdcli.table.online import Guarded
+
+    guards = Guarded(StreamBound(app, bounds.streams_per_address, bounds.behind_proxy), bounds.secure)
 
     class Unlogged(WSGIHandler):
         """No request log: gevent formats each request's line (a date, the path) even with no log to write it to,
-        a few per cent of the server's CPU under load."""
+        a few per cent of the server's CPU under load. A request gevent cannot read is our short page and one
+        line on stderr (gevent's: the raw request and the socket object, or a traceback)."""
 
         def log_request(self) -> None:
             pass
+
+        def handle_one_request(self) -> Any:
+            result = super().handle_one_request()
+            if isinstance(result, tuple):  # gevent's own 400 or 414, headers and body: ours instead
+                code = str(result[0])
+                status = {"414": "414 URI Too Long"}.get(code, "400 Bad Request")
+                return code, unreadable(status, getattr(self, "headers", None), guards)
+            return result
+
+        def _handle_client_error(self, ex: BaseException) -> Any:
+            import sys
+
+            peer = self.client_address[0] if isinstance(self.client_address, tuple) else "a client"
+            # one line, naming no byte of the request (it may hold a secret or an escape sequence)
+            print(f"hhd: refused a request it could not read, from {peer} ({type(ex).__name__})", file=sys.stderr,
+                  flush=True)
+            return "400", b""
+
+        def _send_error_response_if_possible(self, error_code: int) -> None:
+            if self.response_length:
+                self.close_connection = True
+                return
+            status = "400 Bad Request" if error_code == 400 else "500 Internal Server Error"
+            try:
+                self._sendall(unreadable(status, getattr(self, "headers", None), guards))
+            except OSError:
+                pass
+            self.close_connection = True
 
     class Bounded(WSGIServer):
         """Refuses a connection beyond the address's share, and closes a connection idle too long."""
@@ -109,8 +181,8 @@ def make_server(sock: socket.socket, app: Callable[..., Iterable[bytes]], bounds
                     del self.peers[peer]
 
     sock.setblocking(False)
-    return Bounded(sock, StreamBound(app, bounds.streams_per_address, bounds.behind_proxy), log=None,
-                   handler_class=Unlogged, environ={"SERVER_NAME": "hhd"})  # no name look-up of 0.0.0.0 at start
+    return Bounded(sock, guards, log=None, handler_class=Unlogged,
+                   environ={"SERVER_NAME": "hhd"})  # no name look-up of 0.0.0.0 at start
 
 
 def run(server: Any, on_stop: Callable[[], None]) -> None:

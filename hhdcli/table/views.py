@@ -115,7 +115,7 @@ class Views:
         """The tokens a card makes, each with its face's address (tap to see it)."""
         tokens = self.tokens()
         return [{"id": token_id, "name": tokens[token_id].name, "type_line": tokens[token_id].type_line,
-                 "text": card_text(tokens[token_id]), "face": f"/tokens/{lang}/{token_id}.png"}
+                 "text": card_text(tokens[token_id]), "face": f"tokens/{lang}/{token_id}.png"}
                 for token_id in self._made.get(position, [])]
 
     def name(self, position: int, own_name: str | None = None) -> str:
@@ -144,7 +144,7 @@ class Views:
             found = self._described[key] = {
                 "position": position, "id": self.face_of[position], "name": card.name, "hell": True,
                 "cost": card.mana_cost, "type_line": type_line, "image": images[0] if images else None,
-                "face": f"/cards/{lang}/{self.face_of[position]}.png",  # drawn with its words in `lang`
+                "face": f"cards/{lang}/{self.face_of[position]}.png",  # relative: under the table's path
                 "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
                 "hell_rulings": [{"id": r.id, "name": r.name(lang), "text": r.text(lang)}
                                  for r in card_rulings(card)],

@@ -1,30 +1,18 @@
 // The table's API and the connection to it: who this device is (its seat's token, the host's secret), requests,
 // the state read, and pushed changes (server-sent events, with polling while the stream is not there).
-import { $, page } from "./page.js";
+import { $, VIEW_KEY, page } from "./page.js";
 import { T, sentence } from "./i18n.js";
 
-export const code = new URLSearchParams(location.search).get("code");
-export const q = code ? "?code=" + encodeURIComponent(code) : "";
-export const amp = q ? q + "&" : "?";
-
-// who this device is: its seat's token and, on the host's laptop, the host secret (#host=SECRET, printed by hhd
-// table); a re-seat code in the address (#seat=CODE) is good for one phone, once: exchanged for this phone's token
+// who this device is: cookies the table set, for its path alone (its code, this phone's seat, the host's secret:
+// never readable here, never in an address). The address brings them after "#", which browsers never send: the
+// code and the host's secret (#code=…&host=…, the board's link) are traded for cookies at once, a re-seat code
+// (#seat=…) for this phone's seat once connected; the fragment is dropped from the address bar either way
 const hash = new URLSearchParams(location.hash.slice(1));
 const seatCode = hash.get("seat");
-if (hash.get("host")) { localStorage.setItem("hell-host", hash.get("host")); }
-if (hash.get("seat") || hash.get("host")) history.replaceState(null, "", location.pathname + location.search);
-export let myToken = localStorage.getItem("hell-token") || "";
-const hostSecret = localStorage.getItem("hell-host") || "";
-function headers() {
-  const h = { "Content-Type": "application/json" };
-  if (myToken) h["X-Player-Token"] = myToken;
-  if (hostSecret) h["X-Host-Secret"] = hostSecret;
-  return h;
-}
-function keepToken(token) {
-  myToken = token;
-  if (token) localStorage.setItem("hell-token", token); else localStorage.removeItem("hell-token");
-}
+const entering = hash.get("code") || hash.get("host") ? { code: hash.get("code"), host: hash.get("host") } : null;
+if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+let seated = false;  // this page holds a seat (it took one, or the last state said so)
+const HEADERS = { "Content-Type": "application/json" };
 
 let rendered = () => {};
 export function onState(render) { rendered = render; }  // main.js: what to do with each new state
@@ -59,7 +47,7 @@ function setConn(now) {
 
 export async function api(path, options = {}) {
   let response;
-  try { response = await fetch(path, { ...options, headers: headers() }); }
+  try { response = await fetch(path, { ...options, headers: HEADERS }); }
   catch { setConn("down"); return { ok: false, offline: true, answer: { error: T("The table is not answering: your tap was not sent. Try again when it is back.") } }; }
   let answer = {};
   try { answer = await response.json(); } catch { answer = { error: T("The table sent an answer this page cannot read.") }; }
@@ -76,7 +64,7 @@ export async function ask(text) {
 
 export async function call(action, extra = {}) {
   showError("");
-  const { ok, answer, status, offline } = await api("/api/" + action + q, { method: "POST", body: JSON.stringify(extra) });
+  const { ok, answer, status, offline } = await api("api/" + action, { method: "POST", body: JSON.stringify(extra) });
   if (answer.confirm && action === "undo" && !extra.anyone) {  // another player's action: only when confirmed
     if (await ask(answer.error + ". " + T("Undo it anyway?"))) return call("undo", { ...extra, anyone: true });
     return null;
@@ -91,9 +79,9 @@ export async function call(action, extra = {}) {
 }
 
 export async function join(name) {
-  const { ok, answer } = await api("/api/join" + q, { method: "POST", body: JSON.stringify({ player: name }) });
+  const { ok, answer } = await api("api/join", { method: "POST", body: JSON.stringify({ player: name }) });
   if (!ok) { showError(answer.error); await refresh(true); return; }
-  keepToken(answer.token); page.view = ""; localStorage.removeItem("hell-view");
+  seated = true; page.view = ""; localStorage.removeItem(VIEW_KEY);
   showError(""); await refresh(true);
 }
 
@@ -114,20 +102,20 @@ export async function refresh(force = false) {
 }
 const online = players => JSON.stringify(players.map(p => p.online));  // who is connected, to compare
 async function readState(force) {
-  const asked = myToken;  // a read sent before this phone took its seat does not say the seat is lost
-  const { ok, answer, offline } = await api("/api/state" + q);  // offline: the banner says so; no tap failed
+  const asked = seated;  // a read sent before this phone took its seat does not say the seat is lost
+  const { ok, answer, offline } = await api("api/state");  // offline: the banner says so; no tap failed
   if (!ok) { if (answer.error && !offline) showError(answer.error); return; }
   if (!(force || answer.version !== page.version || online(answer.players) !== online((page.state || answer).players))) return;
   // descriptions of cards this page has not seen yet, in one request
   const refs = [...answer.sideboard, ...answer.players.flatMap(p => [...p.cards, ...p.played])];
   const missing = [...new Set(refs.filter(c => c.hell && !page.described.has(c.id)).map(c => c.id))];
   if (missing.length) {
-    const got = await api("/api/cards" + amp + "ids=" + missing.join(","));
+    const got = await api("api/cards?ids=" + missing.join(","));
     if (got.ok) for (const [id, card] of Object.entries(got.answer)) page.described.set(id, card);
   }
   page.state = answer; page.version = answer.version;
-  const unseated = asked && asked === myToken && !page.state.you;  // released or re-seated elsewhere: the seats, in sight, and why
-  if (unseated) keepToken("");
+  const unseated = asked && seated && !page.state.you;  // released or re-seated elsewhere: the seats, in sight, and why
+  seated = !!page.state.you;
   rendered();
   if (unseated) { showError(T("This phone no longer holds your seat (the host released it or gave it to a new phone): pick your name again."));
                   window.scrollTo(0, 0); }
@@ -136,7 +124,7 @@ async function readState(force) {
 // --- pushed changes: server-sent events, with polling while the stream is not there -----------------------
 function listen() {
   if (!window.EventSource) return;
-  events = new EventSource("/api/events" + q);
+  events = new EventSource("api/events");
   events.onopen = () => { pushed = true; setConn("up"); refresh(); };
   events.addEventListener("change", () => { pushed = true; if (conn !== "up") setConn("up"); refresh(); });
   events.onerror = () => {
@@ -155,10 +143,14 @@ async function poll() {
 export async function connect() {
   setInterval(poll, 1500);
   setInterval(() => refresh(), 15000);  // and now and then anyway
+  if (entering) {  // the board's link: the host's secret (and the code) kept as this table's cookies
+    const { ok, answer } = await api("api/enter", { method: "POST", body: JSON.stringify(entering) });
+    if (!ok) showError(answer.error);
+  }
   if (seatCode) {
-    const { ok, answer } = await api("/api/join" + q, { method: "POST", body: JSON.stringify({ seat: seatCode }) });
-    if (ok) keepToken(answer.token); else showError(answer.error);
-  } else if (myToken) api("/api/join" + q, { method: "POST", body: "{}" });  // the cookie for this seat's card faces
+    const { ok, answer } = await api("api/join", { method: "POST", body: JSON.stringify({ seat: seatCode }) });
+    if (ok) seated = true; else showError(answer.error);
+  }
   await refresh(true);
   listen();
 }

@@ -1,12 +1,12 @@
 // The Hell table's page: a phone's hand, or the laptop's board. The buttons wired to the API, then connected.
-import { $, page, setDrawn } from "./page.js";
-import { amp, api, call, code, connect, onState, q, showError } from "./api.js";
+import { $, VIEW_KEY, page, setDrawn } from "./page.js";
+import { api, call, connect, onState, showError } from "./api.js";
 import { boardView, closeEnd, nextStep, render } from "./render.js";
 import { F, T, sentence } from "./i18n.js";
 import { el } from "./page.js";
 
 onState(render);
-document.querySelectorAll("a.lang").forEach(a => { a.href = "?lang=" + a.lang + (code ? "&code=" + encodeURIComponent(code) : "") + location.hash; });
+document.querySelectorAll("a.lang").forEach(a => { a.href = "?lang=" + a.lang; });
 
 document.querySelectorAll("button[data-action]").forEach(b => b.onclick = async () => {
   const action = b.dataset.action;
@@ -22,7 +22,7 @@ $("keep").onclick = () => { const bottom = page.ticked.slice(); page.ticked = []
 // end it first; then the question is gone, and a late Yes is refused rather than ending the next game)
 $("end").onclick = async () => {  // the first step says what ending the game will do; nothing moves yet
   const asked = page.state.game;
-  const { answer } = await api("/api/end-game" + q, { method: "POST", body: "{}" });
+  const { answer } = await api("api/end-game", { method: "POST", body: "{}" });
   if (!answer.confirm) { showError(answer.error); return; }
   page.ending = asked;
   $("end-said").textContent = sentence(answer.error); $("end-confirm").hidden = false; $("end").hidden = true;
@@ -35,14 +35,14 @@ $("own-send").onclick = async () => { const name = $("own-name").value.trim(); i
 $("own-name").onkeydown = e => { if (e.key === "Enter") $("own-send").click(); };
 $("add").onsubmit = async e => { e.preventDefault();
   if (await call("host/add-player", { player: $("add-name").value, colors: $("add-colors").value })) { $("add-name").value = ""; $("add-colors").value = ""; } };
-$("switch").onclick = e => { e.preventDefault(); page.view = boardView() ? "phone" : "board"; localStorage.setItem("hell-view", page.view); render(); };
+$("switch").onclick = e => { e.preventDefault(); page.view = boardView() ? "phone" : "board"; localStorage.setItem(VIEW_KEY, page.view); render(); };
 window.addEventListener("resize", () => { if (page.state) render(); });
 $("seat-cancel").onclick = () => $("seat-menu").close();
 $("reseat-close").onclick = () => { $("reseat").close(); $("reseat-qr").removeAttribute("src"); $("reseat-url").textContent = ""; };
 $("dlg-close").onclick = () => $("card-dialog").close();
 $("older").onclick = async () => {  // the log's older entries, a page at a time
   const shown = page.state.log.concat(page.older); if (!shown.length) return;
-  const { ok, answer } = await api("/api/log" + amp + "before=" + shown[shown.length - 1].id);
+  const { ok, answer } = await api("api/log?before=" + shown[shown.length - 1].id);
   if (!ok) { showError(answer.error); return; }
   page.older = page.older.concat(answer.log); page.olderMore = answer.log_more; render(); $("log-box").focus();
 };

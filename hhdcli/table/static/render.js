@@ -2,7 +2,7 @@
 // board), and the dialogs a card or a seat opens.
 import { $, el, page, setDrawn } from "./page.js";
 import { DESTINATIONS as TO, ENDS, F, P, STEPS, SYMBOLS, T, ZONES } from "./i18n.js";
-import { call, join, q } from "./api.js";
+import { call, join } from "./api.js";
 import { logLine } from "./log.js";
 
 // card text with its mana symbols drawn as symbols ({2} → a grey circle with 2, as hhd's PDFs draw it)
@@ -23,7 +23,7 @@ export function rich(target, text) {
 function symbolOf(letter) { return SYMBOLS[letter] ? "{" + letter + "}" : letter; }  // a color letter, for rich() to draw as its symbol
 function image(img, card, alt = card.name) {  // the print image from the laptop's cache, else the face hhd draws: never another site
   img.alt = alt;  // "" where the card's name is written beside it
-  if (card.face) img.src = card.face + q;
+  if (card.face) img.src = card.face;
 }
 function full(ref) { return { ...ref, ...page.described.get(ref.id), owner: ref.owner }; }
 
@@ -165,7 +165,7 @@ function tokens(list, card) {  // the tokens a card makes, under its rulings: a 
     button.onclick = () => {
       const open = item.querySelector("img");
       if (open) { open.remove(); button.setAttribute("aria-expanded", "false"); return; }
-      const img = el("img"); img.alt = t.name + " — " + t.type_line; img.src = t.face + q;
+      const img = el("img"); img.alt = t.name + " — " + t.type_line; img.src = t.face;
       item.append(img); button.setAttribute("aria-expanded", "true");
     };
     item.append(button);
@@ -270,7 +270,7 @@ function showAddress(target, url) {
 }
 
 function renderJoin() {
-  if (!$("join-qr").getAttribute("src")) $("join-qr").src = "/qr.svg" + q;
+  if (!$("join-qr").getAttribute("src")) $("join-qr").src = "qr.svg";
   showAddress($("join-url"), page.state.join_url);  // the server's address, the one its QR code encodes
 }
 
