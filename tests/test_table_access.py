@@ -8,7 +8,7 @@ import json
 import sqlite3
 
 import pytest
-from tablekit import Table, cards_rows
+from tablekit import Table, authorization, cards_rows
 
 # Anna's lands make no color: most Hell cards are a choice for her (take or decline)
 SEATS = {"Anna": (), "Ben": tuple("WUB"), "Cleo": tuple("WUBRGP")}
@@ -119,7 +119,8 @@ def test_the_host_acts_on_the_table_with_its_secret(seated, path):
 def test_seats_are_the_hosts_alone_to_change(seated, path, body):
     refused_and_unchanged(seated, path, body, 401)
     refused_and_unchanged(seated, path, body, 403, token=seated.tokens["Anna"])
-    refused_and_unchanged(seated, path, body, 401, headers={"X-Host-Secret": "guessed"})
+    refused_and_unchanged(seated, path, body, 401, headers=authorization(host="guessed"))
+    refused_and_unchanged(seated, path, body, 401, headers={"Cookie": "hhd_host=guessed"})
     assert seated.call(path, body, host=True)[0] == 200
 
 
@@ -172,11 +173,13 @@ def coded(legacy_cache, library, tmp_path):
 
 
 @pytest.mark.parametrize("target, headers", [
-    ("/api/state?code=%D0%BA%D0%BE%D0%B4", []),
-    ("/api/state?code=%FF%FE", []),
-    ("/api/state", [(b"X-Join-Code", "cödé".encode("latin-1"))]),
-    ("/api/state", [(b"X-Join-Code", "код".encode())]),
-    ("/", [(b"X-Join-Code", b"\xff\x00")]),
+    ("/api/state", [(b"Cookie", "hhd_code=код".encode())]),
+    ("/api/state", [(b"Cookie", b"hhd_code=\xff\xfe")]),
+    ("/api/state", [(b"Authorization", "Table code=cödé".encode("latin-1"))]),
+    ("/api/state", [(b"Authorization", "Table code=код".encode())]),
+    ("/", [(b"Authorization", b"Table code=\xff\x00")]),
+    ("/api/state", [(b"Authorization", b'Table code="s3cret')]),
+    ("/api/state?code=s3cret", []),  # an address never carries it
 ])
 def test_a_join_code_in_any_encoding_is_refused_not_a_traceback(coded, capfd, target, headers):
     status, _ = raw(coded, "GET", target, headers)
@@ -185,14 +188,14 @@ def test_a_join_code_in_any_encoding_is_refused_not_a_traceback(coded, capfd, ta
 
 
 @pytest.mark.parametrize("headers", [
-    [(b"X-Player-Token", "жетон".encode())],
-    [(b"X-Player-Token", b"\xff\xfe\x80")],
-    [(b"Cookie", "hhd_player=жетон".encode())],
-    [(b"X-Host-Secret", "ключ".encode())],
-    [(b"Accept-Language", b"\xff\xfe;q=\xff")],
+    [(b"Authorization", "Table code=s3cret, player=жетон".encode())],
+    [(b"Authorization", b"Table code=s3cret, player=\xff\xfe\x80")],
+    [(b"Cookie", "hhd_code=s3cret; hhd_player=жетон".encode())],
+    [(b"Authorization", "Table code=s3cret, host=ключ".encode())],
+    [(b"Authorization", b"Table code=s3cret"), (b"Accept-Language", b"\xff\xfe;q=\xff")],
 ])
 def test_tokens_and_headers_in_any_encoding_are_a_4xx(coded, capfd, headers):
-    sent = [(b"Content-Type", b"application/json"), (b"X-Join-Code", b"s3cret"), *headers]
+    sent = [(b"Content-Type", b"application/json"), *headers]
     status, answer = raw(coded, "POST", "/api/draw", sent, b"{}")
     assert 400 <= status < 500 and json.loads(answer)["error"]
     assert "Traceback" not in capfd.readouterr().err
@@ -211,19 +214,15 @@ def test_the_servers_own_failure_is_one_line_and_a_json_500_naming_no_internals(
 
 
 def test_a_page_without_the_code_or_with_an_old_one_says_how_to_join_in_its_language(coded):
-    for target in ("/", "/?code=old"):
-        status, page = raw(coded, "GET", target, [(b"Accept-Language", b"ru-RU,ru;q=0.9")])
+    for target, headers in (("/", []), ("/", [(b"Cookie", b"hhd_code=old")])):
+        status, page = raw(coded, "GET", target, [(b"Accept-Language", b"ru-RU,ru;q=0.9"), *headers])
         assert status == 403 and b"<html lang=\"ru\">" in page and "QR-код".encode() in page
-        status, page = raw(coded, "GET", target, [])
+        status, page = raw(coded, "GET", target, headers)
         assert status == 403 and b"scan the QR code" in page
 
 
 def get(t: Table, path: str, **asker) -> tuple[int, bytes]:
-    sent = {}
-    if asker.get("token"):
-        sent["X-Player-Token"] = asker["token"]
-    if asker.get("host"):
-        sent["X-Host-Secret"] = t.host
+    sent = authorization(player=asker.get("token"), host=t.host if asker.get("host") else None)
     connection = http.client.HTTPConnection("127.0.0.1", t.port, timeout=10)
     try:
         connection.request("GET", path, headers=sent)
@@ -275,7 +274,7 @@ def test_every_read_shows_each_asker_what_they_may_see(seated, asker):
 ])
 def test_hostile_requests_are_a_4xx_json_error(seated, capfd, data, headers, status):
     path = "/api/to-sideboard" if b"position" in data else "/api/own-card"
-    sent = [(b"X-Player-Token", seated.tokens["Anna"].encode()), *headers]
+    sent = [(b"Authorization", f"Table player={seated.tokens['Anna']}".encode()), *headers]
     if not any(name == b"Content-Type" for name, _ in headers):
         sent.append((b"Content-Type", b"application/json"))
     got, answer = raw(seated, "POST", path, sent, data)
@@ -288,13 +287,39 @@ def test_a_loopback_table_answers_only_to_loopback_names(seated):
     assert status == 403 and json.loads(answer)["error"]
 
 
-def test_off_loopback_every_request_needs_the_join_code(coded):
+def test_off_loopback_every_request_needs_the_join_code_in_a_cookie_or_authorization_never_in_the_address(coded):
     assert raw(coded, "GET", "/api/state", [])[0] == 403
-    assert raw(coded, "GET", "/api/state?code=wrong", [])[0] == 403
-    assert raw(coded, "GET", "/api/state?code=s3cret", [])[0] == 200
-    assert raw(coded, "GET", "/api/state", [(b"X-Join-Code", b"s3cret")])[0] == 200
-    token = coded.seat("Anna")  # tablekit sends the code as X-Join-Code
+    assert raw(coded, "GET", "/api/state", [(b"Cookie", b"hhd_code=wrong")])[0] == 403
+    assert raw(coded, "GET", "/api/state?code=s3cret", [])[0] == 403
+    for old in (b"X-Join-Code", b"X-Player-Token", b"X-Host-Secret"):  # the old headers, which proxies log
+        assert raw(coded, "GET", "/api/state", [(old, b"s3cret")])[0] == 403
+    assert raw(coded, "GET", "/api/state", [(b"Cookie", b"hhd_code=s3cret")])[0] == 200
+    assert raw(coded, "GET", "/api/state", [(b"Authorization", b"Table code=s3cret")])[0] == 200
+    token = coded.seat("Anna")  # tablekit sends the code in Authorization
     assert coded.call("/api/draw", {}, token=token)[0] == 200
+    cookie = f"hhd_code=s3cret; hhd_player={token}".encode()
+    assert json.loads(raw(coded, "GET", "/api/state", [(b"Cookie", cookie)])[1])["you"] == "Anna"
+    headers = [(b"X-Player-Token", token.encode()), (b"Authorization", b"Table code=s3cret")]
+    assert json.loads(raw(coded, "GET", "/api/state", headers)[1])["you"] is None
+
+
+def test_a_page_trades_the_code_and_the_hosts_secret_for_cookies_of_its_tables_path(coded):
+    """POST api/enter, as the join page's script sends what the address brought after #: the cookies it sets
+    are HttpOnly, SameSite=Strict and for the table's path; a wrong code or secret sets nothing."""
+    sent = [(b"Content-Type", b"application/json")]
+    assert raw(coded, "POST", "/api/enter", sent, b'{"code": "wrong"}')[0] == 403
+    assert raw(coded, "POST", "/api/enter", sent, json.dumps({"code": "s3cret", "host": "guessed"}).encode())[0] == 403
+    connection = http.client.HTTPConnection("127.0.0.1", coded.port, timeout=10)
+    connection.request("POST", "/api/enter", json.dumps({"code": "s3cret", "host": coded.host}),
+                       {"Content-Type": "application/json"})
+    answer = connection.getresponse()
+    assert answer.status == 200 and json.loads(answer.read()) == {"host": True}
+    cookies = answer.headers.get_all("Set-Cookie")
+    connection.close()
+    assert sorted(c.split("=")[0] for c in cookies) == ["hhd_code", "hhd_host"]
+    assert all("HttpOnly" in c and "SameSite=Strict" in c and "Path=/;" in c + ";" for c in cookies)
+    kept = "; ".join(c.split(";")[0] for c in cookies).encode()
+    assert json.loads(raw(coded, "GET", "/api/state", [(b"Cookie", kept)])[1])["host"] is True
 
 
 def test_a_card_that_makes_tokens_lists_them_and_a_tokens_face_is_anyones(seated):
@@ -318,8 +343,8 @@ def test_a_card_that_makes_tokens_lists_them_and_a_tokens_face_is_anyones(seated
     card = seated.session.cards[pending["position"]]
     assert sorted(t["name"] for t in pending["tokens"]) == sorted(n.token.name for n in library_tokens([card]))
     for token in pending["tokens"]:
-        for address in (token["face"], token["face"].replace("/tokens/en/", "/tokens/ru/")):
-            with urllib.request.urlopen(seated.url + address, timeout=20) as answer:  # no seat, no secret
+        for address in (token["face"], token["face"].replace("tokens/en/", "tokens/ru/")):
+            with urllib.request.urlopen(f"{seated.url}/{address}", timeout=20) as answer:  # no seat, no secret
                 assert answer.status == 200 and answer.read()[:4] in (b"\x89PNG", b"\xff\xd8\xff\xe0")
     with pytest.raises(urllib.error.HTTPError) as missing:
         urllib.request.urlopen(seated.url + "/tokens/en/token-not-a-token.png", timeout=20)

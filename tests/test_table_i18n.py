@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_file
+from tablekit import authorization
 
 from hhdcli.table.i18n import plural_rule, translations
 from hhdcli.table.page import VERDICTS, page_messages, script_messages
@@ -199,7 +200,7 @@ def face_words(card, table, lang: str) -> str:
 
 
 def fetched(table, path: str, token: str, headers: dict[str, str]) -> tuple[bytes, str]:
-    request = urllib.request.Request(table.url + path, headers={"X-Player-Token": token, **headers})
+    request = urllib.request.Request(f"{table.url}/{path.lstrip('/')}", headers={**authorization(player=token), **headers})
     with urllib.request.urlopen(request, timeout=20) as answer:
         return answer.read(), answer.headers["Cache-Control"]
 

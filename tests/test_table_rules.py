@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from tablekit import PLAYERS, Table, cards_rows, positions_in, settle
+from tablekit import PLAYERS, Table, authorization, cards_rows, positions_in, settle
 
 
 def test_a_draw_reveals_the_top_card_with_the_players_verdict(table, library):
@@ -456,12 +456,12 @@ def test_a_card_still_in_the_hell_library_cannot_be_looked_at(table):
             urllib.request.urlopen(table.url + guess, timeout=10)
         assert refused.value.code == 404
     drawn = table.as_("Cleo", "/api/draw")[1]
-    face_id = drawn["face"].removeprefix("/cards/en/").removesuffix(".png")
+    face_id = drawn["face"].removeprefix("cards/en/").removesuffix(".png")  # relative: under the table's path
     assert len(face_id) == 20 and int(face_id, 16) != drawn["position"]
-    request = urllib.request.Request(table.url + drawn["face"], headers={"X-Player-Token": table.seat("Cleo")})
+    request = urllib.request.Request(f"{table.url}/{drawn['face']}", headers=authorization(player=table.seat("Cleo")))
     assert urllib.request.urlopen(request, timeout=10).read().startswith(b"\x89PNG")  # Cleo sees her card
     with pytest.raises(urllib.error.HTTPError):  # nobody else does
-        urllib.request.urlopen(table.url + drawn["face"], timeout=10)
+        urllib.request.urlopen(f"{table.url}/{drawn['face']}", timeout=10)
 
 
 def test_hands_are_private_and_a_token_survives_a_restart(table):

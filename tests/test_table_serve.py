@@ -60,16 +60,21 @@ def test_hhd_table_starts_from_the_command_line_and_guards_the_network(legacy_ca
                         "--state", str(tmp_path / "cli.sqlite"), "--offline", port=port)
     try:
         line = process.stdout.readline()
-        assert line.startswith("open http://") and "?code=" in line
-        code = line.strip().split("?code=")[1]
+        assert line.startswith("open http://") and "/#code=" in line
+        code = line.strip().split("#code=")[1]
         base = f"http://127.0.0.1:{port}"
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(base + "/api/state", timeout=5)
         assert refused.value.code == 403
-        with urllib.request.urlopen(f"{base}/api/state?code={code}", timeout=5) as answer:
+        with pytest.raises(urllib.error.HTTPError) as refused:  # an address never carries the code
+            urllib.request.urlopen(f"{base}/api/state?code={code}", timeout=5)
+        assert refused.value.code == 403
+        asked = urllib.request.Request(f"{base}/api/state", headers={"Authorization": f"Table code={code}"})
+        with urllib.request.urlopen(asked, timeout=5) as answer:
             assert json.loads(answer.read())["library_count"] == 97
-        board = next(line for line in iter(process.stdout.readline, "") if "#host=" in line)
-        secret = board.strip().split("#host=")[1]
+        board = next(line for line in iter(process.stdout.readline, "") if "&host=" in line)
+        assert board.startswith(f"the board (on this computer, the host's): http://127.0.0.1:{port}/#code={code}&host=")
+        secret = board.strip().split("&host=")[1]
         db = sqlite3.connect(tmp_path / "cli.sqlite")
         try:
             assert db.execute("SELECT value FROM meta WHERE key = 'host'").fetchone()[0] == secret
@@ -251,7 +256,7 @@ def test_phones_get_this_computers_interface_addresses_likeliest_first():
 
     assert addresses("::1", 8071, None) == ["http://[::1]:8071/"]
     every = addresses("0.0.0.0", 8040, "c0de")
-    assert every and all(u.endswith(":8040/?code=c0de") for u in every)
-    assert not any("127." in u or "127.0.1.1" in u for u in every) or every == ["http://127.0.0.1:8040/?code=c0de"]
+    assert every and all(u.endswith(":8040/#code=c0de") for u in every)
+    assert not any("127." in u or "127.0.1.1" in u for u in every) or every == ["http://127.0.0.1:8040/#code=c0de"]
     both = addresses("::", 8040, None)
     assert all("[" in u for u in both if u.count(":") > 2)  # IPv6 addresses in brackets

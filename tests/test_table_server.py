@@ -10,13 +10,13 @@ import subprocess
 import time
 
 import pytest
-from tablekit import free_port
+from tablekit import authorization, free_port
 from test_table_serve import hhd_table
 
 
 def api(port: int, path: str, body: object = None, token: str | None = None) -> tuple[int, dict]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    headers = {"Content-Type": "application/json"} | ({"X-Player-Token": token} if token else {})
+    headers = {"Content-Type": "application/json"} | authorization(player=token)
     connection.request("POST" if body is not None else "GET", path,
                        body=None if body is None else json.dumps(body), headers=headers)
     answer = connection.getresponse()
