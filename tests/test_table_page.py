@@ -242,7 +242,8 @@ def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(brow
     anna.press("opening-hand")
     anna.until(lambda: len(anna.hand()) == 2)
     held = anna.hand()
-    old = anna.js("return localStorage.getItem('hell-token')")
+    old = anna.browser.get_cookie("hhd_player")["value"]  # HttpOnly: the page's scripts never read it
+    assert old not in anna.js("return JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + document.cookie")
     laptop.until(lambda: any("Anna" in t and "2 Адские карты" in t for t in laptop.texts("#players li")))
     # Anna's phone dies: the board shows her re-seat code; the new phone scans it and holds her hand
     laptop.click("#players button", "Место")  # the seat's choices, each saying what it does, in a dialog
@@ -579,7 +580,7 @@ def decoded_qr(page: Page, element_id: str) -> list[str]:
     return [found.text for found in zxingcpp.read_barcodes(shot)]
 
 
-@pytest.mark.parametrize("printed", [[], ["http://192.168.1.20:8040/?code=k3y", "http://10.0.0.7:8040/?code=k3y"]])
+@pytest.mark.parametrize("printed", [[], ["http://192.168.1.20:8040/#code=k3y", "http://10.0.0.7:8040/#code=k3y"]])
 def test_the_board_shows_the_address_its_qr_code_encodes(browsers, legacy_cache, library, tmp_path, printed):
     """The address written on the board is the one its QR code scans as: the first address hhd table printed,
     or, with none given (a library caller's table), the address the board itself was opened at."""
@@ -595,7 +596,7 @@ def test_the_board_shows_the_address_its_qr_code_encodes(browsers, legacy_cache,
         laptop.click("#players li > button")
         laptop.click("#seat-new")
         laptop.until(lambda: laptop.js("return document.getElementById('reseat').open") and
-                     laptop.text("reseat-url").startswith(shown + "#seat="))
+                     laptop.text("reseat-url").startswith(shown + ("&seat=" if "#" in shown else "#seat=")))
         assert decoded_qr(laptop, "reseat-qr") == [laptop.text("reseat-url")]
     finally:
         running.stop()
@@ -777,14 +778,23 @@ def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
 def test_an_address_without_the_join_code_explains_itself_in_the_phones_language(browsers, legacy_cache, library,
                                                                                    tmp_path):
     """A phone that opens the table without its code (typed by hand, or an old one) is told how to join, in the
-    language it asks in, with language links a thumb can tap."""
+    language it asks in, with language links a thumb can tap; with the code after # (the printed address), the
+    page trades it for the table's cookie and opens the table, the code gone from the address bar."""
     running = Table(tmp_path / "session.sqlite", library, legacy_cache, code="s3cret")
     browser = speaking(browsers.get(0, PHONE), "ru")
     try:
-        browser.get(running.url + "/")  # a page without script: whole once loaded
+        browser.get(running.url + "/")  # a page without the code: whole once loaded
         assert browser.execute_script("return document.documentElement.lang") == "ru"
-        assert "?code=" in browser.find_element("css selector", ".box").text
+        assert "#code=" in browser.find_element("css selector", ".box").text
         assert browser.execute_script(FROWNS) == []
+        browser.get(running.url + "/#code=wrong")  # an old code: the same page
+        assert "#code=" in browser.find_element("css selector", ".box").text
+        page = Page(browser, running.url + "/#code=s3cret")
+        assert page.js("return location.href") == running.url + "/"
+        kept = browser.get_cookie("hhd_code")
+        assert kept["value"] == "s3cret" and kept["httpOnly"] and kept["sameSite"] == "Strict"
+        page.seat("Anna")
+        assert browser.get_cookie("hhd_player")["httpOnly"]
     finally:
         speaking(browser, "en-US")
         running.stop()

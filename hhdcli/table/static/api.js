@@ -11,6 +11,8 @@ const hash = new URLSearchParams(location.hash.slice(1));
 const seatCode = hash.get("seat");
 const entering = hash.get("code") || hash.get("host") ? { code: hash.get("code"), host: hash.get("host") } : null;
 if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+// a link pasted into this tab changes only the fragment: the page starts again to read it
+window.addEventListener("hashchange", () => { if (location.hash) location.reload(); });
 let seated = false;  // this page holds a seat (it took one, or the last state said so)
 const HEADERS = { "Content-Type": "application/json" };
 
