@@ -595,7 +595,7 @@ def bench_table(rows: list[Row], work: Path) -> None:
 
     def post(url: str, body: dict[str, Any]) -> None:
         request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json",
-                                                                         "X-Player-Token": token["Anna"]})
+                                                                         "Authorization": f"Table player={token['Anna']}"})
         try:
             urllib.request.urlopen(request).read()
         except urllib.error.HTTPError:  # the library ran out; the draw answered all the same

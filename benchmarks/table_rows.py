@@ -46,10 +46,9 @@ class Client:
     def __init__(self, port: int, token: str | None = None, host: str | None = None) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.headers = {"Content-Type": "application/json"}
-        if token:
-            self.headers["X-Player-Token"] = token
-        if host:
-            self.headers["X-Host-Secret"] = host
+        said = ", ".join(f"{key}={value}" for key, value in (("player", token), ("host", host)) if value)
+        if said:  # the header proxies never log (hhdcli/table/app.py)
+            self.headers["Authorization"] = f"Table {said}"
 
     def call(self, path: str, body: object = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body)

@@ -78,6 +78,8 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
 
     import gevent
 
+    from hhdcli.table.community import table_id  # the address of a table: /t/<its code's SHA-256>/
+
     port, pid = args.port, args.server_pid
 
     def connect() -> http.client.HTTPConnection:
@@ -99,7 +101,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
         page = answer.read().decode()
         connection.close()
         assert answer.status == 201, page[:300]
-        return page.split("?code=")[1].split("#")[0].split('"')[0]
+        return page.split("#code=")[1].split("&")[0].split('"')[0]  # the table's link: its code after #
 
     started = time.monotonic()
     codes = [open_table(t) for t in range(args.tables)]
@@ -134,7 +136,8 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
     def listen(table: int, player: int, headers: dict[str, str]) -> None:
         """The page's event stream, and its state read at each change."""
         stream, reader = connect(), connect()
-        stream.request("GET", "/api/events", headers=headers)
+        base = f"/t/{table_id(codes[table])}"
+        stream.request("GET", f"{base}/api/events", headers=headers)
         answer = stream.getresponse()
         if answer.status != 200:
             streams["refused"] += 1
@@ -160,7 +163,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
                 if actor != player and measuring[0]:
                     pushes.append(now - sent)
             try:  # read to the end as the page does, not parsed: this process's CPU is not the server's latency
-                reader.request("GET", "/api/state", headers=headers)
+                reader.request("GET", f"{base}/api/state", headers=headers)
                 reader.getresponse().read()
             except (OSError, http.client.HTTPException):
                 reader.close()
@@ -168,12 +171,13 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
 
     def play(table: int, player: int) -> None:
         code = codes[table]
-        headers = {"Content-Type": "application/json", "X-Join-Code": code,
+        base = f"/t/{table_id(code)}"  # where hhd serve serves the table; its code and the token in Authorization
+        headers = {"Content-Type": "application/json", "Authorization": f"Table code={code}",
                    "X-Forwarded-For": address(table, player)}
         connection = connect()
-        status, joined = call(connection, "POST", "/api/join", headers, {"player": f"P{player}"})
+        status, joined = call(connection, "POST", f"{base}/api/join", headers, {"player": f"P{player}"})
         assert status == 200, joined
-        headers["X-Player-Token"] = joined["token"]
+        headers["Authorization"] = f"Table code={code}, player={joined['token']}"
         gevent.spawn(listen, table, player, dict(headers))
         while time.monotonic() < stop_at[0]:
             gevent.sleep(random.expovariate(1 / args.every))
@@ -181,7 +185,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
                 break
             sent = time.monotonic()
             last_sent[table] = (next(actions), sent, player)
-            status, card = call(connection, "POST", "/api/draw", headers, {})
+            status, card = call(connection, "POST", f"{base}/api/draw", headers, {})
             took = time.monotonic() - sent
             if measuring[0]:
                 if status == 200:
@@ -192,7 +196,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
                 continue
             # the draw undone (the player's own last action): the library keeps its 97 cards however long the
             # evening, and every action is a write the other pages hear of
-            steps = [("/api/undo", {})]
+            steps = [(f"{base}/api/undo", {})]
             for path, body in steps:
                 gevent.sleep(random.expovariate(1 / args.every))
                 sent = time.monotonic()

@@ -1,7 +1,8 @@
 """`hhd serve` behind Caddy (Debian's package, automatic HTTPS with its internal CA) on loopback, as the README's
-community server runs it: a table opened and played by four Chromium phones and the board over https:// only.
-The QR code decodes to the public address, the cookies are Secure, pushes arrive through the proxy at once
-(no buffering), and a page of another origin cannot act."""
+community server runs it: a table opened from the front page and played by four Chromium phones and the board
+over https:// only. The QR code decodes to the public address, the cookies are Secure, pushes arrive through
+the proxy at once (no buffering), a page of another origin cannot act, and Caddy's access log (on, as an
+operator may turn it on) holds no join code, token or secret after the evening."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ import shutil
 import ssl
 import subprocess
 import time
-import uuid
 from pathlib import Path
 
 import pytest
-from tablekit import CHROMEDRIVER, free_port
-from test_table_community import Server, opened
+from tablekit import CHROMEDRIVER, authorization, free_port
+from test_table_community import Server, at, opened
 from test_table_page import Page, decoded_qr
+
+from hhdcli.table.community import table_id
 
 CADDY = shutil.which("caddy")
 pytestmark = pytest.mark.skipif(CADDY is None or CHROMEDRIVER is None, reason="needs Debian's caddy and Chromium")
@@ -34,6 +36,10 @@ CADDYFILE = """{{
 
 localhost:{https_port} {{
 \ttls internal
+\tlog {{
+\t\toutput file {log}
+\t\tformat json
+\t}}
 \treverse_proxy 127.0.0.1:{upstream} {{
 \t\tflush_interval -1
 \t}}
@@ -46,8 +52,9 @@ class Caddy:
         self.port, self.folder = free_port(), folder
         folder.mkdir(parents=True, exist_ok=True)
         config = folder / "Caddyfile"
+        self.log = folder / "access.log"  # every request's URI and headers, as Caddy logs them by default
         config.write_text(CADDYFILE.format(storage=folder / "data", http_port=free_port(), https_port=self.port,
-                                           upstream=upstream), encoding="utf-8")
+                                           upstream=upstream, log=self.log), encoding="utf-8")
         env = {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "xdg"),
                "XDG_CONFIG_HOME": str(folder / "xdg")}
         self.process = subprocess.Popen([CADDY, "run", "--config", str(config), "--adapter", "caddyfile"],
@@ -95,19 +102,28 @@ def chromium(size: tuple[int, int]):
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
-def open_table(caddy: Caddy, names: list[str]) -> dict[str, str]:
-    boundary = uuid.uuid4().hex
-    fields = {f"name{n}": name for n, name in enumerate(names)} | \
-        {f"colors{n}": "WUBRG"[n] for n in range(len(names))} | {"seed": "caddy-night-1"}
-    body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
-                    for k, v in fields.items()) + f"--{boundary}--\r\n".encode()
-    status, _headers, page = caddy.ask("POST", "/open", body, {
-        "Content-Type": f"multipart/form-data; boundary={boundary}", "Origin": caddy.url})
-    assert status == 201, page[:500]
-    return opened(page.decode())
+def open_from_the_front_page(page, names: list[str]) -> dict[str, str]:
+    """The front page's form filled and sent in the browser, as a host opens a table: the "table opened" page's
+    links and codes."""
+    page.get(page.current_url.split("#")[0])
+    for n, name in enumerate(names):
+        page.execute_script("document.querySelector(`[name=name${arguments[0]}]`).value = arguments[1];"
+                            "document.querySelector(`[name=colors${arguments[0]}]`).value = arguments[2];",
+                            n, name, "WUBRG"[n])
+    page.execute_script("document.querySelector('[name=seed]').value = 'caddy-night-1';"
+                        "document.querySelector('form[action=\"/open\"] button[type=submit]').click();")
+    wait_for(lambda: page.find_elements("id", "board"))
+    return opened(page.page_source)
 
 
-def test_a_game_over_https_behind_caddy_with_four_phones_and_the_board(legacy_cache, tmp_path):
+def wait_for(check, seconds: float = 40) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.1)
+
+
+def test_an_evening_over_https_behind_caddy_leaves_no_secret_in_its_access_log(legacy_cache, tmp_path):
     names = ["Anna", "Ben", "Cleo", "Dan"]
     upstream = free_port()
     caddy = Caddy(tmp_path / "caddy", upstream)
@@ -116,45 +132,57 @@ def test_a_game_over_https_behind_caddy_with_four_phones_and_the_board(legacy_ca
     try:
         server = Server(legacy_cache, tmp_path / "tables", "--public-url", caddy.url, "--behind-proxy",
                         port=upstream)
-        table = open_table(caddy, names)
-        join = f"{caddy.url}/?code={table['code']}"
-        assert table["board"] == f"{join}#host={table['host']}"
+        board_browser = chromium((1280, 800))
+        browsers.append(board_browser)
+        board_browser.get(caddy.url + "/?lang=en")
+        table = open_from_the_front_page(board_browser, names)
+        here = f"{caddy.url}/t/{table_id(table['code'])}/"
+        join = f"{here}#code={table['code']}"
+        assert table["board"] == f"{join}&host={table['host']}"
+        api = {"Content-Type": "application/json"} | authorization(table["code"])
 
         # a page of another origin cannot act, through the proxy or around it
-        refused = caddy.ask("POST", "/api/join", json.dumps({"player": "Anna"}).encode(),
-                            {"Content-Type": "application/json", "X-Join-Code": table["code"],
-                             "Origin": "https://evil.example"})
+        refused = caddy.ask("POST", at(table["code"], "/api/join"), json.dumps({"player": "Anna"}).encode(),
+                            api | {"Origin": "https://evil.example"})
         assert refused[0] == 403
-        around = server.ask("POST", "/api/join", json.dumps({"player": "Anna"}).encode(),
-                            {"Content-Type": "application/json", "X-Join-Code": table["code"],
-                             "Origin": f"http://127.0.0.1:{upstream}"})
+        around = server.ask("POST", at(table["code"], "/api/join"), json.dumps({"player": "Anna"}).encode(),
+                            api | {"Origin": f"http://127.0.0.1:{upstream}"})
         assert around[0] == 403
 
         # pushes arrive through the proxy at once: an event stream over https, then an action
         stream_connection = caddy.connection()
-        stream_connection.request("GET", f"/api/events?code={table['code']}")
+        stream_connection.request("GET", at(table["code"], "/api/events"), headers=api)
         stream = stream_connection.getresponse()
         assert stream.status == 200 and stream.readline().startswith(b"retry:")
         while not stream.readline().startswith(b"data:"):
             pass
 
-        board_browser = chromium((1280, 800))
-        browsers.append(board_browser)
-        board = Page(board_browser, table["board"])
+        board = Page(board_browser, table["board"])  # the opened page's link: code and secret after #
         board.until(lambda: "board" in board.js("return document.body.className"))
         board.until(lambda: board.text("join-url") != "")
         assert board.text("join-url") == join and decoded_qr(board, "join-qr") == [join]
+        assert board.js("return location.href") == here  # the fragment traded for cookies, gone from the bar
 
         phones = []
-        for name in names:
+        for n, name in enumerate(names):
             browser = chromium((390, 844))
             browsers.append(browser)
-            page = Page(browser, join)
+            if n == 1:  # Ben types the short code on the front page
+                browser.get(caddy.url + "/")
+                browser.execute_script("document.getElementById('short').value = arguments[0];"
+                                       "document.querySelector('form.join button').click();", table["short"])
+                wait_for(lambda browser=browser: browser.current_url == here)
+                page = Page(browser, here)
+            else:
+                page = Page(browser, join)
             page.seat(name)
             phones.append(page)
         assert all(page.js("return location.protocol") == "https:" for page in [board, *phones])
         cookie = next(c for c in phones[0].browser.get_cookies() if c["name"] == "hhd_player")
         assert cookie["secure"] and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        assert cookie["path"] == f"/t/{table_id(table['code'])}/"
+        tokens = {page.browser.get_cookie("hhd_player")["value"] for page in phones}
+        assert len(tokens) == 4
 
         before = int(board.text("library"))
         asked = time.monotonic()
@@ -167,8 +195,29 @@ def test_a_game_over_https_behind_caddy_with_four_phones_and_the_board(legacy_ca
         board.until(lambda: int(board.text("library")) == before - 2)
         for page in phones[1:]:
             page.until(lambda page=page: int(page.text("library")) == before - 2)
-        status, headers, _ = caddy.ask("GET", f"/api/state?code={table['code']}")
+        phones[2].opening_kept()
+        phones[2].press("draw")
+        board.until(lambda: int(board.text("library")) <= before - 5)
+
+        # the host re-seats Anna on a new phone: the board's re-seat link, scanned
+        board.click("#players li > button")  # the first seat: Anna's
+        board.click("#seat-new")
+        board.until(lambda: board.js("return document.getElementById('reseat').open") and
+                    "seat=" in board.text("reseat-url"))
+        reseat = board.text("reseat-url")
+        assert reseat.startswith(join + "&seat=")
+        browser = chromium((390, 844))
+        browsers.append(browser)
+        new = Page(browser, reseat)
+        new.until(lambda: new.shown("me") and "Anna" in new.text("me") and len(new.hand()) == 2)
+        tokens.add(browser.get_cookie("hhd_player")["value"])
+        status, headers, _ = caddy.ask("GET", at(table["code"], "/api/state"), headers=api)
         assert status == 200 and headers["strict-transport-security"].startswith("max-age=")
+        logged = caddy.log.read_text(encoding="utf-8")
+        secrets = {"join code": table["code"], "host secret": table["host"],
+                   "re-seat code": reseat.split("&seat=")[1]} | {f"token {n}": t for n, t in enumerate(tokens)}
+        assert logged.count(f"/t/{table_id(table['code'])}/") > 20  # the evening is in the log
+        assert [name for name, secret in secrets.items() if secret in logged] == []
     finally:
         for browser in browsers:
             browser.quit()

@@ -180,8 +180,15 @@ def test_tables_do_not_see_each_other(server):
     token = server.api("/api/join", first["code"], {"player": "Anna"})[1]["token"]
     assert server.api("/api/draw", second["code"], {}, token)[0] == 401  # Anna's seat is not at Zoe's table
     assert server.api("/api/state", "not-a-table-code")[0] == 404
-    status, _headers, page = server.ask("GET", at("not-a-table-code", "/"))
+    status, headers, page = server.ask("GET", at("not-a-table-code", "/"))
     assert status == 404 and b"No table is at this address" in page
+    guarded(headers)
+    status, headers, page = server.ask("GET", at("not-a-table-code", "/api/state"), headers={"Accept-Language": "ru"})
+    assert status == 404 and "По этому адресу стола нет" in json.loads(page)["error"]
+    guarded(headers)
+    status, headers, _ = server.ask("GET", f"/t/{table_id(first['code'])}?lang=ru")  # the slash the page needs
+    assert status == 308 and headers["location"] == f"/t/{table_id(first['code'])}/?lang=ru"
+    assert server.ask("GET", "/t/%0d%0aSet-Cookie:%20x=1")[0] == 404
     assert server.api("/api/state", first["code"] + "x")[0] == 404  # another code: another address
 
 
@@ -203,13 +210,20 @@ def test_kill_9_and_a_restart_resume_every_table_and_a_damaged_one_is_refused_al
             (before["log"], before["players"][0]["cards"], before["library_count"])
         status, answer = again.api("/api/state", broken["code"])
         assert status == 503 and "damaged" in answer["error"]
-        status, _headers, page = again.ask("GET", at(broken["code"], "/?lang=ru"))
+        status, headers, page = again.ask("GET", at(broken["code"], "/?lang=ru"))
         assert status == 503 and "повреждено" in page.decode()
+        guarded(headers)
         assert again.api("/api/state", kept["code"])[0] == 200  # the others go on
     finally:
         out, err = again.stop()
     said = [line for line in err.splitlines() if "refused" in line]
     assert len(said) == 1 and table_id(broken["code"])[:12] in said[0] and broken["code"] not in err
+
+
+def guarded(headers: dict[str, str]) -> None:
+    """The guards every answer carries, the dispatcher's own too (hhdcli/table/online.py's Guarded)."""
+    assert "default-src 'self'" in headers["content-security-policy"]
+    assert headers["referrer-policy"] == "same-origin" and headers["x-content-type-options"] == "nosniff"
 
 
 def test_sigterm_stops_the_server_within_5_seconds(server):

@@ -31,6 +31,7 @@ from urllib.parse import urlparse
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response as BaseResponse
 
 from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import N_
@@ -168,7 +169,7 @@ def is_host() -> bool:
     return same_bytes(carried("host", HOST_COOKIE), served().host)
 
 
-def keep_cookie(response: Response, cookie: str, value: str, path: str) -> None:
+def keep_cookie(response: BaseResponse, cookie: str, value: str, path: str) -> None:
     """A secret the page keeps for one table: its code, its seat's token, the host's secret. HttpOnly (no script
     reads it), SameSite=Strict (no other site's request carries it), for the table's path alone (another table of
     the same server keeps its own); Secure is added under https (online.py)."""
@@ -352,15 +353,14 @@ def page() -> Any:
 def enter() -> Any:
     """A page trades what its address brought after `#` for this table's cookies: {"code": the join code,
     "host": the host's secret}, either or both (a table on loopback has no code). A wrong one sets nothing."""
-    code, host_secret = body().get("code"), body().get("host")
-    if served().code is not None and not same_bytes(code if isinstance(code, str) else carried("code", CODE_COOKIE),
-                                                    served().code):
+    code, host_secret, ours = body().get("code"), body().get("host"), served().code
+    if ours is not None and not same_bytes(code if isinstance(code, str) else carried("code", CODE_COOKIE), ours):
         raise TableError("this table needs its join code: open the address hhd table printed", status=403)
     if host_secret is not None and not same_bytes(host_secret if isinstance(host_secret, str) else None,
                                                   served().host):
         raise TableError("this is not the host's secret: open the board's address hhd table printed", status=403)
     answer = jsonify(host=host_secret is not None or is_host())
-    if isinstance(code, str) and served().code is not None:
+    if isinstance(code, str) and ours is not None:
         keep_cookie(answer, CODE_COOKIE, code, table_path())
     if isinstance(host_secret, str):
         keep_cookie(answer, HOST_COOKIE, host_secret, table_path())
@@ -380,8 +380,8 @@ def join_url() -> str:
     encode it."""
     if served().join_urls:
         return served().join_urls[0]
-    here = request.host_url.rstrip("/") + table_path()
-    return with_fragment(here, code=served().code) if served().code else here
+    here, code = request.host_url.rstrip("/") + table_path(), served().code
+    return with_fragment(here, code=code) if code else here
 
 
 @table.get("/qr.svg")
