@@ -216,7 +216,8 @@ def test_an_evening_over_https_behind_caddy_leaves_no_secret_in_its_access_log(l
         logged = caddy.log.read_text(encoding="utf-8")
         secrets = {"join code": table["code"], "host secret": table["host"],
                    "re-seat code": reseat.split("&seat=")[1]} | {f"token {n}": t for n, t in enumerate(tokens)}
-        assert logged.count(f"/t/{table_id(table['code'])}/") > 20  # the evening is in the log
+        assert logged.count(f"/t/{table_id(table['code'])}/") > 20  # the evening is in the log, its URIs
+        assert '"User-Agent":' in logged and '"Cookie":[]' in logged  # and its headers, cookies redacted
         assert [name for name, secret in secrets.items() if secret in logged] == []
     finally:
         for browser in browsers:

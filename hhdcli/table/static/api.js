@@ -1,13 +1,15 @@
 // The table's API and the connection to it: who this device is (its seat's token, the host's secret), requests,
 // the state read, and pushed changes (server-sent events, with polling while the stream is not there).
-import { $, VIEW_KEY, page } from "./page.js";
+import { $, FRAGMENT_KEY, VIEW_KEY, page } from "./page.js";
 import { T, sentence } from "./i18n.js";
 
 // who this device is: cookies the table set, for its path alone (its code, this phone's seat, the host's secret:
 // never readable here, never in an address). The address brings them after "#", which browsers never send: the
 // code and the host's secret (#code=…&host=…, the board's link) are traded for cookies at once, a re-seat code
 // (#seat=…) for this phone's seat once connected; the fragment is dropped from the address bar either way
-const hash = new URLSearchParams(location.hash.slice(1));
+const kept = sessionStorage.getItem(FRAGMENT_KEY) || "";  // what the join page kept of it (enter.js)
+sessionStorage.removeItem(FRAGMENT_KEY);
+const hash = new URLSearchParams(location.hash.slice(1) || kept);
 const seatCode = hash.get("seat");
 const entering = hash.get("code") || hash.get("host") ? { code: hash.get("code"), host: hash.get("host") } : null;
 if (location.hash) history.replaceState(null, "", location.pathname + location.search);

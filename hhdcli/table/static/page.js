@@ -3,6 +3,8 @@ export const $ = id => document.getElementById(id);
 // what this page keeps in the browser's storage, per table (the server serves several at one origin, each under a
 // path of its own): the view chosen, and (for this tab) the card drawn
 export const VIEW_KEY = "hell-view:" + location.pathname, DRAWN_KEY = "hell-drawn:" + location.pathname;
+// the rest of the address's fragment (a re-seat code) the join page kept for this tab, read once by api.js
+export const FRAGMENT_KEY = "hell-fragment:" + location.pathname;
 
 export const page = {
   state: null,  // the last /api/state answer
