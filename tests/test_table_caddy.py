@@ -213,8 +213,21 @@ def test_an_evening_over_https_behind_caddy_leaves_no_secret_in_its_access_log(l
         tokens.add(browser.get_cookie("hhd_player")["value"])
         status, headers, _ = caddy.ask("GET", at(table["code"], "/api/state"), headers=api)
         assert status == 200 and headers["strict-transport-security"].startswith("max-age=")
+
+        # the host opens a second table in the same browser: each board keeps its own host secret
+        board_browser.get(caddy.url + "/")
+        second = open_from_the_front_page(board_browser, ["Zoe"])
+        other = Page(board_browser, second["board"])
+        other.until(lambda: other.shown("add"))  # the host's controls: a late player
+        board = Page(board_browser, here)
+        board.until(lambda: board.shown("add") and "Anna" in board.text("players"))
+        assert board_browser.get_cookie("hhd_host")["path"] == f"/t/{table_id(table['code'])}/"  # one a table
+        other = Page(board_browser, f"{caddy.url}/t/{table_id(second['code'])}/")  # and back: still the host
+        other.until(lambda: other.shown("add"))
+
         logged = caddy.log.read_text(encoding="utf-8")
-        secrets = {"join code": table["code"], "host secret": table["host"],
+        secrets = {"join code": table["code"], "host secret": table["host"], "second code": second["code"],
+                   "second host secret": second["host"],
                    "re-seat code": reseat.split("&seat=")[1]} | {f"token {n}": t for n, t in enumerate(tokens)}
         assert logged.count(f"/t/{table_id(table['code'])}/") > 20  # the evening is in the log, its URIs
         assert '"User-Agent":' in logged and '"Cookie":[]' in logged  # and its headers, cookies redacted
