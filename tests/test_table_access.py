@@ -349,3 +349,15 @@ def test_a_card_that_makes_tokens_lists_them_and_a_tokens_face_is_anyones(seated
     with pytest.raises(urllib.error.HTTPError) as missing:
         urllib.request.urlopen(seated.url + "/tokens/en/token-not-a-token.png", timeout=20)
     assert missing.value.code == 404 and "no token" in json.loads(missing.value.read())["error"]
+
+
+def test_the_language_a_page_remembers_is_a_cookie_no_script_reads(seated):
+    connection = http.client.HTTPConnection("127.0.0.1", seated.port, timeout=10)
+    try:
+        connection.request("GET", "/?lang=ru")
+        answer = connection.getresponse()
+        answer.read()
+        cookie = answer.getheader("Set-Cookie")
+    finally:
+        connection.close()
+    assert answer.status == 200 and cookie.startswith("hhd_lang=ru;") and "HttpOnly" in cookie
