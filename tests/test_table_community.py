@@ -111,6 +111,7 @@ def test_a_table_opened_from_a_seed_seats_its_players_and_its_board_is_the_hosts
     assert status == 201, page
     table = opened(page)
     assert len(table["code"]) >= 14 and re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", table["short"])
+    assert 'class="qr" src="data:image/svg+xml' in page  # drawn in the page: no address of it carries the code
     state = server.api("/api/state", table["code"])[1]
     assert [(p["name"], p["colors"]) for p in state["players"]] == [("Anna", "WU"), ("Ben", "RG")]
     assert state["library_count"] == 97 and state["join_url"].endswith(f"/t/{table_id(table['code'])}/#code={table['code']}")
@@ -151,6 +152,18 @@ def test_a_typed_short_code_leads_to_the_table_and_guessing_is_rate_limited(serv
     assert tries[:9] == [404] * 9 and tries[9] == 429  # the first right try counted too
     status, headers, page = server.ask("POST", "/join", f"short={table['short']}".encode(), form)
     assert status == 429 and int(headers["retry-after"]) > 0
+
+
+def test_a_served_table_counts_every_post_per_address_as_hhd_table_does(server):
+    """Each table is built as `hhd table`'s (online.table_app): an address's 241st POST in a minute is a 429 in
+    its language (tests/test_table_online.py checks `hhd table --public-url` the same way)."""
+    table = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "posts-1"})[1])
+    headers = {"Content-Type": "application/json", "Accept-Language": "ru"} | authorization(table["code"])
+    body = json.dumps({"code": table["code"]}).encode()
+    assert {server.ask("POST", at(table["code"], "/api/enter"), body, headers)[0] for _ in range(240)} == {200}
+    status, headers, answer = server.ask("POST", at(table["code"], "/api/enter"), body, headers)
+    assert status == 429 and "слишком много запросов" in json.loads(answer)["error"]
+    guarded(headers)
 
 
 def test_a_form_of_another_site_opens_no_table(server):
