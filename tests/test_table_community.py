@@ -166,6 +166,17 @@ def test_a_served_table_counts_every_post_per_address_as_hhd_table_does(server):
     guarded(headers)
 
 
+def test_the_front_pages_own_refusals_are_pages_in_the_askers_language_with_the_guards(server):
+    from hhdcli.table.i18n import translations
+
+    russian = translations("ru").gettext
+    for method, path, status, said in (("GET", "/no-such-page", 404, "Not Found"),
+                                       ("GET", "/open", 405, "Method Not Allowed")):
+        got, headers, page = server.ask(method, path, headers={"Accept-Language": "ru"})
+        assert got == status and russian(said) in page.decode() and '<html lang="ru">' in page.decode()
+        guarded(headers)
+
+
 def test_a_form_of_another_site_opens_no_table(server):
     status, headers, _ = server.ask("POST", "/join", b"short=ABCD-EFGH",
                                     {"Content-Type": "application/x-www-form-urlencoded",

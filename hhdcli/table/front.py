@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, redirect, request
+from werkzeug.exceptions import HTTPException
 
 from hhdcli.errors import HhdError
 from hhdcli.i18n import N_
@@ -83,6 +84,20 @@ def front_app(community: Community) -> Flask:
     def too_large(_error: Any) -> Any:
         return page(_("The library file is too large: send the one hhd generate wrote."), 413)
 
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Any:
+        """Flask's own refusals (an address the front page does not have, a GET of a form's address) in the
+        asker's language, on the front page."""
+        return html("serve-front.html.j2", error.code or 400, error=_(error.name), form={})
+
+    @app.errorhandler(Exception)
+    def failed(error: Exception) -> Any:
+        """hhd's own failure: one line in the server's log (no traceback), a page naming no internals."""
+        from hhdcli.output import echo
+
+        echo(f"hhd serve: {request.method} {request.path} failed: {type(error).__name__}: {error}", err=True)
+        return html("serve-front.html.j2", 500, error=_(FAILED), form={})
+
     def _(message: str) -> str:
         return translations(lang()).gettext(message)
 
@@ -129,6 +144,7 @@ def _strict(response: Response) -> Response:
     return response
 
 
+FAILED = N_("The server failed to do that; its log says why.")
 TABLE_ID = re.compile("[0-9a-f]{64}")  # a join code's SHA-256 (community.table_id)
 NO_TABLE = N_("No table is at this address: it may have been idle too long and deleted, or the link is cut short.")
 DAMAGED = N_("This table's saved state is damaged; the server's operator has been told.")

@@ -37,6 +37,7 @@ class Bounds:
 
 LISTENING = N_("too many pages of this address are listening: this page asks every few seconds instead")
 UNREADABLE = N_("The server could not read this request.")
+FAILED = N_("The server failed to answer this request; its log says why.")
 
 
 def client_address(environ: dict[str, Any], behind_proxy: bool) -> str:
@@ -93,16 +94,16 @@ class StreamBound:
             del self.open[address]
 
 
-def unreadable(status: str, headers: Any, guards: Any) -> bytes:
-    """The server's own answer to a request it could not read: a short page, in the asker's language when its
-    headers were read (else in both), with the guards."""
+def own_page(status: str, headers: Any, guards: Any, message: str = UNREADABLE) -> bytes:
+    """The server's own answer (to a request it could not read, or when answering failed): a short page, in the
+    asker's language when its headers were read (else in both), with the guards."""
     from markupsafe import escape
 
     from hhdcli.table.i18n import LANGUAGES, choose_language, translations
 
     wanted = headers.get("Accept-Language", "") if headers is not None else ""
     langs = [choose_language(None, accept_language=_accepted(wanted))[0]] if wanted else list(LANGUAGES)
-    said = "".join(f'<p lang="{lang}">{escape(translations(lang).gettext(UNREADABLE))}</p>' for lang in langs)
+    said = "".join(f'<p lang="{lang}">{escape(translations(lang).gettext(message))}</p>' for lang in langs)
     body = f'<!DOCTYPE html><html lang="{langs[0]}"><meta charset="utf-8"><title>hhd</title>{said}</html>'.encode()
     sent = guards.headers([("Content-Type", "text/html; charset=utf-8"), ("Connection", "close"),
                            ("Content-Length", str(len(body)))])
@@ -138,7 +139,7 @@ def make_server(sock: socket.socket, app: Callable[..., Iterable[bytes]], bounds
             if isinstance(result, tuple):  # gevent's own 400 or 414, headers and body: ours instead
                 code = str(result[0])
                 status = {"414": "414 URI Too Long"}.get(code, "400 Bad Request")
-                return code, unreadable(status, getattr(self, "headers", None), guards)
+                return code, own_page(status, getattr(self, "headers", None), guards)
             return result
 
         def _handle_client_error(self, ex: BaseException) -> Any:
@@ -150,13 +151,24 @@ def make_server(sock: socket.socket, app: Callable[..., Iterable[bytes]], bounds
                   flush=True)
             return "400", b""
 
+        def handle_error(self, kind: Any, value: Any, tb: Any) -> None:
+            """A failure outside the apps (which answer their own): one line, not gevent's traceback."""
+            import sys
+
+            from gevent import GreenletExit
+
+            if not issubclass(kind, GreenletExit):  # a greenlet stopped with the server: no failure
+                print(f"hhd: a request failed: {kind.__name__}: {value}", file=sys.stderr, flush=True)
+            self._send_error_response_if_possible(500)
+
         def _send_error_response_if_possible(self, error_code: int) -> None:
             if self.response_length:
                 self.close_connection = True
                 return
-            status = "400 Bad Request" if error_code == 400 else "500 Internal Server Error"
+            status, said = ("400 Bad Request", UNREADABLE) if error_code == 400 else \
+                ("500 Internal Server Error", FAILED)
             try:
-                self._sendall(unreadable(status, getattr(self, "headers", None), guards))
+                self._sendall(own_page(status, getattr(self, "headers", None), guards, said))
             except OSError:
                 pass
             self.close_connection = True
