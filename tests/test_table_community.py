@@ -308,3 +308,20 @@ def test_a_tables_folder_that_cannot_be_written_is_one_line_before_any_port_is_t
     lines = [line for line in result.output.splitlines() if line.startswith("error:")]
     assert result.exit_code == 2 and len(lines) == 1 and "cannot keep tables in" in lines[0]
     assert "--dir" in result.output and "Traceback" not in result.output
+
+
+def test_a_table_whose_state_file_is_another_tables_is_refused_alone(legacy_cache, tmp_path):
+    """A table is found by its path's id and checked against the code its state file keeps: a folder holding
+    another table's state file (copied over it) is refused, and the other table goes on."""
+    community = Community(tmp_path, load_cache(legacy_cache), Public(), Throttle(), stream_changes, expire=86400,
+                          log=lambda line: None)
+    first = community.open([Seat("Anna", "R")], "same-1", None)
+    second = community.open([Seat("Ben", "G")], "same-1", None)  # the same library: only the code tells
+    folder = tmp_path / "tables" / table_id(second.code)
+    for name in ("state.sqlite", "state.sqlite-wal", "state.sqlite-shm"):  # the first's session, whole
+        (folder / name).unlink(missing_ok=True)
+        if (tmp_path / "tables" / table_id(first.code) / name).exists():
+            (folder / name).write_bytes((tmp_path / "tables" / table_id(first.code) / name).read_bytes())
+    assert "another table" in str(community.app_for_id(table_id(second.code)))
+    assert community.app_for_id(table_id(first.code)) is not None
+    assert community.app_for_id("../" + table_id(first.code)[3:]) is None

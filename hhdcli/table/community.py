@@ -257,9 +257,13 @@ class Community:
 
         resolved = open_library(folder / "library.json", self.cache.cards, self.cache.meta.sha256)
         session, _resumed = open_session(resolved, self.cache, {}, folder / "state.sqlite")
-        code = session.join_code(_none_kept)
-        if table_id(code) != folder.name:
-            raise ValueError("its state file belongs to another table")
+        try:
+            code = session.join_code(_none_kept)
+            if table_id(code) != folder.name:
+                raise ValueError("its state file belongs to another table")
+        except BaseException:
+            session.close()  # refused: its file is not held open
+            raise
         changes = self.changes()
         join = self.public.join_url(code, table_path(folder.name))
         app = table_app(session, code, changes, self.public, self.throttle, [join] if join else [], self.images)
