@@ -65,7 +65,7 @@ class Front:
         self.open_front(lang)
         fill()
         self.click("form[action='/open'] button[type='submit']")
-        self.wait.until(lambda _b: self.heading() == WORDS[lang]["opened"], f"no table opened: {self.heading()}")
+        self.wait.until(lambda _b: self.heading() == WORDS[lang]["opened"], "no table opened")
 
     def said(self) -> str:
         return str(self.js("return document.body.innerText"))
