@@ -260,10 +260,10 @@ READ_AFTER = ("return performance.getEntriesByType('resource').filter(e => new U
 
 
 def kept_alive_reads(page: Page) -> list[float]:
-    """Milliseconds of each of thirty state reads on kept-alive connections."""
+    """Milliseconds of each of the page's state reads, thirty or more, on kept-alive connections."""
     page.browser.set_script_timeout(60)
     reads = page.browser.execute_async_script(KEPT_ALIVE_READS)
-    assert isinstance(reads, list) and len(reads) == 30, reads
+    assert isinstance(reads, list) and len(reads) >= 30, reads  # and any the page's own timer made meanwhile
     assert sum(reused for _ms, reused in reads) >= 25  # no new connection: what a page's taps and reads meet
     return [ms for ms, _reused in reads]
 
