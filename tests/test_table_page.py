@@ -57,7 +57,9 @@ class Page:
         self.browser = browser
         self.wait = WebDriverWait(browser, 40, poll_frequency=0.1)  # browsers on two cores, beside other tests
         browser.get(url)
-        self.until(lambda: self.js("return document.getElementById('library').textContent") not in ("", "–"))
+        # the join page first, when the address brings the code after #: its script trades it and opens the table
+        self.until(lambda: self.js("const e = document.getElementById('library'); return e ? e.textContent : ''")
+                   not in ("", "–"))
 
     def js(self, script: str, *args):
         return self.browser.execute_script(script, *args)

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from hhdcli.table.throttle import Throttle
 
 HSTS = "max-age=31536000"  # a year: browsers then refuse plain http for the host by themselves
+# same-origin: another site is sent no Referer, and our own pages' POSTs carry their Origin (under no-referrer a
+# browser sends "Origin: null", Fetch's "serializing a request origin", and the table could not tell its own forms
+# from another site's)
+REFERRER_POLICY = "same-origin"
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,22 @@ def table_app(session: Session, code: str | None, changes: Changes, public: Publ
     return app
 
 
+def from_elsewhere(origin: str | None, fetch_site: str | None, ours: Callable[[str], bool]) -> bool:
+    """Whether a browser says the request comes from a page of another origin, by what the Fetch standard has
+    browsers send: `Sec-Fetch-Site` (set by the browser, never by a page) "same-origin" only from our own pages;
+    "same-site" (another port or subdomain), "cross-site" or "none" is not ours. `Origin` (`ours` judges it) is
+    the page's, or "null" when the page's referrer policy withholds it; "null" is believed only with
+    "same-origin" (our page under a policy that hides its origin). Neither header: not a browser (a script, curl),
+    which no other site's page can make a visitor's browser be."""
+    if fetch_site is not None and fetch_site != "same-origin":
+        return True
+    if not origin:
+        return False
+    if origin == "null":
+        return fetch_site != "same-origin"
+    return not ours(origin)
+
+
 def harden(app: Any, public: Public) -> None:
     """Behind a proxy the client's address is X-Forwarded-For's one hop (only then: a client's own header is
     never believed). The answers' headers are `Guarded`'s."""
@@ -88,9 +108,6 @@ def harden(app: Any, public: Public) -> None:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=0, x_host=0, x_port=0, x_prefix=0)
-
-
-REFERRER_POLICY = "same-origin"  # no address to another site; our own forms' POSTs carry their Origin
 
 
 class Guarded:
