@@ -77,16 +77,15 @@ export async function ask(text) {
 
 // an action on its way: state reads wait for its answer, which carries the table as the action left it (read
 // before it, a push's read would fetch that state a second time; after it, the read is a 304)
-let acting = null;
+let acting = 0, actionsDone = null, allDone = () => {};
 export async function call(action, extra = {}) {
   showError("");
-  let finished;
-  acting = new Promise(resolve => { finished = resolve; });
+  if (!acting++) actionsDone = new Promise(resolve => { allDone = resolve; });
   let sent;
   try {
     sent = await api("/api/" + action + q, { method: "POST", body: JSON.stringify(extra), headers: { "X-Want-State": "1" } });
     if (sent.ok && sent.answer.state) { learn(sent.answer); await show(sent.answer.state, sent.answer.state_etag, true); }
-  } finally { acting = null; finished(); }
+  } finally { if (!--acting) allDone(); }
   const { ok, answer, status, offline } = sent;
   if (answer.confirm && action === "undo" && !extra.anyone) {  // another player's action: only when confirmed
     if (await ask(answer.error + ". " + T("Undo it anyway?"))) return call("undo", { ...extra, anyone: true });
@@ -128,7 +127,7 @@ export async function refresh(force = false) {
   forceNext = forceNext || force;
   while (done < ticket) {
     if (reading) { await reading; continue; }
-    if (acting) { await acting; continue; }
+    if (acting) { await actionsDone; continue; }
     const upTo = wanted, forced = forceNext;
     forceNext = false;
     reading = readState(forced);
