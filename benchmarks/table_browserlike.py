@@ -391,6 +391,11 @@ def measured(args: argparse.Namespace, port: int, pid: int, every: float, minute
         sys.exit(loaded.stderr[-3000:])
     found: dict[str, Any] = json.loads(loaded.stdout)
     found["load_client_errors"] = loaded.stderr.count("Traceback")
+    # what they were: the last line of each (a page that died of one stops acting)
+    lines = loaded.stderr.splitlines()
+    found["load_client_error_kinds"] = collections.Counter(
+        lines[i + 1] for i, line in enumerate(lines[:-1]) if line.startswith(("Traceback", "  File"))
+        and not lines[i + 1].startswith(("  ", "Traceback"))).most_common(5)
     return found
 
 
