@@ -90,6 +90,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
     import http.client
 
     import gevent
+    import gevent.event
 
     port, pid, figures = args.port, args.server_pid, Figures()
     last_sent: dict[int, tuple[int, float, int]] = {}  # table: (action number, sent at, actor)
@@ -132,6 +133,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             self.faces: set[str] = set()
             self.reading = False
             self.again = False
+            self.read_done = gevent.event.Event()
 
         def request(self, kind: str, method: str, path: str, body: object = None,
                     headers: dict[str, str] | None = None) -> tuple[int, bytes, Any]:
@@ -173,11 +175,14 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             self.read()
 
         def read(self) -> None:
-            """A state read as api.js makes one: one at a time, one more queued when a push comes meanwhile."""
+            """A state read as api.js makes one: one at a time, one more queued when a push comes meanwhile (its
+            asker waits for it, as the page's refresh does)."""
             if self.reading:
                 self.again = True
+                self.read_done.wait()
                 return
             self.reading = True
+            self.read_done.clear()
             try:
                 while True:
                     self.again = False
@@ -189,6 +194,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
                         return
             finally:
                 self.reading = False
+                self.read_done.set()
 
         def show(self, state: dict[str, Any], tag: str) -> None:
             """What the page does with a new state: descriptions it lacks, faces it shows."""

@@ -367,7 +367,9 @@ def state_tag() -> str:
 
     who, changes = viewer(), served().changes
     online = sorted(name for name in {*changes.listening, *changes.seen} if changes.online(name))
-    made = f"{served().session.version()}|{who}|{language()}|{is_host()}|{online}|{join_url()}"
+    # the host the page asked (what join_url is made of, when hhd table printed none), not join_url itself:
+    # making an address an IRI again costs more than the rest of the tag
+    made = f"{served().session.version()}|{who}|{language()}|{is_host()}|{online}|{request.host}"
     return '"' + hashlib.blake2b(made.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest() + '"'
 
 
