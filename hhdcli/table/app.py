@@ -345,6 +345,10 @@ def join_qr() -> Any:
 # --- reading -----------------------------------------------------------------------------------------------
 
 
+STATE_CACHING = "private, no-cache"  # kept by the page, asked again each time with its ETag
+WANT_STATE = "X-Want-State"  # an action's asker wants the table as it left it, in the action's answer
+
+
 @table.get("/api/state")
 def state() -> Any:
     """What the asker may see of the table; 304 with no body when it is what they hold (If-None-Match names its
@@ -356,10 +360,6 @@ def state() -> Any:
     answer = jsonify(state_seen())
     answer.headers.update({"ETag": tag, "Cache-Control": STATE_CACHING})
     return answer
-
-
-STATE_CACHING = "private, no-cache"  # kept by the page, asked again each time with its ETag
-WANT_STATE = "X-Want-State"  # an action's asker wants the table as it left it, in the action's answer
 
 
 def state_tag() -> str:
