@@ -40,3 +40,13 @@ def load_json(raw: bytes | str) -> Any:
         raise JsonProblem("JSON nested too deeply to be card data") from None
     except UnicodeDecodeError as exc:
         raise JsonProblem(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+
+
+def load_json_at(text: str, start: int) -> tuple[Any, int]:
+    """The JSON value that begins at `text[start]` (a page's `init(...{...})` script) and where it ends, refused
+    as `load_json` refuses (nesting too deep, NaN)."""
+    decoder = json.JSONDecoder(parse_constant=_refuse_constant)
+    try:
+        return decoder.raw_decode(text, start)
+    except RecursionError:
+        raise JsonProblem("JSON nested too deeply to be card data") from None
