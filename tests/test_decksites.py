@@ -361,3 +361,24 @@ def test_a_pasted_link_is_read_from_its_site_and_a_pasted_list_as_a_list(sites, 
     assert sorted(env.read_pasted_deck(f"  {link}\n").commanders) == COMMANDERS
     assert sum(e.count for e in env.read_pasted_deck("4 Forest\n2 Island\n").main) == 6
     assert sites.count("/archidekt.com/api/decks/1365846/") == 1
+
+
+def test_a_deck_table_larger_than_any_deck_is_one_line_not_minutes_of_parsing(sites):
+    # 1.5 MB of `<` in a table: HTMLParser's time grows with their square (minutes at 8 MB); refused at 1 MB
+    table = b"$('').html('<table class=\\'deck-view-deck-table\\'>" + b"<" * 1_500_000 + b"<\\/table>');"
+    line = refusal_of(sites, Reply(table, content_type="text/javascript"), VERSIONS["MTGGoldfish-2026-08"][0],
+                      GOLDFISH_COMPONENT)
+    assert "may have changed its answer" in line
+
+
+@pytest.mark.parametrize("reply, said", [
+    (Reply(recorded("cloudflare-attention-403.html"), 403, "text/html"), "Moxfield blocked hhd's request"),
+    (Reply(b"", 302, headers={"Location": "https://example.com/decks/gone"}), "which is not Moxfield"),
+    (Reply(DEEP), "nested too deeply"),
+])
+def test_hhd_check_says_a_block_a_redirect_off_the_site_or_a_deep_answer_in_one_line(synced, sites, reply, said):
+    sites.routes[GONE_PATH] = reply
+    result = synced("check", GONE, "--all", "--deck-sites-url", sites.url)
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code == 4 and len(errors) == 1 and said in errors[0], result.output
+    assert "Traceback" not in result.output and sites.hits and all(p == GONE_PATH for _, p, _ in sites.hits)
