@@ -11,6 +11,13 @@ So these small readers: hhd's one client and the standard library.
 
 A mirror or a test server stands in for every site with HHD_DECK_SITES_URL (or --deck-sites-url): a request for
 https://api.moxfield.com/v2/decks/all/ID goes to BASE/api.moxfield.com/v2/decks/all/ID, the site's host first.
+
+Each site's answer is read in every shape it has served since 2021, newest first (tests/test_decksites.py
+`VERSIONS`, each a recorded answer), from what its deck view shows (the quantity and the card's name, not an
+attribute one version added). Nothing is sent off the site: a redirect is followed by hand, its next hop asked
+only when it is the site's own host over https. Every answer is bounded (8 MB, JSON depth, 1 MB of markup
+parsed), and what is not a deck is said in one line: a firewall's page as a block, a private deck only where the
+site says so, anything else as an answer the site may have changed.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from hhdcli.decklists import Deck, DeckEntry, Zone, _json_card, is_card_name, pa
 from hhdcli.errors import InputError, NetworkError
 from hhdcli.http import refusal
 from hhdcli.i18n import N_, _
-from hhdcli.jsonio import JsonProblem, load_json, load_json_at
+from hhdcli.jsonio import JsonTooDeep, load_json, load_json_at
 
 if TYPE_CHECKING:
     from hhdcli.http import Client, Download
@@ -64,10 +71,8 @@ def read_deck_url(url: str, client: Client, mirror: str | None = None) -> Deck:
     fetch = _Fetcher(client, mirror, url, site)
     try:
         deck = site.read(fetch, match)
-    except RecursionError as exc:  # a structure deeper than Python reads: said, never a traceback
+    except (RecursionError, JsonTooDeep) as exc:  # a structure deeper than Python reads: said, never a traceback
         raise fetch.changed(_("nested too deeply")) from exc
-    except JsonProblem as exc:
-        raise fetch.changed(str(exc)) from exc
     except (ValueError, KeyError, TypeError, IndexError, AttributeError, InputError) as exc:
         raise fetch.changed() from exc  # the answer is not the shape it was: said in one line, not a traceback
     if not deck.main and not deck.sideboard:
@@ -77,7 +82,8 @@ def read_deck_url(url: str, client: Client, mirror: str | None = None) -> Deck:
 
 def _counted_once(deck: Deck) -> Deck:
     """A card the site keeps in two boards is one card: a companion Moxfield lists in both `companions` and
-    `sideboard` is shown by its deck view once, as the companion, so the sideboard's copy is not counted again."""
+    `sideboard` (TappedOut's page under its Companion heading and in its sideboard) is the deck's companion, shown
+    as such by the deck view; the sideboard's copy is not counted again."""
     companions: dict[str, int] = {}
     for entry in deck.entries:
         if entry.zone is Zone.COMPANION:

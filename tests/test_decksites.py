@@ -241,9 +241,11 @@ def test_a_redirect_to_another_host_is_refused_before_anything_is_sent_there(sit
 
 
 @pytest.mark.parametrize("location", ["https://archidekt.com/api/decks/1365846/", "/api/decks/1365846/",
-                                      "https://www.archidekt.com/api/decks/1365846/"])
+                                      "https://www.archidekt.com/api/decks/1365846/",
+                                      "MIRROR/archidekt.com/api/decks/1365846/"])  # the mirror's own address of it
 def test_a_redirect_within_the_site_is_followed_over_https(sites, location):
     serve(sites, "https://www.archidekt.com/decks/1365846/")
+    location = location.replace("MIRROR", sites.url)
     sites.routes["/archidekt.com/api/decks/1/"] = Reply(b"", 301, headers={"Location": location})
     sites.routes["/www.archidekt.com/api/decks/1365846/"] = sites.routes["/archidekt.com/api/decks/1365846/"]
     deck = read_deck_url("https://archidekt.com/decks/1", client(), mirror=sites.url)
