@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 MAX_ANSWER = 8 * 2**20  # a deck page is under 2 MB; a site answering more is not answering a deck
 MAX_HOPS = 5  # redirects followed, each checked before it is asked
 _REDIRECTS = (301, 302, 303, 307, 308)
+_NOT_THERE = (404, 405, 410, 501)  # an address a site (or a mirror of it) does not serve: the older one is asked
 
 
 def read_deck_text(text: str, source: str = "pasted deck") -> Deck:
@@ -342,21 +343,30 @@ def _mtggoldfish(fetch: _Fetcher, match: re.Match[str]) -> Deck:
         answer = fetch.text(f"https://www.mtggoldfish.com/deck/component?id={match['id']}",
                             headers={"X-Requested-With": "XMLHttpRequest"})
     except NetworkError:
-        if fetch.last is None or fetch.last.status not in (404, 410):
+        if fetch.last is None or fetch.last.status not in _NOT_THERE:
             raise
         answer = ""  # no component: the deck page as it was before 2025
-    if "deck-view-deck-table" in answer:
-        return _deck_table(answer, fetch.link)
+    if _goldfish_deck_in(answer):
+        return _goldfish_page(answer, fetch.link)
     blocked = fetch.blocked(fetch.last) if answer and fetch.last else None
     if blocked:
         raise blocked
     try:
         page = fetch.text(f"https://www.mtggoldfish.com/deck/{match['id']}")
     except NetworkError:
-        if answer and fetch.last is not None and fetch.last.status in (404, 410):
+        if answer and fetch.last is not None and fetch.last.status in _NOT_THERE:
             raise ValueError("a component without a table, and no page") from None  # the deck is there
         raise
-    return _deck_table(page, fetch.link) if "deck-view-deck-table" in page else _deck_form(page, fetch.link)
+    return _goldfish_page(page, fetch.link)
+
+
+def _goldfish_deck_in(answer: str) -> bool:
+    return "deck-view-deck-table" in answer or 'name="deck_input[deck]"' in answer
+
+
+def _goldfish_page(answer: str, source: str) -> Deck:
+    """The deck table of a component or a page; a page without its table, its deck form."""
+    return _deck_table(answer, source) if "deck-view-deck-table" in answer else _deck_form(answer, source)
 
 
 def _deck_form(page: str, source: str) -> Deck:
@@ -522,17 +532,23 @@ def _tappedout(fetch: _Fetcher, match: re.Match[str]) -> Deck:
     """TappedOut: its deck widget (the deck as an HTML list in JSON, 2026), else the deck page itself, whose
     board lists every card as the page shows it (2021 to 2025)."""
     try:
-        answer = fetch.json(f"https://tappedout.net/api/deck/widget/?deck={quote(match['id'])}&cols=1",
+        answer = fetch.text(f"https://tappedout.net/api/deck/widget/?deck={quote(match['id'])}&cols=1",
                             method="POST")
     except NetworkError:
-        if fetch.last is None or fetch.last.status not in (404, 405, 410):
+        if fetch.last is None or fetch.last.status not in _NOT_THERE:
             raise
-        answer = None  # no widget: the deck page, as before 2026
+        answer = ""  # no widget: the deck page, as before 2026
     deck = Deck(fetch.link, "TappedOut")
-    board = answer.get("board") if isinstance(answer, dict) else None
-    reader: HTMLParser = _BoardList(deck) if isinstance(board, str) else _BoardPage(deck)
-    if not isinstance(board, str):
-        board = _region(fetch.text(f"https://tappedout.net/mtg-decks/{quote(match['id'])}/"), "board-container")
+    if answer.lstrip().startswith("{"):
+        widget = load_json(answer)
+        board = widget.get("board") if isinstance(widget, dict) else None
+        if not isinstance(board, str):
+            raise ValueError("a widget without its board")
+        reader: HTMLParser = _BoardList(deck)
+    else:
+        if "board-container" not in answer:
+            answer = fetch.text(f"https://tappedout.net/mtg-decks/{quote(match['id'])}/")
+        board, reader = _region(answer, "board-container"), _BoardPage(deck)
     reader.feed(_markup(board))
     reader.close()
     return deck

@@ -81,6 +81,12 @@ VERSIONS = {
                             {GOLDFISH_PAGE: "mtggoldfish-page-2021-04.html"}, 100, 0),
     "MTGGoldfish-2025-02-page-alone": ("https://www.mtggoldfish.com/deck/3935836",  # its form: Obosh in the sideboard
                                        {GOLDFISH_PAGE: "mtggoldfish-page-2025-02.html"}, 100, 1),
+    # a mirror that keeps an older page where hhd now asks first (the component's, the widget's address)
+    "MTGGoldfish-2024-10-at-the-component's-address": ("https://www.mtggoldfish.com/deck/3935836",
+                                                       {GOLDFISH_COMPONENT: "mtggoldfish-page-2024-10.html"}, 101, 0),
+    "TappedOut-2025-10-at-the-widget's-address": ("https://tappedout.net/mtg-decks/mtg-parser-3-amigos/",
+                                                  {"/tappedout.net/api/deck/widget/": "tappedout-page-2025-10.html"},
+                                                  101, 0),
     "TappedOut-2026-08": ("https://tappedout.net/mtg-decks/mtg-parser-3-amigos/",
                           {"/tappedout.net/api/deck/widget/": "tappedout-widget.json"}, 100, 1),
     "TappedOut-2025-10": ("https://tappedout.net/mtg-decks/mtg-parser-3-amigos/",
