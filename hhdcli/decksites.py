@@ -173,15 +173,9 @@ class _Fetcher:
         if blocked:
             raise blocked
         if answer.status in (404, 410):
-            raise NetworkError(_("{link}: {site} has no such deck (removed, or the link is wrong)").format(
-                link=self.link, site=self.site.name), _("check the link, or ask for the deck as text"))
+            raise self.gone()
         if answer.status in (401, 403):
-            if _says_private(answer.data):
-                raise self.private()
-            raise NetworkError(_("{link}: {site} refused to show the deck (HTTP {status})").format(
-                link=self.link, site=self.site.name, status=answer.status),
-                _("if the deck is private, make it public or unlisted; else export it as text on the site, "
-                  "then paste it or give hhd the file"))
+            raise self.private() if _says_private(answer.data) else self.refused(answer.status)
         raise refusal(answer.url, answer.status, answer.reason, _header(answer, "Retry-After"),
                       _("try again later, or export the deck as text on the site, then paste it or give hhd the file"))
 
@@ -198,6 +192,16 @@ class _Fetcher:
             message = _("{link}: {site} blocked hhd's request ({service}, HTTP {status}): it lets only browsers in")
         return NetworkError(message.format(link=self.link, site=self.site.name, service=service,
                                            status=answer.status), _EXPORT_HINT)
+
+    def gone(self) -> NetworkError:
+        return NetworkError(_("{link}: {site} has no such deck (removed, or the link is wrong)").format(
+            link=self.link, site=self.site.name), _("check the link, or ask for the deck as text"))
+
+    def refused(self, status: int) -> NetworkError:
+        return NetworkError(_("{link}: {site} refused to show the deck (HTTP {status})").format(
+            link=self.link, site=self.site.name, status=status),
+            _("if the deck is private, make it public or unlisted; else export it as text on the site, "
+              "then paste it or give hhd the file"))
 
     def private(self) -> NetworkError:
         return NetworkError(_("{link}: the deck is private on {site}").format(link=self.link, site=self.site.name),
@@ -216,8 +220,13 @@ class _Fetcher:
             blocked = self.blocked(self.last)
             if blocked:
                 return blocked
-            if re.search(rb"(?:deck|list) is (?:set to |marked (?:as )?)?private", self.last.data[:_SNIFF], re.I):
+            page = self.last.data  # a deck page saying why it shows no deck (Deckstats answers these with 200)
+            if re.search(rb"(?:deck|list) is (?:set to |marked (?:as )?)?private", page, re.I):
                 return self.private()
+            if re.search(rb"This deck does not exist", page, re.I):
+                return self.gone()
+            if re.search(rb"You do not have access to this page", page, re.I):
+                return self.refused(self.last.status)
         message = _("{link}: {site} answered, but not with a deck hhd can read (the site may have changed its "
                     "answer)").format(link=self.link, site=self.site.name)
         return NetworkError(f"{message} ({why})" if why else message, _EXPORT_HINT)

@@ -390,3 +390,14 @@ def test_hhd_check_says_a_block_a_redirect_off_the_site_or_a_deep_answer_in_one_
     errors = [line for line in result.output.splitlines() if line.startswith("error:")]
     assert result.exit_code == 4 and len(errors) == 1 and said in errors[0], result.output
     assert "Traceback" not in result.output and sites.hits and all(p == GONE_PATH for _, p, _ in sites.hits)
+
+
+@pytest.mark.parametrize("error, said", [
+    (b"This deck does not exist.", "Deckstats has no such deck"),
+    (b"You do not have access to this page.", "Deckstats refused to show the deck (HTTP 200)"),
+])
+def test_a_deck_page_that_says_why_it_shows_no_deck_is_said_so(sites, error, said):
+    # Deckstats answers these with 200 and the reason in its error box (as z33k's deck scrapers read it)
+    page = b'<html><body><div class="ui-state-error ui-corner-all">' + error + b"</div></body></html>"
+    line = refusal_of(sites, Reply(page, content_type="text/html"), VERSIONS["Deckstats-2026-08"][0], DECKSTATS_PAGE)
+    assert said in line and "the deck is private on" not in line
