@@ -279,8 +279,14 @@ def _says_private(body: bytes) -> bool:
 
 
 def _moxfield(fetch: _Fetcher, match: re.Match[str]) -> Deck:
-    """Moxfield's deck API (v2: boards at the top; `parse_deck` reads v2 and v3 alike)."""
-    answer = fetch.json(f"https://api.moxfield.com/v2/decks/all/{quote(match['id'])}")
+    """Moxfield's deck API: v2 (boards at the top), else v3, which its deck view has asked since 2024 (boards under
+    `boards`); `parse_deck` reads both."""
+    try:
+        answer = fetch.json(f"https://api.moxfield.com/v2/decks/all/{quote(match['id'])}")
+    except NetworkError:
+        if fetch.last is None or fetch.last.status not in _NOT_THERE:
+            raise
+        answer = fetch.json(f"https://api2.moxfield.com/v3/decks/all/{quote(match['id'])}")
     return parse_deck(json.dumps(answer), fetch.link)
 
 

@@ -401,3 +401,15 @@ def test_a_deck_page_that_says_why_it_shows_no_deck_is_said_so(sites, error, sai
     page = b'<html><body><div class="ui-state-error ui-corner-all">' + error + b"</div></body></html>"
     line = refusal_of(sites, Reply(page, content_type="text/html"), VERSIONS["Deckstats-2026-08"][0], DECKSTATS_PAGE)
     assert said in line and "the deck is private on" not in line
+
+
+def test_a_moxfield_deck_the_v2_api_does_not_serve_is_read_from_v3(sites):
+    # njerador/commander-decks' deck-03: Moxfield's v3 answer (boards under "boards"), two partners, 98 cards
+    v3 = gzip.decompress((Path(__file__).parent / "decks" / "real" / "moxfield-api" / "njerador-deck-03.json.gz")
+                         .read_bytes())
+    sites.routes["/api2.moxfield.com/v3/decks/all/deck03"] = Reply(v3)
+    deck = read_deck_url("https://moxfield.com/decks/deck03", client(), mirror=sites.url)
+    assert sorted(deck.commanders) == ["Frodo, Adventurous Hobbit", "Sam, Loyal Attendant"]
+    assert sum(e.count for e in deck.main) == 100 and deck.sideboard == []
+    assert [path for _, path, _ in sites.hits] == ["/api.moxfield.com/v2/decks/all/deck03",
+                                                   "/api2.moxfield.com/v3/decks/all/deck03"]
