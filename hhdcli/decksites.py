@@ -243,9 +243,9 @@ def _header(answer: Download, name: str) -> str:
 # The pages firewalls answer instead of a site, by what they say (their words, not their status, which varies):
 # (pattern, service, a browser check one can pass rather than a block, said whatever the status). Cloudflare's
 # error frame alone (cf-error-details) is also its page for a site that is down (520-526): a block only below 500.
+# A rate limit (429, Cloudflare's 1015) is no block: it is said as the site's answer, with when to come back.
 _BLOCK_PAGES = (
-    (re.compile(rb"Attention Required! \| Cloudflare|Sorry, you have been blocked|You are being rate limited", re.I),
-     "Cloudflare", False, True),
+    (re.compile(rb"Attention Required! \| Cloudflare|Sorry, you have been blocked", re.I), "Cloudflare", False, True),
     (re.compile(rb"<title>\s*Just a moment\.\.\.|window\._cf_chl_opt|/cdn-cgi/challenge-platform/h/|"
                 rb"Checking your browser before accessing|cf-browser-verification", re.I), "Cloudflare", True, True),
     (re.compile(rb"cf-error-details|<title>[^<]*\| Cloudflare</title>", re.I), "Cloudflare", False, False),
@@ -266,7 +266,7 @@ def _block_page(answer: Download) -> tuple[str, bool] | None:
     if head.lstrip()[:1] in (b"{", b"["):
         return None  # a site's JSON is the site's own answer, whatever words it holds
     for pattern, service, challenge, any_status in _BLOCK_PAGES:
-        if (any_status or answer.status < 500) and pattern.search(head):
+        if answer.status != 429 and (any_status or answer.status < 500) and pattern.search(head):
             return service, challenge
     return None
 

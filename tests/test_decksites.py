@@ -413,3 +413,10 @@ def test_a_moxfield_deck_the_v2_api_does_not_serve_is_read_from_v3(sites):
     assert sum(e.count for e in deck.main) == 100 and deck.sideboard == []
     assert [path for _, path, _ in sites.hits] == ["/api.moxfield.com/v2/decks/all/deck03",
                                                    "/api2.moxfield.com/v3/decks/all/deck03"]
+
+
+def test_a_rate_limit_is_said_with_when_to_come_back_not_as_a_block(sites):
+    page = b"<html><head><title>Access denied | moxfield.com used Cloudflare to restrict access</title></head>" \
+           b"<body><div id='cf-error-details'>Error 1015: You are being rate limited</div></body></html>"
+    line = refusal_of(sites, Reply(page, 429, "text/html", headers={"Retry-After": "3600"}))
+    assert "HTTP 429" in line and "Retry-After" in line and "blocked" not in line
