@@ -121,19 +121,13 @@ class _GlobalAfter:
                                      .format(options=", ".join(names)))
 
 
-_COPIES: dict[int, list[click.Option]] = {}
-
-
+@functools.cache
 def _global_copies(root: click.Command) -> list[click.Option]:
-    """The root group's options (not --help, --version) as options of a command, made once per run's group."""
-    if id(root) not in _COPIES:
-        _COPIES[id(root)] = [
-            HhdOption(list(param.opts), type=None if param.is_flag else param.type, is_flag=param.is_flag,
+    """The root group's options (not --help, --version) as options of a command, made once."""
+    return [HhdOption(list(param.opts), type=None if param.is_flag else param.type, is_flag=param.is_flag,
                       default=False if param.is_flag else None, metavar=param.metavar, help=param.help,
                       expose_value=False, allow_from_autoenv=False, hidden=True, callback=_global_after_command)
-            for param in root.params
-            if isinstance(param, click.Option) and param.expose_value and param.name not in ("help", "version")]
-    return _COPIES[id(root)]
+            for param in root.params if isinstance(param, click.Option) and param.expose_value]
 
 
 def _global_after_command(ctx: click.Context, param: click.Parameter, value: Any) -> None:
