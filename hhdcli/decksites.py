@@ -144,6 +144,8 @@ class _Fetcher:
     def _next_hop(self, url: str, location: str) -> str:
         """Where a redirect leads, as the site's URL; refused before it is asked unless it is the site's own
         host over https (a mirror's address of a site's URL, BASE/HOST/PATH, stands for https://HOST/PATH)."""
+        if not location.strip():
+            raise self.changed()  # a redirect to nowhere
         base = self.mirror.rstrip("/") if self.mirror else None
         if base and location.startswith(base + "/"):
             target = "https://" + location[len(base) + 1:]
