@@ -108,6 +108,18 @@ def cards_rows(state_file: Path) -> list[tuple]:
         db.close()
 
 
+def kept(table: Table, *players: str) -> list[int]:
+    """Each player's opening hand dealt and kept, nothing to the bottom (the rules deal it before any draw): the
+    Hell cards they now hold, in turn."""
+    held = []
+    for player in players:
+        status, dealt = table.as_(player, "/api/opening-hand")
+        assert status == 200, dealt
+        assert table.as_(player, "/api/keep", {"bottom": []})[0] == 200
+        held += [c["position"] for c in dealt["cards"]]
+    return held
+
+
 def settle(table: Table, player: str) -> None:
     """Answer a waiting choice card, so the player may draw again."""
     if table.player(player)["pending"]:
