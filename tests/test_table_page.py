@@ -272,7 +272,7 @@ def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(brow
     # a spectator: the board without the host's secret, no seat, no host buttons
     watcher = board(browsers, 1, table, lang="ru", host=False)
     watcher.until(lambda: library_count(watcher) == 92)
-    assert not watcher.shown("add") and not watcher.texts("#players button") and watcher.shown("join-qr")
+    assert not watcher.shown("add-open") and not watcher.texts("#players button") and watcher.shown("join-qr")
 
 
 def test_pages_reconnect_by_themselves_after_the_server_restarts(browsers, legacy_cache, library, tmp_path):
