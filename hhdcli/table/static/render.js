@@ -301,11 +301,11 @@ function owned(c) { return c.owner ? F(T("owner: {player}"), { player: c.owner }
 function renderPlayers() {
   const state = page.state;
   $("players").replaceChildren(...state.players.map(p => {
-    const li = el("li", "");
+    const li = el("li", "", state.turn.player === p.name ? { class: "turn-now" } : {});
     const who = el("span", ""); who.append(el("span", "", { class: "dot" + (p.online ? " on" : ""), "aria-hidden": "true" }),
       el("b", p.name), " · " + P("{count} Hell card", "{count} Hell cards", p.card_count));
     const how = el("span", (p.online ? T("connected") : p.seated ? T("not connected") : T("no phone yet")) + (p.waiting ? " · " + T("deciding") : ""), { class: "small" });
-    how.append(el("span", " · " + P("{count} life", "{count} life", p.life), { class: "board-only" }));  // the board's first screen
+    how.append(el("span", " · ", { class: "board-only" }), el("span", P("{count} life", "{count} life", p.life), { class: "board-only life-said" }));  // the board's first screen
     li.append(who, how);
     if (state.host && p.seated) {  // one button beside the name: the seat's choices, and what each does, in a dialog
       const seat = el("button", T("Seat…"), { class: "soft" }); seat.append(el("span", " " + p.name, { class: "sr" }));
