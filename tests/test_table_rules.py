@@ -10,10 +10,9 @@ import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
-from tablekit import PLAYERS, Table, cards_rows, kept, positions_in, settle
+from tablekit import EVERY_ACTION, PLAYERS, Table, act, anna_holds, cards_rows, kept, positions_in, settle
 
 from hhdcli.table.rules import Action
 
@@ -928,86 +927,6 @@ def test_a_table_opened_with_a_starting_life_starts_every_player_there_and_says_
 
 # --- every action and its undo, as the others read them ---------------------------------------------------------
 
-def _anna_holds(table: Table) -> list[int]:
-    return [c["position"] for c in table.player("Anna")["cards"]]
-
-
-def _public(table: Table, zone: str) -> int:
-    return next(c["position"] for c in table.player("Anna")["zones"][zone])
-
-
-def _choice_waiting(table: Table) -> None:
-    """Anna draws (taking each card her deck must take) until a choice card waits."""
-    settle(table, "Anna")
-    while not table.player("Anna")["pending"]:
-        assert table.as_("Anna", "/api/draw")[0] == 200
-
-
-def _maker_in_play(table: Table) -> int:
-    settle(table, "Anna")
-    makers = {p for p in table.session.cards if table.session.views.made_names(p)}
-    while not set(_anna_holds(table)) & makers:
-        assert table.as_("Anna", "/api/draw")[0] == 200
-        settle(table, "Anna") if table.player("Anna")["pending"] and table.player("Anna")["pending"][
-            "position"] not in makers else table.as_("Anna", "/api/take")
-    position = next(p for p in _anna_holds(table) if p in makers)
-    assert table.as_("Anna", "/api/play", {"position": position})[0] == 200
-    return position
-
-
-def _to_deck(table: Table) -> int:
-    position = _anna_holds(table)[0]
-    assert table.as_("Anna", "/api/move", {"position": position, "to": "library-bottom"})[0] == 200
-    return position
-
-
-# Each action kind Anna takes (the host, for the starting life), in an order where each finds what it needs: its
-# kind, what sets the table up (not checked), the request. A kind may come twice (a move public, then hidden).
-EVERY_ACTION: list[tuple[Action, Any, str, Any]] = [
-    (Action.OPENING_HAND, None, "/api/opening-hand", {}),
-    (Action.MULLIGAN, None, "/api/mulligan", {}),
-    (Action.KEEP, None, "/api/keep", {"bottom": []}),
-    (Action.DRAW, None, "/api/draw", {}),
-    (Action.TAKE, _choice_waiting, "/api/take", {}),
-    (Action.DECLINE, _choice_waiting, "/api/decline", {}),
-    (Action.TO_HELL_LIBRARY, None, "/api/to-hell-library", lambda t: {"position": t.state()["sideboard"][0]["position"],
-                                                                      "end": "bottom"}),
-    (Action.PLAY, None, "/api/play", lambda t: {"position": _anna_holds(t)[0]}),
-    (Action.TAP, None, "/api/tap", lambda t: {"position": _public(t, "battlefield"), "tapped": True}),
-    (Action.UNTAP, None, "/api/tap", lambda t: {"position": _public(t, "battlefield"), "tapped": False}),
-    (Action.CARD_COUNTER, None, "/api/card-counter", lambda t: {"position": _public(t, "battlefield"),
-                                                                "kind": "charge", "delta": 2}),
-    (Action.TO_GRAVEYARD, None, "/api/move", lambda t: {"position": _public(t, "battlefield"), "to": "graveyard"}),
-    (Action.TO_EXILE, None, "/api/move", lambda t: {"position": _public(t, "graveyard"), "to": "exile"}),
-    (Action.TO_BATTLEFIELD, None, "/api/move", lambda t: {"position": _public(t, "exile"), "to": "battlefield"}),
-    (Action.TO_HAND, None, "/api/move", lambda t: {"position": _public(t, "battlefield"), "to": "hand"}),
-    (Action.TO_LIBRARY, None, "/api/move", lambda t: {"position": _anna_holds(t)[0], "to": "library-top"}),
-    (Action.TO_HAND, _to_deck, "/api/move", lambda t: {"position": t.player("Anna")["deck"][0]["position"],
-                                                       "to": "hand"}),
-    (Action.DISCARD, None, "/api/move", lambda t: {"position": _anna_holds(t)[0], "to": "graveyard"}),
-    (Action.TO_SIDEBOARD, None, "/api/to-sideboard", lambda t: {"position": _anna_holds(t)[0]}),
-    (Action.PLAY_FROM_SIDEBOARD, None, "/api/play-sideboard", {}),
-    (Action.OWN_CARD_TO_SIDEBOARD, None, "/api/own-card", {"name": "Llanowar Elves"}),
-    (Action.TOKENS, _maker_in_play, "/api/tokens", lambda t: {
-        "position": next(c["position"] for c in t.player("Anna")["zones"]["battlefield"] if c["tokens_in_play"]
-                         or t.session.views.made_names(c["position"])),
-        "token": next(iter(t.session.views.made_names(next(
-            c["position"] for c in t.player("Anna")["zones"]["battlefield"]
-            if t.session.views.made_names(c["position"]))))), "delta": 2}),
-    (Action.LIFE, None, "/api/life", {"whose": "Ben", "delta": -3}),
-    (Action.PLAYER_COUNTER, None, "/api/player-counter", {"whose": "Ben", "kind": "poison", "delta": 1}),
-    (Action.PLAYER_COUNTER, None, "/api/player-counter", {"whose": "Ben", "kind": "commander", "from": "Anna",
-                                                          "delta": 4}),
-    (Action.DIE, None, "/api/die", {"sides": 20}),
-    (Action.COIN, None, "/api/coin", {}),
-    (Action.FIRST_PLAYER, None, "/api/first-player", {}),
-    (Action.TURN, None, "/api/next-turn", {}),
-    (Action.STEP, None, "/api/step", {"step": "upkeep"}),
-    (Action.LIFE_START, None, "/api/host/life-start", {"life": 30}),
-    (Action.DECK, None, "/api/deck", {"colors": "RG"}),
-    (Action.END_OF_GAME, None, "/api/end-game", {"confirm": True}),
-]
-
 
 def test_every_action_and_its_undo_names_to_each_viewer_only_what_the_actions_own_line_named(table):
     """Issue 50: for every action kind (the Action enum, walked whole: a new kind cannot be forgotten), the undo
@@ -1021,13 +940,8 @@ def test_every_action_and_its_undo_names_to_each_viewer_only_what_the_actions_ow
         sent = body(table) if callable(body) else body
         host = path.startswith("/api/host/")
         mover = "Anna" if not host else None
-
-        def act(sent: Any = sent, path: str = path, host: bool = host) -> None:
-            status, answer = table.call(path, sent, host=True) if host else table.as_("Anna", path, sent)
-            assert status == 200, (kind, answer)
-
-        act()
-        held = _anna_holds(table) + [c["position"] for c in table.player("Anna")["deck"]] + (
+        act(table, path, sent)
+        held = anna_holds(table) + [c["position"] for c in table.player("Anna")["deck"]] + (
             [table.player("Anna")["pending"]["position"]] if table.player("Anna")["pending"] else [])
         lines = {viewer: table.state(viewer)["log"][0] for viewer in ("Anna", "Ben", None)}
         assert all(line["action"] == kind and line["player"] == mover for line in lines.values()), (kind, lines)
@@ -1047,12 +961,12 @@ def test_every_action_and_its_undo_names_to_each_viewer_only_what_the_actions_ow
                     f'"{table.session.cards[p].name}"' in said for p in held), (kind, viewer, said)
         # again, taken back by Ben (confirmed): his answer, in English and Russian, says what his line said
         for lang in ("en", "ru"):
-            act()
+            act(table, path, sent)
             his = table.state("Ben")["log"][0]["detail"]  # a die or a coin falls anew
             asked = table.call("/api/undo", {"anyone": True}, {"Accept-Language": lang}, token=table.seat("Ben"))
             assert asked[0] == 200 and asked[1]["detail"] == his, (kind, asked)
             assert not private or "name" not in his
-        act()
+        act(table, path, sent)
 
 
 PRIVATE = (Action.DRAW, Action.TAKE, Action.OPENING_HAND, Action.MULLIGAN, Action.KEEP, Action.END_OF_GAME)
