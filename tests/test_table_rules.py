@@ -925,6 +925,66 @@ def test_a_table_opened_with_a_starting_life_starts_every_player_there_and_says_
         opened.stop()
 
 
+def test_every_counter_a_table_keeps_goes_up_and_down_one_at_a_time_logged_and_undoable(table):
+    """Issue 50: per player poison, energy, experience and commander damage from each other player's commander;
+    per card +1/+1, -1/-1, charge and loyalty (the enums the page's bootstrap names). Each goes up and down by one,
+    never below none; another kind, or commander damage from nobody at the table, is refused."""
+    from hhdcli.table.page import bootstrap
+    from hhdcli.table.rules import CardCounter, PlayerCounter
+
+    names = bootstrap("en", {})
+    assert names["player_counters"] == {"POISON": "poison", "ENERGY": "energy", "EXPERIENCE": "experience",
+                                        "COMMANDER": "commander"}
+    assert list(names["card_counters"].values()) == ["+1/+1", "-1/-1", "charge", "loyalty"]
+    for kind in PlayerCounter:
+        extra = {"from": "Cleo"} if kind == PlayerCounter.COMMANDER else {}
+        key = "commander:Cleo" if extra else kind.value
+        for delta, now in ((1, 1), (1, 2), (-1, 1)):
+            status, answer = table.as_("Anna", "/api/player-counter", {"whose": "Ben", "kind": kind, "delta": delta,
+                                                                      **extra})
+            assert status == 200 and answer["counters"][key] == now, (kind, answer)
+        line = table.state("Cleo")["log"][0]["detail"]
+        assert line == {"whose": "Ben", "kind": kind.value, "delta": -1, "count": 1, **(
+            {"source": "Cleo"} if extra else {})}
+        assert table.as_("Anna", "/api/undo")[0] == 200 and table.player("Ben")["counters"][key] == 2
+        for _ in range(2):
+            table.as_("Anna", "/api/player-counter", {"whose": "Ben", "kind": kind, "delta": -1, **extra})
+        refused = table.as_("Anna", "/api/player-counter", {"whose": "Ben", "kind": kind, "delta": -1, **extra})
+        assert refused[0] == 409 and key not in table.player("Ben")["counters"]
+    for wrong in ({"kind": "rad"}, {"kind": "commander"}, {"kind": "commander", "from": "Ben"},
+                  {"kind": "commander", "from": "Zed"}):
+        assert table.as_("Anna", "/api/player-counter", {"whose": "Ben", "delta": 1, **wrong})[0] == 400, wrong
+    played = kept(table, "Anna")[0]
+    table.as_("Anna", "/api/play", {"position": played})
+    for kind in CardCounter:
+        table.as_("Ben", "/api/card-counter", {"position": played, "kind": kind, "delta": 1})
+        table.as_("Ben", "/api/card-counter", {"position": played, "kind": kind, "delta": 1})
+        table.as_("Ben", "/api/card-counter", {"position": played, "kind": kind, "delta": -1})
+    assert table.player("Anna", viewer="Cleo")["played"][0]["counters"] == {k.value: 1 for k in CardCounter}
+    assert table.as_("Ben", "/api/card-counter", {"position": played, "kind": "charge", "delta": -2})[0] == 409
+
+
+def test_a_starting_life_set_once_the_game_has_begun_comes_with_the_next_game(table):
+    """Issue 50: before anything happened this game, the host's starting life is every player's at once; once the
+    game has begun, nobody's life moves (a total still at the old start stays as it is) and the new start comes
+    with the next game, as the log says; an undo puts it all back."""
+    assert table.call("/api/host/life-start", {"life": 25}, host=True)[1] == {"life_start": 25, "next": False}
+    assert [p["life"] for p in table.state()["players"]] == [25, 25, 25]
+    kept(table, "Anna")
+    table.as_("Ben", "/api/life", {"whose": "Ben", "delta": -2})
+    assert table.call("/api/host/life-start", {"life": 40}, host=True)[1] == {"life_start": 40, "next": True}
+    state = table.state()
+    assert [p["life"] for p in state["players"]] == [25, 23, 25] and state["life_start"] == 40
+    assert state["log"][0]["detail"] == {"count": 40, "next": True}
+    assert table.call("/api/undo", {}, host=True)[0] == 200  # the host's own last action
+    assert table.state()["life_start"] == 25
+    table.call("/api/host/life-start", {"life": 40}, host=True)
+    table.as_("Ben", "/api/life", {"whose": "Anna", "delta": -1})  # the totals go on from where they were
+    assert [p["life"] for p in table.state()["players"]] == [24, 23, 25]
+    table.as_("Ben", "/api/end-game", {"confirm": True})
+    assert [p["life"] for p in table.state()["players"]] == [40, 40, 40]
+
+
 # --- every action and its undo, as the others read them ---------------------------------------------------------
 
 
