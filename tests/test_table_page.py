@@ -950,7 +950,7 @@ def test_a_drawn_card_that_makes_tokens_shows_them_and_its_tokens_in_play_are_co
     laptop.until(lambda: laptop.texts("#played .in-play") == [f"{token} tokens: 1"])
     assert laptop.js("return parseFloat(getComputedStyle(document.querySelector('#played .in-play')).fontSize)") >= 20
     assert laptop.js("return document.querySelector('#played .made').textContent").startswith(name)  # under it
-    laptop.until(lambda: laptop.log()[0] == f"Anna: {name}'s {token} tokens in play: 1 (+1)")
+    laptop.until(lambda: laptop.log()[0] == f"Anna: 1 {token} token of {name} came into play (now 1)")
     anna.click("#played button", name)  # and one gone again, from the same dialog
     anna.click("#dlg-acts button", f"−1 token: {token}")
     laptop.until(lambda: laptop.texts("#played .in-play") == [])
