@@ -306,6 +306,8 @@ function renderPlayers() {
       el("b", p.name), " · " + P("{count} Hell card", "{count} Hell cards", p.card_count));
     const how = el("span", (p.online ? T("connected") : p.seated ? T("not connected") : T("no phone yet")) + (p.waiting ? " · " + T("deciding") : ""), { class: "small" });
     how.append(el("span", " · ", { class: "board-only" }), el("span", P("{count} life", "{count} life", p.life), { class: "board-only life-said" }));  // the board's first screen
+    const counted = Object.entries(p.counters || {}).map(([key, n]) => playerCounterName(key) + " " + n).join(" · ");
+    if (counted) how.append(el("span", " · " + counted, { class: "board-only" }));  // poison and the rest, in view too
     li.append(who, how);
     if (state.host && p.seated) {  // one button beside the name: the seat's choices, and what each does, in a dialog
       const seat = el("button", T("Seat…"), { class: "soft" }); seat.append(el("span", " " + p.name, { class: "sr" }));
