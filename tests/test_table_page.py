@@ -1031,6 +1031,12 @@ def test_what_a_phone_must_act_on_is_in_view_without_a_scroll(browsers, table, l
         anna.until(lambda k=kind: table.state()["log"][0]["action"] == k and anna.text("tools-said"))
         assert in_view(anna, "#tools-said")[0][0] and anna.text("tools-said").startswith("Anna")
         anna.click("#tools-close")
+    anna.click("#tools-open")  # the turn's steps in their order: untap, upkeep, draw
+    for step in ("upkeep", "draw"):
+        said = anna.text("tools-turn")
+        anna.click("#tools-next-step")
+        anna.until(lambda s=step, t=said: table.state()["turn"]["step"] == s and anna.text("tools-turn") != t)
+    anna.click("#tools-close")
     anna.js("window.scrollTo(0, 0)")
     anna.click("#tools-open")
     anna.click("#tools-end")

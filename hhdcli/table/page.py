@@ -89,7 +89,8 @@ def bootstrap(lang: str, symbols: dict[str, dict[str, str]], catalog: gettext.Nu
     return {"lang": lang, "messages": page_messages(lang, catalog, plural), "plural": plural,
             "symbols": symbols, "actions": names(Action), "zones": names(Zone), "ends": names(End),
             "destinations": names(Destination), "steps": names(Step), "card_counters": names(CardCounter),
-            "player_counters": names(PlayerCounter)}
+            "player_counters": names(PlayerCounter),
+            "step_order": [str(s) for s in Step]}  # the steps in a turn's order (the JSON's objects come sorted by key)
 
 
 def names(members: type[StrEnum]) -> dict[str, str]:

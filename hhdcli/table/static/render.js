@@ -1,7 +1,7 @@
 // What the page shows: the state the API read, drawn into the page's sections (a phone's hand, or the laptop's
 // board), and the dialogs a card or a seat opens.
 import { $, el, page, setDrawn } from "./page.js";
-import { CARD_COUNTERS as CC, DESTINATIONS as TO, ENDS, F, P, PLAYER_COUNTERS as PC, STEPS, SYMBOLS, T, ZONES } from "./i18n.js";
+import { CARD_COUNTERS as CC, DESTINATIONS as TO, ENDS, F, P, PLAYER_COUNTERS as PC, STEP_ORDER, STEPS, SYMBOLS, T, ZONES } from "./i18n.js";
 import { call, join, q } from "./api.js";
 import { logLine, logSentence } from "./log.js";
 
@@ -92,7 +92,7 @@ function renderPlayed() {
 }
 
 // life totals, counters, whose turn and step: the same on every phone and the board
-const TURN = Object.values(STEPS);  // the steps in a turn's order, as the server names them
+const TURN = STEP_ORDER;  // the steps in a turn's order, as the server names them
 export function stepName(step) {
   return { [STEPS.UNTAP]: T("untap step"), [STEPS.UPKEEP]: T("upkeep"), [STEPS.DRAW]: T("draw step"),
            [STEPS.MAIN_1]: T("first main phase"), [STEPS.COMBAT]: T("combat"), [STEPS.MAIN_2]: T("second main phase"),
@@ -361,7 +361,7 @@ function openCard(c, zone, top = false) {
   const move = (label, to, style = "soft") => act(label, "move", { position: c.position, to }, style);
   if (zone === ZONES.BATTLEFIELD && (me || page.state.host)) {
     act(c.tapped ? T("Untap") : T("Tap"), "tap", { position: c.position, tapped: !c.tapped }, "good");
-    for (const kind of Object.values(CC)) {  // each kind up, and down when there is one to take off
+    for (const kind of [CC.PLUS, CC.MINUS, CC.CHARGE, CC.LOYALTY]) {  // each kind up, and down when there is one to take off
       const said = cardCounterName(kind), n = (c.counters || {})[kind] || 0;
       act("+ " + said + (n ? " (" + n + ")" : ""), "card-counter", { position: c.position, kind, delta: 1 }, "soft", F(T("one {kind} counter more on {card}"), { kind: said, card: c.name }));
       if (n) act("− " + said, "card-counter", { position: c.position, kind, delta: -1 }, "soft", F(T("one {kind} counter less on {card}"), { kind: said, card: c.name }));
