@@ -251,6 +251,8 @@ def test_a_tables_files_stay_under_a_megabyte_after_a_thousand_actions_and_fold_
     path = tmp_path / "s.sqlite"
     session = Session(path, cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R"), "Ben": tuple("U")})
+    session.opening_hand("Anna")
+    session.keep("Anna", [])
     for _ in range(500):
         session.draw("Anna")
         session.undo("Anna")
