@@ -223,11 +223,11 @@ class Community:
         if key in self.damaged:
             return self.damaged[key]
         folder = self.tables / key
-        if not (folder / "state.sqlite").is_file():
+        if not folder.is_dir():
             return None
         try:
             fresh = self._load(folder, code)
-        except (HhdError, OSError, ValueError) as exc:
+        except (HhdError, TableError, OSError, ValueError) as exc:
             why = exc.message if isinstance(exc, HhdError) else str(exc)
             self.damaged[key] = why
             self.log(f"hhd serve: table {key[:12]} refused: {why}".replace(str(folder), key[:12]))
@@ -241,10 +241,15 @@ class Community:
         from hhdcli.table.online import harden
         from hhdcli.table.serve import open_session
 
+        def this_tables(meta: dict[str, str]) -> None:
+            if meta.get("code") != code:
+                raise ValueError("its state file belongs to another table")
+
+        state = folder / "state.sqlite"
+        if not state.is_file():  # a table's folder holds its state from the moment it is named by its code
+            raise ValueError(f"its state file is missing: {state}")
         resolved = open_library(folder / "library.json", self.cache.cards, self.cache.meta.sha256)
-        session, _resumed = open_session(resolved, self.cache, {}, folder / "state.sqlite")
-        if session.join_code(lambda: code) != code:
-            raise ValueError("its state file belongs to another table")
+        session, _resumed = open_session(resolved, self.cache, {}, state, check=this_tables)
         changes = self.changes()
         join = self.public.join_url(code)
         app = create_app(session, code, changes, session.host_secret(), [join] if join else [], self.images,

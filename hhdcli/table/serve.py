@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import secrets
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ from hhdcli.i18n import _, current_language, quote
 from hhdcli.output import echo, is_terminal
 from hhdcli.table.errors import TableError
 from hhdcli.table.session import Session
-from hhdcli.table.store import StateUnwritable
+from hhdcli.table.store import Damaged, StateUnwritable
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 
 
 def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
-                 state_file: Path, life: int | None = None) -> tuple[Session, bool]:
+                 state_file: Path, life: int | None = None,
+                 check: Callable[[dict[str, str]], None] | None = None) -> tuple[Session, bool]:
     import hashlib
 
     from hhdcli.files import dump_json
@@ -35,7 +37,7 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
     session = Session(state_file, resolved.by_position, cache.symbol_table,
                       resolved.library.seed, content, hellscube=list(cache.cards))
     try:
-        return session, session.start(players, life)
+        return session, session.start(players, life, check)
     except TableError as exc:
         from hhdcli.table.i18n import translations
 
@@ -43,6 +45,9 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
         if isinstance(exc, StateUnwritable):  # the file may hold a healthy session: never advise leaving it
             raise InputError(said, _("make room on the disk or make its folder writable, then start the table "
                                      "again: the session in it is kept")) from exc
+        if isinstance(exc, Damaged):  # the file stays as it is: it may be mended, or restored from a backup
+            raise InputError(said, _("restore it (and its -wal file) from a backup, or pass another --state FILE: "
+                                     "it is left as it is")) from exc
         raise InputError(said, _("pass another --state FILE for this library")) from exc
 
 

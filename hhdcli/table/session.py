@@ -49,13 +49,21 @@ class Session:
 
     # --- the session -----------------------------------------------------------------------------------
 
-    def start(self, players: dict[str, tuple[str, ...]], life: int | None = None) -> bool:
-        """Create the session (library in the table's secret order, empty sideboard) unless the file holds this
-        library's session already; players are added or updated either way, and `life`, when given, is the
-        starting life from now on (as the host sets it from the board). True when an old session was resumed."""
+    def start(self, players: dict[str, tuple[str, ...]], life: int | None = None,
+              check: Callable[[dict[str, str]], None] | None = None) -> bool:
+        """Create the session (library in the table's secret order, empty sideboard) where there is no state file,
+        or resume the one the file holds when it is whole and this library's (`check` may refuse it too, by its
+        meta); players are added or updated either way, and `life`, when given, is the starting life from now on
+        (as the host sets it from the board). True when an old session was resumed."""
         if life is not None:
             rules.starting_life(life)  # refused before the file is touched
-        self.store.open()
+
+        def checked(meta: dict[str, str]) -> None:  # refused before the file is touched, as damage is
+            self._same_library(meta.get("seed"), meta.get("library"))
+            if check is not None:
+                check(meta)
+
+        self.store.open(checked)
         try:
             with self.store.transaction() as tx:
                 resumed = self._start(tx, players)
@@ -69,15 +77,17 @@ class Session:
         """The state file closed, whole in itself (see Store.close)."""
         self.store.close()
 
-    def _start(self, tx: Tx, players: dict[str, tuple[str, ...]]) -> bool:
-        found = tx.meta("seed")
+    def _same_library(self, found: str | None, drawn_from: str | None) -> None:
         if found is not None and found != self.seed:
             raise TableError("{file} holds the session of library {found}, not {seed}", status=400,
                              file=self.path, found=repr(found), seed=repr(self.seed))
-        drawn_from = tx.meta("library")
         if drawn_from is not None and self.library_hash and drawn_from != self.library_hash:
             raise TableError("{file} holds the session of another library with the seed {seed} (drawn again "
                              "with other options or card data)", status=400, file=self.path, seed=repr(self.seed))
+
+    def _start(self, tx: Tx, players: dict[str, tuple[str, ...]]) -> bool:
+        found = tx.meta("seed")
+        self._same_library(found, tx.meta("library"))
         if self.library_hash:
             tx.set_meta("library", self.library_hash, keep=True)
         if found is None:
