@@ -1001,6 +1001,7 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
 @behind_proxy_option
 @option("--expire", type=click.FloatRange(min=0, min_open=True), default=14, show_default=True, metavar="DAYS",
         help=N_("Delete a table nobody acted at for this many days."))
+@offline_option
 @pass_env
 def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, behind_proxy: bool,
           expire: float) -> None:
