@@ -8,8 +8,9 @@ import subprocess
 import sys
 
 import pytest
-from support import LoopbackServer
 from tablekit import free_port
+
+from support import LoopbackServer
 
 
 @pytest.mark.parametrize("offline", [["--offline"], []])

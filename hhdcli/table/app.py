@@ -442,16 +442,17 @@ def reseat() -> Any:
 @table.post("/api/host/add-player")
 def add_player() -> Any:
     from hhdcli import colors as palette
+    from hhdcli.table.names import player_name
 
     host()
     name, colors = body().get("player"), body().get("colors", "")
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_PLAYER or not _text(name):
+    if not isinstance(name, str) or not (name := player_name(name)) or not _text(name):
         raise TableError("name the player (at most {most} characters)", status=400, most=MAX_PLAYER)
     letters = palette.parse_letters(colors) if isinstance(colors, str) else None
     if letters is None:
         raise TableError("colors: the letters W U B R G P, or none", status=400)
-    served().session.add_player(" ".join(name.split()), "".join(letters))
-    return jsonify(player=" ".join(name.split()), colors="".join(letters))
+    served().session.add_player(name, "".join(letters))
+    return jsonify(player=name, colors="".join(letters))
 
 
 # --- actions -----------------------------------------------------------------------------------------------

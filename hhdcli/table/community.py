@@ -171,14 +171,15 @@ class Community:
         from hhdcli import colors as palette
         from hhdcli.deck import deck_colors
         from hhdcli.decklists import parse_deck
+        from hhdcli.table.names import seat_names
 
         players: dict[str, tuple[str, ...]] = {}
-        for seat in seats[:MAX_SEATS]:
-            name = " ".join(seat.name.split())
-            if not name:
-                continue
-            if len(name) > 40 or name in players:
-                raise Refused("{name}: a player's name is at most 40 letters, each name once", name=name)
+        seats = [seat for seat in seats[:MAX_SEATS] if seat.name.strip()]
+        try:
+            names = seat_names(seat.name for seat in seats)
+        except TableError as exc:  # said in the opener's language, as every refusal of the front page
+            raise Refused(exc.template, "", **exc.values) from exc
+        for name, seat in zip(names, seats, strict=True):
             if seat.deck.strip():
                 deck = parse_deck(seat.deck, name)
                 players[name] = deck_colors(deck, self.cache.cards).colors

@@ -21,6 +21,7 @@ from hhdcli.deck import LandLookup
 from hhdcli.mana import SymbolTable
 from hhdcli.table import rules
 from hhdcli.table.errors import Depends, TableError
+from hhdcli.table.names import seat_names
 from hhdcli.table.rules import OWN_CARDS, Action, End, Zone
 from hhdcli.table.store import Store, Tx, state_error
 from hhdcli.table.views import Views, public_entry
@@ -97,6 +98,7 @@ class Session:
                 tx.set_meta(key, value)
             tx.new_library(rules.table_order(self.cards, secret))
         self.views.name_faces(self._secret(tx))
+        seat_names(players, tx.names())  # each refused before any is seated when it looks like another's
         for name, colors in players.items():
             tx.put_player(name, "".join(colors))
         return found is not None
@@ -190,10 +192,17 @@ class Session:
         return token or ""
 
     def add_player(self, player: str, colors: str) -> None:
-        """A late player, added from the board while the table runs."""
+        """A late player, added from the board while the table runs (a name that looks like a seated player's
+        is refused: see hhdcli/table/names.py)."""
+        from hhdcli.table.names import check_new, player_name
+
+        player = player_name(player)
         with self.store.transaction() as tx:
-            if not tx.put_player(player, colors, update=False):
+            seated = tx.names()
+            if player in seated:
                 raise TableError("{player} is at the table already", player=player)
+            check_new(player, seated)
+            tx.put_player(player, colors, update=False)
             tx.changed()
 
     def viewer(self, token: str | None) -> str | None:
