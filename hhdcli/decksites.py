@@ -84,7 +84,8 @@ class _Fetcher:
         if self.mirror:
             parsed = urlparse(url)
             url = f"{self.mirror.rstrip('/')}/{parsed.netloc}{parsed.path}" + (f"?{parsed.query}" if parsed.query else "")
-        answer = self.client.request(method, url, limit=MAX_ANSWER, headers=headers, ok=(200, 401, 403, 404, 410))
+        answer = self.client.request(method, url, limit=MAX_ANSWER, headers=headers, ok=(200, 401, 403, 404, 410),
+                                     same_host=True)
         if answer.status in (404, 410):
             raise NetworkError(_("{link}: {site} has no such deck (removed, or the link is wrong)").format(
                 link=self.link, site=self.site), _("check the link, or ask for the deck as text"))

@@ -297,8 +297,9 @@ class Client:
 
     def request(self, method: str, url: str, *, limit: int, headers: dict[str, str] | None = None,
                 json: Any = None, progress: Progress | None = None, hint: str = RETRY_HINT,
-                ok: tuple[int, ...] = (200, 304)) -> Download:
-        """One request, its whole body read within the deadline; an answer not in `ok` is a NetworkError."""
+                ok: tuple[int, ...] = (200, 304), same_host: bool = False) -> Download:
+        """One request, its whole body read within the deadline; an answer not in `ok` is a NetworkError.
+        `same_host`: a redirect to another host is refused (a deck site's link may not send hhd elsewhere)."""
         import requests
         from urllib3.exceptions import HTTPError
 
@@ -316,7 +317,8 @@ class Client:
             self._under_way.add(watchdog)
         try:
             # one deadline for the whole request: connecting, retries, status line, headers and body
-            with watchdog, self.session.request(method, url, headers=headers, json=json,
+            hooks = {"response": _staying_on(url)} if same_host else None
+            with watchdog, self.session.request(method, url, headers=headers, json=json, hooks=hooks,
                                                 timeout=self.settings.timeout, stream=True) as response:
                 if response.status_code not in ok:
                     raise _refused(url, response, hint)
@@ -335,6 +337,23 @@ class Client:
         finally:
             with self._lock:
                 self._under_way.discard(watchdog)
+
+
+def _staying_on(url: str) -> Callable[..., Any]:
+    """A response hook refusing a redirect away from `url`'s host (it sees every answer of the chain)."""
+    from urllib.parse import urljoin
+
+    host = urlparse(url).netloc
+
+    def check(response: Any, *_args: Any, **_kwargs: Any) -> Any:
+        if response.is_redirect:
+            target = urlparse(urljoin(response.url, response.headers.get("Location", ""))).netloc
+            if target != host:
+                response.close()
+                raise DownloadError(url, _("it redirects to another host ({host})").format(host=target[:100]),
+                                    _("give the deck's own link on its site"))
+        return response
+    return check
 
 
 def url_problem(url: str) -> str | None:

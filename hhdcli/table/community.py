@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from flask import Flask
 
     from hhdcli.cache import CardCache
+    from hhdcli.decklists import Deck
     from hhdcli.table.changes import Changes
     from hhdcli.table.online import Public
     from hhdcli.table.throttle import Throttle
@@ -109,8 +110,10 @@ class Community:
 
     def __init__(self, root: Path, cache: CardCache, public: Public, throttle: Throttle,
                  changes: Callable[[], Changes], expire: float = EXPIRE_DAYS * 86400.0,
-                 images: Path | None = None, log: Callable[[str], None] | None = None) -> None:
+                 images: Path | None = None, log: Callable[[str], None] | None = None,
+                 read_link: Callable[[str], Deck] | None = None) -> None:
         self.root, self.cache, self.public, self.throttle = root, cache, public, throttle
+        self.read_link = read_link  # a pasted deck link, as hhd check reads it (None: links are refused)
         self.changes, self.expire, self.images = changes, expire, images
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         self.tables, self.shorts = root / "tables", root / "short"
@@ -181,7 +184,7 @@ class Community:
             raise Refused(exc.template, "", **exc.values) from exc
         for name, seat in zip(names, seats, strict=True):
             if seat.deck.strip():
-                deck = parse_deck(seat.deck, name)
+                deck = self._linked_deck(name, seat.deck) or parse_deck(seat.deck, name)
                 players[name] = deck_colors(deck, self.cache.cards).colors
                 continue
             letters = palette.parse_letters(seat.colors)
@@ -192,6 +195,21 @@ class Community:
         if not players:
             raise Refused("name at least one player")
         return players
+
+    def _linked_deck(self, name: str, pasted: str) -> Deck | None:
+        """The deck a pasted link names, read from its site as hhd check reads it (None: no deck link); a link
+        that cannot be read is refused in one line, never taken for a deck without lands."""
+        from hhdcli.decksites import is_deck_url
+
+        link = pasted.strip()
+        if "\n" in link or not is_deck_url(link):
+            return None
+        if self.read_link is None:
+            raise Refused("{name}: this server does not read deck links", "paste the deck list as text", name=name)
+        try:
+            return self.read_link(link)
+        except HhdError as exc:
+            raise Refused("{name}: the deck link could not be read: {reason}", name=name, reason=exc.message) from exc
 
     def _short(self, code: str) -> str:
         from hhdcli.files import write_atomic
@@ -251,6 +269,7 @@ class Community:
             raise ValueError(f"its state file is missing: {state}")
         resolved = open_library(folder / "library.json", self.cache.cards, self.cache.meta.sha256)
         session, _resumed = open_session(resolved, self.cache, {}, state, check=this_tables)
+        session.read_link = self.read_link
         changes = self.changes()
         join = self.public.join_url(code)
         app = create_app(session, code, changes, session.host_secret(), [join] if join else [], self.images,

@@ -14,6 +14,7 @@ from flask import Flask, Response, redirect, request
 from hhdcli.errors import HhdError
 from hhdcli.table.community import MAX_SEATS, Community, Refused, Seat, shown_short
 from hhdcli.table.i18n import choose_language, translations
+from hhdcli.table.server import off_loop
 
 STATIC = Path(__file__).parent / "static"
 MAX_UPLOAD = 2 * 1024 * 1024  # a library file of hhd generate is some 30 KB; a deck list a few
@@ -42,8 +43,8 @@ def front_app(community: Community) -> Flask:
                       request.form.get(f"deck{n}", "")) for n in range(MAX_SEATS)]
         upload = request.files.get("library")
         data = upload.read() if upload and upload.filename else None
-        try:
-            opened = community.open(seats, request.form.get("seed", ""), data, request.form.get("life", ""))
+        try:  # off the loop: drawing a library, reading decks (a site's answer) and writing the session
+            opened = off_loop(community.open, seats, request.form.get("seed", ""), data, request.form.get("life", ""))
         except Refused as exc:
             return page(exc.said(_), 400)
         except HhdError as exc:  # the session could not start (hhd's own words, in the server's language)

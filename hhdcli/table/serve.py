@@ -132,6 +132,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
     try:
         session, resumed = open_session(resolved, cache, players, state_file, life)
         session.lookup = env.scryfall()  # a pasted deck's lands, as hhd check finds them (offline: as cached)
+        session.read_link = env.read_pasted_deck  # a pasted deck link, as hhd check reads it (offline: refused)
         # the join code and the host's secret are the session's: phones and the board keep them across restarts
         # until --new-code rotates both
         # a table on loopback with no public address answers this computer only, with no code; a code of
@@ -214,7 +215,7 @@ def serve_community(env: Env, root: Path, host: str, port: int, public: Public, 
     sock = listen(host, port)
     try:
         community = Community(root, cache, public, Throttle(), stream_changes, expire_days * 86400.0,
-                              env.cache_dir / "images")
+                              env.cache_dir / "images", read_link=env.read_pasted_deck)
         server = make_server(sock, dispatcher(community, front_app(community)), Bounds(behind_proxy=public.behind_proxy))
     except BaseException:
         sock.close()

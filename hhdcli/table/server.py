@@ -13,7 +13,9 @@ import socket
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 STOP_WITHIN = 4.0  # seconds: SIGTERM's streams close and requests finish within this (the issue asks 5)
 
@@ -76,6 +78,27 @@ class StreamBound:
         self.open[address] -= 1
         if self.open[address] <= 0:
             del self.open[address]
+
+
+def off_loop(work: Callable[..., T], *args: Any) -> T:
+    """`work(*args)` on a thread of gevent's pool when called from the server's loop (a request's greenlet), so
+    that every other table's requests go on meanwhile (a deck site's answer, a table being opened); called as it
+    is elsewhere (a thread of a test's server, the command line). Its exception is raised here."""
+    import gevent
+
+    if not isinstance(gevent.getcurrent(), gevent.Greenlet):
+        return work(*args)
+
+    def caught() -> tuple[bool, Any]:  # gevent's pool would print the exception's traceback on the server's stderr
+        try:
+            return True, work(*args)
+        except Exception as exc:  # noqa: BLE001  # raised again in the request's greenlet
+            return False, exc
+
+    done, result = gevent.get_hub().threadpool.apply(caught)
+    if not done:
+        raise result
+    return result
 
 
 def make_server(sock: socket.socket, app: Callable[..., Iterable[bytes]], bounds: Bounds) -> Any:

@@ -18,6 +18,7 @@ from typing import Any
 
 from hhdcli.cards import Card
 from hhdcli.deck import LandLookup
+from hhdcli.decklists import Deck
 from hhdcli.mana import SymbolTable
 from hhdcli.table import rules
 from hhdcli.table.errors import Depends, TableError
@@ -38,6 +39,7 @@ class Session:
     library_hash: str = ""  # the library file's content: a library drawn again with other options is another
     hellscube: list[Card] = field(default_factory=list)  # the set's cards: a pasted deck's Hellscube lands
     lookup: LandLookup | None = None  # other lands' colors (Scryfall), when the table is online
+    read_link: Callable[[str], Deck] | None = None  # a deck's link read from its site, as hhd check reads it
     store: Store = field(init=False, repr=False)
     views: Views = field(init=False, repr=False)
     # the table as the store last read it for a state, by log size, with its version: every page of a table reads
@@ -438,9 +440,10 @@ class Session:
 
     # --- decks --------------------------------------------------------------------------------------
 
-    def set_deck(self, player: str, text: str | None, colors: str | None) -> dict[str, Any]:
-        """A player's deck from their phone: a pasted list (read as hhd check reads a deck file) or the colors
-        picked; the take rule uses its colors from the next draw. The answer has the warnings hhd check gives."""
+    def set_deck(self, player: str, text: str | Deck | None, colors: str | None) -> dict[str, Any]:
+        """A player's deck from their phone: a pasted list (read as hhd check reads a deck file), the deck its
+        link names (read by the caller, see `read_link`) or the colors picked; the take rule uses its colors from
+        the next draw. The answer has the warnings hhd check gives."""
         from hhdcli.deck import deck_colors
         from hhdcli.decklists import parse_deck
 
@@ -449,7 +452,7 @@ class Session:
         lands: int | None = None
         letters = colors or ""
         if text is not None:
-            deck = parse_deck(text, "deck")
+            deck = text if isinstance(text, Deck) else parse_deck(text, "deck")
             if not deck.main and not deck.sideboard:
                 raise TableError("no cards read from the deck list: paste it as text, one card a line (4 Forest)",
                                  status=400)
