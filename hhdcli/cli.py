@@ -1001,10 +1001,14 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
 @behind_proxy_option
 @option("--expire", type=click.FloatRange(min=0, min_open=True), default=14, show_default=True, metavar="DAYS",
         help=N_("Delete a table nobody acted at for this many days."))
+@option("--max-tables", type=click.IntRange(1, 10**6), default=1000, show_default=True, metavar="N",
+        help=N_("Keep at most this many tables: beyond it, new tables are refused (open ones go on)."))
+@option("--max-megabytes", type=Finite(1, 10**7), default=2000, show_default=True, metavar="MB",
+        help=N_("Keep at most this many megabytes of tables in --dir: beyond it, new tables are refused."))
 @offline_option
 @pass_env
 def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, behind_proxy: bool,
-          expire: float) -> None:
+          expire: float, max_tables: int, max_megabytes: float) -> None:
     """Run Hell tables for a community: anyone opens a table on the front page.
 
     The front page (English and Russian) opens a table: the players, each with their lands' colors or
@@ -1017,12 +1021,14 @@ def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, be
     Examples:
       hhd serve
       hhd serve --public-url https://hell.example.org --behind-proxy
+      hhd serve --max-tables 200 --max-megabytes 500 --expire 7
     """
     from hhdcli.table.online import Public
     from hhdcli.table.online import public_url as checked_url
     from hhdcli.table.serve import serve_community
 
-    serve_community(env, root, host, port, Public(checked_url(public_url), behind_proxy), expire)
+    serve_community(env, root, host, port, Public(checked_url(public_url), behind_proxy), expire, max_tables,
+                    max_megabytes)
 
 
 @cli.group()

@@ -36,13 +36,19 @@ if TYPE_CHECKING:
 SHORT_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # 32 letters, none mistaken for another (no I, O, 0, 1)
 SHORT_LENGTH = 8  # 40 bits
 MAX_SEATS = 8
+MAX_DECK_TEXT = 60_000  # characters of a pasted deck list, as a phone's /api/deck (a 250-card cube is a fifth)
+MAX_DECK_LINES = 1_000  # its lines (a 250-card cube with a sideboard is a few hundred)
+MAX_TABLES = 1000  # tables a server keeps at once (hhd serve --max-tables)
+MAX_MEGABYTES = 2000  # and the megabytes of their folders (--max-megabytes): some 60 KB a table, up to 2 MB
 UNLOAD_AFTER = 20 * 60.0  # seconds without a request: the table leaves memory (its folder stays)
 EXPIRE_DAYS = 14
 
 
 class Refused(Exception):
     """What the opener sent cannot make a table: said on the front page in the opener's language (the page's
-    catalog), with what to do."""
+    catalog), with what to do, and the HTTP status that says so."""
+
+    status = 400
 
     def __init__(self, template: str, hint: str = "", **values: object) -> None:
         super().__init__(template.format(**values))
@@ -51,6 +57,13 @@ class Refused(Exception):
     def said(self, gettext: Callable[[str], str] = str) -> str:
         text = gettext(self.template).format(**self.values)
         return f"{text} ({gettext(self.hint)})" if self.hint else text
+
+
+class Full(Refused):
+    """The server keeps as many tables (or megabytes) as it was told: no new one until some expire. The open
+    tables go on."""
+
+    status = 507
 
 
 def starting_life(typed: str) -> int | None:
@@ -111,7 +124,9 @@ class Community:
     def __init__(self, root: Path, cache: CardCache, public: Public, throttle: Throttle,
                  changes: Callable[[], Changes], expire: float = EXPIRE_DAYS * 86400.0,
                  images: Path | None = None, log: Callable[[str], None] | None = None,
-                 read_link: Callable[[str], Deck] | None = None) -> None:
+                 read_link: Callable[[str], Deck] | None = None, max_tables: int = MAX_TABLES,
+                 max_megabytes: float = MAX_MEGABYTES) -> None:
+        self.max_tables, self.max_bytes = max_tables, int(max_megabytes * 2**20)
         self.root, self.cache, self.public, self.throttle = root, cache, public, throttle
         self.read_link = read_link  # a pasted deck link, as hhd check reads it (None: links are refused)
         self.changes, self.expire, self.images = changes, expire, images
@@ -127,7 +142,8 @@ class Community:
     def open(self, seats: list[Seat], seed: str, upload: bytes | None, life: str = "") -> Opened:
         """A new table: its library drawn from `seed` (or the uploaded library file, checked as hhd show
         checks it), its players seated, their starting life `life` as typed (empty: 20). Written in a folder of
-        its own, named by its code once complete."""
+        its own, named by its code once complete; refused (Full) when the server keeps all it may."""
+        self._check_room()
         players = self._players(seats)
         starting = starting_life(life)
         work = self.tables / f".new-{secrets.token_hex(8)}"
@@ -143,6 +159,15 @@ class Community:
             shutil.rmtree(work, ignore_errors=True)
             raise
         return Opened(code, short, host)
+
+    def _check_room(self) -> None:
+        """Room for one more table: fewer than `max_tables`, their folders under `max_megabytes` (a new table
+        adds its library, some 30 KB, and its session)."""
+        folders = list(self.tables.iterdir())
+        tables, used = len(folders), sum(_bytes_of(folder) for folder in folders)
+        if tables >= self.max_tables or used >= self.max_bytes:
+            raise Full("This server holds as many tables as it may; a new one can be opened when idle ones "
+                       "expire.", "try again later, or run a table of your own with hhd table")
 
     def _drawn(self, seed: str) -> bytes:
         from hhdcli.files import dump_json
@@ -183,6 +208,10 @@ class Community:
         except TableError as exc:  # said in the opener's language, as every refusal of the front page
             raise Refused(exc.template, "", **exc.values) from exc
         for name, seat in zip(names, seats, strict=True):
+            if len(seat.deck) > MAX_DECK_TEXT or seat.deck.count("\n") >= MAX_DECK_LINES:
+                raise Refused("{name}: a deck list is at most {most} characters and {lines} lines",
+                              "paste the deck's main deck and sideboard alone, or its link", name=name,
+                              most=MAX_DECK_TEXT, lines=MAX_DECK_LINES)
             if seat.deck.strip():
                 deck = self._linked_deck(name, seat.deck) or parse_deck(seat.deck, name)
                 players[name] = deck_colors(deck, self.cache.cards).colors
@@ -313,6 +342,14 @@ class Community:
         """The server stops: every table's event streams end now."""
         for loaded in self.loaded.values():
             loaded.changes.close()
+
+
+def _bytes_of(folder: Path) -> int:
+    """The bytes of a table's files (0 for one the sweep deletes meanwhile)."""
+    try:
+        return sum(entry.stat().st_size for entry in folder.iterdir() if entry.is_file())
+    except OSError:
+        return 0
 
 
 def last_action(folder: Path) -> float:

@@ -15,6 +15,7 @@ from hhdcli.errors import HhdError
 from hhdcli.table.community import MAX_SEATS, Community, Refused, Seat, shown_short
 from hhdcli.table.i18n import choose_language, translations
 from hhdcli.table.server import off_loop
+from hhdcli.table.throttle import EVERYONE
 
 STATIC = Path(__file__).parent / "static"
 MAX_UPLOAD = 2 * 1024 * 1024  # a library file of hhd generate is some 30 KB; a deck list a few
@@ -46,7 +47,7 @@ def front_app(community: Community) -> Flask:
         try:  # off the loop: drawing a library, reading decks (a site's answer) and writing the session
             opened = off_loop(community.open, seats, request.form.get("seed", ""), data, request.form.get("life", ""))
         except Refused as exc:
-            return page(exc.said(_), 400)
+            return page(exc.said(_), exc.status)
         except HhdError as exc:  # the session could not start (hhd's own words, in the server's language)
             return page(exc.message, 400)
         base = community.public.origin or request.host_url.rstrip("/")
@@ -56,11 +57,12 @@ def front_app(community: Community) -> Flask:
 
     @app.post("/join")
     def join_by_short() -> Any:
-        refused = same_site() or throttled("short")
+        refused = same_site() or throttled("short") or throttled("missed", EVERYONE, count=False)
         if refused:
             return refused
         code = community.code_for_short(request.form.get("short", ""))
         if code is None or community.app_for(code) is None:
+            community.throttle.count("missed", EVERYONE)  # guesses from every address, bounded together
             return page(_("No table has this code: check its letters with the host."), 404)
         return redirect(f"/?code={code}", 303)
 
@@ -95,8 +97,9 @@ def front_app(community: Community) -> Flask:
             return page(_("Requests from another site are refused."), 403)
         return None
 
-    def throttled(kind: str) -> Response | None:
-        seconds = community.throttle.wait(kind, request.remote_addr or "")
+    def throttled(kind: str, address: str | None = None, count: bool = True) -> Response | None:
+        asker = (request.remote_addr or "") if address is None else address
+        seconds = community.throttle.wait(kind, asker) if count else community.throttle.waiting(kind, asker)
         if not seconds:
             return None
         answer = page(_("Too many tries from your address: try again in {seconds} s.").format(seconds=seconds), 429)

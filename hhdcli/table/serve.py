@@ -194,11 +194,13 @@ def stream_changes() -> Changes:
 SWEEP_EVERY = 600.0  # seconds between two looks for tables idle past --expire
 
 
-def serve_community(env: Env, root: Path, host: str, port: int, public: Public, expire_days: float) -> None:
-    """`hhd serve`: the front page and every table under `root`, until Ctrl-C or SIGTERM."""
+def serve_community(env: Env, root: Path, host: str, port: int, public: Public, expire_days: float,
+                    max_tables: int | None = None, max_megabytes: float | None = None) -> None:
+    """`hhd serve`: the front page and every table under `root`, until Ctrl-C or SIGTERM; at most `max_tables`
+    tables and `max_megabytes` of their files (None: the defaults) before new tables are refused."""
     import gevent
 
-    from hhdcli.table.community import Community
+    from hhdcli.table.community import MAX_MEGABYTES, MAX_TABLES, Community
     from hhdcli.table.front import dispatcher, front_app
     from hhdcli.table.server import Bounds, make_server, run
     from hhdcli.table.throttle import Throttle
@@ -215,7 +217,8 @@ def serve_community(env: Env, root: Path, host: str, port: int, public: Public, 
     sock = listen(host, port)
     try:
         community = Community(root, cache, public, Throttle(), stream_changes, expire_days * 86400.0,
-                              env.cache_dir / "images", read_link=env.read_pasted_deck)
+                              env.cache_dir / "images", read_link=env.read_pasted_deck,
+                              max_tables=max_tables or MAX_TABLES, max_megabytes=max_megabytes or MAX_MEGABYTES)
         server = make_server(sock, dispatcher(community, front_app(community)), Bounds(behind_proxy=public.behind_proxy))
     except BaseException:
         sock.close()

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from hhdcli.table.throttle import asker_of
+
 T = TypeVar("T")
 
 STOP_WITHIN = 4.0  # seconds: SIGTERM's streams close and requests finish within this (the issue asks 5)
@@ -25,8 +27,9 @@ class Bounds:
     """What one client address may hold at once; `behind_proxy`: the address is the proxy's (one hop) and the
     client's is X-Forwarded-For's last entry (the proxy bounds the connections then)."""
 
-    connections_per_address: int = 64
-    streams_per_address: int = 12  # a household of phones and a board, each with a tab or two
+    # a game store's four tables behind one address: 24 pages, each with its event stream and a request or two
+    connections_per_address: int = 96
+    streams_per_address: int = 32
     idle_seconds: float = 75.0  # a connection that sends nothing (a slow request, a dead keep-alive) is closed
     behind_proxy: bool = False
 
@@ -53,7 +56,7 @@ class StreamBound:
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if not environ.get("PATH_INFO", "").endswith("/api/events"):
             return self.app(environ, start_response)
-        address = client_address(environ, self.behind_proxy)
+        address = asker_of(client_address(environ, self.behind_proxy))  # an IPv6 host: its /64
         if self.open[address] >= self.most:
             start_response("429 Too Many Requests", [("Content-Type", "application/json"), ("Retry-After", "10")])
             return [b'{"error": "too many pages of this address are listening"}']
@@ -118,7 +121,7 @@ def make_server(sock: socket.socket, app: Callable[..., Iterable[bytes]], bounds
         peers: Counter[str] = Counter()
 
         def handle(self, client: Any, address: Any) -> None:
-            peer = str(address[0]) if isinstance(address, tuple) else ""
+            peer = asker_of(str(address[0])) if isinstance(address, tuple) else ""  # an IPv6 host: its /64
             if not bounds.behind_proxy and self.peers[peer] >= bounds.connections_per_address:
                 client.close()
                 return
