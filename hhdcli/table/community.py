@@ -208,7 +208,8 @@ class Community:
         except TableError as exc:  # said in the opener's language, as every refusal of the front page
             raise Refused(exc.template, "", **exc.values) from exc
         for name, seat in zip(names, seats, strict=True):
-            if len(seat.deck) > MAX_DECK_TEXT or seat.deck.count("\n") >= MAX_DECK_LINES:
+            pasted = seat.deck.replace("\r\n", "\n")  # a browser sends a text area's lines with CRLF
+            if len(pasted) > MAX_DECK_TEXT or pasted.count("\n") >= MAX_DECK_LINES:
                 raise Refused("{name}: a deck list is at most {most} characters and {lines} lines",
                               "paste the deck's main deck and sideboard alone, or its link", name=name,
                               most=MAX_DECK_TEXT, lines=MAX_DECK_LINES)
