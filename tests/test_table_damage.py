@@ -159,7 +159,7 @@ def test_hhd_serve_refuses_each_damaged_table_alone_with_one_log_line_and_a_page
         legacy_cache, tmp_path):
     server = Server(legacy_cache, tmp_path / "tables")
     tables: dict[str, dict[str, str]] = {}
-    for n, damage in enumerate(["whole", *DAMAGE, *DAMAGE_STOPPED]):
+    for n, damage in enumerate(["whole", *DAMAGE, *DAMAGE_STOPPED, "another table's library"]):
         status, page = server.open({"name0": "Anna", "colors0": "R", "name1": "Ben", "colors1": "G",
                                     "seed": f"damage-{n}"})
         assert status == 201, page
@@ -170,7 +170,9 @@ def test_hhd_serve_refuses_each_damaged_table_alone_with_one_log_line_and_a_page
     folders = {damage: tmp_path / "tables" / "tables" / table_id(t["code"]) for damage, t in tables.items()}
     assert (folders["wal truncated"] / "state.sqlite-wal").stat().st_size > 0
     for damage, folder in folders.items():
-        if damage != "whole":
+        if damage == "another table's library":  # a library/state mismatch: the file of another seed
+            shutil.copyfile(folders["whole"] / "library.json", folder / "library.json")
+        elif damage != "whole":
             {**DAMAGE, **DAMAGE_STOPPED}[damage](folder / "state.sqlite")
     for name in ("state.sqlite", "state.sqlite-wal", "state.sqlite-shm"):  # a table's folder that lost its state
         (folders["state deleted, its wal kept"] / name).unlink(missing_ok=True)
