@@ -113,11 +113,62 @@ class HhdOption(click.Option):
 option = functools.partial(click.option, cls=HhdOption)  # every option of hhd
 
 
-class HhdCommand(_Translated, click.Command):
+class _GlobalAfter:
+    """The global options (hhd --timeout 5 check …) also after the command (hhd check … --timeout 5), where people
+    type them: each command takes a copy of each that it does not have itself, whose value, typed there, changes
+    the run's Env (made by the group from the options before the command, so the later one wins)."""
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params: list[click.Parameter] = super().get_params(ctx)  # type: ignore[misc]
+        if ctx.parent is None:
+            return params  # the group itself: the originals
+        taken = {name for param in params for name in getattr(param, "opts", []) + getattr(param, "secondary_opts", [])}
+        return params + [copy for copy in _global_copies(ctx.find_root().command) if not taken & set(copy.opts)]
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)  # type: ignore[misc]
+        names = [copy.opts[-1] for copy in _global_copies(ctx.find_root().command)]
+        with formatter.section(_("Global options")):
+            if ctx.parent is None:
+                formatter.write_text(_("Each may also follow the command, as in: hhd check deck.txt --timeout 5"))
+            else:
+                formatter.write_text(_("{options} may also follow the command (hhd --help says what each does).")
+                                     .format(options=", ".join(names)))
+
+
+@functools.cache
+def _global_copies(root: click.Command) -> list[click.Option]:
+    """The root group's options (not --help, --version) as options of a command, made once."""
+    return [HhdOption(list(param.opts), type=None if param.is_flag else param.type, is_flag=param.is_flag,
+                      default=False if param.is_flag else None, metavar=param.metavar, help=param.help,
+                      expose_value=False, allow_from_autoenv=False, hidden=True, callback=_global_after_command)
+            for param in root.params if isinstance(param, click.Option) and param.expose_value]
+
+
+def _global_after_command(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    """A global option typed after the command: its value in the run's Env. (--lang was read before anything
+    was parsed, wherever it stands: HhdGroup.main.)"""
+    source = ctx.get_parameter_source(param.name or "")
+    env = ctx.find_object(Env)
+    if ctx.resilient_parsing or env is None or source is not click.core.ParameterSource.COMMANDLINE:
+        return
+    if param.name == "cache_dir":
+        from hhdcli.cache import resolve_cache_dir
+
+        env.cache_dir = resolve_cache_dir(value)
+    elif param.name in ("registry_url", "deck_sites_url"):
+        setattr(env, param.name, _check_url(ctx, param, value))
+    elif param.name == "cache_max":
+        env.cache_max_mb = value
+    elif param.name in ("timeout", "quiet", "debug"):
+        setattr(env, param.name, value)
+
+
+class HhdCommand(_GlobalAfter, _Translated, click.Command):
     pass
 
 
-class HhdSubgroup(_Translated, click.Group):
+class HhdSubgroup(_GlobalAfter, _Translated, click.Group):
     command_class = HhdCommand
 
 

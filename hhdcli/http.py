@@ -250,6 +250,7 @@ class Download:
     not_modified: bool = False
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
+    reason: str = ""  # the status line's words (Not Found), for an error that names the answer
 
 
 @dataclass
@@ -297,9 +298,10 @@ class Client:
 
     def request(self, method: str, url: str, *, limit: int, headers: dict[str, str] | None = None,
                 json: Any = None, progress: Progress | None = None, hint: str = RETRY_HINT,
-                ok: tuple[int, ...] = (200, 304), same_host: bool = False) -> Download:
+                ok: tuple[int, ...] | range = (200, 304), follow: bool = True) -> Download:
         """One request, its whole body read within the deadline; an answer not in `ok` is a NetworkError.
-        `same_host`: a redirect to another host is refused (a deck site's link may not send hhd elsewhere)."""
+        `follow=False`: a redirect is returned as it is (with ok taking 3xx), for a caller that checks where it
+        leads before anything is sent there."""
         import requests
         from urllib3.exceptions import HTTPError
 
@@ -317,14 +319,15 @@ class Client:
             self._under_way.add(watchdog)
         try:
             # one deadline for the whole request: connecting, retries, status line, headers and body
-            hooks = {"response": _staying_on(url)} if same_host else None
-            with watchdog, self.session.request(method, url, headers=headers, json=json, hooks=hooks,
-                                                timeout=self.settings.timeout, stream=True) as response:
+            with watchdog, self.session.request(method, url, headers=headers, json=json,
+                                                timeout=self.settings.timeout, stream=True,
+                                                allow_redirects=follow) as response:
                 if response.status_code not in ok:
                     raise _refused(url, response, hint)
                 data = b"" if response.status_code == 304 else read_capped(response, url, limit, progress)
                 return Download(url, data, response.headers.get("ETag"), response.headers.get("Last-Modified"),
-                                status=response.status_code, headers=dict(response.headers))
+                                status=response.status_code, headers=dict(response.headers),
+                                reason=response.reason or "")
         except (requests.exceptions.RequestException, HTTPError, OSError) as exc:
             found = problem(exc, url)
             if watchdog.fired:  # whatever the socket said when it was shut, the cause was the deadline
@@ -337,23 +340,6 @@ class Client:
         finally:
             with self._lock:
                 self._under_way.discard(watchdog)
-
-
-def _staying_on(url: str) -> Callable[..., Any]:
-    """A response hook refusing a redirect away from `url`'s host (it sees every answer of the chain)."""
-    from urllib.parse import urljoin
-
-    host = urlparse(url).netloc
-
-    def check(response: Any, *_args: Any, **_kwargs: Any) -> Any:
-        if response.is_redirect:
-            target = urlparse(urljoin(response.url, response.headers.get("Location", ""))).netloc
-            if target != host:
-                response.close()
-                raise DownloadError(url, _("it redirects to another host ({host})").format(host=target[:100]),
-                                    _("give the deck's own link on its site"))
-        return response
-    return check
 
 
 def url_problem(url: str) -> str | None:
@@ -369,11 +355,15 @@ def url_problem(url: str) -> str | None:
 
 
 def _refused(url: str, response: requests.Response, hint: str) -> DownloadError:
+    return refusal(url, response.status_code, response.reason, response.headers.get("Retry-After", ""), hint)
+
+
+def refusal(url: str, status: int, reason: str, retry_after: str, hint: str = RETRY_HINT) -> DownloadError:
     """An HTTP error answer, with when to come back if the server said so."""
-    back = retry_after_at(response.headers.get("Retry-After", ""))
+    back = retry_after_at(retry_after)
     if back is not None:
-        return DownloadError(url, _("HTTP {status_code}; the server asks to wait until {clock} (Retry-After)").format(status_code=response.status_code, clock=clock(back)), _("nothing was changed; try again after {clock}").format(clock=clock(back)))
-    return DownloadError(url, _("HTTP {status_code} {reason}").format(status_code=response.status_code, reason=response.reason), hint)
+        return DownloadError(url, _("HTTP {status_code}; the server asks to wait until {clock} (Retry-After)").format(status_code=status, clock=clock(back)), _("nothing was changed; try again after {clock}").format(clock=clock(back)))
+    return DownloadError(url, _("HTTP {status_code} {reason}").format(status_code=status, reason=reason), hint)
 
 
 def clock(moment: datetime) -> str:

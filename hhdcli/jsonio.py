@@ -17,6 +17,10 @@ class JsonProblem(ValueError):
     """JSON that hhd will not read; the message says why in a few words."""
 
 
+class JsonTooDeep(JsonProblem):
+    """JSON nested deeper than Python's recursion limit: no data hhd reads is."""
+
+
 def _refuse_constant(name: str) -> Any:
     raise JsonProblem(f"{name} is not a number JSON allows")
 
@@ -37,6 +41,16 @@ def load_json(raw: bytes | str) -> Any:
     try:
         return json.loads(raw, parse_constant=_refuse_constant)
     except RecursionError:
-        raise JsonProblem("JSON nested too deeply to be card data") from None
+        raise JsonTooDeep("JSON nested too deeply to be card data") from None
     except UnicodeDecodeError as exc:
         raise JsonProblem(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+
+
+def load_json_at(text: str, start: int) -> tuple[Any, int]:
+    """The JSON value that begins at `text[start]` (a page's `init(...{...})` script) and where it ends, refused
+    as `load_json` refuses (nesting too deep, NaN)."""
+    decoder = json.JSONDecoder(parse_constant=_refuse_constant)
+    try:
+        return decoder.raw_decode(text, start)
+    except RecursionError:
+        raise JsonTooDeep("JSON nested too deeply to be card data") from None

@@ -97,18 +97,18 @@ def test_each_rules_text_is_laid_out_once_per_size_tried(legacy_cache, synced_ta
     """Measuring, splitting over proxies and drawing share one layout per (text, size, width)."""
     from collections import Counter
 
-    import hhdcli.render.draw.cardface as cardface
+    import hhdcli.render.draw.measure as measure
     from hhdcli.cache import load_cache
     from hhdcli.render.proxies import ProxyOptions, render_proxies
 
     seen: Counter = Counter()
-    real = cardface.break_lines
+    real = measure.break_lines
 
     def counted(words, size, width, fonts):  # a spy: the real layout, counted
         seen[(words, size, width)] += 1
         return real(words, size, width, fonts)
 
-    monkeypatch.setattr(cardface, "break_lines", counted)
+    monkeypatch.setattr(measure, "break_lines", counted)
     cards = sorted(load_cache(legacy_cache).cards, key=lambda c: c.name)[:120]
     pdf, report = render_proxies(cards, synced_table, ProxyOptions(text_only=True))
     assert report.proxies >= 120 and pdf.startswith(b"%PDF")

@@ -36,7 +36,7 @@ def test_a_phone_pasting_a_deck_link_gets_its_decks_colors_or_one_line_saying_wh
     status, refused = table.as_("Anna", "/api/deck", {"text": GONE})
     assert status == 400 and "has no such deck" in refused["error"] and "\n" not in refused["error"]
     status, refused = table.as_("Anna", "/api/deck", {"text": AWAY})
-    assert status == 400 and "redirects to another host (203.0.113.9)" in refused["error"]
+    assert status == 400 and "sends the request on to http://203.0.113.9, which is not Moxfield" in refused["error"]
     assert all(not path.startswith("/steal") for _, path, _ in sites.hits)
     status, refused = table.call("/api/deck", {"text": GONE}, {"Accept-Language": "ru"}, token=table.tokens["Anna"])
     assert status == 400 and refused["error"].startswith("не удалось прочитать ссылку на колоду")
@@ -58,7 +58,7 @@ def test_the_front_page_reads_a_seats_deck_link_or_refuses_it_in_one_line(legacy
         code = opened(page)["code"]
         players = {p["name"]: p["colors"] for p in server.api("/api/state", code)[1]["players"]}
         assert {"U", "R", "B"} <= set(players["Anna"]) and players["Ben"] == "G"
-        for link, said in [(GONE, "Ben: the deck link could not be read:"), (AWAY, "redirects to another host")]:
+        for link, said in [(GONE, "Ben: the deck link could not be read:"), (AWAY, "which is not Moxfield; hhd did not follow it")]:
             status, page = server.open({"name0": "Anna", "colors0": "R", "name1": "Ben", "deck1": link})
             assert status == 400 and said in page and "Traceback" not in page
     finally:

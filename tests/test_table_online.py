@@ -13,7 +13,7 @@ from tablekit import free_port
 from test_table_serve import hhd_table
 
 from hhdcli.errors import InputError
-from hhdcli.table.online import public_url
+from hhdcli.table.online import from_elsewhere, public_url
 from hhdcli.table.server import Bounds
 
 PUBLIC = "https://hell.example.org"
@@ -62,7 +62,7 @@ def test_only_the_public_origin_may_act_and_cookies_are_secure_with_hsts(public_
     cookie = joined.getheader("Set-Cookie")
     assert all(part in cookie for part in ("Secure", "HttpOnly", "SameSite=Strict"))
     assert joined.getheader("Strict-Transport-Security").startswith("max-age=")
-    assert joined.getheader("Referrer-Policy") == "no-referrer"
+    assert joined.getheader("Referrer-Policy") == "same-origin"  # no Referer to others; Origin to ourselves
 
 
 def test_behind_the_proxy_each_forwarded_client_has_its_own_share_of_streams(public_table):
@@ -105,3 +105,21 @@ def test_a_public_url_with_more_than_scheme_and_host_is_refused_in_one_line(give
 def test_a_public_url_is_kept_as_its_origin():
     assert public_url("HTTPS://Hell.Example.org:8443/") == "https://hell.example.org:8443"
     assert public_url(None) is None
+
+
+@pytest.mark.parametrize(("origin", "fetch_site", "elsewhere"), [
+    (PUBLIC, "same-origin", False),  # our page, as every browser sends it under Referrer-Policy: same-origin
+    ("null", "same-origin", False),  # our page under a stricter policy (an operator's proxy's no-referrer)
+    (None, None, False),  # no browser: a script or curl, which no other site can make a visitor's browser be
+    (PUBLIC, None, False),  # a browser before Sec-Fetch-Site
+    ("https://evil.example", "cross-site", True),
+    ("https://other.hell.example.org", "same-site", True),  # another subdomain, or another port of the host
+    (PUBLIC, "same-site", True),
+    ("https://evil.example", None, True),
+    ("null", None, True),  # a sandboxed frame or a page hiding where it is
+    ("null", "cross-site", True),
+    (None, "cross-site", True),
+    (None, "none", True),  # typed in the address bar: never a POST of ours
+])
+def test_a_request_is_ours_only_when_the_browser_says_it_comes_from_our_origin(origin, fetch_site, elsewhere):
+    assert from_elsewhere(origin, fetch_site, PUBLIC.__eq__) is elsewhere

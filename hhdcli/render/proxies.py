@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, cast
+from typing import TYPE_CHECKING, BinaryIO
 
 from hhdcli.cards import Card
 from hhdcli.errors import CacheError
@@ -108,13 +108,14 @@ def _laid_out(planned: list[Proxy], results: dict[str, ImageResult], symbols: Sy
                 report.fallbacks[proxy.card.name] = NO_REGISTRY_IMAGE
     images = {p.image_url: str(results[p.image_url].path) for p in proxies if p.image_url}
     sheet = make_sheet(options.paper_mm, options.gap_mm, options.bleed_mm, options.margin_mm)
-    drawing = SheetDrawing(sheet, symbols, load_fonts(options.font), options, images, StandIns())
-    if painted(proxies, options):  # cards drawn from their data (a sheet of scans never loads the painter)
-        from hhdcli.render.draw.cardface import Painter, Slot
+    fonts, texts = load_fonts(options.font), None
+    if painted(proxies, options):  # cards drawn from their data (a sheet of scans never measures or paints)
+        from hhdcli.render.draw.measure import Measure, Slot
 
-        measure = Painter(cast(Any, None), drawing.fonts, symbols)  # measuring text needs no canvas
-        proxies = continued(proxies, measure, Slot(0, 0, sheet.card_w, sheet.card_h))
-        drawing.texts = measure.texts  # drawn as measured, not measured again
+        measure, slot = Measure(fonts, symbols), Slot(0, 0, sheet.card_w, sheet.card_h)
+        proxies = continued(proxies, lambda card: measure.parts(card, slot))
+        texts = measure.texts  # drawn as measured, not measured again
+    drawing = SheetDrawing(sheet, symbols, fonts, options, images, StandIns(), texts)
     layout = drawing.pdf(proxies)
     report.missing_glyphs = {name: "".join(sorted(chars)) for name, chars in drawing.missing.items()}
     report.pages = -(-len(proxies) // sheet.per_page) * (2 if options.backs else 1)

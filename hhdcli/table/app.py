@@ -220,14 +220,17 @@ def positions(key: str) -> list[int]:
 @table.before_app_request
 def same_site() -> Any:
     """A page on another site may not act on the table: a POST must come from this table's own page
-    (Origin, when sent, is this host) as JSON (which a cross-site form cannot send), and a table on
-    loopback answers only to loopback names (no DNS rebinding)."""
+    (`Sec-Fetch-Site: same-origin`, Origin, when sent, this host's) as JSON (which a cross-site form cannot
+    send), and a table on loopback answers only to loopback names (no DNS rebinding)."""
+    from hhdcli.table.online import from_elsewhere
+
     if served().code is None and (request.host.rsplit(":", 1)[0].strip("[]") not in LOOPBACK_NAMES):
         return jsonify(error=gettext()("this table answers on 127.0.0.1 or localhost only")), 403
     if request.method != "POST":
         return None
-    origin, public = request.headers.get("Origin"), served().origin
-    if origin and (origin != public if public else urlparse(origin).netloc != request.host):
+    public = served().origin
+    ours = public.__eq__ if public else (lambda origin: urlparse(origin).netloc == request.host)
+    if from_elsewhere(request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site"), ours):
         return jsonify(error=gettext()("requests from another site are refused")), 403
     if request.mimetype != "application/json":
         return jsonify(error=gettext()("send JSON (Content-Type: application/json)")), 415
@@ -302,7 +305,7 @@ def page() -> Any:
         pages[lang] = page_html(served().session, lang, url_for("table.static", filename="").rstrip("/"))
     answer = Response(pages[lang], mimetype="text/html", headers={"Cache-Control": "no-store"})
     if asked in ("en", "ru"):  # a switch the page remembers
-        answer.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax")
+        answer.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax", httponly=True)
     return answer
 
 

@@ -6,6 +6,7 @@ events; the production server (hhdcli/table/server.py) makes its events gevent's
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +15,15 @@ from typing import Any
 from hhdcli.table.errors import TableError
 
 ONLINE_FOR = 20.0  # seconds: a page that asked for the table this recently counts as connected
+STREAM_LIFETIME = 600.0  # seconds a stream lasts on average before the page reconnects (a proxy's timeouts)
+LIFETIME_SPREAD = 0.2  # each stream's lifetime is drawn within ±20 %: pages opened together do not reconnect together
+
+
+def stream_lifetime(mean: float = STREAM_LIFETIME, spread: float = LIFETIME_SPREAD,
+                    draw: Callable[[], float] = random.random) -> float:
+    """A stream's lifetime: `mean` ± `spread`, drawn afresh for each, so the 500 pages of an evening that opened
+    in one minute (or reconnected at once after a restart) reconnect spread over minutes, not in one burst."""
+    return mean * (1 - spread + 2 * spread * draw())
 
 
 class Changes:
@@ -24,8 +34,10 @@ class Changes:
     threads, gevent.event.Event under the production server, where a page's stream is a greenlet that must not
     block the others. No lock is held while waiting, so either kind works with the same code."""
 
-    def __init__(self, max_streams: int = 64, event: Callable[[], Any] = threading.Event) -> None:
+    def __init__(self, max_streams: int = 64, event: Callable[[], Any] = threading.Event,
+                 lifetime: float = STREAM_LIFETIME) -> None:
         self.count = 0
+        self.lifetime = lifetime  # a stream's mean lifetime
         self.streams = 0
         self.max_streams = max_streams  # under threads each open page holds one
         self.closed = False
@@ -72,19 +84,22 @@ class Changes:
         if player is not None:
             self.bump()
 
-    def stream(self, player: str | None = None, keepalive: float = 15.0, lifetime: float = 600.0) -> Iterator[str]:
+    def stream(self, player: str | None = None, keepalive: float = 15.0, lifetime: float | None = None
+               ) -> Iterator[str]:
         """Server-sent events: `change` at once and after every action; a comment line every `keepalive`
-        seconds (which also finds pages that went away); the page's EventSource reconnects after `lifetime`."""
+        seconds (which also finds pages that went away); the stream ends after `lifetime` (by default
+        stream_lifetime() around the table's) and the page reconnects."""
         with self._lock:
             if self.streams >= self.max_streams:
                 raise TableError("too many pages are listening; this one will ask every second instead",
                                  status=503)
         self._listen(player, 1)
         try:
-            seen, ends = self.count, time.monotonic() + lifetime
+            lasts = stream_lifetime(self.lifetime) if lifetime is None else lifetime
+            seen, ends = self.count, time.monotonic() + lasts
             yield f"retry: 1000\nevent: change\ndata: {seen}\n\n"
-            while not self.closed and time.monotonic() < ends:
-                now = self.wait(seen, keepalive)
+            while not self.closed and (left := ends - time.monotonic()) > 0:
+                now = self.wait(seen, min(keepalive, left))  # ends on time, not at the keep-alive after
                 if now == seen:
                     yield ": still here\n\n"
                     continue

@@ -22,7 +22,7 @@ MAX_UPLOAD = 2 * 1024 * 1024  # a library file of hhd generate is some 30 KB; a 
 
 
 def front_app(community: Community) -> Flask:
-    from hhdcli.table.online import harden
+    from hhdcli.table.online import from_elsewhere, harden
 
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD
@@ -68,7 +68,9 @@ def front_app(community: Community) -> Flask:
 
     @app.errorhandler(413)
     def too_large(_error: Any) -> Any:
-        return page(_("The library file is too large: send the one hhd generate wrote."), 413)
+        # the form is not read again (it is what was too large): the page comes back with its fields empty
+        return html("serve-front.html.j2", 413, form={},
+                    error=_("The library file is too large: send the one hhd generate wrote."))
 
     def _(message: str) -> str:
         return translations(lang()).gettext(message)
@@ -90,10 +92,10 @@ def front_app(community: Community) -> Flask:
         return html("serve-front.html.j2", status, error=error, form=request.form)
 
     def same_site() -> Response | None:
-        """A form of another site may not open tables or try codes in its visitors' names."""
-        origin = request.headers.get("Origin")
+        """A form of another site (another port of this host included) may not open tables or try codes in its
+        visitors' names; our own forms are sent with `Sec-Fetch-Site: same-origin` and our Origin."""
         ours = community.public.origin or request.host_url.rstrip("/")
-        if (origin and origin != ours) or request.headers.get("Sec-Fetch-Site") == "cross-site":
+        if from_elsewhere(request.headers.get("Origin"), request.headers.get("Sec-Fetch-Site"), ours.__eq__):
             return page(_("Requests from another site are refused."), 403)
         return None
 

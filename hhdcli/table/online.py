@@ -13,6 +13,7 @@ from hhdcli.errors import InputError
 from hhdcli.i18n import _
 
 HSTS = "max-age=31536000"  # a year: browsers then refuse plain http for the host by themselves
+REFERRER_POLICY = "same-origin"
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,22 @@ def public_url(given: str | None) -> str | None:
     return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
+def from_elsewhere(origin: str | None, fetch_site: str | None, ours: Callable[[str], bool]) -> bool:
+    """Whether a browser says the request comes from a page of another origin, by what the Fetch standard has
+    browsers send: `Sec-Fetch-Site` (set by the browser, never by a page) "same-origin" only from our own pages;
+    "same-site" (another port or subdomain), "cross-site" or "none" is not ours. `Origin` (`ours` judges it) is
+    the page's, or "null" when the page's referrer policy withholds it; "null" is believed only with
+    "same-origin" (our page under a policy that hides its origin). Neither header: not a browser (a script, curl),
+    which no other site's page can make a visitor's browser be."""
+    if fetch_site is not None and fetch_site != "same-origin":
+        return True
+    if not origin:
+        return False
+    if origin == "null":
+        return fetch_site != "same-origin"
+    return not ours(origin)
+
+
 def harden(app: Any, public: Public) -> None:
     """The app's answers for the internet: behind a proxy the client's address is X-Forwarded-For's one hop;
     under https every cookie is Secure and every answer sends HSTS; no answer sends the address (with its
@@ -69,7 +86,10 @@ def harden(app: Any, public: Public) -> None:
 
 def _headers(secure: bool) -> Callable[[Any], Any]:
     def headers(response: Any) -> Any:
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        # same-origin: another site is sent no Referer (the address holds the join code), and our own pages'
+        # POSTs carry their Origin (under no-referrer a browser sends "Origin: null", Fetch's "serializing a
+        # request origin", and the table could not tell its own forms from another site's)
+        response.headers.setdefault("Referrer-Policy", REFERRER_POLICY)
         if secure:
             response.headers["Strict-Transport-Security"] = HSTS
             cookies = response.headers.getlist("Set-Cookie")

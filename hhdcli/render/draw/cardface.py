@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hhdcli.cards import Card, Face
 from hhdcli.i18n import current_language, translator
 from hhdcli.mana import SymbolTable
 from hhdcli.render.draw.fonts import Fonts, missing_glyphs, safe_text
+from hhdcli.render.draw.measure import (
+    BORDER,
+    INSET,
+    MIN_PT,
+    PAD,
+    Measure,
+    Slot,
+    TextLayouts,
+    bar_height,
+    is_compact,
+    stats_band,
+)
 from hhdcli.render.draw.palette import FRAME, RGB
 from hhdcli.render.draw.symbols import FILL, cost_symbols, draw_symbols, symbols_width
-from hhdcli.render.draw.textbox import TextBox, break_lines, paragraphs
 from hhdcli.render.plan.sheet import MM, ink
 from hhdcli.render.texts import basic_type_line
 from hhdcli.rulings import card_rulings, hell_lines
@@ -22,29 +33,9 @@ if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
 PANEL: RGB = (0.97, 0.96, 0.93)
-BORDER = 1.4 * MM
-INSET = BORDER + 1.8 * MM  # from the card's edge to its bars and text box
-PAD = 1.6 * MM  # rules text from each side of its box
-MIN_PT = 6.0  # nothing on a card is smaller
-RULINGS_PT = 7.5  # the format's rulings join a text box only when all of it still fits at this size
 CONDENSED = 0.8  # a line may be squeezed to 80 % of its width before it wraps or shrinks
 BACK_RED: RGB = (0.60, 0.04, 0.05)
 BACK_GOLD: RGB = (0.98, 0.80, 0.42)
-
-
-@dataclass(frozen=True)
-class Slot:
-    x: float
-    y: float
-    w: float
-    h: float
-    bleed: float = 0.0
-
-
-@dataclass
-class TextLayouts:
-    boxes: dict[tuple[str, float, float], TextBox] = field(default_factory=dict)  # (text, size, width) → layout
-    lines: dict[str, Any] = field(default_factory=dict)  # a line of rules text → its words, measured
 
 
 @dataclass
@@ -59,6 +50,10 @@ class Painter:
     # the language of a face's words (its type line if basic, the format's rulings, the footer): the run's for
     # a sheet, each asker's for the table, which draws faces for Russian and English phones at once
     lang: str = field(default_factory=current_language)
+    measure: Measure = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.measure = Measure(self.fonts, self.symbols, self.texts)  # measures with the layouts it draws
 
     @property
     def words(self) -> gettext.NullTranslations:
@@ -107,117 +102,27 @@ class Painter:
         c.saveState()
         color = FRAME[card.frame]
         self.background(slot, color)
-        top, bottom, x, w = self._text_area(slot)
-        shown = list(faces) if faces is not None else self.printed_faces(card)
-        compact = _compact(len(shown))
+        top, bottom, x, w = self.measure.text_area(slot)
+        shown = list(faces) if faces is not None else self.measure.printed_faces(card)
+        compact = is_compact(len(shown))
         rulings = card_rulings(card) if part[0] == part[1] else ()
         if rulings:  # the format's rulings (and the card's clarification) end the text box when they fit at
             # RULINGS_PT, else the rulings alone; the footer marks them either way
             lines = hell_lines(card, self.lang)
             for hell in dict.fromkeys(("\n".join(lines), "\n".join(lines[:len(rulings)]))):
                 with_hell = [*shown[:-1], replace(shown[-1], oracle_text=f"{shown[-1].oracle_text}\n{hell}".strip())]
-                if self._fits(with_hell, top - bottom, w, compact, card=card):
+                if self.measure.fits(with_hell, top - bottom, w, compact, card=card):
                     shown = with_hell
                     break
         y = top
-        for face, height in zip(shown, self._face_heights(shown, top - bottom, w, compact, card), strict=True):
-            self._face(face, x, y - height, w, height, compact, named=self._named(card, face))
+        for face, height in zip(shown, self.measure.face_heights(shown, top - bottom, w, compact, card), strict=True):
+            self._face(face, x, y - height, w, height, compact, named=self.measure.named(card, face))
             y -= height
         self._footer_line(slot, card, color, [r.name(self.lang) for r in rulings], part)
         c.restoreState()
 
-    @staticmethod
-    def _text_area(slot: Slot) -> tuple[float, float, float, float]:
-        """The room the faces share: top, bottom (above the footer), left and width."""
-        return slot.y + slot.h - INSET, slot.y + 5 * MM, slot.x + INSET, slot.w - 2 * INSET
-
-    @staticmethod
-    def printed_faces(card: Card) -> list[Face]:
-        """The faces a text proxy prints: a slot holding only stray text (Gristly Bear's flavour in a cost slot)
-        is not a face."""
-        return [f for f in card.faces if f.type_line or f.oracle_text] or list(card.faces[:1])
-
-    @staticmethod
-    def _named(card: Card, face: Face) -> bool:
-        """A face with a name of its own gets a name bar; Hell's Cube's unnamed sides and the numbered
-        faces of the legacy sheet ("Name (face 3)") do not."""
-        return bool(face.name) and not (face.name.startswith(card.name) and face.name.endswith(")")
-                                        and " (face " in face.name)
-
-    def parts(self, card: Card, slot: Slot) -> list[tuple[Face, ...]]:
-        """The card's faces over as many proxies as every word needs at 6 pt: whole faces while they fit,
-        and a face too long for one card split between words."""
-        top, bottom, _, w = self._text_area(slot)
-        total, width = top - bottom, w - 2 * PAD
-        parts: list[list[Face]] = [[]]
-        for face in self.printed_faces(card):
-            for piece in self._pieces(card, face, total, width):
-                if parts[-1] and not self._fits([*parts[-1], piece], total, w, _compact(len(parts[-1]) + 1), MIN_PT,
-                                                 card):
-                    parts.append([])
-                parts[-1].append(piece)
-        return [tuple(p) for p in parts]
-
-    def _pieces(self, card: Card, face: Face, total: float, width: float) -> list[Face]:
-        """A face, or its text cut between words into pieces that each fit one card at 6 pt."""
-        room = total - self._fixed_height(face, False, self._named(card, face))
-        if self._text_height(face.oracle_text, width, MIN_PT) <= room:
-            return [face]  # the usual case: the whole text fits one card
-        words, pieces = face.oracle_text.split(" "), []
-        while words:
-            low, high = 1, len(words)  # the most words that fit: a binary search over the count
-            while low < high:
-                mid = (low + high + 1) // 2
-                if self._text_height(" ".join(words[:mid]), width, MIN_PT) <= room:
-                    low = mid
-                else:
-                    high = mid - 1
-            pieces.append(replace(face, oracle_text=" ".join(words[:low])))
-            words = words[low:]
-        return pieces or [face]
-
-    def _fits(self, faces: list[Face], total: float, width: float, compact: bool, size: float = RULINGS_PT,
-              card: Card | None = None) -> bool:
-        fixed = sum(self._fixed_height(face, compact, card is None or self._named(card, face)) for face in faces)
-        return fixed + sum(self._text_height(f.oracle_text, width - 2 * PAD, size) for f in faces) <= total
-
-    def _face_heights(self, faces: list[Face], total: float, width: float, compact: bool,
-                      card: Card | None = None) -> list[float]:
-        """Each face's share of the card: its bars, and a rules box as tall as its text needs (what is left
-        goes to the faces with the most text; a face without text gets no empty box)."""
-        fixed = [self._fixed_height(face, compact, card is None or self._named(card, face)) for face in faces]
-        needs = [self._text_height(face.oracle_text, width - 2 * PAD, MIN_PT) for face in faces]
-        spare = total - sum(fixed)
-        if sum(needs) <= 0:
-            return [f + spare / len(faces) for f in fixed]
-        if sum(needs) >= spare:  # not all fits even at 6 pt: share by need
-            return [f + spare * need / sum(needs) for f, need in zip(fixed, needs, strict=True)]
-        # each box gets what its text needs at 6 pt, and the rest of the room in proportion to it
-        rest = spare - sum(needs)
-        return [f + need + rest * need / sum(needs) for f, need in zip(fixed, needs, strict=True)]
-
-    def _fixed_height(self, face: Face, compact: bool, named: bool = True) -> float:
-        """A face's height without its rules text: the name bar, the type line, the gaps, the stats' band."""
-        bar = _bar(compact)
-        name = bar + 1.0 * MM if named else 0.0
-        return name + bar * 0.8 + 1.0 * MM + _stats_band(self._stats(face)) + 2.0 * MM
-
-    def _text_height(self, text: str, width: float, size: float) -> float:
-        if not text.strip():
-            return 0.0
-        return self._laid_out(text, size, width).height
-
-    def _laid_out(self, text: str, size: float, width: float) -> TextBox:
-        """The rules text broken into lines for `width` at `size` (the same layout measures and draws)."""
-        key = (text, size, width)
-        found = self.texts.boxes.get(key)
-        if found is None:
-            words = paragraphs(text, self.symbols, self.fonts, self.texts.lines)
-            found = self.texts.boxes[key] = break_lines(words, size, width, self.fonts)
-        return found
-
     def _face(self, face: Face, x: float, y: float, w: float, h: float, compact: bool, named: bool = True) -> None:
-        bar = _bar(compact)
+        bar = bar_height(compact)
         gap = 1.0 * MM
         name_y = y + h - bar if named else y + h + gap  # an unnamed face starts with its type line
         if named:
@@ -225,8 +130,8 @@ class Painter:
         type_y = name_y - gap - bar * 0.8
         self._panel(x, type_y, w, bar * 0.8)
         self._title(face.type_line or "—", x + 1.5 * MM, type_y, w - 3 * MM, bar * 0.8, self.fonts.regular, 7.0)
-        stats = self._stats(face)
-        box_bottom = y + _stats_band(stats)
+        stats = self.measure.stats(face)
+        box_bottom = y + stats_band(stats)
         box_top = type_y - gap
         if face.oracle_text.strip() or not stats:
             self._panel(x, box_bottom, w, box_top - box_bottom)
@@ -289,26 +194,16 @@ class Painter:
         if not text.strip() or h <= 4:
             return
         size = 8.0
-        box = self._laid_out(text, size, w)
+        box = self.measure.laid_out(text, size, w)
         while box.height > h and size > MIN_PT:
             size = max(MIN_PT, size - 0.25)
-            box = self._laid_out(text, size, w)
+            box = self.measure.laid_out(text, size, w)
         if box.height > h:  # too long even at 6 pt: keep as many words as fit
             words = text.split(" ")
             while box.height > h and len(words) > 1:
                 words = words[: max(1, int(len(words) * 0.9))]
-                box = self._laid_out(" ".join(words) + " …", size, w)
+                box = self.measure.laid_out(" ".join(words) + " …", size, w)
         box.draw(self.canvas, self.fonts, x, y + h, ink())
-
-    @staticmethod
-    def _stats(face: Face) -> list[str]:
-        """P/T only when both are printed; loyalty beside it (or alone)."""
-        shown = []
-        if face.loyalty:
-            shown.append(f"◊ {face.loyalty}")
-        if face.power is not None and face.toughness is not None:
-            shown.append(f"{face.power}/{face.toughness}")
-        return shown
 
     def _stats_box(self, text: str, right: float, y: float) -> float:
         text = safe_text(self.fonts, text, bold=True)
@@ -360,7 +255,7 @@ class Painter:
         color_letter = card.frame
         self.background(slot, FRAME[color_letter])
         x, w = slot.x + INSET, slot.w - 2 * INSET
-        bar = _bar(compact=False)
+        bar = bar_height(compact=False)
         self._panel(x, slot.y + slot.h - INSET - bar, w, bar, radius=1.6 * MM)
         self._title(card.name, x + 1.5 * MM, slot.y + slot.h - INSET - bar,
                     w - 3 * MM, bar, self.fonts.bold, 9)
@@ -377,21 +272,6 @@ class Painter:
                     w - 3 * MM, bar * 0.8, self.fonts.regular, 7)
         self._footer_line(slot, card, FRAME[color_letter])
         c.restoreState()
-
-
-def _compact(faces: int) -> bool:
-    """A card of more than two faces gets the lower bars, to leave its text boxes room."""
-    return faces > 2
-
-
-def _stats_band(stats: list[str]) -> float:
-    """The strip under the text box: room for the P/T box, else a hairline."""
-    return 4.6 * MM if stats else 0.6 * MM
-
-
-def _bar(compact: bool) -> float:
-    """A name bar's height (the type line's is 0.8 of it)."""
-    return (5.2 if compact else 6.4) * MM
 
 
 def _sizes(size: float) -> list[float]:

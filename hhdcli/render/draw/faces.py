@@ -7,8 +7,9 @@ import io
 from typing import TYPE_CHECKING
 
 from hhdcli.i18n import current_language
-from hhdcli.render.draw.cardface import Painter, Slot
+from hhdcli.render.draw.cardface import Painter
 from hhdcli.render.draw.fonts import Fonts, load_fonts
+from hhdcli.render.draw.measure import Slot
 from hhdcli.render.draw.pdf import make_pdf
 from hhdcli.render.plan.sheet import CARD_H_MM, CARD_W_MM, MM
 

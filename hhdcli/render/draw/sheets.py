@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from hhdcli.i18n import _
 from hhdcli.render.draw.fonts import Fonts, safe_text, shorten, wrap_words
 from hhdcli.render.draw.pdf import make_pdf
-from hhdcli.render.plan.proxies import Proxy, ProxyOptions, painted
+from hhdcli.render.plan.proxies import Proxy, ProxyOptions
 from hhdcli.render.plan.sheet import (
     MM,
     Sheet,
@@ -25,7 +25,8 @@ from hhdcli.render.plan.sheet import (
 
 if TYPE_CHECKING:
     from hhdcli.mana import SymbolTable
-    from hhdcli.render.draw.cardface import Painter, TextLayouts
+    from hhdcli.render.draw.cardface import Painter
+    from hhdcli.render.draw.measure import TextLayouts
     from hhdcli.render.scans.splice import StandIns
 
 FOOTER_LINES = 2
@@ -44,7 +45,9 @@ class SheetDrawing:
     options: ProxyOptions
     images: dict[str, str]  # image URL → the cached scan
     stand_ins: StandIns
-    texts: TextLayouts | None = None  # rules texts measured while planning: drawn as measured
+    # the rules texts measured while planning, when some card is painted from its data (None: scans only, and
+    # the painter is never loaded): drawn as measured
+    texts: TextLayouts | None = None
     missing: dict[str, set[str]] = field(default_factory=dict)
     canvas: Any = field(default=None, repr=False)
     painter: Painter | None = field(default=None, repr=False)
@@ -57,10 +60,10 @@ class SheetDrawing:
 
     def _pages(self, canvas: Any, proxies: list[Proxy]) -> None:
         self.canvas = canvas
-        if painted(proxies, self.options):
-            from hhdcli.render.draw.cardface import Painter, TextLayouts
+        if self.texts is not None:
+            from hhdcli.render.draw.cardface import Painter
 
-            self.painter = Painter(canvas, self.fonts, self.symbols, self.missing, self.texts or TextLayouts())
+            self.painter = Painter(canvas, self.fonts, self.symbols, self.missing, self.texts)
         per_page = self.sheet.per_page
         pages = [proxies[i:i + per_page] for i in range(0, len(proxies), per_page)] or [[]]
         for number, page in enumerate(pages, start=1):
@@ -91,7 +94,7 @@ class SheetDrawing:
             if proxy.card.is_token:
                 self._token_mark(x, y)
             return
-        from hhdcli.render.draw.cardface import Slot
+        from hhdcli.render.draw.measure import Slot
 
         assert self.painter is not None
         slot = Slot(x, y, sheet.card_w, sheet.card_h, sheet.bleed)
@@ -121,7 +124,7 @@ class SheetDrawing:
 
     def _back_page(self, count: int) -> None:
         """Red backs at mirrored positions: after a long-edge flip each back lies behind its front."""
-        from hhdcli.render.draw.cardface import Slot
+        from hhdcli.render.draw.measure import Slot
 
         canvas, sheet, painter = self.canvas, self.sheet, self.painter
         assert painter is not None

@@ -3,16 +3,12 @@ failed drawn from its data, a text too long for one card continued on more; and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from hhdcli.cards import Card, Face
 from hhdcli.i18n import N_, _, ngettext
 from hhdcli.render.scans.images import BOMB, NOT_AN_IMAGE, TOO_LARGE, ImageResult
-
-if TYPE_CHECKING:
-    from hhdcli.render.draw.cardface import Painter, Slot
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,16 +107,17 @@ def painted(proxies: list[Proxy], options: ProxyOptions) -> bool:
     return options.backs or any(p.image_url is None for p in proxies)
 
 
-def continued(proxies: list[Proxy], measure: Painter, slot: Slot) -> list[Proxy]:
+def continued(proxies: list[Proxy], parts: Callable[[Card], list[tuple[Face, ...]]]) -> list[Proxy]:
     """Text proxies whose words do not all fit one card at 6 pt become two or more (1/2, 2/2), sleeved
-    together; nothing is cut."""
+    together; nothing is cut. `parts` splits a card's faces over proxies (the drawing stage measures: the plan
+    only follows its answer)."""
     out: list[Proxy] = []
     for proxy in proxies:
         if proxy.image_url is not None or proxy.card.is_basic:
             out.append(proxy)
             continue
-        parts = measure.parts(proxy.card, slot)
-        out.extend(Proxy(proxy.card, None, faces, (i, len(parts))) for i, faces in enumerate(parts, start=1))
+        split = parts(proxy.card)
+        out.extend(Proxy(proxy.card, None, faces, (i, len(split))) for i, faces in enumerate(split, start=1))
     return out
 
 

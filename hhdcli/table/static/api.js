@@ -57,13 +57,23 @@ function setConn(now) {
   barSaid();
 }
 
+// a proxy's own answer while the table behind it is away (Caddy's 502, a 503 or 504 page): not the table's words
+const GATEWAY = [502, 503, 504];
+function notAnswering() {
+  setConn("down");
+  return { ok: false, offline: true, answer: { error: T("The table is not answering: your tap was not sent. Try again when it is back.") } };
+}
+
 export async function api(path, options = {}) {
   let response;
   try { response = await fetch(path, { ...options, headers: headers() }); }
-  catch { setConn("down"); return { ok: false, offline: true, answer: { error: T("The table is not answering: your tap was not sent. Try again when it is back.") } }; }
+  catch { return notAnswering(); }
   let answer = {};
-  try { answer = await response.json(); } catch { answer = { error: T("The table sent an answer this page cannot read.") }; }
-  if (conn === "down") setConn(pushed ? "up" : "reconnecting");
+  try { answer = await response.json(); } catch {
+    if (GATEWAY.includes(response.status)) return notAnswering();
+    answer = { error: T("The table sent an answer this page cannot read.") };
+  }
+  if (conn === "down") { setConn(pushed ? "up" : "reconnecting"); if (!events) { failures = 0; listenLater(); } }
   if (errorOffline) showError("");
   return { ok: response.ok, status: response.status, answer };
 }
@@ -134,15 +144,25 @@ async function readState(force) {
 }
 
 // --- pushed changes: server-sent events, with polling while the stream is not there -----------------------
+// A stream that ends (the server ends each after about 10 minutes) or fails is opened again by this page after a
+// random wait, not by the browser after the same second for every page: the first within about a second, then
+// up to twice as long after each failure (capped); the table answering a read again starts afresh.
+const FIRST_WAIT = 1000, MOST_WAIT = 20000;
+let failures = 0, retry = 0;
+function listenLater() {
+  clearTimeout(retry);
+  retry = setTimeout(listen, 250 + Math.random() * Math.min(MOST_WAIT, FIRST_WAIT * 2 ** failures++));
+}
 function listen() {
-  if (!window.EventSource) return;
+  if (!window.EventSource || events) return;
   events = new EventSource("/api/events" + q);
-  events.onopen = () => { pushed = true; setConn("up"); refresh(); };
+  events.onopen = () => { failures = 0; pushed = true; setConn("up"); refresh(); };
   events.addEventListener("change", () => { pushed = true; if (conn !== "up") setConn("up"); refresh(); });
   events.onerror = () => {
     pushed = false;
     if (conn === "up" || conn === "connecting") setConn("reconnecting");
-    if (events.readyState === EventSource.CLOSED) { events = null; setTimeout(listen, 2000); }  // refused: try anew
+    events.close(); events = null;
+    listenLater();
   };
 }
 async function poll() {
