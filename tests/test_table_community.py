@@ -20,7 +20,7 @@ import pytest
 from tablekit import free_port
 
 from hhdcli.cache import load_cache
-from hhdcli.table.community import Community, Seat, table_id
+from hhdcli.table.community import UNLOAD_AFTER, Community, Seat, table_id
 from hhdcli.table.online import Public
 from hhdcli.table.serve import stream_changes
 from hhdcli.table.throttle import Throttle
@@ -221,6 +221,33 @@ def test_a_table_idle_past_expire_is_deleted_with_its_short_code(legacy_cache, t
     assert community.sweep(now=later + 10) == [table_id(idle.code)]
     assert community.app_for(idle.code) is None and community.code_for_short(idle.short) is None
     assert community.app_for(busy.code) is not None
+
+
+def test_a_table_nobody_listens_to_leaves_memory_after_two_minutes_closed_and_comes_back_at_its_next_request(
+        legacy_cache, tmp_path):
+    community = Community(tmp_path, load_cache(legacy_cache), Public(), Throttle(), stream_changes)
+    idle = community.open([Seat("Anna", "R")], "idle-2", None)
+    watched = community.open([Seat("Ben", "G")], "watched-2", None)
+    for opened in (idle, watched):
+        app = community.app_for(opened.code)
+        assert app is not None and not isinstance(app, str)
+        with app.test_client() as client:
+            assert client.post("/api/join", json={"player": "Anna" if opened is idle else "Ben"},
+                               headers={"X-Join-Code": opened.code}).status_code == 200
+    stream = community.loaded[table_id(watched.code)].changes.stream("Ben")
+    next(stream)  # Ben's page listens
+    folder = tmp_path / "tables" / table_id(idle.code)
+    assert (folder / "state.sqlite-wal").exists()
+    now = time.monotonic()
+    assert community.unload_idle(now + UNLOAD_AFTER - 5) == []  # not yet
+    assert community.unload_idle(now + UNLOAD_AFTER + 1) == [table_id(idle.code)]  # the watched table stays
+    assert sorted(p.name for p in folder.iterdir()) == ["library.json", "short", "state.sqlite"]  # closed, whole
+    assert UNLOAD_AFTER <= 180
+    again = community.app_for(idle.code)
+    assert again is not None and not isinstance(again, str)
+    with again.test_client() as client:
+        assert client.get("/api/state", headers={"X-Join-Code": idle.code}).json["players"][0]["seated"] is True
+    stream.close()
 
 
 def front_messages() -> set[str]:

@@ -952,3 +952,69 @@ def test_a_drawn_card_that_makes_tokens_shows_them_and_its_tokens_in_play_are_co
     anna.click("#played button", name)  # and one gone again, from the same dialog
     anna.click("#dlg-acts button", f"−1 token: {token}")
     laptop.until(lambda: laptop.texts("#played .in-play") == [])
+
+
+# every request the page made (a resource entry is written when its answer has come): its path, who asked
+# (fetch, img…) and the answer's status (a 304 is a read that cost the server no state)
+WATCH_REQUESTS = """window.seenRequests = [];
+new PerformanceObserver(list => { for (const e of list.getEntries()) { const u = new URL(e.name);
+  window.seenRequests.push([u.pathname + u.search, e.initiatorType, e.responseStatus]); } })
+  .observe({ type: "resource", buffered: true });"""
+
+
+def requests_since(page: Page, start: int) -> list[list]:
+    return list(page.js("return window.seenRequests.slice(arguments[0])", start))
+
+
+def reads(requests: list[list]) -> list[list]:
+    return [r for r in requests if r[0].startswith(("/api/state", "/api/cards"))]
+
+
+def test_a_tap_reads_the_state_once_at_most_and_no_card_is_described_twice(browsers, table):
+    """The acting phone takes the table as its action left it from the action's answer: the push that follows
+    costs it one read, answered 304; another phone reads once per push; a card's description is asked for once
+    per page (the drawn card's, never: the draw's answer described it)."""
+    anna, ben = phone(browsers, 0, table, "Anna"), phone(browsers, 1, table, "Ben")
+    anna.opening_kept()
+    for page in (anna, ben):
+        page.js(WATCH_REQUESTS)
+    taps = 0
+
+    def tapped(act, shown) -> None:
+        """One tap on Anna's phone; both pages settled after it (the push read on each)."""
+        nonlocal taps
+        start = {page: len(requests_since(page, 0)) for page in (anna, ben)}
+        act()
+        anna.until(shown)
+        for page in (anna, ben):
+            page.until(lambda p=page: any(r[0].startswith("/api/state") for r in requests_since(p, start[p])))
+        mine = requests_since(anna, start[anna])
+        assert [r[0].split("?")[0] for r in mine if r[1] == "fetch" and r[0].startswith("/api/")
+                and not r[0].startswith("/api/state")] == [f"/api/{action[0]}"], mine
+        assert len(reads(mine)) <= 2 and all(r[2] == 304 for r in reads(mine)), mine
+        assert len([r for r in reads(requests_since(ben, start[ben])) if r[0].startswith("/api/state")]) <= 2
+        taps += 1
+
+    action = [""]
+    for _ in range(3):
+        action[0] = "draw"
+        tapped(lambda: anna.press("draw"), lambda: anna.shown("drawn") and anna.text("drawn-name"))
+        if anna.shown("choice"):
+            action[0] = "take"
+            held = len(anna.hand())
+            tapped(lambda: anna.press("take"), lambda h=held: not anna.shown("drawn") and len(anna.hand()) == h + 1)
+        else:
+            anna.click("#dismiss")
+            anna.until(lambda: not anna.shown("drawn"))
+    action[0] = "play"
+    tapped(lambda: anna.click("#mine .play"), lambda: len(anna.texts("#played li")) == 1)
+    ben.until(lambda: len(ben.texts("#played li")) == 1)
+    action[0] = "draw"
+    tapped(lambda: anna.press("draw"), lambda: anna.shown("drawn"))
+    assert taps >= 5
+    for page in (anna, ben):  # each card described once per page at most
+        asked = [i for r in requests_since(page, 0) if r[0].startswith("/api/cards")
+                 for i in r[0].split("ids=")[1].split("&")[0].split(",")]
+        assert len(asked) == len(set(asked)), asked
+    assert [r for r in requests_since(anna, 0) if r[0].startswith("/api/cards")] == []
+    assert len([r for r in requests_since(ben, 0) if r[0].startswith("/api/cards")]) == 1  # the played card

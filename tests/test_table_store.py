@@ -238,3 +238,19 @@ def test_the_log_entries_shown_details_kept_in_memory_are_bounded_however_long_t
     oldest = session.log(first["id"] + 1, 30, "Anna")["log"]  # read again from the store: parsed afresh
     assert oldest[0] == first and first["action"] == "draw" and first["detail"]["name"]
 
+
+
+def test_a_tables_files_stay_under_a_megabyte_after_a_thousand_actions_and_fold_into_one_when_closed(tmp_path):
+    """The write-ahead log is folded into the file every few hundred kilobytes and cut back after (it grew to
+    4 MB a table), and closing the table leaves the file alone, whole."""
+    path = tmp_path / "s.sqlite"
+    session = Session(path, cards(), SymbolTable.from_records([]), "seed")
+    session.start({"Anna": tuple("R"), "Ben": tuple("U")})
+    for _ in range(500):
+        session.draw("Anna")
+        session.undo("Anna")
+    files = {f.name: f.stat().st_size for f in tmp_path.iterdir()}
+    assert set(files) == {"s.sqlite", "s.sqlite-wal", "s.sqlite-shm"}
+    assert sum(files.values()) <= 1024 * 1024, files
+    session.close()
+    assert [f.name for f in tmp_path.iterdir()] == ["s.sqlite"]

@@ -40,7 +40,12 @@ MAX_DECK_TEXT = 60_000  # characters of a pasted deck list, as a phone's /api/de
 MAX_DECK_LINES = 1_000  # its lines (a 250-card cube with a sideboard is a few hundred)
 MAX_TABLES = 1000  # tables a server keeps at once (hhd serve --max-tables)
 MAX_MEGABYTES = 2000  # and the megabytes of their folders (--max-megabytes): some 60 KB a table, up to 2 MB
-UNLOAD_AFTER = 20 * 60.0  # seconds without a request: the table leaves memory (its folder stays)
+# Seconds without a request and without a page listening: the table leaves memory (its folder stays, its
+# write-ahead log folded into its file). A loaded table costs about 1 MB; loading it again at its next request
+# about 50 ms of the server's time (its library, session and app): after 20 minutes, as it was, a server of
+# tables whose pages come and go kept hundreds of megabytes of tables nobody looked at
+UNLOAD_AFTER = 120.0
+UNLOAD_EVERY = 30.0  # seconds between two looks for tables to unload
 EXPIRE_DAYS = 14
 
 
@@ -313,10 +318,8 @@ class Community:
     def sweep(self, now: float | None = None) -> list[str]:
         """Tables idle past `expire` deleted (their ids returned); tables no page asked for in a while
         leave memory. A table with a page listening stays."""
-        wall, mono = now if now is not None else time.time(), time.monotonic()
-        for key, loaded in list(self.loaded.items()):
-            if loaded.changes.streams == 0 and mono - loaded.used > UNLOAD_AFTER:
-                del self.loaded[key]
+        wall = now if now is not None else time.time()
+        self.unload_idle()
         gone = []
         for folder in self.tables.iterdir():
             if wall - last_action(folder) <= self.expire:
@@ -324,11 +327,26 @@ class Community:
             listened = self.loaded.get(folder.name)
             if listened is not None and listened.changes.streams:
                 continue
-            self.loaded.pop(folder.name, None)
+            self._unload(folder.name)
             self.damaged.pop(folder.name, None)
             self._delete(folder)
             gone.append(folder.name)
         return gone
+
+    def unload_idle(self, mono: float | None = None) -> list[str]:
+        """Tables no page listens to and no page asked for in UNLOAD_AFTER seconds leave memory (their ids)."""
+        mono = time.monotonic() if mono is None else mono
+        idle = [key for key, loaded in self.loaded.items()
+                if loaded.changes.streams == 0 and mono - loaded.used > UNLOAD_AFTER]
+        for key in idle:
+            self._unload(key)
+        return idle
+
+    def _unload(self, key: str) -> None:
+        """A table out of memory, its state file closed: whole in itself, its write-ahead log folded in."""
+        loaded = self.loaded.pop(key, None)
+        if loaded is not None:
+            loaded.app.extensions["hhd-table"].session.close()
 
     def _delete(self, folder: Path) -> None:
         try:

@@ -200,7 +200,7 @@ def serve_community(env: Env, root: Path, host: str, port: int, public: Public, 
     tables and `max_megabytes` of their files (None: the defaults) before new tables are refused."""
     import gevent
 
-    from hhdcli.table.community import MAX_MEGABYTES, MAX_TABLES, Community
+    from hhdcli.table.community import MAX_MEGABYTES, MAX_TABLES, UNLOAD_EVERY, Community
     from hhdcli.table.front import dispatcher, front_app
     from hhdcli.table.server import Bounds, make_server, run
     from hhdcli.table.throttle import Throttle
@@ -229,7 +229,9 @@ def serve_community(env: Env, root: Path, host: str, port: int, public: Public, 
             for key in community.sweep():
                 env.info(_("deleted table {table}: idle for more than {days} days").format(table=key[:12],
                                                                                         days=expire_days))
-            gevent.sleep(SWEEP_EVERY)
+            for _step in range(round(SWEEP_EVERY / UNLOAD_EVERY)):  # idle tables leave memory sooner
+                gevent.sleep(UNLOAD_EVERY)
+                community.unload_idle()
 
     sweeper = gevent.spawn(sweeping)
     try:

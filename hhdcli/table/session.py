@@ -132,6 +132,11 @@ class Session:
         with self.store.snapshot() as tx:
             return tx.game()
 
+    def version(self) -> int:
+        """The table's version: one more at each change (what a page's state is compared by)."""
+        with self.store.snapshot() as tx:
+            return tx.version()
+
     def face_position(self, face: str) -> int | None:
         return self.views.faces.get(face)
 

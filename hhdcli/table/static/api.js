@@ -66,16 +66,17 @@ function notAnswering() {
 
 export async function api(path, options = {}) {
   let response;
-  try { response = await fetch(path, { ...options, headers: headers() }); }
+  try { response = await fetch(path, { ...options, headers: { ...headers(), ...options.headers } }); }
   catch { return notAnswering(); }
   let answer = {};
-  try { answer = await response.json(); } catch {
+  if (response.status === 304) answer = null;  // unchanged: what the page holds is the answer
+  else try { answer = await response.json(); } catch {
     if (GATEWAY.includes(response.status)) return notAnswering();
     answer = { error: T("The table sent an answer this page cannot read.") };
   }
   if (conn === "down") { setConn(pushed ? "up" : "reconnecting"); if (!events) { failures = 0; listenLater(); } }
   if (errorOffline) showError("");
-  return { ok: response.ok, status: response.status, answer };
+  return { ok: response.ok || response.status === 304, status: response.status, answer, tag: response.headers.get("ETag") };
 }
 
 export async function ask(text) {
@@ -84,9 +85,18 @@ export async function ask(text) {
                                $("ask-no").onclick = () => { $("ask").close(); done(false); }; });
 }
 
+// an action on its way: state reads wait for its answer, which carries the table as the action left it (read
+// before it, a push's read would fetch that state a second time; after it, the read is a 304)
+let acting = 0, actionsDone = null, allDone = () => {};
 export async function call(action, extra = {}) {
   showError("");
-  const { ok, answer, status, offline } = await api("/api/" + action + q, { method: "POST", body: JSON.stringify(extra) });
+  if (!acting++) actionsDone = new Promise(resolve => { allDone = resolve; });
+  let sent;
+  try {
+    sent = await api("/api/" + action + q, { method: "POST", body: JSON.stringify(extra), headers: { "X-Want-State": "1" } });
+    if (sent.ok && sent.answer.state) { learn(sent.answer); await show(sent.answer.state, sent.answer.state_etag, true); }
+  } finally { if (!--acting) allDone(); }
+  const { ok, answer, status, offline } = sent;
   if (answer.confirm && action === "undo" && !extra.anyone) {  // another player's action: only when confirmed
     if (await ask(answer.error + ". " + T("Undo it anyway?"))) return call("undo", { ...extra, anyone: true });
     return null;
@@ -96,8 +106,18 @@ export async function call(action, extra = {}) {
     if (status === 401 || status === 403) { await refresh(true); }
     return null;
   }
-  await refresh(true);
+  if (!answer.state) await refresh(true);  // an answer without the state (a server before it): read it
   return answer;
+}
+
+// the cards an action's answer describes (a drawn card, an opening hand): kept, so the state that shows them next
+// asks for no description this page holds already
+const NOT_DESCRIPTION = ["verdict", "missing", "draw_step", "reminder", "zone", "owner", "state", "state_etag"];
+function learn(answer) {
+  for (const card of [answer, ...(Array.isArray(answer.cards) ? answer.cards : [])]) {
+    if (!card || !card.hell || !card.id || !card.face || page.described.has(card.id)) continue;
+    page.described.set(card.id, Object.fromEntries(Object.entries(card).filter(([k]) => !NOT_DESCRIPTION.includes(k))));
+  }
 }
 
 export async function join(name) {
@@ -108,26 +128,42 @@ export async function join(name) {
 }
 
 // one state read at a time, and each call answered by a read that began after it: a change that comes while
-// a read is on its way is read again after it, so a slower older answer never overwrites a newer one, no change
-// is merged away, and an action's own refresh shows the table as it left it
-let reading = null, wanted = 0, done = 0, forceNext = false;
+// a read is on its way is read again after it (all the changes that came meanwhile by one read), so a slower
+// older answer never overwrites a newer one, no change is merged away, and an action's own refresh shows the
+// table as it left it. Each read sends the ETag of the state the page holds: unchanged, the answer is a 304.
+let reading = null, wanted = 0, done = 0, forceNext = false, etag = "";
 export async function refresh(force = false) {
   const ticket = ++wanted;
   forceNext = forceNext || force;
   while (done < ticket) {
     if (reading) { await reading; continue; }
+    if (acting) { await actionsDone; continue; }
     const upTo = wanted, forced = forceNext;
     forceNext = false;
     reading = readState(forced);
     try { await reading; } finally { reading = null; done = upTo; }
   }
 }
-const online = players => JSON.stringify(players.map(p => p.online));  // who is connected, to compare
 async function readState(force) {
   const asked = myToken;  // a read sent before this phone took its seat does not say the seat is lost
-  const { ok, answer, offline } = await api("/api/state" + q);  // offline: the banner says so; no tap failed
+  const { ok, answer, offline, tag } = await api("/api/state" + q, { headers: page.state && etag ? { "If-None-Match": etag } : {} });
   if (!ok) { if (answer.error && !offline) showError(answer.error); return; }
-  if (!(force || answer.version !== page.version || online(answer.players) !== online((page.state || answer).players))) return;
+  if (answer === null) { if (force) rendered(); return; }  // 304: the state this page holds
+  await show(answer, tag, force, asked);
+}
+
+// states are shown one at a time (an action's and a read's may come together): each asks for the descriptions
+// the one before it did not get
+let showing = Promise.resolve();
+function show(answer, tag, force, asked = myToken) {
+  const next = showing.then(() => shown(answer, tag, force, asked));
+  showing = next.catch(() => {});
+  return next;
+}
+const online = players => JSON.stringify(players.map(p => p.online));  // who is connected, to compare
+async function shown(answer, tag, force, asked) {
+  if (page.state && answer.version < page.version) return;  // older than the one shown (a slower answer)
+  if (!(force || answer.version !== page.version || online(answer.players) !== online((page.state || answer).players))) { etag = tag || ""; return; }
   // descriptions of cards this page has not seen yet, in one request
   const refs = [...answer.sideboard, ...answer.players.flatMap(p => [...p.cards, ...p.played])];
   const missing = [...new Set(refs.filter(c => c.hell && !page.described.has(c.id)).map(c => c.id))];
@@ -135,7 +171,7 @@ async function readState(force) {
     const got = await api("/api/cards" + amp + "ids=" + missing.join(","));
     if (got.ok) for (const [id, card] of Object.entries(got.answer)) page.described.set(id, card);
   }
-  page.state = answer; page.version = answer.version;
+  page.state = answer; page.version = answer.version; etag = tag || "";
   const unseated = asked && asked === myToken && !page.state.you;  // released or re-seated elsewhere: the seats, in sight, and why
   if (unseated) keepToken("");
   rendered();
