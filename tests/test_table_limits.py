@@ -164,7 +164,9 @@ def test_opening_a_table_with_eight_of_the_largest_decks_keeps_another_tables_re
 
         reader = threading.Thread(target=read)
         reader.start()
-        time.sleep(0.3)
+        deadline = time.monotonic() + 20
+        while len(idle) < 5 and time.monotonic() < deadline:  # the table loaded, its reads as this machine serves them
+            time.sleep(0.05)
         opening.set()
         started = time.perf_counter()
         status, page = server.open(fields)
