@@ -198,3 +198,17 @@ def test_hhd_serve_refuses_each_damaged_table_alone_with_one_log_line_and_a_page
         assert table["code"] not in err
     assert {damage: folder_hash(folder) for damage, folder in folders.items() if damage != "whole"} == \
         {damage: hashes for damage, hashes in before.items() if damage != "whole"}
+
+
+def test_a_log_cut_through_an_older_runs_frame_is_whole(crashed, tmp_path):
+    """SQLite's journal_size_limit cuts a log at any length: past the current run's frames lie an older run's,
+    which SQLite does not read. Half of such a frame at the end is no damage."""
+    from hhdcli.table.store import inspect_state
+
+    state = damaged_copy(crashed, tmp_path / "table", "state truncated")
+    for suffix in ("", "-wal", "-shm"):
+        shutil.copyfile(crashed / f"state.sqlite{suffix}", f"{state}{suffix}")
+    log = wal(state).read_bytes()
+    older = bytes(8) + b"\xde\xad\xbe\xef" * 2 + bytes(8) + bytes(2048)  # another run's salts, half a page
+    wal(state).write_bytes(log + older)
+    assert inspect_state(state)["seed"] == "ember-tide-42"

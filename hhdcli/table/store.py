@@ -594,8 +594,9 @@ def _check_header(path: Path) -> None:
 
 
 def _wal_frames(path: Path, wal: Path) -> int:
-    """The whole frames of the log's current run (those bearing its header's salts), read from their headers;
-    a log whose length is not a whole number of frames was cut short."""
+    """The whole frames of the log's current run (those bearing its header's salts), read from their headers; a
+    frame of the current run that is not whole was cut short. (What follows the current run is an older run's,
+    which SQLite does not read: `journal_size_limit` cuts the file at any length, through an older frame.)"""
     cut = Damaged(path, N_("its write-ahead log is cut short"))
     try:
         with wal.open("rb") as handle:
@@ -607,15 +608,17 @@ def _wal_frames(path: Path, wal: Path) -> int:
                 raise cut
             page = int.from_bytes(header[8:12], "big")
             frame = FRAME_HEADER + (65536 if page == 1 else page)
-            if page < 512 or (size - WAL_HEADER) % frame:
+            if page < 512:
                 raise cut
             frames = 0
-            while frames < (size - WAL_HEADER) // frame:
+            while True:
                 handle.seek(WAL_HEADER + frames * frame)
-                if handle.read(FRAME_HEADER)[8:16] != header[16:24]:  # an older run's frame: not read by SQLite
-                    break
+                head = handle.read(FRAME_HEADER)
+                if len(head) < FRAME_HEADER or head[8:16] != header[16:24]:  # the end, or an older run's frame
+                    return frames
+                if WAL_HEADER + (frames + 1) * frame > size:  # a frame of this run, not whole
+                    raise cut
                 frames += 1
-            return frames
     except FileNotFoundError:
         return 0
     except OSError as exc:
