@@ -11,6 +11,7 @@ import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from hhdcli.cache import load_cache
 from hhdcli.library import load_library, resolve
 from hhdcli.table.app import create_app
 from hhdcli.table.changes import Changes
+from hhdcli.table.rules import Action
 from hhdcli.table.serve import listen, open_session
 
 PLAYERS = {"Anna": tuple("RG"), "Ben": tuple("WUB"), "Cleo": tuple("WUBRGP")}
@@ -108,6 +110,18 @@ def cards_rows(state_file: Path) -> list[tuple]:
         db.close()
 
 
+def kept(table: Table, *players: str) -> list[int]:
+    """Each player's opening hand dealt and kept, nothing to the bottom (the rules deal it before any draw): the
+    Hell cards they now hold, in turn."""
+    held = []
+    for player in players:
+        status, dealt = table.as_(player, "/api/opening-hand")
+        assert status == 200, dealt
+        assert table.as_(player, "/api/keep", {"bottom": []})[0] == 200
+        held += [c["position"] for c in dealt["cards"]]
+    return held
+
+
 def settle(table: Table, player: str) -> None:
     """Answer a waiting choice card, so the player may draw again."""
     if table.player(player)["pending"]:
@@ -118,3 +132,94 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+# --- every action kind, as a player takes it ------------------------------------------------------------------
+
+def anna_holds(table: Table) -> list[int]:
+    return [c["position"] for c in table.player("Anna")["cards"]]
+
+
+def _public(table: Table, zone: str) -> int:
+    return next(c["position"] for c in table.player("Anna")["zones"][zone])
+
+
+def _choice_waiting(table: Table) -> None:
+    """Anna draws (taking each card her deck must take) until a choice card waits."""
+    settle(table, "Anna")
+    while not table.player("Anna")["pending"]:
+        assert table.as_("Anna", "/api/draw")[0] == 200
+
+
+def _maker_in_play(table: Table) -> int:
+    settle(table, "Anna")
+    makers = {p for p in table.session.cards if table.session.views.made_names(p)}
+    while not set(anna_holds(table)) & makers:
+        assert table.as_("Anna", "/api/draw")[0] == 200
+        pending = table.player("Anna")["pending"]
+        if pending:  # a choice: a maker is taken, another declined
+            assert table.as_("Anna", "/api/take" if pending["position"] in makers else "/api/decline")[0] == 200
+    position = next(p for p in anna_holds(table) if p in makers)
+    assert table.as_("Anna", "/api/play", {"position": position})[0] == 200
+    return position
+
+
+def _to_deck(table: Table) -> int:
+    position = anna_holds(table)[0]
+    assert table.as_("Anna", "/api/move", {"position": position, "to": "library-bottom"})[0] == 200
+    return position
+
+
+# Each action kind Anna takes (the host, for the starting life), in an order where each finds what it needs: its
+# kind, what sets the table up (not checked), the request. A kind may come twice (a move public, then hidden).
+EVERY_ACTION: list[tuple[Action, Any, str, Any]] = [
+    (Action.OPENING_HAND, None, "/api/opening-hand", {}),
+    (Action.MULLIGAN, None, "/api/mulligan", {}),
+    (Action.KEEP, None, "/api/keep", {"bottom": []}),
+    (Action.DRAW, None, "/api/draw", {}),
+    (Action.TAKE, _choice_waiting, "/api/take", {}),
+    (Action.DECLINE, _choice_waiting, "/api/decline", {}),
+    (Action.TO_HELL_LIBRARY, None, "/api/to-hell-library", lambda t: {"position": t.state()["sideboard"][0]["position"],
+                                                                      "end": "bottom"}),
+    (Action.PLAY, None, "/api/play", lambda t: {"position": anna_holds(t)[0]}),
+    (Action.TAP, None, "/api/tap", lambda t: {"position": _public(t, "battlefield"), "tapped": True}),
+    (Action.UNTAP, None, "/api/tap", lambda t: {"position": _public(t, "battlefield"), "tapped": False}),
+    (Action.CARD_COUNTER, None, "/api/card-counter", lambda t: {"position": _public(t, "battlefield"),
+                                                                "kind": "charge", "delta": 2}),
+    (Action.TO_GRAVEYARD, None, "/api/move", lambda t: {"position": _public(t, "battlefield"), "to": "graveyard"}),
+    (Action.TO_EXILE, None, "/api/move", lambda t: {"position": _public(t, "graveyard"), "to": "exile"}),
+    (Action.TO_BATTLEFIELD, None, "/api/move", lambda t: {"position": _public(t, "exile"), "to": "battlefield"}),
+    (Action.TO_HAND, None, "/api/move", lambda t: {"position": _public(t, "battlefield"), "to": "hand"}),
+    (Action.TO_LIBRARY, None, "/api/move", lambda t: {"position": anna_holds(t)[0], "to": "library-top"}),
+    (Action.TO_HAND, _to_deck, "/api/move", lambda t: {"position": t.player("Anna")["deck"][0]["position"],
+                                                       "to": "hand"}),
+    (Action.DISCARD, None, "/api/move", lambda t: {"position": anna_holds(t)[0], "to": "graveyard"}),
+    (Action.TO_SIDEBOARD, None, "/api/to-sideboard", lambda t: {"position": anna_holds(t)[0]}),
+    (Action.PLAY_FROM_SIDEBOARD, None, "/api/play-sideboard", {}),
+    (Action.OWN_CARD_TO_SIDEBOARD, None, "/api/own-card", {"name": "Llanowar Elves"}),
+    (Action.TOKENS, _maker_in_play, "/api/tokens", lambda t: {
+        "position": next(c["position"] for c in t.player("Anna")["zones"]["battlefield"] if c["tokens_in_play"]
+                         or t.session.views.made_names(c["position"])),
+        "token": next(iter(t.session.views.made_names(next(
+            c["position"] for c in t.player("Anna")["zones"]["battlefield"]
+            if t.session.views.made_names(c["position"]))))), "delta": 2}),
+    (Action.LIFE, None, "/api/life", {"whose": "Ben", "delta": -3}),
+    (Action.PLAYER_COUNTER, None, "/api/player-counter", {"whose": "Ben", "kind": "poison", "delta": 1}),
+    (Action.PLAYER_COUNTER, None, "/api/player-counter", {"whose": "Ben", "kind": "commander", "from": "Anna",
+                                                          "delta": 4}),
+    (Action.DIE, None, "/api/die", {"sides": 20}),
+    (Action.COIN, None, "/api/coin", {}),
+    (Action.FIRST_PLAYER, None, "/api/first-player", {}),
+    (Action.TURN, None, "/api/next-turn", {}),
+    (Action.STEP, None, "/api/step", {"step": "upkeep"}),
+    (Action.LIFE_START, None, "/api/host/life-start", {"life": 30}),
+    (Action.DECK, None, "/api/deck", {"colors": "RG"}),
+    (Action.END_OF_GAME, None, "/api/end-game", {"confirm": True}),
+]
+
+
+def act(table: Table, path: str, sent: Any) -> None:
+    """One of EVERY_ACTION's requests: Anna's, or the host's (its routes under /api/host/)."""
+    host = path.startswith("/api/host/")
+    status, answer = table.call(path, sent, host=True) if host else table.as_("Anna", path, sent)
+    assert status == 200, (path, answer)

@@ -8,7 +8,7 @@ import json
 import sqlite3
 
 import pytest
-from tablekit import Table, cards_rows
+from tablekit import Table, cards_rows, kept
 
 # Anna's lands make no color: most Hell cards are a choice for her (take or decline)
 SEATS = {"Anna": (), "Ben": tuple("WUB"), "Cleo": tuple("WUBRGP")}
@@ -24,7 +24,9 @@ def seated(legacy_cache, library, tmp_path):
 
 
 def waiting(t: Table) -> dict:
-    """Anna draws until a card waits for her take or decline."""
+    """Anna draws until a card waits for her take or decline (her opening hand kept first)."""
+    if t.player("Anna")["opening"] != "kept":
+        kept(t, "Anna")
     while not t.player("Anna")["pending"]:
         assert t.as_("Anna", "/api/draw")[0] == 200
     return {}
@@ -43,7 +45,7 @@ def on_sideboard(t: Table) -> dict:
 
 # each action, and how the table is set up so that Anna's own request goes through
 PLAYER_ACTIONS = {
-    "/api/draw": lambda t: {},
+    "/api/draw": lambda t: (kept(t, "Anna"), {})[1],
     "/api/take": waiting,
     "/api/decline": waiting,
     "/api/opening-hand": lambda t: {},
@@ -124,10 +126,11 @@ def test_seats_are_the_hosts_alone_to_change(seated, path, body):
 
 
 def test_an_anonymous_undo_takes_back_nothing_and_names_no_card(seated):
+    kept(seated, "Ben")
     drawn = seated.as_("Ben", "/api/draw")[1]
     status, answer = seated.call("/api/undo", {})
     assert status == 401 and drawn["name"] not in json.dumps(answer)
-    assert seated.player("Ben")["card_count"] + bool(seated.player("Ben")["pending"]) == 1
+    assert seated.player("Ben")["card_count"] + bool(seated.player("Ben")["pending"]) == 3
     status, answer = seated.as_("Anna", "/api/undo", {"anyone": True})  # confirmed: Ben's draw, not its card
     assert status == 200 and answer["undone"] == "draw" and drawn["name"] not in json.dumps(answer)
 
@@ -294,6 +297,7 @@ def test_off_loopback_every_request_needs_the_join_code(coded):
     assert raw(coded, "GET", "/api/state?code=s3cret", [])[0] == 200
     assert raw(coded, "GET", "/api/state", [(b"X-Join-Code", b"s3cret")])[0] == 200
     token = coded.seat("Anna")  # tablekit sends the code as X-Join-Code
+    kept(coded, "Anna")
     assert coded.call("/api/draw", {}, token=token)[0] == 200
 
 

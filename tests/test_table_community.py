@@ -110,6 +110,8 @@ def test_a_table_opened_from_a_seed_seats_its_players_and_its_board_is_the_hosts
     assert [(p["name"], p["colors"]) for p in state["players"]] == [("Anna", "WU"), ("Ben", "RG")]
     assert state["library_count"] == 97 and state["join_url"].endswith(f"/?code={table['code']}")
     token = server.api("/api/join", table["code"], {"player": "Anna"})[1]["token"]
+    assert server.api("/api/opening-hand", table["code"], {}, token)[0] == 200
+    assert server.api("/api/keep", table["code"], {"bottom": []}, token)[0] == 200
     assert server.api("/api/draw", table["code"], {}, token)[0] == 200
     status, headers, _ = server.ask("POST", "/api/host/release", json.dumps({"player": "Anna"}).encode(),
                                     {"Content-Type": "application/json", "X-Join-Code": table["code"],
@@ -177,6 +179,8 @@ def test_kill_9_and_a_restart_resume_every_table_and_a_damaged_one_is_refused_al
     kept = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "kept-1"})[1])
     broken = opened(server.open({"name0": "Ben", "colors0": "G", "seed": "broken-1"})[1])
     token = server.api("/api/join", kept["code"], {"player": "Anna"})[1]["token"]
+    assert server.api("/api/opening-hand", kept["code"], {}, token)[0] == 200
+    assert server.api("/api/keep", kept["code"], {"bottom": []}, token)[0] == 200
     assert server.api("/api/draw", kept["code"], {}, token)[0] == 200
     before = server.api("/api/state", kept["code"], token=token)[1]
     server.process.kill()  # kill -9, mid-evening

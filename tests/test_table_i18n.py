@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_file
+from tablekit import kept
 
 from hhdcli.table.i18n import plural_rule, translations
 from hhdcli.table.page import VERDICTS, page_messages, script_messages
@@ -136,8 +137,9 @@ def test_rulings_on_the_page_come_in_the_askers_language(table):
     from hhdcli.rulings import card_rulings
 
     token = table.seat("Cleo")  # Cleo's lands make every color: every card goes to her hand
+    kept(table, "Cleo")
     russian = {"Accept-Language": "ru-RU,ru;q=0.9"}
-    for _ in range(97):
+    for _ in range(95):
         status, card = table.call("/api/draw", {}, russian, token=token)
         assert status == 200
         if card["hell_rulings"]:
@@ -174,6 +176,7 @@ def test_a_basic_land_reads_in_the_askers_language_like_its_proxy(table):
     """A basic land drawn from Hell shows its type line in the page's language ("Базовая земля — Остров"), as its
     proxy and its checklist line do; a Hellscube card's stays as its data has it."""
     token = table.seat("Cleo")
+    kept(table, "Cleo")
     russian = {"Accept-Language": "ru-RU,ru;q=0.9"}
     drawn = [table.call("/api/draw", {}, russian, token=token)[1] for _ in range(40)]
     basic = next(card for card in drawn if table.session.cards[card["position"]].is_basic)
@@ -215,9 +218,10 @@ def test_a_drawn_face_has_its_words_in_each_phones_language(table):
     from hhdcli.rulings import card_rulings, hell_lines
 
     token = table.seat("Cleo")  # Cleo's lands make every color: every card goes to her hand
+    kept(table, "Cleo")
     russian, english = {"Accept-Language": "ru-RU,ru;q=0.9"}, {"Accept-Language": "en"}
     basic = ruled = None
-    for _ in range(97):
+    for _ in range(95):
         card = table.call("/api/draw", {}, russian, token=token)[1]
         played = table.session.cards[card["position"]]
         basic = basic or (card if played.is_basic else None)

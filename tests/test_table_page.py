@@ -11,8 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-from tablekit import PLAYERS, Table, needs_chromium, positions_in
+from tablekit import EVERY_ACTION, PLAYERS, Table, act, anna_holds, kept, needs_chromium, positions_in
 
+from hhdcli.table.rules import Action
 from support import chromium
 
 pytestmark = needs_chromium
@@ -89,12 +90,14 @@ class Page:
         return str(self.js("return document.getElementById('draw').dataset.action"))
 
     def opening_kept(self) -> None:
-        """The opening hand dealt and kept, as the bar offers it first (the rules deal it before any draw)."""
+        """The opening hand dealt and kept, as the bar offers it first (the rules deal it before any draw): the
+        bar's one action while it is dealt is Keep."""
         if self.bar_action() == "opening-hand":
             self.press("opening-hand")
-            self.until(lambda: self.shown("opening"))
+            self.until(lambda: self.shown("opening") and self.shown("keep"))
+        if self.shown("keep"):
             self.click("#keep")
-            self.until(lambda: not self.shown("opening") and self.bar_action() == "draw")
+            self.until(lambda: not self.shown("opening") and self.bar_action() == "draw" and self.shown("draw"))
 
     def draw_until_choice(self, tries: int = 40) -> None:
         """Draw from Hell, dismissing each card the deck must take, until one is a choice (take or decline)."""
@@ -147,7 +150,9 @@ def test_mulligan_twice_with_a_partial_keep_undo_after_another_and_a_cancelled_e
     assert anna.text("draw") == "First your opening hand: 2 Hell cards" and not anna.shown("opening")
     anna.press("opening-hand")
     anna.until(lambda: anna.hand() == [names[order[0]], names[order[1]]])
-    assert anna.shown("opening") and anna.bar_action() == "draw" and anna.text("draw") == "Draw from Hell"
+    # dealt, not kept: the bar's one action is Keep, in view; no Draw is offered
+    assert anna.shown("opening") and anna.shown("keep") and not anna.shown("draw")
+    assert in_view(anna, "#keep") == [(True, 21)]
     anna.press("mulligan")
     anna.until(lambda: anna.hand() == [names[order[2]], names[order[3]]])
     anna.press("mulligan")
@@ -164,8 +169,7 @@ def test_mulligan_twice_with_a_partial_keep_undo_after_another_and_a_cancelled_e
     anna.press("draw")
     anna.until(lambda: anna.shown("drawn"))
     ben.until(lambda: library_count(ben) == 95)
-    ben.press("opening-hand")
-    ben.until(lambda: len(ben.hand()) == 2)
+    ben.opening_kept()
     ben.press("draw")
     ben.until(lambda: ben.shown("drawn") and library_count(ben) == 92)
     anna.press("undo")
@@ -263,8 +267,7 @@ def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(brow
     laptop.click("#add button[type=submit]")
     anna.until(lambda: "Dana" in anna.texts("#seats button"))
     anna.seat("Dana")
-    anna.press("opening-hand")
-    anna.until(lambda: anna.bar_action() == "draw")
+    anna.opening_kept()
     anna.press("draw")
     laptop.until(lambda: library_count(laptop) == 92)
     line = next(t for t in laptop.log() if t.startswith("Dana"))
@@ -272,7 +275,7 @@ def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(brow
     # a spectator: the board without the host's secret, no seat, no host buttons
     watcher = board(browsers, 1, table, lang="ru", host=False)
     watcher.until(lambda: library_count(watcher) == 92)
-    assert not watcher.shown("add") and not watcher.texts("#players button") and watcher.shown("join-qr")
+    assert not watcher.shown("add-open") and not watcher.texts("#players button") and watcher.shown("join-qr")
 
 
 def test_pages_reconnect_by_themselves_after_the_server_restarts(browsers, legacy_cache, library, tmp_path):
@@ -376,8 +379,7 @@ def axe_violations(page: Page) -> list:
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_axe_core_finds_no_serious_accessibility_violation_on_the_phone_and_the_board(browsers, table, lang):
     ben = phone(browsers, 0, table, "Ben", lang=lang)
-    ben.press("opening-hand")
-    ben.until(lambda: len(ben.hand()) == 2)
+    ben.opening_kept()
     ben.press("draw")
     ben.until(lambda: ben.shown("drawn"))
     table.as_("Cleo", "/api/own-card", {"name": "Llanowar Elves"})
@@ -948,10 +950,147 @@ def test_a_drawn_card_that_makes_tokens_shows_them_and_its_tokens_in_play_are_co
     laptop.until(lambda: laptop.texts("#played .in-play") == [f"{token} tokens: 1"])
     assert laptop.js("return parseFloat(getComputedStyle(document.querySelector('#played .in-play')).fontSize)") >= 20
     assert laptop.js("return document.querySelector('#played .made').textContent").startswith(name)  # under it
-    laptop.until(lambda: laptop.log()[0] == f"Anna: {name}'s {token} tokens in play: 1 (+1)")
+    laptop.until(lambda: laptop.log()[0] == f"Anna: 1 {token} token of {name} came into play (now 1)")
     anna.click("#played button", name)  # and one gone again, from the same dialog
     anna.click("#dlg-acts button", f"−1 token: {token}")
     laptop.until(lambda: laptop.texts("#played .in-play") == [])
+
+
+SIX = ("Dana", "Emil", "Fyodor Mikhailovich")
+SMALL_CONTROLS = ("return [...document.querySelectorAll('button, a, input')].filter(e => e.offsetParent !== null && "
+                  "!e.closest('dialog') && e.getBoundingClientRect().height < 44).map(e => e.id || e.textContent)")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_board_is_read_across_a_room_with_six_players(browsers, table, lang):
+    """Issue 50: the host's board at 1280×800 with six players, a card in play with counters, a sideboard: every
+    player's name, Hell card count and life in the first screen at 24 px or more, the library's and sideboard's
+    counts too, the turn at 24 px; every control at least 44 px tall; no form on the board itself (the starting
+    life and a late player each open a dialog), so setting the starting life leaves the counts where they were."""
+    for name in SIX:
+        assert table.call("/api/host/add-player", {"player": name, "colors": "G"}, host=True)[0] == 200
+    held = kept(table, "Anna", "Ben")
+    table.as_("Anna", "/api/play", {"position": held[0]})
+    table.as_("Anna", "/api/card-counter", {"position": held[0], "kind": "loyalty", "delta": 3})
+    table.as_("Ben", "/api/to-sideboard", {"position": held[2]})
+    table.as_("Ben", "/api/player-counter", {"whose": "Anna", "kind": "commander", "from": "Ben", "delta": 7})
+    table.as_("Cleo", "/api/first-player")
+    laptop = board(browsers, 0, table, lang=lang)
+    laptop.until(lambda: len(laptop.texts("#players li")) == 6 and laptop.texts("#played .card-ref")
+                 and laptop.texts("#sideboard .tile"))
+    first_screen = "#players b, #players .life-said, #library, #sbcount"
+    assert all(seen and size >= 24 for seen, size in in_view(laptop, first_screen)), in_view(laptop, first_screen)
+    counts = laptop.js("return [...document.querySelectorAll('#players li > span:first-child')].map(e => "
+                       "parseFloat(getComputedStyle(e).fontSize))")
+    assert len(counts) == 6 and min(counts) >= 24  # "· 2 Hell cards" beside the name, as large
+    sizes = laptop.js("return [...document.querySelectorAll('#turn, #lives b, #lives .life-total, #played .card-ref, "
+                      "#sideboard .name')].map(e => parseFloat(getComputedStyle(e).fontSize))")
+    assert min(sizes) >= 24, sizes
+    assert laptop.js(SMALL_CONTROLS) == []
+    assert laptop.js("return [...document.querySelectorAll('main form')].filter(e => e.offsetParent !== null)"
+                     ".length") == 0
+    laptop.click("#life-start-open")
+    laptop.until(lambda: laptop.js("return document.getElementById('life-start-dialog').open"))
+    laptop.js("document.getElementById('life-start').value = '25'")
+    laptop.click("#life-start-form button[type=submit]")
+    laptop.until(lambda: not laptop.js("return document.getElementById('life-start-dialog').open")
+                 and "25" in laptop.text("life-start-open"))
+    assert laptop.js("return document.getElementById('col-play').scrollTop") == 0
+    assert in_view(laptop, "#library, #sbcount") == [(True, 48), (True, 48)]
+    # set mid-game: from the next game; every life stays as it was
+    assert all(p["life"] == 20 for p in table.state()["players"]) and table.state()["life_start"] == 25
+    assert table.state()["log"][0]["detail"] == {"count": 25, "next": True}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_what_a_phone_must_act_on_is_in_view_without_a_scroll(browsers, table, lang):
+    """Issue 50, at 390×844 wherever the page is scrolled: Keep while the opening hand is dealt (the bar's one
+    action, no Draw), the die, the coin and the first player (the bar's Table… dialog, which says what fell), the
+    End of game's confirmation, a played card opened (its actions, its counters up and down)."""
+    held = kept(table, "Ben")
+    table.as_("Ben", "/api/play", {"position": held[0]})
+    anna = phone(browsers, 0, table, "Anna", lang=lang)
+    anna.press("opening-hand")
+    anna.until(lambda: anna.shown("keep"))
+    for scrolled in (0, 5000):
+        anna.js(f"window.scrollTo(0, {scrolled})")
+        assert in_view(anna, "#keep")[0][0] and not anna.shown("draw")
+    table.as_("Cleo", "/api/opening-hand")
+    refused = table.as_("Cleo", "/api/draw")
+    assert refused[0] == 409 and "keep" in refused[1]["error"]  # the server refuses a draw before Keep, too
+    russian = table.call("/api/draw", {}, {"Accept-Language": "ru"}, token=table.seat("Cleo"))[1]["error"]
+    assert "оставьте" in russian
+    anna.click("#keep")
+    anna.until(lambda: anna.shown("draw") and not anna.shown("keep"))
+    for tool, kind in (("#tools-roll-6", "die"), ("#tools-flip", "coin"), ("#tools-first-player", "first player")):
+        anna.js("window.scrollTo(0, 5000)")
+        anna.click("#tools-open")
+        anna.until(lambda: anna.js("return document.getElementById('tools').open"))
+        assert in_view(anna, tool)[0][0]
+        anna.click(tool)
+        anna.until(lambda k=kind: table.state()["log"][0]["action"] == k and anna.text("tools-said"))
+        assert in_view(anna, "#tools-said")[0][0] and anna.text("tools-said").startswith("Anna")
+        anna.click("#tools-close")
+    anna.click("#tools-open")  # the turn's steps in their order: untap, upkeep, draw
+    for step in ("upkeep", "draw"):
+        said = anna.text("tools-turn")
+        anna.click("#tools-next-step")
+        anna.until(lambda s=step, t=said: table.state()["turn"]["step"] == s and anna.text("tools-turn") != t)
+    anna.click("#tools-close")
+    anna.js("window.scrollTo(0, 0)")
+    anna.click("#tools-open")
+    anna.click("#tools-end")
+    anna.until(lambda: anna.shown("end-confirm"))
+    anna.until(lambda: in_view(anna, "#end-yes")[0][0])
+    anna.click("#end-no")
+    anna.js("window.scrollTo(0, 0)")
+    anna.click("#played .card-ref")
+    anna.until(lambda: anna.js("return document.getElementById('card-dialog').open"))
+    acts = in_view(anna, "#dlg-acts button")
+    assert len(acts) >= 10 and all(seen for seen, _size in acts[:5])  # Tap and the counters' + first
+    anna.click("#dlg-acts button", "+ " + ("charge" if lang == "en" else "заряд"))
+    anna.until(lambda: table.player("Ben")["zones"]["battlefield"][0]["counters"] == {"charge": 1})
+
+
+def test_every_action_and_its_undo_reads_as_a_sentence_on_the_others_pages_naming_no_hidden_card(browsers, table):
+    """Issue 50: every action kind (tablekit.EVERY_ACTION walks the Action enum) and its undo, read on Ben's phone
+    and a spectator's board, in English and Russian: each line a sentence (no "×0", no empty «», no "(−0)", no
+    field left unfilled), and no card Anna drew, was dealt or moved between her hand and her library named."""
+    secret: set[str] = set()
+    for kind, setup, path, body in EVERY_ACTION:
+        if setup is not None:
+            setup(table)
+        sent = body(table) if callable(body) else body
+        before = set(anna_holds(table) + [c["position"] for c in table.player("Anna")["deck"]])
+        act(table, path, sent)
+        line = table.state("Anna")["log"][0]["detail"]
+        if kind in (Action.DRAW, Action.TAKE, Action.OPENING_HAND, Action.MULLIGAN) or line.get("from") in (
+                "hand", "deck") and kind in (Action.TO_HAND, Action.TO_LIBRARY):
+            after = set(anna_holds(table) + [c["position"] for c in table.player("Anna")["deck"]])
+            secret |= {table.session.cards[p].name for p in (before ^ after) | before & after}
+        table.call("/api/undo", {"anyone": True}, host=True) if path.startswith("/api/host/") else \
+            table.as_("Anna", "/api/undo")
+        act(table, path, sent)
+    said = {n for e in table.session.log(None, 1000, "Ben")["log"] for n in [e["detail"].get("name"), e["detail"].get("entry", {}).get("name")] if n}
+    secret -= said  # a card named openly later (played, declined) may be named; the others never were
+    assert secret
+    entries = len(EVERY_ACTION) * 3
+    for lang in ("en", "ru"):
+        assert table.call("/api/host/release", {"player": "Ben"}, host=True)[0] == 200  # for his phone to take
+        ben = phone(browsers, 0, table, "Ben", lang=lang)
+        watcher = board(browsers, 1, table, lang=lang, host=False)
+        for page in (ben, watcher):
+            while page.shown("older"):
+                shown = len(page.log())
+                page.click("#older")
+                page.until(lambda p=page, n=shown: len(p.log()) > n)
+            lines = page.log()
+            assert len(lines) >= entries, (lang, len(lines))
+            for text in lines:
+                assert not re.search(r"×0|«»|\(−0\)|\{\w*\}|undefined|NaN|null|:\s*$", text), (lang, text)
+                assert not any(name in text for name in secret), (lang, text)
+            undo = [t for t in lines if t.startswith({"en": "Anna took back: ", "ru": "Anna отменяет: "}[lang])]
+            assert len(undo) >= len(EVERY_ACTION) - 1
 
 
 # every request the page made (a resource entry is written when its answer has come): its path, who asked

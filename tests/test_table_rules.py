@@ -12,22 +12,26 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from tablekit import PLAYERS, Table, cards_rows, positions_in, settle
+from tablekit import EVERY_ACTION, PLAYERS, Table, act, anna_holds, cards_rows, kept, positions_in, settle
+
+from hhdcli.table.rules import Action
 
 
 def test_a_draw_reveals_the_top_card_with_the_players_verdict(table, library):
     names = [e["name"] for e in json.loads(library.read_text())["cards"]]
+    kept(table, "Anna")
     top = positions_in(table.session.path, "library")[0]  # the top of the table's own secret order
     status, card = table.as_("Anna", "/api/draw")
     assert status == 200 and card["position"] == top and card["name"] == names[top - 1]
     assert card["verdict"] in ("land", "take", "choice") and card["reminder"] and card["text"]
     if card["verdict"] == "take":
         assert "{2} less" in card["reminder"]
-    assert table.state()["library_count"] == 96
+    assert table.state()["library_count"] == 94
     assert (table.player("Anna")["pending"] is not None) == (card["verdict"] == "choice")
 
 
 def test_a_choice_waits_for_take_or_decline_and_decline_tops_the_sideboard(table):
+    kept(table, "Ben")
     while True:  # Ben's deck makes W U B: draw until a card needs a color he lacks
         status, card = table.as_("Ben", "/api/draw")
         assert status == 200
@@ -228,7 +232,7 @@ def test_an_undo_stays_in_everyones_log_with_the_card_shown_only_to_whom_it_was_
         undo = log[0]
         assert (undo["player"], undo["action"], undo["detail"]["undone"], undo["detail"]["whose"]) == (
             "Anna", "undo", "play", "Anna")
-        assert undo["detail"]["name"] == name  # a play was open to all: its undo is too
+        assert undo["detail"]["entry"]["name"] == name  # a play was open to all: its undo is too
         assert [e["undone"] for e in log if e["action"] == "play"] == [True]
     table.as_("Anna", "/api/undo")  # her keep, then her opening hand: undone, she may draw one again
     table.as_("Anna", "/api/undo")
@@ -236,14 +240,15 @@ def test_an_undo_stays_in_everyones_log_with_the_card_shown_only_to_whom_it_was_
 
 
 def test_taking_back_a_take_names_the_card_to_its_taker_alone(table):
+    kept(table, "Ben", "Cleo")
     while table.as_("Ben", "/api/draw")[1]["verdict"] != "choice":  # W U B: a card needing another color
         pass
     taken = table.as_("Ben", "/api/take")[1]["name"]
     table.as_("Cleo", "/api/draw")
     assert table.as_("Ben", "/api/undo")[1]["undone"] == "take"
     mine, theirs = table.state("Ben")["log"][0], table.state("Cleo")["log"][0]
-    assert mine["detail"] == {"undone": "take", "whose": "Ben", "name": taken}
-    assert theirs["detail"] == {"undone": "take", "whose": "Ben"} and theirs["player"] == "Ben"
+    assert mine["detail"] == {"undone": "take", "whose": "Ben", "entry": {"name": taken}}
+    assert theirs["detail"] == {"undone": "take", "whose": "Ben", "entry": {}} and theirs["player"] == "Ben"
     assert table.player("Ben")["pending"]["name"] == taken  # waiting again for take or decline
 
 
@@ -323,6 +328,7 @@ def test_an_opening_hand_comes_again_in_the_next_game(table):
 
 
 def test_the_end_of_a_game_returns_a_card_still_waiting_for_take_or_decline(table):
+    kept(table, "Ben")
     while True:
         status, card = table.as_("Ben", "/api/draw")
         assert status == 200
@@ -334,6 +340,7 @@ def test_the_end_of_a_game_returns_a_card_still_waiting_for_take_or_decline(tabl
 
 
 def test_the_log_comes_a_page_at_a_time(table):
+    kept(table, "Cleo")
     for _ in range(35):
         table.as_("Cleo", "/api/draw")
         settle(table, "Cleo")
@@ -361,14 +368,15 @@ def test_every_action_is_pushed_to_listening_pages_as_it_happens(table):
 
     first = event()
     assert "event: change" in first
-    table.as_("Cleo", "/api/draw")
+    table.as_("Cleo", "/api/opening-hand")
     pushed = event()  # the read would time out (10 s) if nothing came
     assert "event: change" in pushed
     connection.close()
 
 
 def test_an_empty_hell_library_answers_empty(table):
-    for _ in range(97):
+    kept(table, "Cleo")
+    for _ in range(95):
         settle(table, "Cleo")
         assert table.as_("Cleo", "/api/draw")[0] == 200
     settle(table, "Cleo")
@@ -394,8 +402,7 @@ def test_draws_at_the_same_instant_never_share_or_lose_a_card(legacy_cache, libr
     table = Table(tmp_path / "race.sqlite", library, legacy_cache, players=players)
     drawn: list[int] = []
     try:
-        for name in players:
-            table.seat(name)
+        kept(table, *players)
         for _ in range(6):
             start = threading.Barrier(len(players))
 
@@ -412,7 +419,7 @@ def test_draws_at_the_same_instant_never_share_or_lose_a_card(legacy_cache, libr
                 thread.join()
         assert len(drawn) == 48 and len(set(drawn)) == 48  # no card twice
         assert set(drawn).isdisjoint(positions_in(table.session.path, "library"))
-        assert table.state()["library_count"] == 97 - 48
+        assert table.state()["library_count"] == 97 - 16 - 48
     finally:
         table.stop()
 
@@ -444,6 +451,8 @@ def test_a_late_player_is_added_from_the_board_without_a_restart(table):
     assert table.call("/api/host/add-player", {"player": "Dana", "colors": ""}, host=True)[0] == 409
     assert table.call("/api/host/add-player", {"player": "Eve", "colors": "XYZ"}, host=True)[0] == 400
     dana = table.call("/api/join", {"player": "Dana"})[1]["token"]
+    table.tokens["Dana"] = dana
+    kept(table, "Dana")
     assert table.call("/api/draw", {}, token=dana)[0] == 200
     assert [p["name"] for p in table.state()["players"]] == [*PLAYERS, "Dana"]
 
@@ -455,6 +464,7 @@ def test_a_card_still_in_the_hell_library_cannot_be_looked_at(table):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(table.url + guess, timeout=10)
         assert refused.value.code == 404
+    kept(table, "Cleo")
     drawn = table.as_("Cleo", "/api/draw")[1]
     face_id = drawn["face"].removeprefix("/cards/en/").removesuffix(".png")
     assert len(face_id) == 20 and int(face_id, 16) != drawn["position"]
@@ -554,7 +564,7 @@ def test_an_evening_of_three_games_through_the_api(legacy_cache, library, tmp_pa
 def test_a_re_seat_code_seats_one_phone_once_within_minutes_and_dies_with_its_seat(table):
     """Issue 41: the board's re-seat QR code seats the new phone, and then no other: a second phone opening the
     same address is refused and cannot draw as her. A code is dead too once expired, re-issued or released."""
-    table.as_("Anna", "/api/opening-hand")
+    kept(table, "Anna")
 
     def code() -> str:
         status, seat = table.call("/api/host/reseat", {"player": "Anna"}, host=True)
@@ -657,7 +667,7 @@ def test_moves_are_refused_for_cards_one_may_not_move_and_for_unknown_zones(tabl
     assert table.as_("Anna", "/api/tap", {"position": dealt[0], "tapped": True})[0] == 404  # not on the battlefield
     table.as_("Anna", "/api/move", {"position": dealt[0], "to": "battlefield"})
     bad = table.as_("Anna", "/api/card-counter", {"position": dealt[0], "kind": "x" * 21, "delta": 1})
-    assert bad[0] == 400 and "20" in bad[1]["error"]
+    assert bad[0] == 400 and "+1/+1, -1/-1, charge, loyalty" in bad[1]["error"]  # the kinds a table keeps
     assert table.as_("Anna", "/api/card-counter", {"position": dealt[0], "kind": "+1/+1", "delta": 0})[0] == 400
     assert table.call("/api/move", {"position": dealt[0], "to": "exile"}, host=True)[0] == 200  # a public card
 
@@ -760,6 +770,7 @@ def drawn_until_taken(table: Table, player: str) -> dict:
 
 
 def test_a_drawn_land_or_take_says_whether_its_draw_step_discount_applies_from_the_tables_turn(table):
+    kept(table, *PLAYERS)
     """With no turns kept the reminder states the rule ("in your draw step you may…"); once the table keeps turns,
     a card Cleo draws in her own draw step may be played or cast now ({2} less for a take), one she draws in
     another step, or Anna draws in Cleo's draw step, may not."""
@@ -782,6 +793,7 @@ def test_a_drawn_land_or_take_says_whether_its_draw_step_discount_applies_from_t
 
 
 def test_a_deck_pasted_from_a_phone_sets_its_colors_for_the_next_draw_with_hhd_checks_warnings(table):
+    kept(table, *PLAYERS)
     """Anna (R G at the start) pastes her deck as Arena exports it: its lands make G U B; cards hhd cannot look
     up offline are named, quoted (a name may hold a comma), as not counted; the board reads her new colors."""
     text = "1 Lightning Bolt (M10) 146\n1 Kenrith, the Returned King (ELD) 303\n" + (
@@ -805,6 +817,7 @@ def test_a_deck_pasted_from_a_phone_sets_its_colors_for_the_next_draw_with_hhd_c
 def maker_in_play(table: Table, name: str) -> int:
     """The player draws from Hell (taking every card) until a card that makes tokens comes, and plays it."""
     makers = {p for p in table.session.cards if table.session.views.made_names(p)}
+    kept(table, name)
     for _ in range(len(table.session.cards)):
         status, card = table.as_(name, "/api/draw")
         assert status == 200, card
@@ -910,3 +923,110 @@ def test_a_table_opened_with_a_starting_life_starts_every_player_there_and_says_
         assert opened.state()["life_start"] == 30
     finally:
         opened.stop()
+
+
+def test_every_counter_a_table_keeps_goes_up_and_down_one_at_a_time_logged_and_undoable(table):
+    """Issue 50: per player poison, energy, experience and commander damage from each other player's commander;
+    per card +1/+1, -1/-1, charge and loyalty (the enums the page's bootstrap names). Each goes up and down by one,
+    never below none; another kind, or commander damage from nobody at the table, is refused."""
+    from hhdcli.table.page import bootstrap
+    from hhdcli.table.rules import CardCounter, PlayerCounter
+
+    names = bootstrap("en", {})
+    assert names["player_counters"] == {"POISON": "poison", "ENERGY": "energy", "EXPERIENCE": "experience",
+                                        "COMMANDER": "commander"}
+    assert list(names["card_counters"].values()) == ["+1/+1", "-1/-1", "charge", "loyalty"]
+    for kind in PlayerCounter:
+        extra = {"from": "Cleo"} if kind == PlayerCounter.COMMANDER else {}
+        key = "commander:Cleo" if extra else kind.value
+        for delta, now in ((1, 1), (1, 2), (-1, 1)):
+            status, answer = table.as_("Anna", "/api/player-counter", {"whose": "Ben", "kind": kind, "delta": delta,
+                                                                      **extra})
+            assert status == 200 and answer["counters"][key] == now, (kind, answer)
+        line = table.state("Cleo")["log"][0]["detail"]
+        assert line == {"whose": "Ben", "kind": kind.value, "delta": -1, "count": 1, **(
+            {"source": "Cleo"} if extra else {})}
+        assert table.as_("Anna", "/api/undo")[0] == 200 and table.player("Ben")["counters"][key] == 2
+        for _ in range(2):
+            table.as_("Anna", "/api/player-counter", {"whose": "Ben", "kind": kind, "delta": -1, **extra})
+        refused = table.as_("Anna", "/api/player-counter", {"whose": "Ben", "kind": kind, "delta": -1, **extra})
+        assert refused[0] == 409 and key not in table.player("Ben")["counters"]
+    for wrong in ({"kind": "rad"}, {"kind": "commander"}, {"kind": "commander", "from": "Ben"},
+                  {"kind": "commander", "from": "Zed"}):
+        assert table.as_("Anna", "/api/player-counter", {"whose": "Ben", "delta": 1, **wrong})[0] == 400, wrong
+    played = kept(table, "Anna")[0]
+    table.as_("Anna", "/api/play", {"position": played})
+    for kind in CardCounter:
+        table.as_("Ben", "/api/card-counter", {"position": played, "kind": kind, "delta": 1})
+        table.as_("Ben", "/api/card-counter", {"position": played, "kind": kind, "delta": 1})
+        table.as_("Ben", "/api/card-counter", {"position": played, "kind": kind, "delta": -1})
+    assert table.player("Anna", viewer="Cleo")["played"][0]["counters"] == {k.value: 1 for k in CardCounter}
+    assert table.as_("Ben", "/api/card-counter", {"position": played, "kind": "charge", "delta": -2})[0] == 409
+
+
+def test_a_starting_life_set_once_the_game_has_begun_comes_with_the_next_game(table):
+    """Issue 50: before anything happened this game, the host's starting life is every player's at once; once the
+    game has begun, nobody's life moves (a total still at the old start stays as it is) and the new start comes
+    with the next game, as the log says; an undo puts it all back."""
+    assert table.call("/api/host/life-start", {"life": 25}, host=True)[1] == {"life_start": 25, "next": False}
+    assert [p["life"] for p in table.state()["players"]] == [25, 25, 25]
+    kept(table, "Anna")
+    table.as_("Ben", "/api/life", {"whose": "Ben", "delta": -2})
+    assert table.call("/api/host/life-start", {"life": 40}, host=True)[1] == {"life_start": 40, "next": True}
+    state = table.state()
+    assert [p["life"] for p in state["players"]] == [25, 23, 25] and state["life_start"] == 40
+    assert state["log"][0]["detail"] == {"count": 40, "next": True}
+    assert table.call("/api/undo", {}, host=True)[0] == 200  # the host's own last action
+    assert table.state()["life_start"] == 25
+    table.call("/api/host/life-start", {"life": 40}, host=True)
+    table.as_("Ben", "/api/life", {"whose": "Anna", "delta": -1})  # the totals go on from where they were
+    assert [p["life"] for p in table.state()["players"]] == [24, 23, 25]
+    table.as_("Ben", "/api/end-game", {"confirm": True})
+    assert [p["life"] for p in table.state()["players"]] == [40, 40, 40]
+
+
+# --- every action and its undo, as the others read them ---------------------------------------------------------
+
+
+def test_every_action_and_its_undo_names_to_each_viewer_only_what_the_actions_own_line_named(table):
+    """Issue 50: for every action kind (the Action enum, walked whole: a new kind cannot be forgotten), the undo
+    line each viewer reads (Anna who acted, Ben, a spectator) says what that viewer read of the action's own line,
+    no more, and so does the answer to another player's undo, in either language; a hidden card (drawn, taken,
+    dealt, moved between a hand and a library) is never named to the others, in the log or an answer."""
+    assert {kind for kind, *_ in EVERY_ACTION} == set(Action) - {Action.UNDO}
+    for kind, setup, path, body in EVERY_ACTION:
+        if setup is not None:
+            setup(table)
+        sent = body(table) if callable(body) else body
+        host = path.startswith("/api/host/")
+        mover = "Anna" if not host else None
+        act(table, path, sent)
+        held = anna_holds(table) + [c["position"] for c in table.player("Anna")["deck"]] + (
+            [table.player("Anna")["pending"]["position"]] if table.player("Anna")["pending"] else [])
+        lines = {viewer: table.state(viewer)["log"][0] for viewer in ("Anna", "Ben", None)}
+        assert all(line["action"] == kind and line["player"] == mover for line in lines.values()), (kind, lines)
+        private = kind in PRIVATE or kind in (Action.TO_HAND, Action.TO_LIBRARY) and lines["Anna"]["detail"].get(
+            "from") in ("hand", "deck")  # a card between her hand and her library
+        # Anna's own undo (the host's, of its own action), read by each
+        status, undone = table.call("/api/undo", {"anyone": True}, host=True) if host else table.as_("Anna", "/api/undo")
+        assert status == 200 and undone["undone"] == kind, (kind, undone)
+        for viewer, line in lines.items():
+            undo = table.state(viewer)["log"][0]
+            assert undo["action"] == "undo" and undo["detail"] == {"undone": kind, "whose": mover,
+                                                                   "entry": line["detail"]}, (kind, viewer, undo)
+        if private:  # the others read that Anna acted, on no card she holds: not in the line, nor in its undo
+            for viewer in ("Ben", None):
+                said = json.dumps(table.state(viewer)["log"][:2], ensure_ascii=False)
+                assert "name" not in lines[viewer]["detail"] and not any(
+                    f'"{table.session.cards[p].name}"' in said for p in held), (kind, viewer, said)
+        # again, taken back by Ben (confirmed): his answer, in English and Russian, says what his line said
+        for lang in ("en", "ru"):
+            act(table, path, sent)
+            his = table.state("Ben")["log"][0]["detail"]  # a die or a coin falls anew
+            asked = table.call("/api/undo", {"anyone": True}, {"Accept-Language": lang}, token=table.seat("Ben"))
+            assert asked[0] == 200 and asked[1]["detail"] == his, (kind, asked)
+            assert not private or "name" not in his
+        act(table, path, sent)
+
+
+PRIVATE = (Action.DRAW, Action.TAKE, Action.OPENING_HAND, Action.MULLIGAN, Action.KEEP, Action.END_OF_GAME)

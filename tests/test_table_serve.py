@@ -17,7 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from tablekit import Table, free_port
+from tablekit import Table, free_port, kept
 
 
 def hhd_table(cache: Path, *args: str, cwd: Path | None = None, port: int | None = None,
@@ -132,6 +132,7 @@ def test_a_restart_in_the_middle_of_a_session_goes_on_where_it_was(legacy_cache,
     state_file = tmp_path / "session.sqlite"
     first = Table(state_file, library, legacy_cache)
     first.as_("Anna", "/api/opening-hand")
+    kept(first, "Cleo")
     first.as_("Cleo", "/api/draw")
     before = first.state("Anna")
     first.stop()

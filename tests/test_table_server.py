@@ -57,6 +57,7 @@ def test_a_draw_is_pushed_to_every_open_page_and_sigterm_ends_them_within_5_seco
         assert all(p.status == 200 and p.getheader("Content-Type").startswith("text/event-stream") for p in pages)
         firsts = {next_event(p) for p in pages}
         token = api(port, "/api/join", {"player": "Anna"})[1]["token"]
+        assert api(port, "/api/opening-hand", {}, token)[0] == 200 and api(port, "/api/keep", {"bottom": []}, token)[0] == 200
         assert api(port, "/api/draw", {}, token)[0] == 200
         pushed = [next_event(p) for p in pages]  # each page hears the join, then the draw
         assert all(int(n) > int(max(firsts)) for n in pushed)
@@ -109,6 +110,7 @@ def test_a_full_disk_refuses_new_actions_with_a_message_and_keeps_every_one_answ
         assert process.stdout.readline().startswith("open http://")
         token = api(port, "/api/join", {"player": "Anna"})[1]["token"]
         assert api(port, "/api/opening-hand", {}, token)[0] == 200
+        assert api(port, "/api/keep", {"bottom": []}, token)[0] == 200
         before = api(port, "/api/state", token=token)[1]
         filler = disk / "filler"
         with filler.open("wb") as handle:  # the disk full to its last byte

@@ -65,7 +65,7 @@ def test_a_state_file_of_an_hhd_from_before_migrations_resumes_with_its_cards(tm
     held = next(p for p in anna["players"] if p["name"] == "Anna")
     assert [c["name"] for c in held["cards"]] == ["Lump of Coal"] and held["played"] == []  # "out" was a hand
     assert anna["game"] == 3 and anna["library_count"] == 2 and [c["name"] for c in anna["sideboard"]] == [names[4]]
-    assert session.draw("Anna")["name"] == names[2]  # the library's top, as the old file ordered it
+    assert session.opening_hand("Anna")[0]["name"] == names[2]  # the library's top, as the old file ordered it
     token = session.join("Anna")
     assert session.viewer(token) == "Anna"  # the seats' column the old file lacked
     session.start({"Anna": tuple("RG")})  # opened again: no step runs twice
@@ -185,6 +185,8 @@ def test_the_reads_of_one_version_share_its_rows_and_every_change_is_read_afresh
     session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R"), "Ben": tuple("U")})
     viewers = ("Anna", "Ben", None)
+    session.opening_hand("Anna")
+    session.keep("Anna", [])
     before = {who: session.state(viewer=who) for who in viewers}
     drawn = session.draw("Anna")
     after = {who: session.state(viewer=who) for who in viewers}
@@ -208,6 +210,7 @@ def test_a_players_opening_hand_is_found_through_its_own_index_however_long_the_
     session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R")})
     session.opening_hand("Anna")
+    session.keep("Anna", [])
     for _ in range(30):
         session.draw("Anna")
         session.undo("Anna")
@@ -217,7 +220,7 @@ def test_a_players_opening_hand_is_found_through_its_own_index_however_long_the_
         found = tx.latest_opening(1, "Anna")
         tx.db.set_trace_callback(None)
         plan = " ".join(str(row[3]) for row in tx.db.execute(f"EXPLAIN QUERY PLAN {asked[-1]}"))
-    assert found is not None and found.action == "opening hand"
+    assert found is not None and found.action == "keep"
     assert "log_openings (game=? AND player=? AND action=?)" in plan
 
 
@@ -229,11 +232,13 @@ def test_the_log_entries_shown_details_kept_in_memory_are_bounded_however_long_t
     session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R"), "Ben": tuple("U")})
     first = None
+    session.opening_hand("Anna")
+    session.keep("Anna", [])
     for _ in range(SHOWN_KEPT // 2 + 10):
         session.draw("Anna")
         session.undo("Anna")
         session.state(viewer="Ben")
-        first = first or session.log(None, 30, "Anna")["log"][-1]
+        first = first or next(e for e in session.log(None, 30, "Anna")["log"] if e["action"] == "draw")
     assert len(session.views.shown_details) <= SHOWN_KEPT
     oldest = session.log(first["id"] + 1, 30, "Anna")["log"]  # read again from the store: parsed afresh
     assert oldest[0] == first and first["action"] == "draw" and first["detail"]["name"]
@@ -246,6 +251,8 @@ def test_a_tables_files_stay_under_a_megabyte_after_a_thousand_actions_and_fold_
     path = tmp_path / "s.sqlite"
     session = Session(path, cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R"), "Ben": tuple("U")})
+    session.opening_hand("Anna")
+    session.keep("Anna", [])
     for _ in range(500):
         session.draw("Anna")
         session.undo("Anna")

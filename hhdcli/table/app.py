@@ -29,7 +29,7 @@ from hhdcli.table.changes import Changes
 from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.i18n import LANGUAGES, choose_language, translations
 from hhdcli.table.images import FACES, Faces, face_tag
-from hhdcli.table.rules import OWN_CARDS, End, destination_of, starting_life
+from hhdcli.table.rules import OWN_CARDS, End, card_counter_kind, destination_of, starting_life
 from hhdcli.table.session import Session
 from hhdcli.table.store import disk_full
 
@@ -42,7 +42,6 @@ MAX_POSITION = 100_000
 MAX_NAME = 200  # a card's name, as a player types it
 MAX_PLAYER = 40  # a late player's name
 MAX_IDS = 300  # card descriptions asked for at once
-MAX_KIND = 20  # a kind of counter: "+1/+1", "loyalty"
 MAX_DELTA = 99  # counters or life changed at once
 MAX_TOKEN_ID = 64  # a token's id ("token-" and the registry's)
 LOG_PAGE = 30
@@ -628,7 +627,7 @@ def card_counter() -> Any:
     """Counters on a card on the battlefield: {"position": N, "kind": "+1/+1", "delta": 1 or -1…}."""
     who = player_or_host()
     position = card_position()
-    return jsonify(served().session.card_counter(who, position, counter_kind(), amount()))
+    return jsonify(served().session.card_counter(who, position, card_counter_kind(body().get("kind")), amount()))
 
 
 @table.post("/api/tokens")
@@ -648,13 +647,6 @@ def amount(key: str = "delta") -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not -MAX_DELTA <= value <= MAX_DELTA or not value:
         raise TableError("add or remove 1 to {most} counters at a time", status=400, most=MAX_DELTA)
     return value
-
-
-def counter_kind() -> str:
-    kind = body().get("kind")
-    if not isinstance(kind, str) or not kind.strip() or len(kind) > MAX_KIND or not _text(kind):
-        raise TableError("name the kind of counter (at most {most} characters)", status=400, most=MAX_KIND)
-    return " ".join(kind.split())
 
 
 def whose() -> str:
@@ -724,9 +716,10 @@ def life() -> Any:
 
 @table.post("/api/player-counter")
 def player_counter() -> Any:
-    """{"whose": NAME, "kind": "poison", "delta": 1}: counters on a player."""
+    """{"whose": NAME, "kind": "poison", "delta": 1}: counters on a player (rules.PlayerCounter's kinds); commander
+    damage says whose commander dealt it: {"whose": NAME, "kind": "commander", "from": NAME, "delta": 5}."""
     who = player_or_host()
-    return jsonify(served().session.player_counter(who, whose(), counter_kind(), amount()))
+    return jsonify(served().session.player_counter(who, whose(), body().get("kind"), amount(), body().get("from")))
 
 
 @table.post("/api/host/life-start")

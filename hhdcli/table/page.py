@@ -14,7 +14,7 @@ from importlib.resources import files
 from typing import Any
 
 from hhdcli.table.i18n import plural_rule, translations
-from hhdcli.table.rules import Action, Destination, End, Step, Zone
+from hhdcli.table.rules import Action, CardCounter, Destination, End, PlayerCounter, Step, Zone
 from hhdcli.table.session import Session
 from hhdcli.table.views import REMINDER_MESSAGES, VERDICTS
 
@@ -88,7 +88,9 @@ def bootstrap(lang: str, symbols: dict[str, dict[str, str]], catalog: gettext.Nu
     plural = plural or plural_rule(lang)
     return {"lang": lang, "messages": page_messages(lang, catalog, plural), "plural": plural,
             "symbols": symbols, "actions": names(Action), "zones": names(Zone), "ends": names(End),
-            "destinations": names(Destination), "steps": names(Step)}
+            "destinations": names(Destination), "steps": names(Step), "card_counters": names(CardCounter),
+            "player_counters": names(PlayerCounter),
+            "step_order": [str(s) for s in Step]}  # the steps in a turn's order (the JSON's objects come sorted by key)
 
 
 def names(members: type[StrEnum]) -> dict[str, str]:

@@ -168,6 +168,16 @@ def drawn_card(player: str, waiting: bool, top: list[int]) -> int:
     return top[0]
 
 
+def may_draw(player: str, phase: str | None) -> None:
+    """The opening hand comes first: no draw until the player has kept theirs this game."""
+    if phase is None:
+        raise TableError("{player} has no opening hand yet: take it and keep it before drawing", status=409,
+                         player=player)
+    if phase != "kept":
+        raise TableError("{player} has not kept their opening hand yet: keep it (or mulligan) before drawing",
+                         status=409, player=player)
+
+
 def drawn_to(verdict: Take) -> Zone:
     """A land or a take goes to the hand; a choice waits for take or decline."""
     return Zone.PENDING if verdict == Take.CHOICE else Zone.HAND
@@ -343,8 +353,52 @@ def on_battlefield(place: Place | None, position: int) -> Place:
     return place
 
 
-def counted(counters: dict[str, int], kind: str, delta: int) -> dict[str, int]:
-    """A card's counters after `delta` of a kind (none left: the kind goes)."""
+class CardCounter(StrEnum):
+    """The counters a table keeps on a card on the battlefield, as the API, the log and the page (from its
+    bootstrap) name them."""
+
+    PLUS = "+1/+1"
+    MINUS = "-1/-1"
+    CHARGE = "charge"
+    LOYALTY = "loyalty"
+
+
+class PlayerCounter(StrEnum):
+    """The counters a table keeps on a player. Commander damage is kept per opponent whose commander dealt it:
+    its key is "commander:" and that player's name (commander_key)."""
+
+    POISON = "poison"
+    ENERGY = "energy"
+    EXPERIENCE = "experience"
+    COMMANDER = "commander"
+
+
+def card_counter_kind(kind: object) -> CardCounter:
+    if not isinstance(kind, str) or kind not in tuple(CardCounter):
+        raise TableError("a card's counters are: {kinds}", status=400, kinds=", ".join(CardCounter))
+    return CardCounter(kind)
+
+
+def player_counter_kind(kind: object) -> PlayerCounter:
+    if not isinstance(kind, str) or kind not in tuple(PlayerCounter):
+        raise TableError("a player's counters are: {kinds}", status=400, kinds=", ".join(PlayerCounter))
+    return PlayerCounter(kind)
+
+
+def commander_key(names: list[str], whose: str, source: object) -> str:
+    """Commander damage is counted per commander: the key of the damage `whose` took from `source`'s (another
+    player at the table)."""
+    if not isinstance(source, str) or source not in names or source == whose:
+        raise TableError('say whose commander dealt the damage: {{"from": NAME}}, another player at the table',
+                         status=400)
+    return f"{PlayerCounter.COMMANDER}:{source}"
+
+
+def counted(counters: dict[str, int], kind: str, delta: int, name: str = "") -> dict[str, int]:
+    """Counters after `delta` of a kind (none left: the kind goes). Fewer than none is refused: a tap that takes
+    off a counter nobody put on would log a change that changed nothing."""
+    if counters.get(kind, 0) + delta < 0:
+        raise TableError("{card} has no such counter to take off", status=409, card=name or "?")
     left = {**counters, kind: counters.get(kind, 0) + delta}
     return {k: n for k, n in left.items() if n > 0}
 

@@ -25,7 +25,7 @@ from hhdcli.table.errors import Depends, TableError
 from hhdcli.table.names import seat_names
 from hhdcli.table.rules import OWN_CARDS, Action, End, Zone
 from hhdcli.table.store import Store, Tx, state_error
-from hhdcli.table.views import Views, public_entry
+from hhdcli.table.views import Views, public_entry, shown_detail
 
 
 @dataclass
@@ -278,6 +278,7 @@ class Session:
             colors = self._colors(tx, player)
             top = rules.drawn_card(player, bool(tx.held(player, Zone.PENDING)), tx.top(Zone.LIBRARY))
             verdict = self.views.judged(top, colors).verdict
+            rules.may_draw(player, self._opening(tx, player)[0])
             draw_step = rules.in_draw_step(player, tx.meta("turn"), tx.meta("step"))
             tx.log_action(player, Action.DRAW, {"position": top, "name": self.cards[top].name, "verdict": verdict,
                                                 "draw_step": draw_step}, [top])
@@ -388,7 +389,7 @@ class Session:
         with self.store.transaction() as tx:
             place = rules.on_battlefield(tx.place(position), position)
             name = self._name(tx, position)
-            counters = rules.counted(place.counters, kind, delta)
+            counters = rules.counted(place.counters, kind, delta, name)
             tx.log_action(player, Action.CARD_COUNTER, {"position": position, "name": name, "kind": kind,
                                                         "delta": delta, "count": counters.get(kind, 0)}, [position])
             tx.set_counters(position, counters)
@@ -486,27 +487,42 @@ class Session:
         found = next(p["life"] for p in tx.players() if p["name"] == player)
         return int(tx.meta("life_start") or rules.LIFE_START) if found is None else int(found)
 
-    def player_counter(self, actor: str | None, player: str, kind: str, delta: int) -> dict[str, Any]:
-        """Counters of a kind on a player (poison, energy, commander damage from someone…)."""
+    def player_counter(self, actor: str | None, player: str, kind: object, delta: int, source: object = None
+                       ) -> dict[str, Any]:
+        """Counters of a kind (rules.PlayerCounter) on a player: poison, energy, experience, or commander damage
+        from `source`'s commander."""
         with self.store.transaction() as tx:
-            rules.seated_player(tx.names(), player)
+            names = tx.names()
+            rules.seated_player(names, player)
+            found = rules.player_counter_kind(kind)
+            key = rules.commander_key(names, player, source) if found == rules.PlayerCounter.COMMANDER else found
             had = next(p["counters"] for p in tx.players() if p["name"] == player)
-            counters = rules.counted(had, kind, delta)
-            tx.log_action(actor, Action.PLAYER_COUNTER, {"whose": player, "kind": kind, "delta": delta,
-                                                         "count": counters.get(kind, 0)}, [], players=[player])
+            counters = rules.counted(had, key, delta, player)
+            tx.log_action(actor, Action.PLAYER_COUNTER, {
+                "whose": player, "kind": found, "delta": delta, "count": counters.get(key, 0),
+                **({"source": source} if key != found else {})}, [], players=[player])
             tx.set_player_counters(player, counters)
         return {"player": player, "counters": counters}
 
     def life_start(self, actor: str | None, life: int) -> dict[str, Any]:
-        """The host sets the starting life (from this game on, for those whose life has not changed)."""
+        """The host sets the starting life: at once before the game has begun, else from the next game."""
         with self.store.transaction() as tx:
-            self._set_life_start(tx, actor, life)
-        return {"life_start": life}
+            later = self._set_life_start(tx, actor, life)
+        return {"life_start": life, "next": later}
 
-    @staticmethod
-    def _set_life_start(tx: Tx, actor: str | None, life: int) -> None:
-        tx.log_action(actor, Action.LIFE_START, {"count": life}, [], turn=True)
+    def _set_life_start(self, tx: Tx, actor: str | None, life: int) -> bool:
+        """Once a game has begun, its players keep the life they have (a total still at the old start is written
+        down as it stands) and the new start comes with the next game: True then."""
+        if not tx.game_begun():
+            tx.log_action(actor, Action.LIFE_START, {"count": life}, [], turn=True)
+            tx.set_meta("life_start", str(life))
+            return False
+        names = tx.names()
+        tx.log_action(actor, Action.LIFE_START, {"count": life, "next": True}, [], players=names, turn=True)
+        for name in names:
+            tx.set_life(name, self._life(tx, name))
         tx.set_meta("life_start", str(life))
+        return True
 
     def die(self, actor: str | None, sides: int) -> dict[str, Any]:
         """A die rolled by the table (the server draws it, and the log keeps it: nobody rolls again unseen)."""
@@ -584,9 +600,9 @@ class Session:
             tx.undo_entry(entry.id)
             # a line says who took back what, on every page (the undone line stays too, marked): in a game of
             # hidden cards an action that silently vanished would invite suspicion
+            # the undone line's own detail, kept whole: each viewer reads the undo as they read that line (views)
             tx.log_action(player, Action.UNDO, {"undone": entry.action, "whose": entry.player,
-                                                **({"name": entry.detail["name"]} if "name" in entry.detail else {})},
-                          [])
+                                                "entry": shown_detail(entry.detail)}, [])
         shown = public_entry({"id": entry.id, "game": entry.game, "player": entry.player, "action": entry.action,
                               "detail": entry.detail}, player)
         return {"undone": entry.action, "player": entry.player, "detail": shown["detail"]}

@@ -166,6 +166,12 @@ class Tx:
     def game(self) -> int:
         return int(self.meta("game") or 1)
 
+    def game_begun(self) -> bool:
+        """Whether this game has begun: an action in force this game besides setting the starting life or a deck."""
+        return self.db.execute("SELECT 1 FROM log WHERE game = ? AND undone IS NULL AND action NOT IN (?, ?, ?) "
+                               "LIMIT 1", (self.game(), Action.UNDO, Action.LIFE_START, Action.DECK)
+                               ).fetchone() is not None
+
     def set_game(self, game: int) -> None:
         self.set_meta("game", str(game))
 

@@ -38,13 +38,37 @@ def reminder(verdict: Take, draw_step: bool | None) -> str:
 # what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
 SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
-                "sides", "result", "step", "colors", "token")
+                "sides", "result", "step", "colors", "token", "source", "next", "entry")
 SHOWN_KEPT = 100  # log entries whose shown detail is kept (a state read shows the newest 30, a page of the log 30 more)
+PRIVATE_KEPT = ("count", "end", "from")  # what the others read of a private action: that a card went, not which
+
+
+def shown_detail(detail: dict[str, Any]) -> dict[str, Any]:
+    """What a log entry's detail may ever show (to those allowed to read it): names and counts, never a position."""
+    return {k: v for k, v in detail.items() if k in SHOWN_DETAIL}
 
 
 def hidden_move(action: str, detail: dict[str, Any]) -> bool:
     """A card moved between its holder's hand and library: the others saw a card go, not which."""
     return action in (Action.TO_HAND, Action.TO_LIBRARY) and detail.get("from") in (Zone.HAND, Zone.DECK)
+
+
+def seen_detail(action: str, player: str | None, shown: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """An action's shown detail as `viewer` may read it: another player's draws, hands, mulligans and hidden
+    moves without their cards. An undo is read as the line it took back is read, by the same rule: an undo never
+    names what its action's own line did not name to this viewer."""
+    if action == Action.UNDO:
+        undone, whose = str(shown.get("undone", "")), shown.get("whose")
+        entry = shown.get("entry")
+        if not isinstance(entry, dict):  # an undo logged before it kept its line's detail: the card's name alone,
+            # shown only where the line itself showed names to everyone
+            entry = {"name": shown["name"]} if "name" in shown else {}
+            if undone in PRIVATE_ACTIONS or undone in (Action.TO_HAND, Action.TO_LIBRARY):
+                entry = {} if whose != viewer else entry
+        return {"undone": undone, "whose": whose, "entry": seen_detail(undone, whose, entry, viewer)}
+    if (action in PRIVATE_ACTIONS or hidden_move(action, shown)) and player != viewer:
+        return {k: v for k, v in shown.items() if k in PRIVATE_KEPT}
+    return shown
 
 
 def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, dict[str, Any]] | None = None
@@ -55,17 +79,13 @@ def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[
     shown = shown_details.get(entry["id"]) if shown_details is not None else None
     if shown is None:
         detail = load_json(entry["detail"]) if isinstance(entry["detail"], str) else entry["detail"]
-        shown = {k: v for k, v in detail.items() if k in SHOWN_DETAIL}
+        shown = shown_detail(detail)
         if shown_details is not None:
             shown_details[entry["id"]] = shown
             if len(shown_details) > SHOWN_KEPT:  # the first kept goes: the log grows all evening, memory must not
                 del shown_details[next(iter(shown_details))]
-    if (entry["action"] in PRIVATE_ACTIONS or hidden_move(entry["action"], shown)) and entry["player"] != viewer:
-        shown = {k: v for k, v in shown.items() if k in ("count", "end", "from")}
-    elif entry["action"] == Action.UNDO and shown.get("undone") in PRIVATE_ACTIONS and shown.get("whose") != viewer:
-        shown = {k: v for k, v in shown.items() if k != "name"}  # taken back, as private as it was done
     return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
-            "detail": shown, "undone": bool(entry.get("undone"))}
+            "detail": seen_detail(entry["action"], entry["player"], shown, viewer), "undone": bool(entry.get("undone"))}
 
 
 @dataclass

@@ -8,7 +8,10 @@ export const ACTIONS = boot.actions;  // Action's members by name: ACTIONS.DRAW 
 export const ZONES = boot.zones;
 export const ENDS = boot.ends;  // End's: the top or bottom of an ordered zone (a library)
 export const DESTINATIONS = boot.destinations;  // Destination's: where a move sends a card, as the API names it
-export const STEPS = boot.steps;  // Step's: a turn's steps, in their order
+export const STEPS = boot.steps;  // Step's: a turn's steps, by name
+export const STEP_ORDER = boot.step_order;  // and in a turn's order (the bootstrap's objects come sorted by key)
+export const CARD_COUNTERS = boot.card_counters;  // CardCounter's: the counters a card on the battlefield keeps
+export const PLAYER_COUNTERS = boot.player_counters;  // PlayerCounter's: a player's (commander damage per commander)
 
 export function T(message) { return boot.messages.T[message] ?? message; }
 

@@ -1,8 +1,8 @@
 // The log, in sentences: "Anna drew a Hell card" (which one is hers to know), "Ben declined Hype Train". The
 // actions are named as the server's Action enum names them (ACTIONS, from the bootstrap).
 import { el, page } from "./page.js";
-import { kindName, stepName } from "./render.js";
-import { ACTIONS as A, ENDS, F, P, T, sentence } from "./i18n.js";
+import { stepName } from "./render.js";
+import { ACTIONS as A, CARD_COUNTERS as CC, ENDS, F, P, PLAYER_COUNTERS as PC, T, sentence } from "./i18n.js";
 
 // a card put on top of a library or at its bottom, said by the log's entry (its `end`, End's)
 const atEnd = (d, top, bottom) => d.end === ENDS.BOTTOM ? bottom : top;
@@ -30,19 +30,51 @@ const SAY = {
                                 : T("{player} put a Hell card into their library"),
   [A.TAP]: () => T("{player} tapped {card}"),
   [A.UNTAP]: () => T("{player} untapped {card}"),
-  [A.CARD_COUNTER]: (d) => bySign(d, T("{player} put {delta} {kind} on {card} (now {count})"), T("{player} removed {delta} {kind} from {card} (now {count})")),
-  [A.TOKENS]: (d) => bySign(d, T("{player}: {card}'s {token} tokens in play: {count} (+{delta})"), T("{player}: {card}'s {token} tokens in play: {count} (−{delta})")),
+  [A.CARD_COUNTER]: (d, v) => bySign(d, cardCounterOn(d.kind, v.delta), cardCounterOff(d.kind, v.delta)),
+  [A.TOKENS]: (d, v) => bySign(d, P("{player}: {count} {token} token of {card} came into play (now {total})", "{player}: {count} {token} tokens of {card} came into play (now {total})", v.delta),
+                                  P("{player}: {count} {token} token of {card} left play (now {total})", "{player}: {count} {token} tokens of {card} left play (now {total})", v.delta)),
   [A.LIFE]: (d) => bySign(d, T("{player}: {whose} gains {delta} life (now {count})"), T("{player}: {whose} loses {delta} life (now {count})")),
-  [A.PLAYER_COUNTER]: (d) => bySign(d, T("{player}: {delta} {kind} on {whose} (now {count})"), T("{player}: {delta} {kind} off {whose} (now {count})")),
+  [A.PLAYER_COUNTER]: (d, v) => bySign(d, playerCounterOn(d.kind, v.delta), playerCounterOff(d.kind, v.delta)),
   [A.DIE]: () => T("{player} rolled a d{sides}: {result}"),
   [A.COIN]: (d) => d.result === "heads" ? T("{player} flipped a coin: heads") : T("{player} flipped a coin: tails"),
   [A.FIRST_PLAYER]: () => T("{player} drew the first player at random: {whose}"),
   [A.TURN]: () => T("{player}: {whose}'s turn"),
   [A.STEP]: () => T("{player}: now the {step}"),
-  [A.LIFE_START]: () => T("{player} set the starting life to {count}"),
+  [A.LIFE_START]: (d) => d.next ? T("{player} set the starting life to {count} from the next game") : T("{player} set the starting life to {count}"),
   [A.DECK]: (d) => d.colors ? T("{player}'s deck: its lands make {colors}") : T("{player}'s deck: its lands make no color"),
   [A.END_OF_GAME]: (d, v) => P("{player} ended game {game}: {count} Hell card to the bottom of the Hell library", "{player} ended game {game}: {count} Hell cards to the bottom of the Hell library", v.count),
 };
+
+// Counters put on or taken off, a sentence a kind: "Cleo put 2 poison counters on Ben (now 3)", with each
+// language's own plural of "counter" (the kinds are rules.CardCounter's and rules.PlayerCounter's, from the bootstrap)
+function cardCounterOn(kind, n) {
+  return { [CC.PLUS]: P("{player} put {count} +1/+1 counter on {card} (now {total})", "{player} put {count} +1/+1 counters on {card} (now {total})", n),
+           [CC.MINUS]: P("{player} put {count} −1/−1 counter on {card} (now {total})", "{player} put {count} −1/−1 counters on {card} (now {total})", n),
+           [CC.CHARGE]: P("{player} put {count} charge counter on {card} (now {total})", "{player} put {count} charge counters on {card} (now {total})", n),
+           [CC.LOYALTY]: P("{player} put {count} loyalty counter on {card} (now {total})", "{player} put {count} loyalty counters on {card} (now {total})", n),
+  }[kind] || P("{player} put {count} {kind} counter on {card} (now {total})", "{player} put {count} {kind} counters on {card} (now {total})", n);
+}
+function cardCounterOff(kind, n) {
+  return { [CC.PLUS]: P("{player} took {count} +1/+1 counter off {card} (now {total})", "{player} took {count} +1/+1 counters off {card} (now {total})", n),
+           [CC.MINUS]: P("{player} took {count} −1/−1 counter off {card} (now {total})", "{player} took {count} −1/−1 counters off {card} (now {total})", n),
+           [CC.CHARGE]: P("{player} took {count} charge counter off {card} (now {total})", "{player} took {count} charge counters off {card} (now {total})", n),
+           [CC.LOYALTY]: P("{player} took {count} loyalty counter off {card} (now {total})", "{player} took {count} loyalty counters off {card} (now {total})", n),
+  }[kind] || P("{player} took {count} {kind} counter off {card} (now {total})", "{player} took {count} {kind} counters off {card} (now {total})", n);
+}
+function playerCounterOn(kind, n) {
+  return { [PC.POISON]: P("{player} gave {whose} {count} poison counter (now {total})", "{player} gave {whose} {count} poison counters (now {total})", n),
+           [PC.ENERGY]: P("{player} gave {whose} {count} energy counter (now {total})", "{player} gave {whose} {count} energy counters (now {total})", n),
+           [PC.EXPERIENCE]: P("{player} gave {whose} {count} experience counter (now {total})", "{player} gave {whose} {count} experience counters (now {total})", n),
+           [PC.COMMANDER]: T("{player}: {whose} took {delta} damage from {source}'s commander (now {total})"),
+  }[kind] || P("{player} gave {whose} {count} {kind} counter (now {total})", "{player} gave {whose} {count} {kind} counters (now {total})", n);
+}
+function playerCounterOff(kind, n) {
+  return { [PC.POISON]: P("{player} took {count} poison counter off {whose} (now {total})", "{player} took {count} poison counters off {whose} (now {total})", n),
+           [PC.ENERGY]: P("{player} took {count} energy counter off {whose} (now {total})", "{player} took {count} energy counters off {whose} (now {total})", n),
+           [PC.EXPERIENCE]: P("{player} took {count} experience counter off {whose} (now {total})", "{player} took {count} experience counters off {whose} (now {total})", n),
+           [PC.COMMANDER]: T("{player}: {delta} damage from {source}'s commander taken off {whose} (now {total})"),
+  }[kind] || P("{player} took {count} {kind} counter off {whose} (now {total})", "{player} took {count} {kind} counters off {whose} (now {total})", n);
+}
 
 export function logLine(e) {
   const li = el("li", "", e.undone ? { class: "undone" } : {});
@@ -53,14 +85,16 @@ export function logLine(e) {
   return li;
 }
 
-function logSentence(e) {
+export function logSentence(e) {
   // every line starts with its player: the host's, too, with a capital
   const d = e.detail || {};
   const v = { player: e.player || sentence(T("the host")), card: d.name || "", count: d.count ?? 0, game: d.game ?? e.game,
-              whose: d.whose || "", kind: kindName(d.kind || ""), delta: Math.abs(d.delta || 0), sides: d.sides ?? "", result: d.result ?? "",
-              step: stepName(d.step || ""), colors: d.colors || "", token: d.token || "" };
-  if (e.action === A.UNDO)  // the line taken back, said again as it was, after who took it back
-    return F(T("{player} took back: {what}"), { player: v.player, what: logSentence({ action: d.undone, player: d.whose, game: e.game, detail: d }) });
+              whose: d.whose || "", kind: d.kind || "", delta: Math.abs(d.delta || 0), sides: d.sides ?? "", result: d.result ?? "",
+              step: stepName(d.step || ""), colors: d.colors || "", token: d.token || "", source: d.source || "", total: d.count ?? 0 };
+  if (e.action === A.UNDO) {  // the line taken back, said again as this viewer read it, after who took it back
+    const what = logSentence({ action: d.undone, player: d.whose, game: e.game, detail: d.entry || {} });
+    return F(T("{player} took back: {what}"), { player: v.player, what });
+  }
   const say = SAY[e.action];
   return F(say ? say(d, v) : e.action, v);
 }

@@ -1,7 +1,7 @@
 // The Hell table's page: a phone's hand, or the laptop's board. The buttons wired to the API, then connected.
 import { $, page, setDrawn } from "./page.js";
 import { amp, api, call, code, connect, onState, q, showError } from "./api.js";
-import { boardView, closeEnd, nextStep, render } from "./render.js";
+import { boardView, closeCounters, closeEnd, nextStep, render, sayLast } from "./render.js";
 import { F, T, sentence } from "./i18n.js";
 import { el } from "./page.js";
 
@@ -26,6 +26,7 @@ $("end").onclick = async () => {  // the first step says what ending the game wi
   if (!answer.confirm) { showError(answer.error); return; }
   page.ending = asked;
   $("end-said").textContent = sentence(answer.error); $("end-confirm").hidden = false; $("end").hidden = true;
+  $("end-confirm").scrollIntoView({ block: "center" });  // the question where the eyes are, wherever End was tapped
 };
 $("end-no").onclick = closeEnd;
 $("end-yes").onclick = async () => { const game = page.ending; closeEnd(); setDrawn(null); await call("end-game", { confirm: true, game }); };
@@ -33,8 +34,12 @@ $("board-undo").onclick = () => call("undo");
 $("own-send").onclick = async () => { const name = $("own-name").value.trim(); if (!name) { $("own-name").focus(); return; }
   if (await call("own-card", { name })) $("own-name").value = ""; };
 $("own-name").onkeydown = e => { if (e.key === "Enter") $("own-send").click(); };
+// a late player in a dialog of its own: the board's columns never scroll to a form and away from the counts
+$("add-open").onclick = () => { $("add-dialog").showModal(); $("add-name").focus(); };
+$("add-cancel").onclick = () => $("add-dialog").close();
 $("add").onsubmit = async e => { e.preventDefault();
-  if (await call("host/add-player", { player: $("add-name").value, colors: $("add-colors").value })) { $("add-name").value = ""; $("add-colors").value = ""; } };
+  if (await call("host/add-player", { player: $("add-name").value, colors: $("add-colors").value })) {
+    $("add-name").value = ""; $("add-colors").value = ""; $("add-dialog").close(); } };
 $("switch").onclick = e => { e.preventDefault(); page.view = boardView() ? "phone" : "board"; localStorage.setItem("hell-view", page.view); render(); };
 window.addEventListener("resize", () => { if (page.state) render(); });
 $("seat-cancel").onclick = () => $("seat-menu").close();
@@ -54,7 +59,24 @@ $("first-player").onclick = () => call("first-player");
 $("roll-6").onclick = () => call("die", { sides: 6 });
 $("roll-20").onclick = () => call("die", { sides: 20 });
 $("flip").onclick = () => call("coin");
-$("life-start-form").onsubmit = e => { e.preventDefault(); call("host/life-start", { life: Number($("life-start").value) }); };
+// on a phone the same, from the bar wherever the page is scrolled: the answer (the die, the coin, who is first)
+// said in the dialog, where the eyes are
+async function tool(action) { $("tools-said").textContent = ""; if (await action()) sayLast(); }
+$("tools-roll-6").onclick = () => tool(() => call("die", { sides: 6 }));
+$("tools-roll-20").onclick = () => tool(() => call("die", { sides: 20 }));
+$("tools-flip").onclick = () => tool(() => call("coin"));
+$("tools-first-player").onclick = () => tool(() => call("first-player"));
+$("tools-next-step").onclick = () => tool(nextStep);
+$("tools-next-turn").onclick = () => tool(() => call("next-turn"));
+$("tools-open").onclick = () => { $("tools-said").textContent = ""; $("tools").showModal(); };
+$("tools-close").onclick = () => $("tools").close();
+$("tools-end").onclick = () => { $("tools").close(); $("end").click(); };
+// the starting life in a dialog of its own: the board's columns never scroll to a form and away from the counts
+$("life-start-open").onclick = () => { $("life-start").value = page.state.life_start; $("life-start-dialog").showModal(); $("life-start").focus(); };
+$("life-start-cancel").onclick = () => $("life-start-dialog").close();
+$("life-start-form").onsubmit = async e => { e.preventDefault();
+  if (await call("host/life-start", { life: Number($("life-start").value) })) $("life-start-dialog").close(); };
+$("counters-close").onclick = () => closeCounters();
 
 // a deck from this phone: pasted, or its colors picked; the table answers with its colors and hhd check's warnings
 async function useDeck(extra) {

@@ -1,9 +1,9 @@
 // What the page shows: the state the API read, drawn into the page's sections (a phone's hand, or the laptop's
 // board), and the dialogs a card or a seat opens.
 import { $, el, page, setDrawn } from "./page.js";
-import { DESTINATIONS as TO, ENDS, F, P, STEPS, SYMBOLS, T, ZONES } from "./i18n.js";
+import { CARD_COUNTERS as CC, DESTINATIONS as TO, ENDS, F, P, PLAYER_COUNTERS as PC, STEP_ORDER, STEPS, SYMBOLS, T, ZONES } from "./i18n.js";
 import { call, join, q } from "./api.js";
-import { logLine } from "./log.js";
+import { logLine, logSentence } from "./log.js";
 
 // card text with its mana symbols drawn as symbols ({2} → a grey circle with 2, as hhd's PDFs draw it)
 export function rich(target, text) {
@@ -70,7 +70,7 @@ const ZONE_NAMES = () => ({ [ZONES.BATTLEFIELD]: T("battlefield"), [ZONES.GRAVEY
 function cardState(c) {
   const said = [];
   if (c.tapped) said.push(T("tapped"));
-  for (const [kind, n] of Object.entries(c.counters || {})) said.push(kind + ": " + n);
+  for (const [kind, n] of Object.entries(c.counters || {})) said.push(cardCounterName(kind) + ": " + n);
   return said.length ? " (" + said.join(", ") + ")" : "";
 }
 // the tokens a card made that are in play, counted with it: "Food tokens: 2"
@@ -92,38 +92,84 @@ function renderPlayed() {
 }
 
 // life totals, counters, whose turn and step: the same on every phone and the board
-const TURN = Object.values(STEPS);  // the steps in a turn's order, as the server names them
+const TURN = STEP_ORDER;  // the steps in a turn's order, as the server names them
 export function stepName(step) {
   return { [STEPS.UNTAP]: T("untap step"), [STEPS.UPKEEP]: T("upkeep"), [STEPS.DRAW]: T("draw step"),
            [STEPS.MAIN_1]: T("first main phase"), [STEPS.COMBAT]: T("combat"), [STEPS.MAIN_2]: T("second main phase"),
            [STEPS.END]: T("end step") }[step] || step;
 }
-export const KINDS = () => ({ poison: T("poison"), energy: T("energy") });  // counters' kinds, sent in English
-export function kindName(kind) { return KINDS()[kind] || kind; }
+// the counters' kinds as the rules name them (rules.CardCounter, rules.PlayerCounter: from the bootstrap), said
+export function cardCounterName(kind) {
+  return { [CC.PLUS]: "+1/+1", [CC.MINUS]: "−1/−1", [CC.CHARGE]: T("charge"), [CC.LOYALTY]: T("loyalty") }[kind] || kind;
+}
+const COMMANDER = PC.COMMANDER + ":";  // commander damage is kept per commander: "commander:Ben"
+export function playerCounterName(key) {
+  if (key.startsWith(COMMANDER)) return F(T("{player}'s commander"), { player: key.slice(COMMANDER.length) });
+  return { [PC.POISON]: T("poison"), [PC.ENERGY]: T("energy"), [PC.EXPERIENCE]: T("experience") }[key] || key;
+}
+// a player's counters as the API takes them: a kind, and for commander damage whose commander dealt it
+function counterBody(whose, key, delta) {
+  return key.startsWith(COMMANDER) ? { whose, kind: PC.COMMANDER, from: key.slice(COMMANDER.length), delta } : { whose, kind: key, delta };
+}
+function counterKeys(p) {  // every counter a player may have: the kinds, then damage from each other player's commander
+  return [PC.POISON, PC.ENERGY, PC.EXPERIENCE, ...page.state.players.filter(o => o.name !== p.name).map(o => COMMANDER + o.name)];
+}
+// one counter of one player: its name and count between − and + (one tap each); − only when there is one to take off
+function counterRow(p, key, n, tag = "li") {
+  const row = el(tag, "", { class: "counter-row" });
+  const said = playerCounterName(key);
+  const minus = el("button", "−", { class: "soft pm", "aria-label": F(T("{player}: one {kind} less"), { player: p.name, kind: said }) });
+  minus.disabled = !n; minus.onclick = () => call("player-counter", counterBody(p.name, key, -1));
+  const plus = el("button", "+", { class: "soft pm", "aria-label": F(T("{player}: one {kind} more"), { player: p.name, kind: said }) });
+  plus.onclick = () => call("player-counter", counterBody(p.name, key, 1));
+  row.append(el("span", said + ": " + n, { class: "counter-name" }), minus, plus);
+  return row;
+}
+let countersOf = null;  // the player whose counters' dialog is open: drawn again at each state
+export function openCounters(name) { countersOf = name; renderCounters(); $("counters").showModal(); }
+export function closeCounters() { countersOf = null; $("counters").close(); }
+function renderCounters() {
+  const p = countersOf && page.state.players.find(o => o.name === countersOf);
+  if (!p) { if ($("counters").open) closeCounters(); return; }
+  $("counters-title").textContent = F(T("{player}'s counters"), { player: p.name });
+  $("counters-list").replaceChildren(...counterKeys(p).map(key => counterRow(p, key, (p.counters || {})[key] || 0)));
+}
 function renderLives(me) {
   const state = page.state, turn = state.turn;
   $("turn").textContent = turn.player ? F(T("{player}'s turn · {step}"), { player: turn.player, step: stepName(turn.step) }) : T("Nobody's turn yet: pick a first player.");
-  $("next-step").disabled = !turn.player;
+  $("next-step").disabled = $("tools-next-step").disabled = !turn.player;
+  $("tools-turn").textContent = $("turn").textContent;
   const actor = !!me || state.host;
   for (const id of ["next-step", "next-turn", "first-player", "roll-6", "roll-20", "flip"]) $(id).hidden = !actor;
-  $("life-start-form").hidden = !state.host;
-  if (document.activeElement !== $("life-start")) $("life-start").value = state.life_start;
+  $("life-start-open").hidden = $("add-open").hidden = !state.host;
+  $("life-start-open").textContent = F(T("Starting life: {count}…"), { count: state.life_start });
   $("lives").replaceChildren(...state.players.map(p => {
     const li = el("li", "", { class: "life" + (turn.player === p.name ? " turn-now" : "") });
     const name = el("span", "", { class: "life-name" }); name.append(el("b", p.name));
-    for (const [kind, n] of Object.entries(p.counters || {})) name.append(el("span", " · " + kindName(kind) + " " + n, { class: "small" }));
+    const counted = Object.entries(p.counters || {}).map(([key, n]) => playerCounterName(key) + " " + n).join(" · ");
+    if (counted) name.append(el("span", counted, { class: "board-counters" }));  // the board's, beside the name
     const total = el("span", String(p.life), { class: "life-total", "aria-label": F(T("{player}: {count} life"), { player: p.name, count: p.life }) });
     li.append(name);
     if (actor) {
       const change = (label, delta, said) => { const b = el("button", label, { class: "soft pm", "aria-label": F(said, { player: p.name }) });
         b.onclick = () => call("life", { whose: p.name, delta }); return b; };
       li.append(change("−", -1, T("{player}: one life less")), total, change("+", 1, T("{player}: one life more")));
-      const poison = el("button", T("+poison"), { class: "soft counter" }); poison.append(el("span", " " + p.name, { class: "sr" }));
-      poison.onclick = () => call("player-counter", { whose: p.name, kind: "poison", delta: 1 });
-      li.append(poison);
+      const more = el("button", T("Counters…"), { class: "soft counter" }); more.append(el("span", " " + p.name, { class: "sr" }));
+      more.onclick = () => openCounters(p.name);
+      li.append(more);
     } else li.append(total);
+    // the counters a player has, each with its − and + (the others are a tap away, in the dialog)
+    const had = Object.entries(p.counters || {});
+    if (had.length) {
+      const counters = el("div", "", { class: "counters" });
+      counters.append(...had.map(([key, n]) => actor ? counterRow(p, key, n, "span") : el("span", playerCounterName(key) + ": " + n, { class: "counter-name" })));
+      li.append(counters);
+    }
     return li; }));
+  renderCounters();
 }
+// the table's newest line, said in the bar's Table… dialog after a die, a coin or a turn asked there
+export function sayLast() { const last = page.state.log[0]; $("tools-said").textContent = last ? logSentence(last) : ""; }
 export function nextStep() {
   const turn = page.state.turn;
   const at = TURN.indexOf(turn.step);
@@ -175,12 +221,15 @@ function tokens(list, card) {  // the tokens a card makes, under its rulings: a 
 
 // The rules deal the opening hand before the game: until a player has theirs, the bar's main button deals it (and
 // says so) instead of drawing; then it draws from Hell, greyed while a drawn card waits for take or decline.
+// The opening hand is kept before any draw (the server refuses a draw until then): while it is dealt, the bar's
+// one action is Keep, in view wherever the page is scrolled, and Draw is not offered.
 function renderBar(me) {
-  const first = !!me && me.opening === null;
+  const first = !!me && me.opening === null, deciding = !!me && me.opening === "dealt";
   const bar = $("draw");
   bar.dataset.action = first ? "opening-hand" : "draw";
   bar.textContent = first ? T("First your opening hand: 2 Hell cards") : T("Draw from Hell");
   bar.disabled = !me || (!first && !!me.pending);
+  bar.hidden = deciding; $("keep").hidden = !deciding;
 }
 
 function renderOpening(me) {
@@ -252,11 +301,13 @@ function owned(c) { return c.owner ? F(T("owner: {player}"), { player: c.owner }
 function renderPlayers() {
   const state = page.state;
   $("players").replaceChildren(...state.players.map(p => {
-    const li = el("li", "");
+    const li = el("li", "", state.turn.player === p.name ? { class: "turn-now" } : {});
     const who = el("span", ""); who.append(el("span", "", { class: "dot" + (p.online ? " on" : ""), "aria-hidden": "true" }),
       el("b", p.name), " · " + P("{count} Hell card", "{count} Hell cards", p.card_count));
     const how = el("span", (p.online ? T("connected") : p.seated ? T("not connected") : T("no phone yet")) + (p.waiting ? " · " + T("deciding") : ""), { class: "small" });
-    how.append(el("span", " · " + P("{count} life", "{count} life", p.life), { class: "board-only" }));  // the board's first screen
+    how.append(el("span", " · ", { class: "board-only" }), el("span", P("{count} life", "{count} life", p.life), { class: "board-only life-said" }));  // the board's first screen
+    const counted = Object.entries(p.counters || {}).map(([key, n]) => playerCounterName(key) + " " + n).join(" · ");
+    if (counted) how.append(el("span", " · " + counted, { class: "board-only" }));  // poison and the rest, in view too
     li.append(who, how);
     if (state.host && p.seated) {  // one button beside the name: the seat's choices, and what each does, in a dialog
       const seat = el("button", T("Seat…"), { class: "soft" }); seat.append(el("span", " " + p.name, { class: "sr" }));
@@ -304,14 +355,17 @@ function openCard(c, zone, top = false) {
   const open = [ZONES.BATTLEFIELD, ZONES.GRAVEYARD, ZONES.EXILE].includes(zone);
   $("dlg-owner").textContent = zone === ZONES.SIDEBOARD || open ? owned(c) : "";
   const acts = [];
-  const act = (label, action, extra, style = "") => { const b = el("button", label, { class: style });
+  const act = (label, action, extra, style = "", aria = "") => { const b = el("button", label, { class: style, ...(aria ? { "aria-label": aria } : {}) });
     b.onclick = async () => { $("card-dialog").close(); await call(action, extra); }; acts.push(b); };
   const me = myPlayer();
   const move = (label, to, style = "soft") => act(label, "move", { position: c.position, to }, style);
   if (zone === ZONES.BATTLEFIELD && (me || page.state.host)) {
     act(c.tapped ? T("Untap") : T("Tap"), "tap", { position: c.position, tapped: !c.tapped }, "good");
-    act(T("+1/+1 counter"), "card-counter", { position: c.position, kind: "+1/+1", delta: 1 });
-    if ((c.counters || {})["+1/+1"]) act(T("−1 +1/+1 counter"), "card-counter", { position: c.position, kind: "+1/+1", delta: -1 });
+    for (const kind of [CC.PLUS, CC.MINUS, CC.CHARGE, CC.LOYALTY]) {  // each kind up, and down when there is one to take off
+      const said = cardCounterName(kind), n = (c.counters || {})[kind] || 0;
+      act("+ " + said + (n ? " (" + n + ")" : ""), "card-counter", { position: c.position, kind, delta: 1 }, "soft", F(T("one {kind} counter more on {card}"), { kind: said, card: c.name }));
+      if (n) act("− " + said, "card-counter", { position: c.position, kind, delta: -1 }, "soft", F(T("one {kind} counter less on {card}"), { kind: said, card: c.name }));
+    }
   }
   if (zone === ZONES.BATTLEFIELD && (me && me.name === c.controller || page.state.host)) {  // its tokens, counted by its controller
     for (const t of c.tokens || []) {
