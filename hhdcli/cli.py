@@ -19,7 +19,7 @@ from hhdcli.colors import BASICS_PER_TYPE
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import HhdError, InputError
 from hhdcli.i18n import LANGUAGES, N_, _, current_language, format_decimal, ngettext, quote
-from hhdcli.output import BrokenPipe, echo, echo_json, is_terminal, prepare_streams, stdout_failed
+from hhdcli.output import BrokenPipe, OutputError, echo, echo_json, is_terminal, prepare_streams, stdout_failed
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card
@@ -53,6 +53,7 @@ class _Translated:
             # Click makes it once, in the language of that run: it keeps the msgid, translated when shown
             option.help = "Show this message and exit."
             setattr(option, "hhd_msgid", True)  # noqa: B010  # a mark of ours on Click's object
+            option.callback = _guarded_help(option.callback)
         return option
 
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
@@ -64,6 +65,20 @@ class _Translated:
             for param in params:
                 stack.enter_context(_help_in_language(param))
             super().format_options(ctx, formatter)  # type: ignore[misc]
+
+
+def _guarded_help(show: Callable[..., Any] | None) -> Callable[..., Any] | None:
+    """A command's help that stdout does not take (a full disk, a closed pipe) is hhd's one line, as any output
+    is: Click's own writing would otherwise surface as an OSError naming no file."""
+    if show is None:
+        return None
+
+    def guarded(*args: Any) -> Any:
+        try:
+            return show(*args)
+        except OSError as exc:
+            raise stdout_failed(exc) from None
+    return guarded
 
 
 @contextlib.contextmanager
@@ -175,10 +190,10 @@ class HhdGroup(HhdSubgroup):
             return super().main(arguments, *rest, **kwargs)
         except BrokenPipe:
             raise SystemExit(1) from None  # the reader went away: nothing to say, and no one to say it to
-        except OSError as exc:  # Click's own help or usage text that stdout did not take
+        except (OSError, OutputError) as exc:  # Click's own help or usage text that stdout did not take
             if "--debug" in arguments:
                 raise
-            failed = stdout_failed(exc)
+            failed = exc if isinstance(exc, OutputError) else stdout_failed(exc)
             if isinstance(failed, HhdError):
                 echo(_("error: {message}").format(message=failed.message), err=True, fg="red")
             raise SystemExit(1) from None
@@ -1037,9 +1052,14 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
 @behind_proxy_option
 @option("--expire", type=click.FloatRange(min=0, min_open=True), default=14, show_default=True, metavar="DAYS",
         help=N_("Delete a table nobody acted at for this many days."))
+@option("--max-tables", type=click.IntRange(1, 10**6), default=1000, show_default=True, metavar="N",
+        help=N_("Keep at most this many tables: beyond it, new tables are refused (open ones go on)."))
+@option("--max-megabytes", type=Finite(1, 10**7), default=2000, show_default=True, metavar="MB",
+        help=N_("Keep at most this many megabytes of tables in --dir: beyond it, new tables are refused."))
+@offline_option
 @pass_env
 def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, behind_proxy: bool,
-          expire: float) -> None:
+          expire: float, max_tables: int, max_megabytes: float) -> None:
     """Run Hell tables for a community: anyone opens a table on the front page.
 
     The front page (English and Russian) opens a table: the players, each with their lands' colors or
@@ -1052,12 +1072,14 @@ def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, be
     Examples:
       hhd serve
       hhd serve --public-url https://hell.example.org --behind-proxy
+      hhd serve --max-tables 200 --max-megabytes 500 --expire 7
     """
     from hhdcli.table.online import Public
     from hhdcli.table.online import public_url as checked_url
     from hhdcli.table.serve import serve_community
 
-    serve_community(env, root, host, port, Public(checked_url(public_url), behind_proxy), expire)
+    serve_community(env, root, host, port, Public(checked_url(public_url), behind_proxy), expire, max_tables,
+                    max_megabytes)
 
 
 @cli.group()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from hhdcli.colors import BASICS_PER_TYPE
 from hhdcli.env import DEFAULT_LIBRARY, Env
 from hhdcli.errors import InputError
-from hhdcli.i18n import _, ngettext, quote
+from hhdcli.i18n import _, current_language, ngettext, quote
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card, CardIndex
@@ -318,7 +318,27 @@ def players_from_options(env: Env, options: PlayerOptions) -> dict[str, tuple[st
             if found.unresolved:  # quoted, one from the next by "; ": a card's name may hold a comma
                 env.warn(_("{file}: not known, so not counted: {names} (if any is a land, name its colors with "
                            "--land NAME=COLORS)").format(file=value, names="; ".join(map(quote, found.unresolved))))
-            colors[name.strip()] = found.colors
+            colors[_player_name(name)] = found.colors
         else:
-            colors[name.strip()] = parse_colors_option(value)
+            colors[_player_name(name)] = parse_colors_option(value)
+    _player_names(list(colors))
     return colors
+
+
+def _player_name(typed: str) -> str:
+    """A player's name from the command line (not empty), checked as the table checks every name."""
+    return _player_names([typed])[0]
+
+
+def _player_names(typed: list[str]) -> list[str]:
+    """Names each checked (hhdcli/table/names.py) and no two alike, or hhd's one-line error in the run's
+    language (the table's catalog holds the words)."""
+    from hhdcli.table.errors import TableError
+    from hhdcli.table.i18n import translations
+    from hhdcli.table.names import seat_names
+
+    try:
+        return seat_names(typed)
+    except TableError as exc:
+        raise InputError(exc.said(translations(current_language()).gettext),
+                         _("give each player a name of their own: --player NAME=COLORS")) from exc

@@ -44,14 +44,17 @@ def test_a_narrow_stdout_encoding_gets_what_it_can_show(legacy_cache, encoding, 
     done.stdout.decode(encoding)  # every byte is the stream's own encoding
 
 
-@pytest.mark.parametrize("command", [["--help"], ["cards", "--offline"], ["status", "--json"]])
+@pytest.mark.parametrize("command", [["--help"], ["--version"], ["cards", "--offline"], ["status", "--json"],
+                                     ["serve", "--help"], ["cache", "clean", "--help"]])
 def test_a_full_stdout_is_one_line_and_a_failure(legacy_cache, command):
     with open("/dev/full", "wb") as full:
         done = run_hhd("--cache-dir", str(legacy_cache), *command, stdout=full, stderr=subprocess.PIPE)
     errors = done.stderr.decode()
     assert done.returncode != 0
     assert "Traceback" not in errors and "Exception ignored" not in errors
-    assert "error: cannot print to standard output: No space left on device" in errors
+    said = errors.splitlines()
+    assert said[0] == "error: cannot print to standard output: No space left on device"
+    assert all(line.startswith("  → ") for line in said[1:])  # and at most the next step
 
 
 def test_a_closed_stdout_is_one_line_and_a_failure(legacy_cache):

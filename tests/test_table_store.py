@@ -21,7 +21,7 @@ from hhdcli.cache import load_builtin
 from hhdcli.mana import SymbolTable
 from hhdcli.table.errors import TableError
 from hhdcli.table.session import Session
-from hhdcli.table.store import MIGRATIONS, FairLock, StateUnwritable, Store, state_error
+from hhdcli.table.store import MIGRATIONS, Damaged, FairLock, StateUnwritable, Store, state_error
 
 
 def cards() -> dict:
@@ -131,7 +131,7 @@ def test_a_state_file_sqlite_cannot_write_is_not_called_damaged(tmp_path):
     said = state_error(refused.value, path)
     assert isinstance(said, StateUnwritable) and said.message.startswith(f"cannot write {path}")
     damaged = state_error(sqlite3.DatabaseError("file is not a database"), path)
-    assert type(damaged) is TableError and "is damaged" in damaged.message
+    assert type(damaged) is Damaged and "is damaged" in damaged.message
 
 
 @contextlib.contextmanager

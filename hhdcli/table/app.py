@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, url_for
@@ -45,6 +45,9 @@ from hhdcli.table.images import FACES, Faces, face_tag
 from hhdcli.table.rules import OWN_CARDS, End, card_counter_kind, destination_of, starting_life
 from hhdcli.table.session import Session
 from hhdcli.table.store import disk_full
+
+if TYPE_CHECKING:
+    from hhdcli.decklists import Deck
 
 CODE_COOKIE, TOKEN_COOKIE, HOST_COOKIE = "hhd_code", "hhd_player", "hhd_host"  # each kept for its table's path
 AUTH_SCHEME = "Table"  # Authorization: Table code=…, player=…, host=… (a script's way; a page's is its cookies)
@@ -589,16 +592,17 @@ def reseat() -> Any:
 @table.post("/api/host/add-player")
 def add_player() -> Any:
     from hhdcli import colors as palette
+    from hhdcli.table.names import player_name
 
     host()
     name, colors = body().get("player"), body().get("colors", "")
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_PLAYER or not _text(name):
+    if not isinstance(name, str) or not (name := player_name(name)) or not _text(name):
         raise TableError("name the player (at most {most} characters)", status=400, most=MAX_PLAYER)
     letters = palette.parse_letters(colors) if isinstance(colors, str) else None
     if letters is None:
         raise TableError("colors: the letters W U B R G P, or none", status=400)
-    served().session.add_player(" ".join(name.split()), "".join(letters))
-    return jsonify(player=" ".join(name.split()), colors="".join(letters))
+    served().session.add_player(name, "".join(letters))
+    return jsonify(player=name, colors="".join(letters))
 
 
 # --- actions -----------------------------------------------------------------------------------------------
@@ -729,6 +733,26 @@ def whose() -> str:
 MAX_DECK_TEXT = 60_000  # a pasted deck list (a 250-card cube is a fifth of it)
 
 
+def _linked_deck(text: str) -> Deck | None:
+    """The deck a pasted link names (one of the six sites hhd check reads), read from its site off the server's
+    loop; None when the text is no deck link. A link the table cannot read is refused in one line, never taken
+    for an empty list."""
+    from hhdcli.decksites import is_deck_url
+    from hhdcli.errors import HhdError
+    from hhdcli.table.server import off_loop
+
+    link = text.strip()
+    if "\n" in link or not is_deck_url(link):
+        return None
+    read = served().session.read_link
+    if read is None:
+        raise TableError("this table does not read deck links: paste the deck list as text", status=400)
+    try:
+        return off_loop(read, link)
+    except HhdError as exc:  # the site's refusal, in the words hhd check uses
+        raise TableError("the deck link could not be read: {reason}", status=400, reason=exc.message) from exc
+
+
 @table.post("/api/deck")
 def deck() -> Any:
     """A player's deck from their phone: {"text": a pasted list, any format hhd check reads} or {"colors": "RG"}.
@@ -739,7 +763,7 @@ def deck() -> Any:
     who = player()
     text, colors = body().get("text"), body().get("colors")
     if isinstance(text, str) and text.strip() and len(text) <= MAX_DECK_TEXT and _text(text):
-        found = served().session.set_deck(who, text, None)
+        found = served().session.set_deck(who, _linked_deck(text) or text, None)
     elif isinstance(colors, str) and (letters := palette.parse_letters(colors)) is not None:
         found = served().session.set_deck(who, None, "".join(letters))
     else:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from flask import Flask
 
     from hhdcli.cache import CardCache
+    from hhdcli.decklists import Deck
     from hhdcli.table.changes import Changes
     from hhdcli.table.online import Public
     from hhdcli.table.throttle import Throttle
@@ -36,6 +37,10 @@ if TYPE_CHECKING:
 SHORT_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # 32 letters, none mistaken for another (no I, O, 0, 1)
 SHORT_LENGTH = 8  # 40 bits
 MAX_SEATS = 8
+MAX_DECK_TEXT = 60_000  # characters of a pasted deck list, as a phone's /api/deck (a 250-card cube is a fifth)
+MAX_DECK_LINES = 1_000  # its lines (a 250-card cube with a sideboard is a few hundred)
+MAX_TABLES = 1000  # tables a server keeps at once (hhd serve --max-tables)
+MAX_MEGABYTES = 2000  # and the megabytes of their folders (--max-megabytes): some 60 KB a table, up to 2 MB
 # Seconds without a request and without a page listening: the table leaves memory (its folder stays, its
 # write-ahead log folded into its file). A loaded table costs about 1 MB; loading it again at its next request
 # about 50 ms of the server's time (its library, session and app): after 20 minutes, as it was, a server of
@@ -47,7 +52,9 @@ EXPIRE_DAYS = 14
 
 class Refused(Exception):
     """What the opener sent cannot make a table: said on the front page in the opener's language (the page's
-    catalog), with what to do."""
+    catalog), with what to do, and the HTTP status that says so."""
+
+    status = 400
 
     def __init__(self, template: str, hint: str = "", **values: object) -> None:
         super().__init__(template.format(**values))
@@ -56,6 +63,13 @@ class Refused(Exception):
     def said(self, gettext: Callable[[str], str] = str) -> str:
         text = gettext(self.template).format(**self.values)
         return f"{text} ({gettext(self.hint)})" if self.hint else text
+
+
+class Full(Refused):
+    """The server keeps as many tables (or megabytes) as it was told: no new one until some expire. The open
+    tables go on."""
+
+    status = 507
 
 
 def starting_life(typed: str) -> int | None:
@@ -103,10 +117,6 @@ def table_path(key: str) -> str:
     return f"/t/{key}/"
 
 
-def _none_kept() -> str:
-    raise ValueError("its state file keeps no join code")
-
-
 def normal_short(typed: str) -> str | None:
     """A short code as typed (any case, with spaces or dashes), or None when it cannot be one."""
     letters = "".join(c for c in typed.upper() if c not in " -")
@@ -124,8 +134,12 @@ class Community:
 
     def __init__(self, root: Path, cache: CardCache, public: Public, throttle: Throttle,
                  changes: Callable[[], Changes], expire: float = EXPIRE_DAYS * 86400.0,
-                 images: Path | None = None, log: Callable[[str], None] | None = None) -> None:
+                 images: Path | None = None, log: Callable[[str], None] | None = None,
+                 read_link: Callable[[str], Deck] | None = None, max_tables: int = MAX_TABLES,
+                 max_megabytes: float = MAX_MEGABYTES) -> None:
+        self.max_tables, self.max_bytes = max_tables, int(max_megabytes * 2**20)
         self.root, self.cache, self.public, self.throttle = root, cache, public, throttle
+        self.read_link = read_link  # a pasted deck link, as hhd check reads it (None: links are refused)
         self.changes, self.expire, self.images = changes, expire, images
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         self.tables, self.shorts = root / "tables", root / "short"
@@ -139,7 +153,8 @@ class Community:
     def open(self, seats: list[Seat], seed: str, upload: bytes | None, life: str = "") -> Opened:
         """A new table: its library drawn from `seed` (or the uploaded library file, checked as hhd show
         checks it), its players seated, their starting life `life` as typed (empty: 20). Written in a folder of
-        its own, named by its code once complete."""
+        its own, named by its code once complete; refused (Full) when the server keeps all it may."""
+        self._check_room()
         players = self._players(seats)
         starting = starting_life(life)
         work = self.tables / f".new-{secrets.token_hex(8)}"
@@ -155,6 +170,15 @@ class Community:
             shutil.rmtree(work, ignore_errors=True)
             raise
         return Opened(code, short, host)
+
+    def _check_room(self) -> None:
+        """Room for one more table: fewer than `max_tables`, their folders under `max_megabytes` (a new table
+        adds its library, some 30 KB, and its session)."""
+        folders = list(self.tables.iterdir())
+        tables, used = len(folders), sum(_bytes_of(folder) for folder in folders)
+        if tables >= self.max_tables or used >= self.max_bytes:
+            raise Full("This server holds as many tables as it may; a new one can be opened when idle ones "
+                       "expire.", "try again later, or run a table of your own with hhd table")
 
     def _drawn(self, seed: str) -> bytes:
         from hhdcli.files import dump_json
@@ -186,16 +210,22 @@ class Community:
         from hhdcli import colors as palette
         from hhdcli.deck import deck_colors
         from hhdcli.decklists import parse_deck
+        from hhdcli.table.names import seat_names
 
         players: dict[str, tuple[str, ...]] = {}
-        for seat in seats[:MAX_SEATS]:
-            name = " ".join(seat.name.split())
-            if not name:
-                continue
-            if len(name) > 40 or name in players:
-                raise Refused("{name}: a player's name is at most 40 letters, each name once", name=name)
+        seats = [seat for seat in seats[:MAX_SEATS] if seat.name.strip()]
+        try:
+            names = seat_names(seat.name for seat in seats)
+        except TableError as exc:  # said in the opener's language, as every refusal of the front page
+            raise Refused(exc.template, "", **exc.values) from exc
+        for name, seat in zip(names, seats, strict=True):
+            pasted = seat.deck.replace("\r\n", "\n")  # a browser sends a text area's lines with CRLF
+            if len(pasted) > MAX_DECK_TEXT or pasted.count("\n") >= MAX_DECK_LINES:
+                raise Refused("{name}: a deck list is at most {most} characters and {lines} lines",
+                              "paste the deck's main deck and sideboard alone, or its link", name=name,
+                              most=MAX_DECK_TEXT, lines=MAX_DECK_LINES)
             if seat.deck.strip():
-                deck = parse_deck(seat.deck, name)
+                deck = self._linked_deck(name, seat.deck) or parse_deck(seat.deck, name)
                 players[name] = deck_colors(deck, self.cache.cards).colors
                 continue
             letters = palette.parse_letters(seat.colors)
@@ -206,6 +236,21 @@ class Community:
         if not players:
             raise Refused("name at least one player")
         return players
+
+    def _linked_deck(self, name: str, pasted: str) -> Deck | None:
+        """The deck a pasted link names, read from its site as hhd check reads it (None: no deck link); a link
+        that cannot be read is refused in one line, never taken for a deck without lands."""
+        from hhdcli.decksites import is_deck_url
+
+        link = pasted.strip()
+        if "\n" in link or not is_deck_url(link):
+            return None
+        if self.read_link is None:
+            raise Refused("{name}: this server does not read deck links", "paste the deck list as text", name=name)
+        try:
+            return self.read_link(link)
+        except HhdError as exc:
+            raise Refused("{name}: the deck link could not be read: {reason}", name=name, reason=exc.message) from exc
 
     def _short(self, code: str) -> str:
         from hhdcli.files import write_atomic
@@ -243,11 +288,11 @@ class Community:
         if key in self.damaged:
             return self.damaged[key]
         folder = self.tables / key
-        if not (folder / "state.sqlite").is_file():
+        if not folder.is_dir():
             return None
         try:
             fresh = self._load(folder)
-        except (HhdError, OSError, ValueError) as exc:
+        except (HhdError, TableError, OSError, ValueError) as exc:
             why = exc.message if isinstance(exc, HhdError) else str(exc)
             self.damaged[key] = why
             self.log(f"hhd serve: table {key[:12]} refused: {why}".replace(str(folder), key[:12]))
@@ -260,15 +305,26 @@ class Community:
         from hhdcli.table.online import table_app
         from hhdcli.table.serve import open_session
 
-        resolved = open_library(folder / "library.json", self.cache.cards, self.cache.meta.sha256)
-        session, _resumed = open_session(resolved, self.cache, {}, folder / "state.sqlite")
-        try:
-            code = session.join_code(_none_kept)
-            if table_id(code) != folder.name:
+        found: list[str] = []
+
+        def this_tables(meta: dict[str, str]) -> None:
+            """The code the state file keeps is the one the folder is named by (its SHA-256): checked before the
+            file is opened."""
+            code = meta.get("code")
+            if code is None or table_id(code) != folder.name:
                 raise ValueError("its state file belongs to another table")
-        except BaseException:
-            session.close()  # refused: its file is not held open
-            raise
+            found.append(code)
+
+        state = folder / "state.sqlite"
+        if not state.is_file():  # a table's folder holds its state from the moment it is named by its code
+            raise ValueError(f"its state file is missing: {state}")
+        resolved = open_library(folder / "library.json", self.cache.cards, self.cache.meta.sha256)
+        session, _resumed = open_session(resolved, self.cache, {}, state, check=this_tables)
+        if not found:  # no session's meta to check: not a table's state
+            session.close()
+            raise ValueError("its state file keeps no join code")
+        session.read_link = self.read_link
+        code = found[-1]
         changes = self.changes()
         join = self.public.join_url(code, table_path(folder.name))
         app = table_app(session, code, changes, self.public, self.throttle, [join] if join else [], self.images)
@@ -322,6 +378,14 @@ class Community:
         """The server stops: every table's event streams end now."""
         for loaded in self.loaded.values():
             loaded.changes.close()
+
+
+def _bytes_of(folder: Path) -> int:
+    """The bytes of a table's files (0 for one the sweep deletes meanwhile)."""
+    try:
+        return sum(entry.stat().st_size for entry in folder.iterdir() if entry.is_file())
+    except OSError:
+        return 0
 
 
 def last_action(folder: Path) -> float:

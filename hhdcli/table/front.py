@@ -23,6 +23,8 @@ from hhdcli.errors import HhdError
 from hhdcli.i18n import N_
 from hhdcli.table.community import MAX_SEATS, Community, Refused, Seat, shown_short, table_id, table_path
 from hhdcli.table.i18n import asker_language, choose_language, translations
+from hhdcli.table.server import off_loop
+from hhdcli.table.throttle import EVERYONE
 
 STATIC = Path(__file__).parent / "static"
 MAX_UPLOAD = 2 * 1024 * 1024  # a library file of hhd generate is some 30 KB; a deck list a few
@@ -49,10 +51,10 @@ def front_app(community: Community) -> Flask:
                       request.form.get(f"deck{n}", "")) for n in range(MAX_SEATS)]
         upload = request.files.get("library")
         data = upload.read() if upload and upload.filename else None
-        try:
-            opened = community.open(seats, request.form.get("seed", ""), data, request.form.get("life", ""))
+        try:  # off the loop: drawing a library, reading decks (a site's answer) and writing the session
+            opened = off_loop(community.open, seats, request.form.get("seed", ""), data, request.form.get("life", ""))
         except Refused as exc:
-            return page(exc.said(_), 400)
+            return page(exc.said(_), exc.status)
         except HhdError as exc:  # the session could not start (hhd's own words, in the server's language)
             return page(exc.message, 400)
         from urllib.parse import quote
@@ -67,13 +69,14 @@ def front_app(community: Community) -> Flask:
 
     @app.post("/join")
     def join_by_short() -> Any:
-        refused = same_site() or throttled("short")
+        refused = same_site() or throttled("short") or throttled("missed", EVERYONE, count=False)
         if refused:
             return refused
         from hhdcli.table.app import CODE_COOKIE, keep_cookie
 
         code = community.code_for_short(request.form.get("short", ""))
         if code is None or community.app_for(code) is None:
+            community.throttle.count("missed", EVERYONE)  # guesses from every address, bounded together
             return page(_("No table has this code: check its letters with the host."), 404)
         path = table_path(table_id(code))
         answer = redirect(path, 303)  # the table's bare address: its code goes in the cookie, not the Location
@@ -127,8 +130,9 @@ def front_app(community: Community) -> Flask:
             return page(_("Requests from another site are refused."), 403)
         return None
 
-    def throttled(kind: str) -> Response | None:
-        seconds = community.throttle.wait(kind, request.remote_addr or "")
+    def throttled(kind: str, address: str | None = None, count: bool = True) -> Response | None:
+        asker = (request.remote_addr or "") if address is None else address
+        seconds = community.throttle.wait(kind, asker) if count else community.throttle.waiting(kind, asker)
         if not seconds:
             return None
         answer = page(_("Too many tries from your address: try again in {seconds} s.").format(seconds=seconds), 429)

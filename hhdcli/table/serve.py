@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import secrets
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ from hhdcli.i18n import _, current_language, quote
 from hhdcli.output import echo, is_terminal
 from hhdcli.table.errors import TableError
 from hhdcli.table.session import Session
-from hhdcli.table.store import StateUnwritable
+from hhdcli.table.store import Damaged, StateUnwritable
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 
 
 def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
-                 state_file: Path, life: int | None = None) -> tuple[Session, bool]:
+                 state_file: Path, life: int | None = None,
+                 check: Callable[[dict[str, str]], None] | None = None) -> tuple[Session, bool]:
     import hashlib
 
     from hhdcli.files import dump_json
@@ -35,7 +37,7 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
     session = Session(state_file, resolved.by_position, cache.symbol_table,
                       resolved.library.seed, content, hellscube=list(cache.cards))
     try:
-        return session, session.start(players, life)
+        return session, session.start(players, life, check)
     except TableError as exc:
         from hhdcli.table.i18n import translations
 
@@ -43,6 +45,9 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
         if isinstance(exc, StateUnwritable):  # the file may hold a healthy session: never advise leaving it
             raise InputError(said, _("make room on the disk or make its folder writable, then start the table "
                                      "again: the session in it is kept")) from exc
+        if isinstance(exc, Damaged):  # the file stays as it is: it may be mended, or restored from a backup
+            raise InputError(said, _("restore it (and its -wal file) from a backup, or pass another --state FILE: "
+                                     "it is left as it is")) from exc
         raise InputError(said, _("pass another --state FILE for this library")) from exc
 
 
@@ -128,6 +133,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
     try:
         session, resumed = open_session(resolved, cache, players, state_file, life)
         session.lookup = env.scryfall()  # a pasted deck's lands, as hhd check finds them (offline: as cached)
+        session.read_link = env.read_pasted_deck  # a pasted deck link, as hhd check reads it (offline: refused)
         # the join code and the host's secret are the session's: phones and the board keep them across restarts
         # until --new-code rotates both
         # a table on loopback with no public address answers this computer only, with no code; a code of
@@ -190,11 +196,13 @@ def stream_changes() -> Changes:
 SWEEP_EVERY = 600.0  # seconds between two looks for tables idle past --expire
 
 
-def serve_community(env: Env, root: Path, host: str, port: int, public: Public, expire_days: float) -> None:
-    """`hhd serve`: the front page and every table under `root`, until Ctrl-C or SIGTERM."""
+def serve_community(env: Env, root: Path, host: str, port: int, public: Public, expire_days: float,
+                    max_tables: int | None = None, max_megabytes: float | None = None) -> None:
+    """`hhd serve`: the front page and every table under `root`, until Ctrl-C or SIGTERM; at most `max_tables`
+    tables and `max_megabytes` of their files (None: the defaults) before new tables are refused."""
     import gevent
 
-    from hhdcli.table.community import UNLOAD_EVERY, Community
+    from hhdcli.table.community import MAX_MEGABYTES, MAX_TABLES, UNLOAD_EVERY, Community
     from hhdcli.table.front import dispatcher, front_app
     from hhdcli.table.server import Bounds, make_server, run
     from hhdcli.table.throttle import Throttle
@@ -211,7 +219,8 @@ def serve_community(env: Env, root: Path, host: str, port: int, public: Public, 
     sock = listen(host, port)
     try:
         community = Community(root, cache, public, Throttle(), stream_changes, expire_days * 86400.0,
-                              env.cache_dir / "images")
+                              env.cache_dir / "images", read_link=env.read_pasted_deck,
+                              max_tables=max_tables or MAX_TABLES, max_megabytes=max_megabytes or MAX_MEGABYTES)
         server = make_server(sock, dispatcher(community, front_app(community)),
                              Bounds(behind_proxy=public.behind_proxy, secure=public.secure))
     except BaseException:

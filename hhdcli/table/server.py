@@ -16,9 +16,12 @@ import socket
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from hhdcli.i18n import N_
+from hhdcli.table.throttle import asker_of
+
+T = TypeVar("T")
 
 STOP_WITHIN = 4.0  # seconds: SIGTERM's streams close and requests finish within this (the issue asks 5)
 
@@ -28,8 +31,9 @@ class Bounds:
     """What one client address may hold at once; `behind_proxy`: the address is the proxy's (one hop) and the
     client's is X-Forwarded-For's last entry (the proxy bounds the connections then)."""
 
-    connections_per_address: int = 64
-    streams_per_address: int = 12  # a household of phones and a board, each with a tab or two
+    # a game store's four tables behind one address: 24 pages, each with its event stream and a request or two
+    connections_per_address: int = 96
+    streams_per_address: int = 32
     idle_seconds: float = 75.0  # a connection that sends nothing (a slow request, a dead keep-alive) is closed
     behind_proxy: bool = False
     secure: bool = False  # served under https (--public-url https://…): HSTS and Secure cookies
@@ -62,7 +66,7 @@ class StreamBound:
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if not environ.get("PATH_INFO", "").endswith("/api/events"):
             return self.app(environ, start_response)
-        address = client_address(environ, self.behind_proxy)
+        address = asker_of(client_address(environ, self.behind_proxy))  # an IPv6 host: its /64
         if self.open[address] >= self.most:
             import json
 
@@ -116,6 +120,27 @@ def _accepted(header: str) -> Any:
     from werkzeug.http import parse_accept_header
 
     return parse_accept_header(header, LanguageAccept)
+
+
+def off_loop(work: Callable[..., T], *args: Any) -> T:
+    """`work(*args)` on a thread of gevent's pool when called from the server's loop (a request's greenlet), so
+    that every other table's requests go on meanwhile (a deck site's answer, a table being opened); called as it
+    is elsewhere (a thread of a test's server, the command line). Its exception is raised here."""
+    import gevent
+
+    if not isinstance(gevent.getcurrent(), gevent.Greenlet):
+        return work(*args)
+
+    def caught() -> tuple[bool, Any]:  # gevent's pool would print the exception's traceback on the server's stderr
+        try:
+            return True, work(*args)
+        except Exception as exc:  # noqa: BLE001  # raised again in the request's greenlet
+            return False, exc
+
+    done, result = gevent.get_hub().threadpool.apply(caught)
+    if not done:
+        raise result
+    return result
 
 
 def no_delay(client: socket.socket) -> None:
@@ -187,7 +212,7 @@ def make_server(sock: socket.socket, app: Callable[..., Iterable[bytes]], bounds
         peers: Counter[str] = Counter()
 
         def handle(self, client: Any, address: Any) -> None:
-            peer = str(address[0]) if isinstance(address, tuple) else ""
+            peer = asker_of(str(address[0])) if isinstance(address, tuple) else ""  # an IPv6 host: its /64
             if not bounds.behind_proxy and self.peers[peer] >= bounds.connections_per_address:
                 client.close()
                 return

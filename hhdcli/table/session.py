@@ -18,9 +18,11 @@ from typing import Any
 
 from hhdcli.cards import Card
 from hhdcli.deck import LandLookup
+from hhdcli.decklists import Deck
 from hhdcli.mana import SymbolTable
 from hhdcli.table import rules
 from hhdcli.table.errors import Depends, TableError
+from hhdcli.table.names import seat_names
 from hhdcli.table.rules import OWN_CARDS, Action, End, Zone
 from hhdcli.table.store import Store, Tx, state_error
 from hhdcli.table.views import Views, public_entry, shown_detail
@@ -37,6 +39,7 @@ class Session:
     library_hash: str = ""  # the library file's content: a library drawn again with other options is another
     hellscube: list[Card] = field(default_factory=list)  # the set's cards: a pasted deck's Hellscube lands
     lookup: LandLookup | None = None  # other lands' colors (Scryfall), when the table is online
+    read_link: Callable[[str], Deck] | None = None  # a deck's link read from its site, as hhd check reads it
     store: Store = field(init=False, repr=False)
     views: Views = field(init=False, repr=False)
     # the table as the store last read it for a state, by log size, with its version: every page of a table reads
@@ -49,13 +52,21 @@ class Session:
 
     # --- the session -----------------------------------------------------------------------------------
 
-    def start(self, players: dict[str, tuple[str, ...]], life: int | None = None) -> bool:
-        """Create the session (library in the table's secret order, empty sideboard) unless the file holds this
-        library's session already; players are added or updated either way, and `life`, when given, is the
-        starting life from now on (as the host sets it from the board). True when an old session was resumed."""
+    def start(self, players: dict[str, tuple[str, ...]], life: int | None = None,
+              check: Callable[[dict[str, str]], None] | None = None) -> bool:
+        """Create the session (library in the table's secret order, empty sideboard) where there is no state file,
+        or resume the one the file holds when it is whole and this library's (`check` may refuse it too, by its
+        meta); players are added or updated either way, and `life`, when given, is the starting life from now on
+        (as the host sets it from the board). True when an old session was resumed."""
         if life is not None:
             rules.starting_life(life)  # refused before the file is touched
-        self.store.open()
+
+        def checked(meta: dict[str, str]) -> None:  # refused before the file is touched, as damage is
+            self._same_library(meta.get("seed"), meta.get("library"))
+            if check is not None:
+                check(meta)
+
+        self.store.open(checked)
         try:
             with self.store.transaction() as tx:
                 resumed = self._start(tx, players)
@@ -69,15 +80,17 @@ class Session:
         """The state file closed, whole in itself (see Store.close)."""
         self.store.close()
 
-    def _start(self, tx: Tx, players: dict[str, tuple[str, ...]]) -> bool:
-        found = tx.meta("seed")
+    def _same_library(self, found: str | None, drawn_from: str | None) -> None:
         if found is not None and found != self.seed:
             raise TableError("{file} holds the session of library {found}, not {seed}", status=400,
                              file=self.path, found=repr(found), seed=repr(self.seed))
-        drawn_from = tx.meta("library")
         if drawn_from is not None and self.library_hash and drawn_from != self.library_hash:
             raise TableError("{file} holds the session of another library with the seed {seed} (drawn again "
                              "with other options or card data)", status=400, file=self.path, seed=repr(self.seed))
+
+    def _start(self, tx: Tx, players: dict[str, tuple[str, ...]]) -> bool:
+        found = tx.meta("seed")
+        self._same_library(found, tx.meta("library"))
         if self.library_hash:
             tx.set_meta("library", self.library_hash, keep=True)
         if found is None:
@@ -87,6 +100,7 @@ class Session:
                 tx.set_meta(key, value)
             tx.new_library(rules.table_order(self.cards, secret))
         self.views.name_faces(self._secret(tx))
+        seat_names(players, tx.names())  # each refused before any is seated when it looks like another's
         for name, colors in players.items():
             tx.put_player(name, "".join(colors))
         return found is not None
@@ -185,10 +199,17 @@ class Session:
         return token or ""
 
     def add_player(self, player: str, colors: str) -> None:
-        """A late player, added from the board while the table runs."""
+        """A late player, added from the board while the table runs (a name that looks like a seated player's
+        is refused: see hhdcli/table/names.py)."""
+        from hhdcli.table.names import check_new, player_name
+
+        player = player_name(player)
         with self.store.transaction() as tx:
-            if not tx.put_player(player, colors, update=False):
+            seated = tx.names()
+            if player in seated:
                 raise TableError("{player} is at the table already", player=player)
+            check_new(player, seated)
+            tx.put_player(player, colors, update=False)
             tx.changed()
 
     def viewer(self, token: str | None) -> str | None:
@@ -425,9 +446,10 @@ class Session:
 
     # --- decks --------------------------------------------------------------------------------------
 
-    def set_deck(self, player: str, text: str | None, colors: str | None) -> dict[str, Any]:
-        """A player's deck from their phone: a pasted list (read as hhd check reads a deck file) or the colors
-        picked; the take rule uses its colors from the next draw. The answer has the warnings hhd check gives."""
+    def set_deck(self, player: str, text: str | Deck | None, colors: str | None) -> dict[str, Any]:
+        """A player's deck from their phone: a pasted list (read as hhd check reads a deck file), the deck its
+        link names (read by the caller, see `read_link`) or the colors picked; the take rule uses its colors from
+        the next draw. The answer has the warnings hhd check gives."""
         from hhdcli.deck import deck_colors
         from hhdcli.decklists import parse_deck
 
@@ -436,7 +458,7 @@ class Session:
         lands: int | None = None
         letters = colors or ""
         if text is not None:
-            deck = parse_deck(text, "deck")
+            deck = text if isinstance(text, Deck) else parse_deck(text, "deck")
             if not deck.main and not deck.sideboard:
                 raise TableError("no cards read from the deck list: paste it as text, one card a line (4 Forest)",
                                  status=400)

@@ -496,27 +496,17 @@ class Store:
         finally:
             db.execute("COMMIT")
 
-    def open(self) -> None:
-        """Make the file ready: an existing one must be a session's; its migrations are brought up to date."""
-        self._check_file()
+    def open(self, check: Callable[[dict[str, str]], None] | None = None) -> None:
+        """Make the file ready. A new session only where there is no file; an existing one must be a whole session
+        (see `inspect`), and `check` may refuse it by its meta, both before anything is written, so that a refusal
+        leaves every file byte for byte; then its migrations are brought up to date."""
+        found = inspect_state(self.path)
+        if found is not None and check is not None:
+            check(found)
         try:
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise state_error(exc, self.path) from exc
-
-    def _check_file(self) -> None:
-        """An existing state file must be an SQLite database: an empty or foreign file is not a session."""
-        try:
-            with self.path.open("rb") as handle:
-                header = handle.read(16)
-        except FileNotFoundError:
-            return
-        except OSError as exc:
-            raise TableError("cannot read {file}: {reason}", status=400, file=self.path, reason=exc.strerror) from exc
-        if header != b"SQLite format 3\x00":
-            said = {True: N_("{file} is not an hhd table session (empty)"),
-                    False: N_("{file} is not an hhd table session (not SQLite)")}[not header]
-            raise TableError(said, status=400, file=self.path)
 
     def _migrate(self) -> None:
         """The steps this file has not had, in one transaction with the version they bring it to."""
@@ -535,6 +525,133 @@ class Store:
             except BaseException:
                 _roll_back(db)
                 raise
+
+
+# --- an existing state file, inspected before it is opened ------------------------------------------------
+
+WAL_HEADER, FRAME_HEADER = 32, 24  # bytes (https://sqlite.org/fileformat2.html#walformat)
+DAMAGED = N_("{file} is damaged ({reason})")
+
+
+class Damaged(TableError):
+    """A state file (or its write-ahead log) that is not a whole session: refused, and left as it is."""
+
+    translated = ("reason",)
+
+    def __init__(self, path: Path, reason: object) -> None:
+        super().__init__(DAMAGED, status=400, file=path, reason=reason)
+
+
+def inspect_state(path: Path) -> dict[str, str] | None:
+    """The meta of the session in an existing state file (None: there is no file, so a new session). A session's
+    data lives in its write-ahead log (-wal) until SQLite folds it into the file, so the file and its log are
+    inspected together: a file that is empty, not SQLite, fails `PRAGMA quick_check`, holds no session (its log
+    lost), or a log cut short, overwritten or gone while its index (-shm) stays, is refused, never taken for a new
+    session. SQLite itself would read such a pair as the session it was some actions ago, or as none.
+    It is inspected on a copy: opening the file itself would write (its header, the log's index, a checkpoint)."""
+    wal, shm = _beside(path, "-wal"), _beside(path, "-shm")
+    if not path.exists():
+        if wal.exists():
+            raise Damaged(path, N_("the file is missing, its log is there"))
+        return None
+    _check_header(path)
+    if shm.exists() and not wal.exists():  # SQLite deletes both when it closes the file: the log was lost
+        raise Damaged(path, N_("its write-ahead log is missing"))
+    frames = _wal_frames(path, wal)
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="hhd-inspect-") as folder:
+        copy = Path(folder) / "state.sqlite"
+        try:
+            shutil.copyfile(path, copy)
+            if wal.exists():
+                shutil.copyfile(wal, _beside(copy, "-wal"))
+        except OSError as exc:
+            raise TableError("cannot read {file}: {reason}", status=400, file=path, reason=exc.strerror) from exc
+        try:
+            return _inspected(path, copy, frames)
+        except sqlite3.DatabaseError as exc:
+            raise Damaged(path, exc) from exc
+
+
+def _beside(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+def _check_header(path: Path) -> None:
+    """An existing state file must be an SQLite database: an empty or foreign file is not a session."""
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(100)
+        size = path.stat().st_size
+    except OSError as exc:
+        raise TableError("cannot read {file}: {reason}", status=400, file=path, reason=exc.strerror) from exc
+    if header[:16] != b"SQLite format 3\x00":
+        said = {True: N_("{file} is not an hhd table session (empty)"),
+                False: N_("{file} is not an hhd table session (not SQLite)")}[not header]
+        raise TableError(said, status=400, file=path)
+    # the file is whole pages, as many as its header says when that count is current (its two counters agree)
+    page = int.from_bytes(header[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages, current = int.from_bytes(header[28:32], "big"), header[24:28] == header[92:96]
+    if len(header) < 100 or page < 512 or size % page or (current and size < pages * page):
+        raise Damaged(path, N_("the file is cut short"))
+
+
+def _wal_frames(path: Path, wal: Path) -> int:
+    """The whole frames of the log's current run (those bearing its header's salts), read from their headers; a
+    frame of the current run that is not whole was cut short. (What follows the current run is an older run's,
+    which SQLite does not read: `journal_size_limit` cuts the file at any length, through an older frame.)"""
+    cut = Damaged(path, N_("its write-ahead log is cut short"))
+    try:
+        with wal.open("rb") as handle:
+            header = handle.read(WAL_HEADER)
+            size = wal.stat().st_size
+            if not header:
+                return 0
+            if len(header) < WAL_HEADER:
+                raise cut
+            page = int.from_bytes(header[8:12], "big")
+            frame = FRAME_HEADER + (65536 if page == 1 else page)
+            if page < 512:
+                raise cut
+            frames = 0
+            while True:
+                handle.seek(WAL_HEADER + frames * frame)
+                head = handle.read(FRAME_HEADER)
+                if len(head) < FRAME_HEADER or head[8:16] != header[16:24]:  # the end, or an older run's frame
+                    return frames
+                if WAL_HEADER + (frames + 1) * frame > size:  # a frame of this run, not whole
+                    raise cut
+                frames += 1
+    except FileNotFoundError:
+        return 0
+    except OSError as exc:
+        raise TableError("cannot read {file}: {reason}", status=400, file=wal, reason=exc.strerror) from exc
+
+
+def _inspected(path: Path, copy: Path, frames: int) -> dict[str, str]:
+    db = sqlite3.connect(copy, isolation_level=None)
+    try:
+        checked = [str(row[0]) for row in db.execute("PRAGMA quick_check")]
+        if checked != ["ok"]:
+            raise Damaged(path, " ".join("; ".join(checked).split())[:200])
+        if int(db.execute("PRAGMA user_version").fetchone()[0]) > len(MIGRATIONS):
+            raise TableError("{file} was written by a newer hhd: update hhd to open it", status=400, file=path)
+        # the frames SQLite took from the log (each checked against its checksum, up to the last commit): fewer
+        # than the log holds means some were overwritten or an action was cut off midway
+        taken = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1] if frames else 0
+        if taken != frames:
+            raise Damaged(path, N_("its write-ahead log is overwritten"))
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone() is None:
+            raise Damaged(path, N_("it holds no session"))
+        meta = {str(key): str(value) for key, value in db.execute("SELECT key, value FROM meta")}
+        if "seed" not in meta:
+            raise Damaged(path, N_("it holds no session"))
+        return meta
+    finally:
+        db.close()
 
 
 def _roll_back(db: sqlite3.Connection) -> None:
@@ -559,7 +676,7 @@ def state_error(exc: sqlite3.DatabaseError, path: Path) -> TableError:
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None and code & 0xFF in _UNWRITABLE:
         return StateUnwritable(N_("cannot write {file}: {reason}"), status=500, file=path, reason=exc)
-    return TableError("{file} is damaged ({reason})", status=400, file=path, reason=exc)
+    return Damaged(path, exc)
 
 
 def disk_full(error: BaseException) -> bool:

@@ -23,13 +23,34 @@ from limits.strategies import MovingWindowRateLimiter
 
 SWEEP_EVERY = 1.0  # seconds between two sweeps of the store's expired entries
 
-# what one address may do: a household of phones and a board acting every few seconds stays far below these
+# what one address may do: a game store playing four tables behind one address (24 phones and boards, each acting
+# every few seconds; tests/test_table_limits.py) stays below these
 RULES = {
     "open": "10/hour",  # tables opened
-    "short": "10/minute;30/hour",  # short codes typed by hand (of 39 bits: guessing one takes years)
-    "join": "30/minute",  # seats taken
-    "post": "240/minute",  # every action
+    "short": "10/minute;30/hour",  # short codes typed by hand (of 40 bits: guessing one takes years)
+    "join": "60/minute",  # seats taken
+    "post": "900/minute",  # every action
+    # short codes that found no table, from every address together (an attacker has many addresses): a few
+    # thousand guesses a day among a thousand tables find one once in some ten thousand years
+    "missed": "60/minute;600/hour",
 }
+EVERYONE = "*"  # the address of the server-wide rules
+IPV6_NETWORK = 64  # an IPv6 host is given a /64: its addresses are one asker
+
+
+def asker_of(address: str) -> str:
+    """Who an address is, for the limits: an IPv4 address itself, an IPv6 one by its /64 network."""
+    import ipaddress
+
+    try:
+        parsed = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv4Address):
+        return str(parsed)
+    if parsed.ipv4_mapped is not None:  # ::ffff:192.0.2.1, an IPv4 client of a dual-stack socket
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{parsed}/{IPV6_NETWORK}", strict=False))
 
 
 class _SweptInline(MemoryStorage):
@@ -61,14 +82,25 @@ class Throttle:
     def wait(self, kind: str, address: str) -> int:
         """0 when the address may go on (the request is counted by every rule of its kind), else the seconds
         until it may (a refused request is counted by none)."""
-        items = self._parsed[kind]
-        for item in items:
-            if not self._limiter.test(item, kind, address):
-                reset = self._limiter.get_window_stats(item, kind, address).reset_time
+        seconds = self.waiting(kind, address)
+        if not seconds:
+            self.count(kind, address)
+        return seconds
+
+    def waiting(self, kind: str, address: str) -> int:
+        """The seconds until the address may go on by the rules of `kind` (0: now), counting nothing."""
+        asker = asker_of(address)
+        for item in self._parsed[kind]:
+            if not self._limiter.test(item, kind, asker):
+                reset = self._limiter.get_window_stats(item, kind, asker).reset_time
                 return max(1, int(reset - time.time()) + 1)
-        for item in items:
-            self._limiter.hit(item, kind, address)
         return 0
+
+    def count(self, kind: str, address: str) -> None:
+        """One more request of `kind` from the address, by every rule of its kind."""
+        asker = asker_of(address)
+        for item in self._parsed[kind]:
+            self._limiter.hit(item, kind, asker)
 
     def install(self, app: Any) -> None:
         """A table's app: every POST is counted per address, a join also against the joins' rule."""

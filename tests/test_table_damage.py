@@ -1,0 +1,213 @@
+"""A table whose files are damaged is refused, never emptied: `hhd table --state FILE` exits with one line and
+`hhd serve` refuses that table alone (one line in its log, a page for its players in their language), and every
+refusal leaves the files byte for byte. A session's data lives in its write-ahead log (-wal) until SQLite folds
+it into the file, so each kind of damage is made to what a kill -9 leaves: the file, its -wal and its -shm."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from tablekit import Table, authorization, free_port
+from test_table_community import Server, at, opened
+from test_table_serve import hhd_table
+
+from hhdcli.table.community import table_id
+from support import Hhd
+
+
+def folder_hash(folder: Path) -> dict[str, str]:
+    """Every file of a folder by name, with its content's hash."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def truncate(path: Path, keep: float) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[:int(len(data) * keep)])
+
+
+def overwrite(path: Path, at: float | int) -> None:
+    """64 random bytes written at a fraction of the file, or at a byte offset."""
+    with path.open("r+b") as handle:
+        handle.seek(at if isinstance(at, int) else int(path.stat().st_size * at))
+        handle.write(os.urandom(64))
+
+
+def wal(state: Path) -> Path:
+    return state.with_name(state.name + "-wal")
+
+
+def shm(state: Path) -> Path:
+    return state.with_name(state.name + "-shm")
+
+
+# each kind of damage, done to a state file as a kill -9 left it (its actions still in its -wal: SQLite folds them
+# into the file at its close, or every 1000 pages)…
+DAMAGE: dict[str, Callable[[Path], None]] = {
+    "state emptied": lambda state: state.write_bytes(b""),
+    "state deleted, its wal kept": lambda state: state.unlink(),
+    "wal deleted after actions": lambda state: wal(state).unlink(),
+    "wal and shm deleted after actions": lambda state: (wal(state).unlink(), shm(state).unlink()),
+    "wal truncated": lambda state: truncate(wal(state), 0.5),
+    "garbage in the wal": lambda state: overwrite(wal(state), 0.4),
+}
+# … or as a stop left it (every action in the file)
+DAMAGE_STOPPED: dict[str, Callable[[Path], None]] = {
+    "state truncated": lambda state: truncate(state, 0.5),
+    # (over the head of its second page: PRAGMA quick_check reads a file's structure, not its text)
+    "garbage in the state file": lambda state: overwrite(state, 4096),
+}
+
+
+def crashed_session(state: Path, library: Path, cache: Path) -> None:
+    """A session with a few actions, as a kill -9 leaves it (its file, its -wal and its -shm copied while open),
+    and as a stop leaves it (`state` with .stopped after its name)."""
+    table = Table(state.parent / "live.sqlite", library, cache)
+    try:
+        for _ in range(4):
+            assert table.as_("Anna", "/api/life", {"whose": "Ben", "delta": -1})[0] == 200
+        for suffix in ("", "-wal", "-shm"):
+            shutil.copyfile(f"{table.session.path}{suffix}", f"{state}{suffix}")
+    finally:
+        table.stop()
+    (state.parent / "live.sqlite").rename(state.with_name(state.name + ".stopped"))
+
+
+@pytest.fixture(name="crashed", scope="module")
+def crashed_fixture(legacy_cache, tmp_path_factory) -> Path:
+    """A crashed session's three files and its library, made once: each test damages a copy."""
+    folder = tmp_path_factory.mktemp("crashed")
+    library = folder / "lib.json"
+    assert Hhd(legacy_cache)("generate", "--seed", "ember-tide-42", "-o", str(library)).exit_code == 0
+    crashed_session(folder / "state.sqlite", library, legacy_cache)
+    return folder
+
+
+def damaged_copy(crashed: Path, into: Path, damage: str) -> Path:
+    """A copy of the crashed session (or of the stopped one), damaged."""
+    into.mkdir()
+    if damage in DAMAGE_STOPPED:
+        shutil.copyfile(crashed / "state.sqlite.stopped", into / "state.sqlite")
+        DAMAGE_STOPPED[damage](into / "state.sqlite")
+        return into / "state.sqlite"
+    for name in ("state.sqlite", "state.sqlite-wal", "state.sqlite-shm"):
+        shutil.copyfile(crashed / name, into / name)
+    DAMAGE[damage](into / "state.sqlite")
+    return into / "state.sqlite"
+
+
+def test_the_undamaged_copies_are_whole_sessions(crashed):
+    """The control: the crashed and the stopped session, undamaged, are read as they were (so each refusal below
+    is its damage's)."""
+    from hhdcli.table.store import inspect_state
+
+    assert inspect_state(crashed / "state.sqlite")["seed"] == "ember-tide-42"
+    assert inspect_state(crashed / "state.sqlite.stopped")["seed"] == "ember-tide-42"
+
+
+def hhd_table_refuses(cache: Path, *args: str) -> str:
+    """`hhd table ARGS` run as a process that must end (a table it started would serve until stopped): its
+    stderr."""
+    process = hhd_table(cache, *args)
+    try:
+        out, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+        raise AssertionError(f"the table started: {out} {err}") from None
+    assert process.returncode == 2 and not out, (out, err)
+    return err
+
+
+@pytest.mark.parametrize("damage", [*DAMAGE, *DAMAGE_STOPPED])
+def test_hhd_table_refuses_a_damaged_state_file_in_one_line_and_leaves_it_byte_for_byte(legacy_cache, crashed,
+                                                                                      tmp_path, damage):
+    state = damaged_copy(crashed, tmp_path / "table", damage)
+    before = folder_hash(state.parent)
+    err = hhd_table_refuses(legacy_cache, "table", "-l", str(crashed / "lib.json"), "--player", "Anna=RG",
+                            "--state", str(state))
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and str(state) in errors[0] and "Traceback" not in err, err
+
+    assert folder_hash(state.parent) == before
+
+
+def test_hhd_table_refuses_another_librarys_session_and_leaves_its_files_byte_for_byte(synced, crashed, tmp_path):
+    for name in ("state.sqlite", "state.sqlite.stopped"):  # as a kill -9 left it, and as a stop did
+        folder = tmp_path / name
+        damaged_copy(crashed, folder, "state truncated")  # (the folder made; the file replaced below)
+        for suffix in ("", "-wal", "-shm"):
+            if (crashed / f"{name}{suffix}").exists():
+                shutil.copyfile(crashed / f"{name}{suffix}", folder / f"state.sqlite{suffix}")
+        other = folder / "other.json"
+        assert synced("generate", "--seed", "other-seed-7", "-o", str(other)).exit_code == 0
+        before = folder_hash(folder)
+        result = synced("table", "-l", str(other), "--player", "Anna=RG", "--state", str(folder / "state.sqlite"),
+                        "--port", str(free_port()))
+        assert result.exit_code == 2 and "holds the session of library 'ember-tide-42'" in result.output
+        assert folder_hash(folder) == before
+
+
+def test_hhd_serve_refuses_each_damaged_table_alone_with_one_log_line_and_a_page_in_its_players_language(
+        legacy_cache, tmp_path):
+    server = Server(legacy_cache, tmp_path / "tables")
+    tables: dict[str, dict[str, str]] = {}
+    for n, damage in enumerate(["whole", *DAMAGE, *DAMAGE_STOPPED, "another table's library"]):
+        status, page = server.open({"name0": "Anna", "colors0": "R", "name1": "Ben", "colors1": "G",
+                                    "seed": f"damage-{n}"})
+        assert status == 201, page
+        tables[damage] = opened(page)
+        if damage not in DAMAGE_STOPPED:  # loaded and acted at: its actions in its -wal
+            assert server.api("/api/join", tables[damage]["code"], {"player": "Anna"})[0] == 200
+    server.stop(signal.SIGKILL)
+    folders = {damage: tmp_path / "tables" / "tables" / table_id(t["code"]) for damage, t in tables.items()}
+    assert (folders["wal truncated"] / "state.sqlite-wal").stat().st_size > 0
+    for damage, folder in folders.items():
+        if damage == "another table's library":  # a library/state mismatch: the file of another seed
+            shutil.copyfile(folders["whole"] / "library.json", folder / "library.json")
+        elif damage != "whole":
+            {**DAMAGE, **DAMAGE_STOPPED}[damage](folder / "state.sqlite")
+    for name in ("state.sqlite", "state.sqlite-wal", "state.sqlite-shm"):  # a table's folder that lost its state
+        (folders["state deleted, its wal kept"] / name).unlink(missing_ok=True)
+    before = {damage: folder_hash(folder) for damage, folder in folders.items()}
+    again = Server(legacy_cache, tmp_path / "tables")
+    try:
+        for damage, table in tables.items():
+            if damage == "whole":
+                continue
+            status, answer = again.api("/api/state", table["code"])
+            assert status == 503 and "damaged" in answer["error"], (damage, answer)
+            status, _headers, page = again.ask("GET", at(table["code"], "/"),
+                                               headers=authorization(table["code"]) | {"Accept-Language": "ru"})
+            assert status == 503 and "повреждено" in page.decode(), damage
+        status, answer = again.api("/api/state", tables["whole"]["code"])
+        assert status == 200 and [p["name"] for p in answer["players"]] == ["Anna", "Ben"]
+    finally:
+        _out, err = again.stop()
+    said = [line for line in err.splitlines() if "refused" in line]
+    assert len(said) == len(tables) - 1 and "Traceback" not in err, err
+    for damage, table in tables.items():
+        assert damage == "whole" or sum(table_id(table["code"])[:12] in line for line in said) == 1
+        assert table["code"] not in err
+    assert {damage: folder_hash(folder) for damage, folder in folders.items() if damage != "whole"} == \
+        {damage: hashes for damage, hashes in before.items() if damage != "whole"}
+
+
+def test_a_log_cut_through_an_older_runs_frame_is_whole(crashed, tmp_path):
+    """SQLite's journal_size_limit cuts a log at any length: past the current run's frames lie an older run's,
+    which SQLite does not read. Half of such a frame at the end is no damage."""
+    from hhdcli.table.store import inspect_state
+
+    state = damaged_copy(crashed, tmp_path / "table", "state truncated")
+    for suffix in ("", "-wal", "-shm"):
+        shutil.copyfile(crashed / f"state.sqlite{suffix}", f"{state}{suffix}")
+    log = wal(state).read_bytes()
+    older = bytes(8) + b"\xde\xad\xbe\xef" * 2 + bytes(8) + bytes(2048)  # another run's salts, half a page
+    wal(state).write_bytes(log + older)
+    assert inspect_state(state)["seed"] == "ember-tide-42"
