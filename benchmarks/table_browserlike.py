@@ -36,13 +36,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_scale import cpu_seconds, disk_bytes, rss_mb, summary  # noqa: E402
+from table_scale import cpu_seconds, disk_bytes, opened_table, rss_mb, summary  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ("table.css", "main.js", "api.js", "page.js", "render.js", "i18n.js", "log.js")
@@ -104,20 +103,10 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
         return f"10.{table // 200}.{table % 200}.{player + 1}"
 
     def open_table(table: int) -> str:
-        boundary = uuid.uuid4().hex
         fields = {f"name{p}": f"P{p}" for p in range(args.players)} | \
             {f"colors{p}": "WUBRG"[p % 5] + "WUBRG"[(p + 2) % 5] for p in range(args.players)} | \
             {"seed": f"browser-{args.run}-{table}"}
-        body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
-                        for k, v in fields.items()) + f"--{boundary}--\r\n".encode()
-        connection = connect()
-        connection.request("POST", "/open", body, {"Content-Type": f"multipart/form-data; boundary={boundary}",
-                                                     "X-Forwarded-For": address(table, 99)})
-        answer = connection.getresponse()
-        page = answer.read().decode()
-        connection.close()
-        assert answer.status == 201, page[:300]
-        return page.split("#code=")[1].split("&")[0].split('"')[0]  # the table's link: its code after #
+        return opened_table(port, fields, address(table, 99))
 
     class Page:
         """One player's page: its connection, what it holds (state, ETag, descriptions, faces)."""

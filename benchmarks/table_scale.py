@@ -38,6 +38,24 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
+
+def opened_table(port: int, fields: dict[str, str], forwarded_for: str) -> str:
+    """A table opened through hhd serve's front page form, as its opener's browser posts it; its join code (read
+    from the link the answer shows, after #)."""
+    import http.client  # here, as the load client imports it: after gevent has patched the sockets
+
+    boundary = uuid.uuid4().hex
+    body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+                    for k, v in fields.items()) + f"--{boundary}--\r\n".encode()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    connection.request("POST", "/open", body, {"Content-Type": f"multipart/form-data; boundary={boundary}",
+                                                 "X-Forwarded-For": forwarded_for})
+    answer = connection.getresponse()
+    page = answer.read().decode()
+    connection.close()
+    assert answer.status == 201, page[:300]
+    return page.split("#code=")[1].split("&")[0].split('"')[0]
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")
@@ -89,19 +107,9 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
         return f"10.{table // 200}.{table % 200}.{player + 1}"
 
     def open_table(table: int) -> str:
-        boundary = uuid.uuid4().hex
         fields = {f"name{p}": f"P{p}" for p in range(args.players)} | \
             {f"colors{p}": "WUBRG"[p % 5] for p in range(args.players)} | {"seed": f"bench-{table}"}
-        body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
-                        for k, v in fields.items()) + f"--{boundary}--\r\n".encode()
-        connection = connect()
-        connection.request("POST", "/open", body, {"Content-Type": f"multipart/form-data; boundary={boundary}",
-                                                     "X-Forwarded-For": address(table, 99)})
-        answer = connection.getresponse()
-        page = answer.read().decode()
-        connection.close()
-        assert answer.status == 201, page[:300]
-        return page.split("#code=")[1].split("&")[0].split('"')[0]  # the table's link: its code after #
+        return opened_table(port, fields, address(table, 99))
 
     started = time.monotonic()
     codes = [open_table(t) for t in range(args.tables)]
