@@ -395,8 +395,10 @@ def test_the_table_shows_the_rulings_of_the_drawn_card(tmp_path):
     from hhdcli.table.session import Session
 
     lump = next(c for c in load_builtin().cards if c.name == "Lump of Coal")
-    session = Session(tmp_path / "s.sqlite", {1: lump}, SymbolTable.from_records([]), "seed")
+    session = Session(tmp_path / "s.sqlite", {1: lump, 2: lump, 3: lump}, SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R")})
+    session.opening_hand("Anna")  # the opening hand comes before any draw
+    session.keep("Anna", [])
     status = session.draw("Anna")
     assert [r["id"] for r in status["hell_rulings"]] == ["draft", "owner"]
 

@@ -1008,7 +1008,8 @@ def test_the_board_is_read_across_a_room_with_six_players(browsers, table, lang)
     laptop.until(lambda: not laptop.js("return document.getElementById('life-start-dialog').open")
                  and "25" in laptop.text("life-start-open"))
     assert laptop.js("return document.getElementById('col-play').scrollTop") == 0
-    assert in_view(laptop, "#library, #sbcount") == [(True, 48), (True, 48)]
+    counted = in_view(laptop, "#library, #sbcount")  # the library's and the sideboard's counts
+    assert len(counted) == 2 and all(seen and size >= 24 for seen, size in counted), counted
     # set mid-game: from the next game; every life stays as it was
     assert all(p["life"] == 20 for p in table.state()["players"]) and table.state()["life_start"] == 25
     assert table.state()["log"][0]["detail"] == {"count": 25, "next": True}
