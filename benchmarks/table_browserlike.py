@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_scale import cpu_seconds, disk_bytes, opened_table, rss_mb, summary  # noqa: E402
+from table_scale import cpu_seconds, disk_bytes, opened_table, rss_mb, serving, summary  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ("table.css", "main.js", "api.js", "page.js", "render.js", "i18n.js", "log.js")
@@ -447,40 +447,18 @@ def main() -> None:
         print(json.dumps(load(args)))
         return
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-    from support import LEGACY, PIPS
-
     started = datetime.now(UTC)
-    with tempfile.TemporaryDirectory(prefix="hhd-browserlike-") as work_dir:
+    with tempfile.TemporaryDirectory(prefix="hhd-browserlike-") as work_dir, \
+            serving(Path(work_dir), args.server_root) as (server, port):
         work = Path(work_dir)
-        env = {**os.environ, "HHD_CACHE_DIR": str(work / "cache"), "PYTHONPATH": str(args.server_root)}
-        subprocess.run([sys.executable, "-m", "hhdcli", "sync", "--source", str(LEGACY), "--symbols", str(PIPS)],
-                       env=env, check=True, capture_output=True, cwd=args.server_root)
-        import socket
-
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        server = subprocess.Popen([sys.executable, "-m", "hhdcli", "serve", "--dir", str(work / "tables"),
-                                   "--port", str(port), "--behind-proxy"], env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, cwd=args.server_root)
-        try:
-            assert server.stdout is not None and server.stdout.readline().startswith("open "), \
-                server.stderr.read() if server.stderr else ""
-            at_start = rss_mb(server.pid)
-            result = measured(args, port, server.pid, args.every, args.minutes, "m")
-            result["actions_asked_per_s"] = round(args.tables * args.players / args.every, 1)
-            result["rss_mb"]["server_started_no_table"] = round(at_start, 1)
-            result["table_files"] = table_files(work / "tables" / "tables")
-            result["disk_kb_per_table"] = round(disk_bytes(work / "tables") / 1024 / args.tables)
-            if args.saturate:
-                result["saturation"] = saturation(args, port, server.pid)
-        finally:
-            server.terminate()
-            try:
-                server.communicate(timeout=30)
-            except subprocess.TimeoutExpired:  # a loaded machine: the figures are in hand all the same
-                server.kill()
-                server.communicate()
+        at_start = rss_mb(server.pid)
+        result = measured(args, port, server.pid, args.every, args.minutes, "m")
+        result["actions_asked_per_s"] = round(args.tables * args.players / args.every, 1)
+        result["rss_mb"]["server_started_no_table"] = round(at_start, 1)
+        result["table_files"] = table_files(work / "tables" / "tables")
+        result["disk_kb_per_table"] = round(disk_bytes(work / "tables") / 1024 / args.tables)
+        if args.saturate:
+            result["saturation"] = saturation(args, port, server.pid)
     result["targets"] = TARGETS
     result["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": platform.platform(),
                          "date": started.isoformat(timespec="seconds"),
