@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_scale import cpu_seconds, disk_bytes, opened_table, rss_mb, serving, summary  # noqa: E402
+from table_scale import cpu_seconds, disk_bytes, forwarded_address, opened_table, rss_mb, serving, summary  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ("table.css", "main.js", "api.js", "page.js", "render.js", "i18n.js", "log.js")
@@ -99,14 +99,11 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
     def connect() -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
-    def address(table: int, player: int) -> str:
-        return f"10.{table // 200}.{table % 200}.{player + 1}"
-
     def open_table(table: int) -> str:
         fields = {f"name{p}": f"P{p}" for p in range(args.players)} | \
             {f"colors{p}": "WUBRG"[p % 5] + "WUBRG"[(p + 2) % 5] for p in range(args.players)} | \
             {"seed": f"browser-{args.run}-{table}"}
-        return opened_table(port, fields, address(table, 99))
+        return opened_table(port, fields, forwarded_address(table, 99))
 
     class Page:
         """One player's page: its connection, what it holds (state, ETag, descriptions, faces)."""
@@ -115,7 +112,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             self.table, self.player, self.code = table, player, code
             self.name = f"P{player}"
             self.idle: list[http.client.HTTPConnection] = []  # its kept-alive connections, free
-            self.forwarded = {"X-Forwarded-For": address(table, player)}
+            self.forwarded = {"X-Forwarded-For": forwarded_address(table, player)}
             self.token: str | None = None
             self.state: dict[str, Any] | None = None
             self.etag = ""

@@ -84,6 +84,10 @@ class Table:
                                   threaded=True, fd=self.socket.fileno())
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.tokens = {name: Client(self.port).call("/api/join", {"player": name})[1]["token"] for name in names}
+        for name in names:  # the rules: each opening hand kept before the first draw
+            for path, body in (("/api/opening-hand", {}), ("/api/keep", {"bottom": []})):
+                status, answer = self.client(name).call(path, body)
+                assert status == 200, answer
 
     def client(self, name: str) -> Client:
         return Client(self.port, self.tokens[name])

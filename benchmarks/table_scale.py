@@ -72,6 +72,13 @@ def serving(work: Path, root: Path) -> Iterator[tuple[subprocess.Popen[str], int
             server.kill()
             server.communicate()
 
+
+def forwarded_address(table: int, player: int) -> str:
+    """A player's address as the proxy forwards it (X-Forwarded-For, believed behind --behind-proxy): each table a
+    household of its own, so the per-address limits count as on the internet. Only a header value: nothing is sent
+    to it."""
+    return f"10.{table // 200}.{table % 200}.{player + 1}"
+
 def opened_table(port: int, fields: dict[str, str], forwarded_for: str) -> str:
     """A table opened through hhd serve's front page form, as its opener's browser posts it; its join code (read
     from the link the answer shows, after #)."""
@@ -136,13 +143,10 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
     def connect() -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
-    def address(table: int, player: int) -> str:
-        return f"10.{table // 200}.{table % 200}.{player + 1}"
-
     def open_table(table: int) -> str:
         fields = {f"name{p}": f"P{p}" for p in range(args.players)} | \
             {f"colors{p}": "WUBRG"[p % 5] for p in range(args.players)} | {"seed": f"bench-{table}"}
-        return opened_table(port, fields, address(table, 99))
+        return opened_table(port, fields, forwarded_address(table, 99))
 
     started = time.monotonic()
     codes = [open_table(t) for t in range(args.tables)]
@@ -214,11 +218,14 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
         code = codes[table]
         base = f"/t/{table_id(code)}"  # where hhd serve serves the table; its code and the token in Authorization
         headers = {"Content-Type": "application/json", "Authorization": f"Table code={code}",
-                   "X-Forwarded-For": address(table, player)}
+                   "X-Forwarded-For": forwarded_address(table, player)}
         connection = connect()
         status, joined = call(connection, "POST", f"{base}/api/join", headers, {"player": f"P{player}"})
         assert status == 200, joined
         headers["Authorization"] = f"Table code={code}, player={joined['token']}"
+        for path, body in ((f"{base}/api/opening-hand", {}), (f"{base}/api/keep", {"bottom": []})):
+            status, answer = call(connection, "POST", path, headers, body)  # the rules: no draw before the keep
+            assert status == 200, answer
         gevent.spawn(listen, table, player, dict(headers))
         while time.monotonic() < stop_at[0]:
             gevent.sleep(random.expovariate(1 / args.every))
