@@ -574,8 +574,8 @@ def bench_table(rows: list[Row], work: Path) -> None:
 
     from hhdcli.cache import load_cache
     from hhdcli.library import build_pool, generate, resolve
-    from hhdcli.table.app import create_app
-    from hhdcli.table.serve import open_session
+    from hhdcli.table.hosting.opening import open_session
+    from hhdcli.table.web.routes import create_app
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     warm_env(work)

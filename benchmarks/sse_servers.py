@@ -27,7 +27,7 @@ SERVER = r'''
 import sys, threading, time
 sys.path.insert(0, {root!r})
 kind, port = sys.argv[1], int(sys.argv[2])
-from hhdcli.table.changes import Changes
+from hhdcli.table.game.changes import Changes
 if kind == "gevent":
     import gevent.event
     changes = Changes(max_streams=100_000, event=gevent.event.Event)

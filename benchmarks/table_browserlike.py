@@ -1,5 +1,5 @@
 """`hhd serve` loaded as browsers load it: one server (`hhd serve --behind-proxy`) and one load process (gevent)
-whose every player is a page as hhdcli/table/static/ makes it, over one kept-alive connection (and its event
+whose every player is a page as hhdcli/table/web/static/ makes it, over one kept-alive connection (and its event
 stream's): the page and its files at first, the state read at each push (with the ETag it holds: a 304 when
 unchanged) and on the page's 15 s timer, the descriptions of the cards it has not seen (once), the faces it shows
 (its hand, the drawn card, the sideboard: once each, as a browser's cache keeps them). Players act as a group

@@ -47,10 +47,10 @@ def main() -> None:
 
 def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:  # noqa: C901 (the pages' script, in one place)
     from hhdcli.cache import load_cache
-    from hhdcli.table.changes import Changes
-    from hhdcli.table.community import Community, Seat
-    from hhdcli.table.online import Public
-    from hhdcli.table.throttle import Throttle
+    from hhdcli.table.game.changes import Changes
+    from hhdcli.table.hosting.community import Community, Seat
+    from hhdcli.table.hosting.online import Public
+    from hhdcli.table.hosting.throttle import Throttle
 
     now, spent = not args.before, [0.0]
     community = Community(work / "tables", load_cache(work / "cache"), Public(), Throttle(), Changes)

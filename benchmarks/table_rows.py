@@ -47,7 +47,7 @@ class Client:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.headers = {"Content-Type": "application/json"}
         said = ", ".join(f"{key}={value}" for key, value in (("player", token), ("host", host)) if value)
-        if said:  # the header proxies never log (hhdcli/table/app.py)
+        if said:  # the header proxies never log (hhdcli/table/web/routes.py)
             self.headers["Authorization"] = f"Table {said}"
 
     def call(self, path: str, body: object = None) -> tuple[int, Any]:
@@ -68,9 +68,10 @@ class Table:
 
         from hhdcli.cache import load_cache
         from hhdcli.library import load_library, resolve
-        from hhdcli.table.app import create_app
-        from hhdcli.table.changes import Changes
-        from hhdcli.table.serve import listen, open_session
+        from hhdcli.table.game.changes import Changes
+        from hhdcli.table.hosting.opening import open_session
+        from hhdcli.table.hosting.serve import listen
+        from hhdcli.table.web.routes import create_app
 
         cache = load_cache(cache_dir)
         resolved = resolve(load_library(library), cache.cards)

@@ -136,7 +136,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
 
     import gevent
 
-    from hhdcli.table.community import table_id  # the address of a table: /t/<its code's SHA-256>/
+    from hhdcli.table.hosting.community import table_id  # the address of a table: /t/<its code's SHA-256>/
 
     port, pid = args.port, args.server_pid
 

@@ -1001,7 +1001,7 @@ def rules(env: Env, output: Path, fmt: str | None, lang: str | None, font: str |
               help=N_("The colors of a land hhd cannot look up, as in hhd check (repeatable)."))
 @option("--new-code", is_flag=True,
         help=N_("A new join code and host secret (phones must scan the board's QR code again)."))
-@option("--life", type=click.IntRange(1, 999), metavar="N",  # hhdcli.table.rules.LIFE_MOST, read without loading it
+@option("--life", type=click.IntRange(1, 999), metavar="N",  # hhdcli.table.game.rules.LIFE_MOST, read without loading it
         help=N_("Each player's starting life (default 20; the board can change it)."))
 @public_url_option
 @behind_proxy_option
@@ -1027,9 +1027,9 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
       hhd table --player Anna=RG --player Ben=WUB
       hhd table --player Anna=RG --player Ben=WUB --host 0.0.0.0
     """
-    from hhdcli.table.online import Public
-    from hhdcli.table.online import public_url as checked_url
-    from hhdcli.table.serve import serve
+    from hhdcli.table.hosting.online import Public
+    from hhdcli.table.hosting.online import public_url as checked_url
+    from hhdcli.table.hosting.serve import serve
     from hhdcli.workflows import PlayerOptions, players_from_options
 
     public = Public(checked_url(public_url), behind_proxy)
@@ -1074,9 +1074,9 @@ def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, be
       hhd serve --public-url https://hell.example.org --behind-proxy
       hhd serve --max-tables 200 --max-megabytes 500 --expire 7
     """
-    from hhdcli.table.online import Public
-    from hhdcli.table.online import public_url as checked_url
-    from hhdcli.table.serve import serve_community
+    from hhdcli.table.hosting.online import Public
+    from hhdcli.table.hosting.online import public_url as checked_url
+    from hhdcli.table.hosting.serve import serve_community
 
     serve_community(env, root, host, port, Public(checked_url(public_url), behind_proxy), expire, max_tables,
                     max_megabytes)

@@ -331,11 +331,11 @@ def _player_name(typed: str) -> str:
 
 
 def _player_names(typed: list[str]) -> list[str]:
-    """Names each checked (hhdcli/table/names.py) and no two alike, or hhd's one-line error in the run's
+    """Names each checked (hhdcli/table/game/names.py) and no two alike, or hhd's one-line error in the run's
     language (the table's catalog holds the words)."""
-    from hhdcli.table.errors import TableError
-    from hhdcli.table.i18n import translations
-    from hhdcli.table.names import seat_names
+    from hhdcli.table.game.errors import TableError
+    from hhdcli.table.game.names import seat_names
+    from hhdcli.table.web.i18n import translations
 
     try:
         return seat_names(typed)

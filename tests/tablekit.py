@@ -17,10 +17,11 @@ import pytest
 
 from hhdcli.cache import load_cache
 from hhdcli.library import load_library, resolve
-from hhdcli.table.app import create_app
-from hhdcli.table.changes import Changes
-from hhdcli.table.rules import Action
-from hhdcli.table.serve import listen, open_session
+from hhdcli.table.game.changes import Changes
+from hhdcli.table.game.rules import Action
+from hhdcli.table.hosting.opening import open_session
+from hhdcli.table.hosting.serve import listen
+from hhdcli.table.web.routes import create_app
 
 PLAYERS = {"Anna": tuple("RG"), "Ben": tuple("WUB"), "Cleo": tuple("WUBRGP")}
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -28,7 +29,7 @@ needs_chromium = pytest.mark.skipif(CHROMEDRIVER is None, reason="needs Chromium
 
 
 def authorization(code: str | None = None, player: str | None = None, host: str | None = None) -> dict[str, str]:
-    """A script's credentials, as the table reads them: the one header proxies never log (hhdcli/table/app.py)."""
+    """A script's credentials, as the table reads them: the one header proxies never log (hhdcli/table/web/routes.py)."""
     named = {"code": code, "player": player, "host": host}
     said = ", ".join(f"{key}={value}" for key, value in named.items() if value)
     return {"Authorization": f"Table {said}"} if said else {}

@@ -561,7 +561,7 @@ def test_the_table_page_goes_through_its_own_catalog(pseudo):
     """The table's domain (table.po) in the pseudo-locale: its page, rendered as the app renders it, has no
     text outside the marks but the seed and the language switch's EN/RU (its script's messages are marked too)."""
     from hhdcli.render.documents.templates import render
-    from hhdcli.table.page import PAGE, bootstrap
+    from hhdcli.table.web.page import PAGE, bootstrap
 
     catalog = translator("xx", "table")
     data = bootstrap("xx", {}, catalog, plural="(n != 1)")

@@ -392,7 +392,7 @@ def test_exports_carry_hell_lines_and_the_clarification(tmp_path):
 
 def test_the_table_shows_the_rulings_of_the_drawn_card(tmp_path):
     from hhdcli.mana import SymbolTable
-    from hhdcli.table.session import Session
+    from hhdcli.table.game.session import Session
 
     lump = next(c for c in load_builtin().cards if c.name == "Lump of Coal")
     session = Session(tmp_path / "s.sqlite", {1: lump, 2: lump, 3: lump}, SymbolTable.from_records([]), "seed")

@@ -9,7 +9,7 @@ import json
 
 from tablekit import Table, authorization
 
-from hhdcli.table.images import Faces
+from hhdcli.table.web.images import Faces
 
 
 def raw(table: Table, path: str, token: str | None = None, headers: dict[str, str] | None = None,

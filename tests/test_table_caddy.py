@@ -20,7 +20,7 @@ from tablekit import CHROMEDRIVER, authorization, free_port
 from test_table_community import Server, at, opened
 from test_table_page import Page, decoded_qr
 
-from hhdcli.table.community import table_id
+from hhdcli.table.hosting.community import table_id
 
 CADDY = shutil.which("caddy")
 pytestmark = pytest.mark.skipif(CADDY is None or CHROMEDRIVER is None, reason="needs Debian's caddy and Chromium")

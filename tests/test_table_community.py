@@ -21,10 +21,10 @@ from limits import parse
 from tablekit import authorization, free_port
 
 from hhdcli.cache import load_cache
-from hhdcli.table.community import UNLOAD_AFTER, Community, Seat, table_id
-from hhdcli.table.online import Public
-from hhdcli.table.serve import stream_changes
-from hhdcli.table.throttle import RULES, Throttle
+from hhdcli.table.hosting.community import UNLOAD_AFTER, Community, Seat, table_id
+from hhdcli.table.hosting.online import Public
+from hhdcli.table.hosting.opening import stream_changes
+from hhdcli.table.hosting.throttle import RULES, Throttle
 
 
 class Server:
@@ -170,7 +170,7 @@ def test_a_served_table_counts_every_post_per_address_as_hhd_table_does(server):
 
 
 def test_the_front_pages_own_refusals_are_pages_in_the_askers_language_with_the_guards(server):
-    from hhdcli.table.i18n import translations
+    from hhdcli.table.web.i18n import translations
 
     russian = translations("ru").gettext
     for method, path, status, said in (("GET", "/no-such-page", 404, "Not Found"),
@@ -250,7 +250,7 @@ def test_kill_9_and_a_restart_resume_every_table_and_a_damaged_one_is_refused_al
 
 
 def guarded(headers: dict[str, str]) -> None:
-    """The guards every answer carries, the dispatcher's own too (hhdcli/table/online.py's Guarded)."""
+    """The guards every answer carries, the dispatcher's own too (hhdcli/table/hosting/online.py's Guarded)."""
     assert "default-src 'self'" in headers["content-security-policy"]
     assert headers["referrer-policy"] == "same-origin" and headers["x-content-type-options"] == "nosniff"
 
@@ -313,18 +313,18 @@ def front_messages() -> set[str]:
     for name in ("serve-front.html.j2", "serve-opened.html.j2"):
         source = (package / "templates" / name).read_text(encoding="utf-8")
         found |= {m.replace("\\'", "'") for m in re.findall(r"""_\(["']((?:[^"'\\]|\\.)+)["']\)""", source)}
-    for name in ("front.py", "throttle.py"):
+    for name in ("hosting/front.py", "hosting/throttle.py"):
         source = (package / "table" / name).read_text(encoding="utf-8")
         found |= set(re.findall(r'_\("((?:[^"\\]|\\.)+)"\)', source))
         found |= set(re.findall(r'gettext(?:\(\))?\("((?:[^"\\]|\\.)+)"\)', source))
-    source = (package / "table" / "community.py").read_text(encoding="utf-8")
+    source = (package / "table" / "hosting" / "community.py").read_text(encoding="utf-8")
     found |= {m for pair in re.findall(r'Refused\("((?:[^"\\]|\\.)+)"(?:, "((?:[^"\\]|\\.)+)")?', source)
               for m in pair if m and m != "{reason}"}
     return found
 
 
 def test_every_word_of_the_front_page_has_its_russian():
-    from hhdcli.table.i18n import translations
+    from hhdcli.table.web.i18n import translations
 
     russian = translations("ru")
     messages = front_messages()

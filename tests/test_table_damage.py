@@ -18,7 +18,7 @@ from tablekit import Table, authorization, free_port
 from test_table_community import Server, at, opened
 from test_table_serve import hhd_table
 
-from hhdcli.table.community import table_id
+from hhdcli.table.hosting.community import table_id
 from support import Hhd
 
 
@@ -105,7 +105,7 @@ def damaged_copy(crashed: Path, into: Path, damage: str) -> Path:
 def test_the_undamaged_copies_are_whole_sessions(crashed):
     """The control: the crashed and the stopped session, undamaged, are read as they were (so each refusal below
     is its damage's)."""
-    from hhdcli.table.store import inspect_state
+    from hhdcli.table.game.store import inspect_state
 
     assert inspect_state(crashed / "state.sqlite")["seed"] == "ember-tide-42"
     assert inspect_state(crashed / "state.sqlite.stopped")["seed"] == "ember-tide-42"
@@ -202,7 +202,7 @@ def test_hhd_serve_refuses_each_damaged_table_alone_with_one_log_line_and_a_page
 def test_a_log_cut_through_an_older_runs_frame_is_whole(crashed, tmp_path):
     """SQLite's journal_size_limit cuts a log at any length: past the current run's frames lie an older run's,
     which SQLite does not read. Half of such a frame at the end is no damage."""
-    from hhdcli.table.store import inspect_state
+    from hhdcli.table.game.store import inspect_state
 
     state = damaged_copy(crashed, tmp_path / "table", "state truncated")
     for suffix in ("", "-wal", "-shm"):

@@ -12,14 +12,14 @@ import pytest
 from babel.messages.extract import extract_from_file
 from tablekit import authorization, kept
 
-from hhdcli.table.i18n import plural_rule, translations
-from hhdcli.table.page import VERDICTS, page_messages, script_messages
-from hhdcli.table.rules import Action
-from hhdcli.table.views import REMINDER_MESSAGES
+from hhdcli.table.game.rules import Action
+from hhdcli.table.game.views import REMINDER_MESSAGES
+from hhdcli.table.web.i18n import plural_rule, translations
+from hhdcli.table.web.page import VERDICTS, page_messages, script_messages
 
 PACKAGE = Path(__file__).parents[1] / "hhdcli"
 TEMPLATES = ("table.html.j2", "table-join.html.j2")
-TABLE_MODULES = ("app.py", "errors.py", "rules.py", "session.py", "store.py", "views.py")
+TABLE_MODULES = ("web/routes.py", "game/errors.py", "game/rules.py", "game/session.py", "game/store.py", "game/views.py")
 # the calls whose first argument is a message of the table's catalog (Babel's extractor reads Python's own tokens)
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "TableError": None, "NeedsConfirmation": None, "Depends": None}
 HTTP_NAMES = ("Bad Request", "Not Found", "Method Not Allowed", "Request Entity Too Large", "Unsupported Media Type")

@@ -17,7 +17,7 @@ from test_table_caddy import CADDY, Caddy, chromium
 from test_table_community import Server
 from test_table_page import BOARD, PHONE, Page
 
-from hhdcli.table.changes import stream_lifetime
+from hhdcli.table.game.changes import stream_lifetime
 from support import LoopbackServer, Reply
 
 WORDS = {

@@ -14,10 +14,10 @@ from tablekit import authorization
 from test_table_community import Server, at, opened
 
 from hhdcli.cache import load_cache
-from hhdcli.table.community import MAX_DECK_LINES, MAX_DECK_TEXT, Community, Full, Seat
-from hhdcli.table.online import Public
-from hhdcli.table.serve import stream_changes
-from hhdcli.table.throttle import Throttle, asker_of
+from hhdcli.table.hosting.community import MAX_DECK_LINES, MAX_DECK_TEXT, Community, Full, Seat
+from hhdcli.table.hosting.online import Public
+from hhdcli.table.hosting.opening import stream_changes
+from hhdcli.table.hosting.throttle import Throttle, asker_of
 
 
 def ask_from(port: int, source: str, method: str, path: str, body: bytes | None = None,

@@ -10,9 +10,9 @@ import pytest
 from tablekit import free_port
 from test_table_community import Server
 
-from hhdcli.table.errors import TableError
-from hhdcli.table.i18n import translations
-from hhdcli.table.names import MAX_NAME, seat_names
+from hhdcli.table.game.errors import TableError
+from hhdcli.table.game.names import MAX_NAME, seat_names
+from hhdcli.table.web.i18n import translations
 
 # each of these looks like "Anna" on a page: at most one of them is seated
 ANNA_ALIKE = ["ANNA", "Ａnna", "\u0410nna", "anna"]  # upper case, full-width A, Cyrillic А, lower case

@@ -15,9 +15,10 @@ from tablekit import authorization, free_port
 from test_table_serve import hhd_table
 
 from hhdcli.errors import InputError
-from hhdcli.table.online import from_elsewhere, public_url
-from hhdcli.table.server import Bounds
-from hhdcli.table.throttle import RULES
+from hhdcli.table.hosting.online import public_url
+from hhdcli.table.hosting.server import Bounds
+from hhdcli.table.hosting.throttle import RULES
+from hhdcli.table.web.origin import from_elsewhere
 
 PUBLIC = "https://hell.example.org"
 

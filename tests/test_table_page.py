@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from tablekit import EVERY_ACTION, PLAYERS, Table, act, anna_holds, kept, needs_chromium, positions_in
 
-from hhdcli.table.rules import Action
+from hhdcli.table.game.rules import Action
 from support import chromium
 
 pytestmark = needs_chromium
@@ -861,7 +861,7 @@ def test_the_pages_plural_rule_is_the_catalogs_read_without_eval(browsers, table
     for every count to 1000 it picks the form Python's gettext picks from the same expression."""
     import gettext
 
-    from hhdcli.table.i18n import plural_rule
+    from hhdcli.table.web.i18n import plural_rule
 
     page = phone(browsers, 0, table, lang=lang)
     picked = page.browser.execute_async_script(

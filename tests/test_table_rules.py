@@ -25,7 +25,7 @@ from tablekit import (
     settle,
 )
 
-from hhdcli.table.rules import Action
+from hhdcli.table.game.rules import Action
 
 
 def test_a_draw_reveals_the_top_card_with_the_players_verdict(table, library):
@@ -763,7 +763,7 @@ def test_turns_pass_in_the_order_players_came_steps_move_on_and_an_undo_takes_a_
 
 
 def test_the_draw_step_discount_follows_whose_turn_and_step_it_is():
-    from hhdcli.table.rules import in_draw_step
+    from hhdcli.table.game.rules import in_draw_step
 
     assert in_draw_step("Anna", None, None) is None  # no turns kept: the rule is said as it stands
     assert in_draw_step("Anna", "Anna", "draw") is True
@@ -785,7 +785,7 @@ def test_a_drawn_land_or_take_says_whether_its_draw_step_discount_applies_from_t
     """With no turns kept the reminder states the rule ("in your draw step you may…"); once the table keeps turns,
     a card Cleo draws in her own draw step may be played or cast now ({2} less for a take), one she draws in
     another step, or Anna draws in Cleo's draw step, may not."""
-    from hhdcli.table.views import IN_DRAW_STEP, OUTSIDE_DRAW_STEP, REMINDERS
+    from hhdcli.table.game.views import IN_DRAW_STEP, OUTSIDE_DRAW_STEP, REMINDERS
 
     card = drawn_until_taken(table, "Cleo")
     assert card["draw_step"] is None and card["reminder"] == REMINDERS[card["verdict"]]
@@ -873,8 +873,8 @@ def test_tokens_in_play_are_counted_with_their_maker_by_its_controller_logged_an
 def test_only_a_token_makers_controller_counts_its_tokens_and_never_below_none():
     """The rules alone: a card on the battlefield, its controller (or the host, None) counts the tokens it makes;
     a count is a counter named by the token's id, gone at none."""
-    from hhdcli.table.errors import TableError
-    from hhdcli.table.rules import Place, Zone, token_maker, tokens_counted
+    from hhdcli.table.game.errors import TableError
+    from hhdcli.table.game.rules import Place, Zone, token_maker, tokens_counted
 
     played = Place(7, Zone.BATTLEFIELD, player="Anna", counters={"+1/+1": 1})
     assert token_maker(played, "Anna", 7, "Johnny") is played and token_maker(played, None, 7, "Johnny") is played
@@ -896,14 +896,14 @@ def test_the_page_names_where_a_card_goes_from_the_rules_enums_not_words_of_its_
     """The page's scripts name a move's destination, a library's top or bottom and a turn's steps (in order) as the
     bootstrap gives them (rules.Destination, rules.End, rules.Step), as they do zones and actions: none is written
     in the JavaScript."""
-    from hhdcli.table.page import bootstrap
-    from hhdcli.table.rules import Destination, End
+    from hhdcli.table.game.rules import Destination, End
+    from hhdcli.table.web.page import bootstrap
 
     data = bootstrap("en", {})
     assert data["destinations"] == {d.name: d.value for d in Destination} and data["ends"] == {"TOP": "top",
                                                                                               "BOTTOM": "bottom"}
     assert list(data["steps"].values()) == ["untap", "upkeep", "draw", "main 1", "combat", "main 2", "end"]
-    static = Path(__file__).parents[1] / "hhdcli" / "table" / "static"
+    static = Path(__file__).parents[1] / "hhdcli" / "table" / "web" / "static"
     words = {*(d.value for d in Destination), *(e.value for e in End), "untap", "upkeep", "combat"}
     for script in static.glob("*.js"):
         # what is not the game's word: catalog messages T("…"), element ids $("…"), CSS classes
@@ -916,7 +916,7 @@ def test_a_table_opened_with_a_starting_life_starts_every_player_there_and_says_
                                                                                               tmp_path):
     """`hhd table --life 30` (the session started with life=30): every player at 30, the board's starting life 30,
     a line in the log; a restart with the same life adds none, and an end of game brings life back to 30."""
-    from hhdcli.table.errors import TableError
+    from hhdcli.table.game.errors import TableError
 
     opened = Table(tmp_path / "s.sqlite", library, legacy_cache)
     try:
@@ -940,8 +940,8 @@ def test_every_counter_a_table_keeps_goes_up_and_down_one_at_a_time_logged_and_u
     """Issue 50: per player poison, energy, experience and commander damage from each other player's commander;
     per card +1/+1, -1/-1, charge and loyalty (the enums the page's bootstrap names). Each goes up and down by one,
     never below none; another kind, or commander damage from nobody at the table, is refused."""
-    from hhdcli.table.page import bootstrap
-    from hhdcli.table.rules import CardCounter, PlayerCounter
+    from hhdcli.table.game.rules import CardCounter, PlayerCounter
+    from hhdcli.table.web.page import bootstrap
 
     names = bootstrap("en", {})
     assert names["player_counters"] == {"POISON": "poison", "ENERGY": "energy", "EXPERIENCE": "experience",

@@ -253,7 +253,7 @@ def test_table_decks_offline_name_only_the_cards_that_may_be_lands_each_quoted(l
 
 
 def test_phones_get_this_computers_interface_addresses_likeliest_first():
-    from hhdcli.table.serve import addresses
+    from hhdcli.table.hosting.serve import addresses
 
     assert addresses("::1", 8071, None) == ["http://[::1]:8071/"]
     every = addresses("0.0.0.0", 8040, "c0de")

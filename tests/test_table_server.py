@@ -77,7 +77,7 @@ def test_a_draw_is_pushed_to_every_open_page_and_sigterm_ends_them_within_5_seco
 
 
 def test_one_address_holds_at_most_twelve_event_streams(legacy_cache, library, tmp_path):
-    from hhdcli.table.server import Bounds
+    from hhdcli.table.hosting.server import Bounds
 
     port = free_port()
     process = started(legacy_cache, library, tmp_path, port)

@@ -19,9 +19,9 @@ from tablekit import Table, free_port
 
 from hhdcli.cache import load_builtin
 from hhdcli.mana import SymbolTable
-from hhdcli.table.errors import TableError
-from hhdcli.table.session import Session
-from hhdcli.table.store import MIGRATIONS, Damaged, FairLock, StateUnwritable, Store, state_error
+from hhdcli.table.game.errors import TableError
+from hhdcli.table.game.session import Session
+from hhdcli.table.game.store import MIGRATIONS, Damaged, FairLock, StateUnwritable, Store, state_error
 
 
 def cards() -> dict:
@@ -227,7 +227,7 @@ def test_a_players_opening_hand_is_found_through_its_own_index_however_long_the_
 def test_the_log_entries_shown_details_kept_in_memory_are_bounded_however_long_the_evening(tmp_path):
     """Each log entry's shown detail is parsed once and kept, but only the newest few hundred: the log grows
     all evening and a server holds a hundred tables. An entry read again after it was dropped reads the same."""
-    from hhdcli.table.views import SHOWN_KEPT
+    from hhdcli.table.game.views import SHOWN_KEPT
 
     session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R"), "Ben": tuple("U")})

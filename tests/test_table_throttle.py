@@ -1,4 +1,4 @@
-"""Requests per client address (hhdcli/table/throttle.py): each kind's rules counted in `limits`' moving window
+"""Requests per client address (hhdcli/table/hosting/throttle.py): each kind's rules counted in `limits`' moving window
 per address, a refusal saying when to come back, a refused request counted by no rule, and no thread started to
 count (the gevent server runs every table's requests on one thread)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 
-from hhdcli.table.throttle import SWEEP_EVERY, Throttle
+from hhdcli.table.hosting.throttle import SWEEP_EVERY, Throttle
 
 
 def test_an_address_past_its_rule_is_told_when_to_come_back_and_let_through_when_the_window_moves():

@@ -2,7 +2,7 @@
 and who may do it, writes their answer in the same transaction, and answers with the views' description of the
 cards, in the asker's language.
 
-Who acts is the caller's business (hhdcli.table.app checks tokens); every action here is told its player, or
+Who acts is the caller's business (hhdcli.table.web.routes checks tokens); every action here is told its player, or
 None for the host (the laptop running the table), and logs it.
 """
 
@@ -20,12 +20,12 @@ from hhdcli.cards import Card
 from hhdcli.deck import LandLookup
 from hhdcli.decklists import Deck
 from hhdcli.mana import SymbolTable
-from hhdcli.table import rules
-from hhdcli.table.errors import Depends, TableError
-from hhdcli.table.names import seat_names
-from hhdcli.table.rules import OWN_CARDS, Action, End, Zone
-from hhdcli.table.store import Store, Tx, state_error
-from hhdcli.table.views import Views, public_entry, shown_detail
+from hhdcli.table.game import rules
+from hhdcli.table.game.errors import Depends, TableError
+from hhdcli.table.game.names import seat_names
+from hhdcli.table.game.rules import OWN_CARDS, Action, End, Zone
+from hhdcli.table.game.store import Store, Tx, state_error
+from hhdcli.table.game.views import Views, public_entry, shown_detail
 
 
 @dataclass
@@ -200,8 +200,8 @@ class Session:
 
     def add_player(self, player: str, colors: str) -> None:
         """A late player, added from the board while the table runs (a name that looks like a seated player's
-        is refused: see hhdcli/table/names.py)."""
-        from hhdcli.table.names import check_new, player_name
+        is refused: see hhdcli/table/game/names.py)."""
+        from hhdcli.table.game.names import check_new, player_name
 
         player = player_name(player)
         with self.store.transaction() as tx:

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from hhdcli.i18n import N_
-from hhdcli.table.errors import TableError
+from hhdcli.table.game.errors import TableError
 
 MAX_NAME = 40  # characters of a player's name, its spaces folded
 

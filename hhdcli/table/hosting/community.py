@@ -1,9 +1,9 @@
 """`hhd serve`: many Hell tables on one server, for a community. Anyone opens a table on the front page; each
 table is a folder of its own (its library file and its session's SQLite file) that no page lists. The folder's
-name is the table's id, its join code's SHA-256: the table is served at `/t/<id>/` (hhdcli/table/front.py), an
+name is the table's id, its join code's SHA-256: the table is served at `/t/<id>/` (hhdcli/table/hosting/front.py), an
 address that grants nothing (a proxy may log it), and each request must carry the code itself (a cookie, or
-Authorization: hhdcli/table/app.py), checked against the code its state file keeps. A short code (8 letters, 40 bits) can be typed by hand on the front page; it is
-rate-limited per address (hhdcli/table/throttle.py) and names a file holding the table's full code.
+Authorization: hhdcli/table/web/routes.py), checked against the code its state file keeps. A short code (8 letters, 40 bits) can be typed by hand on the front page; it is
+rate-limited per address (hhdcli/table/hosting/throttle.py) and names a file holding the table's full code.
 
 A table is read from its folder when a page first asks for it (a restart resumes every table where it was) and
 leaves memory when no page asked for a while; it is deleted after `expire` seconds without an action. A table
@@ -23,16 +23,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import HhdError
-from hhdcli.table.errors import TableError
+from hhdcli.table.game.errors import TableError
 
 if TYPE_CHECKING:
     from flask import Flask
 
     from hhdcli.cache import CardCache
     from hhdcli.decklists import Deck
-    from hhdcli.table.changes import Changes
-    from hhdcli.table.online import Public
-    from hhdcli.table.throttle import Throttle
+    from hhdcli.table.game.changes import Changes
+    from hhdcli.table.hosting.online import Public
+    from hhdcli.table.hosting.throttle import Throttle
 
 SHORT_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # 32 letters, none mistaken for another (no I, O, 0, 1)
 SHORT_LENGTH = 8  # 40 bits
@@ -74,7 +74,7 @@ class Full(Refused):
 
 def starting_life(typed: str) -> int | None:
     """The starting life the opener typed (None when left empty: the table's 20)."""
-    from hhdcli.table.rules import starting_life as checked
+    from hhdcli.table.game.rules import starting_life as checked
 
     typed = typed.strip()
     if not typed:
@@ -195,7 +195,7 @@ class Community:
     def _start(self, library: Path, state: Path, players: dict[str, tuple[str, ...]], life: int | None
                ) -> tuple[str, str]:
         from hhdcli.library import open_library
-        from hhdcli.table.serve import new_join_code, open_session
+        from hhdcli.table.hosting.opening import new_join_code, open_session
 
         try:
             resolved = open_library(library, self.cache.cards, self.cache.meta.sha256)
@@ -210,7 +210,7 @@ class Community:
         from hhdcli import colors as palette
         from hhdcli.deck import deck_colors
         from hhdcli.decklists import parse_deck
-        from hhdcli.table.names import seat_names
+        from hhdcli.table.game.names import seat_names
 
         players: dict[str, tuple[str, ...]] = {}
         seats = [seat for seat in seats[:MAX_SEATS] if seat.name.strip()]
@@ -302,8 +302,8 @@ class Community:
 
     def _load(self, folder: Path) -> Loaded:
         from hhdcli.library import open_library
-        from hhdcli.table.online import table_app
-        from hhdcli.table.serve import open_session
+        from hhdcli.table.hosting.online import table_app
+        from hhdcli.table.hosting.opening import open_session
 
         found: list[str] = []
 

@@ -38,13 +38,13 @@ from hhdcli.cards import Card
 from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
-from hhdcli.table.changes import Changes
-from hhdcli.table.errors import Depends, NeedsConfirmation, TableError
-from hhdcli.table.i18n import LANGUAGES, choose_language, translations
-from hhdcli.table.images import FACES, Faces, face_tag
-from hhdcli.table.rules import OWN_CARDS, End, card_counter_kind, destination_of, starting_life
-from hhdcli.table.session import Session
-from hhdcli.table.store import disk_full
+from hhdcli.table.game.changes import Changes
+from hhdcli.table.game.errors import Depends, NeedsConfirmation, TableError
+from hhdcli.table.game.rules import OWN_CARDS, End, card_counter_kind, destination_of, starting_life
+from hhdcli.table.game.session import Session
+from hhdcli.table.game.store import disk_full
+from hhdcli.table.web.i18n import LANGUAGES, choose_language, translations
+from hhdcli.table.web.images import FACES, Faces, face_tag
 
 if TYPE_CHECKING:
     from hhdcli.decklists import Deck
@@ -116,7 +116,7 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
                images: Path | None = None, origin: str | None = None, faces: Faces | None = None) -> Flask:
     """The app for one session; with a `code`, every request must carry it (its cookie, or Authorization's
     `code=`); with an `origin` (the public address's), a POST from any other origin is refused. `hhd table` and
-    `hhd serve` build it through hhdcli/table/online.py's `table_app`, with the guards an open server needs."""
+    `hhd serve` build it through hhdcli/table/hosting/online.py's `table_app`, with the guards an open server needs."""
     app = Flask(__name__, static_folder=None)  # the blueprint serves the page's files
     app.json = FastJSON(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
@@ -286,7 +286,7 @@ def same_site() -> Any:
     """A page on another site may not act on the table: a POST must come from this table's own page
     (`Sec-Fetch-Site: same-origin`, Origin, when sent, this host's) as JSON (which a cross-site form cannot
     send), and a table on loopback answers only to loopback names (no DNS rebinding)."""
-    from hhdcli.table.online import from_elsewhere
+    from hhdcli.table.web.origin import from_elsewhere
 
     if served().code is None and (request.host.rsplit(":", 1)[0].strip("[]") not in LOOPBACK_NAMES):
         return jsonify(error=gettext()("this table answers on 127.0.0.1 or localhost only")), 403
@@ -362,7 +362,7 @@ def failed(error: Exception) -> Any:
 
 @table.get("/")
 def page() -> Any:
-    from hhdcli.table.page import page_html
+    from hhdcli.table.web.page import page_html
 
     asked, lang = request.args.get("lang"), language()
     pages = served().pages
@@ -412,7 +412,7 @@ def join_url() -> str:
 @table.get("/qr.svg")
 def join_qr() -> Any:
     """The join address as a QR code, for the board."""
-    from hhdcli.table.page import qr_svg
+    from hhdcli.table.web.page import qr_svg
 
     return Response(qr_svg(join_url()), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
@@ -581,7 +581,7 @@ def release() -> Any:
 def reseat() -> Any:
     """A re-seat code for a player's new phone, as an address and its QR code: it seats one phone, once, within
     minutes; the old phone is refused now."""
-    from hhdcli.table.page import qr_svg
+    from hhdcli.table.web.page import qr_svg
 
     name = seat_named_by_host()
     given = served().session.reseat(name)
@@ -592,7 +592,7 @@ def reseat() -> Any:
 @table.post("/api/host/add-player")
 def add_player() -> Any:
     from hhdcli import colors as palette
-    from hhdcli.table.names import player_name
+    from hhdcli.table.game.names import player_name
 
     host()
     name, colors = body().get("player"), body().get("colors", "")
@@ -739,7 +739,7 @@ def _linked_deck(text: str) -> Deck | None:
     for an empty list."""
     from hhdcli.decksites import is_deck_url
     from hhdcli.errors import HhdError
-    from hhdcli.table.server import off_loop
+    from hhdcli.table.web.offloop import off_loop
 
     link = text.strip()
     if "\n" in link or not is_deck_url(link):

@@ -14,7 +14,7 @@ from hhdcli.jsonio import load_json
 from hhdcli.mana import SymbolTable, Take, judge
 from hhdcli.render.texts import shown_type_line
 from hhdcli.rulings import card_rulings
-from hhdcli.table.rules import PRIVATE_ACTIONS, PUBLIC_ZONES, Action, Place, Zone, may_see
+from hhdcli.table.game.rules import PRIVATE_ACTIONS, PUBLIC_ZONES, Action, Place, Zone, may_see
 
 # The take rule's answers and what each tells the player to do (messages of the table's catalog): when the table
 # keeps no turns, the rule as it stands; when it does, whether this draw came in the drawer's own draw step (a

@@ -1,5 +1,5 @@
 """The table's page in the asker's language: an HTML template with no script or style of its own, the static
-stylesheet and ES modules (hhdcli/table/static/), and a JSON bootstrap the modules read: the catalog's messages
+stylesheet and ES modules (hhdcli/table/web/static/), and a JSON bootstrap the modules read: the catalog's messages
 the scripts use (marked in them as T("…") and P("…", "…", n) and read out with Babel's JavaScript extractor, so
 a new word cannot be left out of the catalog), the catalog's plural rule, the mana symbols drawn as styled
 symbols, and the names of the rules' zones, actions, ends, destinations and turn steps."""
@@ -13,13 +13,13 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
-from hhdcli.table.i18n import plural_rule, translations
-from hhdcli.table.rules import Action, CardCounter, Destination, End, PlayerCounter, Step, Zone
-from hhdcli.table.session import Session
-from hhdcli.table.views import REMINDER_MESSAGES, VERDICTS
+from hhdcli.table.game.rules import Action, CardCounter, Destination, End, PlayerCounter, Step, Zone
+from hhdcli.table.game.session import Session
+from hhdcli.table.game.views import REMINDER_MESSAGES, VERDICTS
+from hhdcli.table.web.i18n import plural_rule, translations
 
 PAGE = "table.html.j2"
-SCRIPTS = ("api.js", "i18n.js", "log.js", "main.js", "page.js", "render.js")  # hhdcli/table/static/
+SCRIPTS = ("api.js", "i18n.js", "log.js", "main.js", "page.js", "render.js")  # hhdcli/table/web/static/
 # what marks a message in the scripts (Babel's keyword spec: P's first two arguments are its singular and plural)
 SCRIPT_KEYWORDS = {"T": None, "P": (1, 2)}
 SYMBOL = re.compile(r"\{([^{}]{1,12})\}")
@@ -33,7 +33,7 @@ def script_messages() -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     singles: dict[str, None] = {}
     plurals: dict[tuple[str, str], None] = {}
     for name in SCRIPTS:
-        with (files("hhdcli") / "table" / "static" / name).open("rb") as source:
+        with (files("hhdcli") / "table" / "web" / "static" / name).open("rb") as source:
             for _line, message, _comments, _context in extract("javascript", source, SCRIPT_KEYWORDS):
                 if isinstance(message, str):
                     singles[message] = None

@@ -3,7 +3,7 @@ proxy only when the operator says so (`--behind-proxy`, one hop), and the guards
 
 `table_app` builds a table's app, once, for `hhd table` and `hhd serve` alike (the app, the proxy's one hop, the
 per-address limits), so the two cannot drift; `Guarded` is the WSGI middleware both servers wrap outermost
-(hhdcli/table/server.py), so every answer carries the guards, the apps' and the server's own alike: the
+(hhdcli/table/hosting/server.py), so every answer carries the guards, the apps' and the server's own alike: the
 Content-Security-Policy, `Referrer-Policy: same-origin`, `X-Content-Type-Options: nosniff`, and under https
 HSTS and the Secure flag on every cookie."""
 
@@ -21,9 +21,9 @@ from hhdcli.i18n import _
 if TYPE_CHECKING:
     from flask import Flask
 
-    from hhdcli.table.changes import Changes
-    from hhdcli.table.session import Session
-    from hhdcli.table.throttle import Throttle
+    from hhdcli.table.game.changes import Changes
+    from hhdcli.table.game.session import Session
+    from hhdcli.table.hosting.throttle import Throttle
 
 HSTS = "max-age=31536000"  # a year: browsers then refuse plain http for the host by themselves
 # same-origin: another site is sent no Referer, and our own pages' POSTs carry their Origin (under no-referrer a
@@ -76,8 +76,8 @@ def public_url(given: str | None) -> str | None:
 def table_app(session: Session, code: str | None, changes: Changes, public: Public, throttle: Throttle,
               join_urls: list[str], images: Path | None) -> Flask:
     """A table's app as `hhd table` and `hhd serve` serve it: its routes, the proxy's one hop, and every POST
-    counted per address (hhdcli/table/throttle.py)."""
-    from hhdcli.table.app import create_app
+    counted per address (hhdcli/table/hosting/throttle.py)."""
+    from hhdcli.table.web.routes import create_app
 
     app = create_app(session, code, changes, session.host_secret(), join_urls, images, public.origin)
     harden(app, public)
@@ -85,20 +85,6 @@ def table_app(session: Session, code: str | None, changes: Changes, public: Publ
     return app
 
 
-def from_elsewhere(origin: str | None, fetch_site: str | None, ours: Callable[[str], bool]) -> bool:
-    """Whether a browser says the request comes from a page of another origin, by what the Fetch standard has
-    browsers send: `Sec-Fetch-Site` (set by the browser, never by a page) "same-origin" only from our own pages;
-    "same-site" (another port or subdomain), "cross-site" or "none" is not ours. `Origin` (`ours` judges it) is
-    the page's, or "null" when the page's referrer policy withholds it; "null" is believed only with
-    "same-origin" (our page under a policy that hides its origin). Neither header: not a browser (a script, curl),
-    which no other site's page can make a visitor's browser be."""
-    if fetch_site is not None and fetch_site != "same-origin":
-        return True
-    if not origin:
-        return False
-    if origin == "null":
-        return fetch_site != "same-origin"
-    return not ours(origin)
 
 
 def harden(app: Any, public: Public) -> None:
@@ -115,7 +101,7 @@ class Guarded:
     it. A header the app set itself is kept."""
 
     def __init__(self, app: Callable[..., Iterable[bytes]], secure: bool) -> None:
-        from hhdcli.table.app import CONTENT_SECURITY_POLICY
+        from hhdcli.table.web.routes import CONTENT_SECURITY_POLICY
 
         self.app, self.secure = app, secure
         self.guards = [("Content-Security-Policy", CONTENT_SECURITY_POLICY), ("Referrer-Policy", REFERRER_POLICY),

@@ -2,7 +2,7 @@
 table at once, and the board learns which players have a page listening (who is connected).
 
 It knows nothing of HTTP: the app bumps it after an action went through and serves `stream()` as server-sent
-events; the production server (hhdcli/table/server.py) makes its events gevent's, so a stream is a greenlet."""
+events; the production server (hhdcli/table/hosting/server.py) makes its events gevent's, so a stream is a greenlet."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from hhdcli.table.errors import TableError
+from hhdcli.table.game.errors import TableError
 
 ONLINE_FOR = 20.0  # seconds: a page that asked for the table this recently counts as connected
 STREAM_LIFETIME = 600.0  # seconds a stream lasts on average before the page reconnects (a proxy's timeouts)

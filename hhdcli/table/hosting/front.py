@@ -1,7 +1,7 @@
 """`hhd serve`'s web side: the front page (en/ru) where anyone opens a table or types a short code, and the
 dispatcher that hands each request to its table by its path: a table is served at `/t/<table id>/` (its app
 mounted there, SCRIPT_NAME), the id being its join code's SHA-256, which grants nothing; the code itself travels
-in the table's cookie or Authorization (hhdcli/table/app.py), never in an address. Any other path is the front
+in the table's cookie or Authorization (hhdcli/table/web/routes.py), never in an address. Any other path is the front
 page's.
 
 Links to a table carry its code after `#` (`/t/<id>/#code=CODE`, the board's `&host=SECRET` too), which
@@ -21,17 +21,18 @@ from werkzeug.exceptions import HTTPException
 
 from hhdcli.errors import HhdError
 from hhdcli.i18n import N_
-from hhdcli.table.community import MAX_SEATS, Community, Refused, Seat, shown_short, table_id, table_path
-from hhdcli.table.i18n import asker_language, choose_language, translations
-from hhdcli.table.server import off_loop
-from hhdcli.table.throttle import EVERYONE
+from hhdcli.table.hosting.community import MAX_SEATS, Community, Refused, Seat, shown_short, table_id, table_path
+from hhdcli.table.hosting.throttle import EVERYONE
+from hhdcli.table.web.i18n import asker_language, choose_language, translations
+from hhdcli.table.web.offloop import off_loop
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "web" / "static"
 MAX_UPLOAD = 2 * 1024 * 1024  # a library file of hhd generate is some 30 KB; a deck list a few
 
 
 def front_app(community: Community) -> Flask:
-    from hhdcli.table.online import from_elsewhere, harden
+    from hhdcli.table.hosting.online import harden
+    from hhdcli.table.web.origin import from_elsewhere
 
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD
@@ -59,7 +60,7 @@ def front_app(community: Community) -> Flask:
             return page(exc.message, 400)
         from urllib.parse import quote
 
-        from hhdcli.table.page import qr_svg
+        from hhdcli.table.web.page import qr_svg
 
         here = (community.public.origin or request.host_url.rstrip("/")) + table_path(table_id(opened.code))
         join = f"{here}#code={opened.code}"  # after #: in this page's body only, never in an address sent
@@ -72,7 +73,7 @@ def front_app(community: Community) -> Flask:
         refused = same_site() or throttled("short") or throttled("missed", EVERYONE, count=False)
         if refused:
             return refused
-        from hhdcli.table.app import CODE_COOKIE, keep_cookie
+        from hhdcli.table.web.routes import CODE_COOKIE, keep_cookie
 
         code = community.code_for_short(request.form.get("short", ""))
         if code is None or community.app_for(code) is None:
@@ -144,7 +145,7 @@ def front_app(community: Community) -> Flask:
 
 def _strict(response: Response) -> Response:
     """The front page runs nothing but its own stylesheet, as a table's page does."""
-    from hhdcli.table.app import CONTENT_SECURITY_POLICY
+    from hhdcli.table.web.routes import CONTENT_SECURITY_POLICY
 
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     return response

@@ -3,52 +3,23 @@
 from __future__ import annotations
 
 import errno
-import secrets
 import socket
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import InputError
 from hhdcli.http import LOOPBACK_NAMES
-from hhdcli.i18n import _, current_language, quote
+from hhdcli.i18n import _, quote
 from hhdcli.output import echo, is_terminal
-from hhdcli.table.errors import TableError
-from hhdcli.table.session import Session
-from hhdcli.table.store import Damaged, StateUnwritable
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
     from hhdcli.env import Env
     from hhdcli.library import ResolvedLibrary
-    from hhdcli.table.changes import Changes
-    from hhdcli.table.online import Public
+    from hhdcli.table.hosting.online import Public
 
 
 
-def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
-                 state_file: Path, life: int | None = None,
-                 check: Callable[[dict[str, str]], None] | None = None) -> tuple[Session, bool]:
-    import hashlib
-
-    from hhdcli.files import dump_json
-
-    content = hashlib.sha256(dump_json(resolved.library.to_json())).hexdigest()
-    session = Session(state_file, resolved.by_position, cache.symbol_table,
-                      resolved.library.seed, content, hellscube=list(cache.cards))
-    try:
-        return session, session.start(players, life, check)
-    except TableError as exc:
-        from hhdcli.table.i18n import translations
-
-        said = exc.said(translations(current_language()).gettext)  # the table's catalog, in the host's language
-        if isinstance(exc, StateUnwritable):  # the file may hold a healthy session: never advise leaving it
-            raise InputError(said, _("make room on the disk or make its folder writable, then start the table "
-                                     "again: the session in it is kept")) from exc
-        if isinstance(exc, Damaged):  # the file stays as it is: it may be mended, or restored from a backup
-            raise InputError(said, _("restore it (and its -wal file) from a backup, or pass another --state FILE: "
-                                     "it is left as it is")) from exc
-        raise InputError(said, _("pass another --state FILE for this library")) from exc
 
 
 VIRTUAL = ("docker", "br-", "virbr", "veth", "vboxnet", "vmnet", "tun", "tap", "wg", "zt", "tailscale", "utun",
@@ -59,7 +30,7 @@ def addresses(host: str, port: int, code: str | None) -> list[str]:
     """The addresses players open, likeliest first: when listening on every interface, each address of this
     computer's interfaces (not host-name look-ups, which give 127.0.1.1 on many laptops): private LAN ranges
     first, virtual bridges and tunnels last; IPv6 in brackets. The code goes after `#`: a browser never sends it,
-    the page trades it for a cookie (hhdcli/table/app.py)."""
+    the page trades it for a cookie (hhdcli/table/web/routes.py)."""
     query = f"/#code={code}" if code else "/"
     if host not in ("0.0.0.0", "::"):
         return [f"http://{_bracketed(host)}:{port}{query}"]
@@ -123,9 +94,10 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
           life: int | None = None) -> None:
     """`hhd table`: one session served until Ctrl-C or SIGTERM; `public` says where the internet reaches it;
     `life` is the starting life (None: the session's, 20 for a new one)."""
-    from hhdcli.table.online import Public, table_app
-    from hhdcli.table.server import Bounds, make_server, run
-    from hhdcli.table.throttle import Throttle
+    from hhdcli.table.hosting.online import Public, table_app
+    from hhdcli.table.hosting.opening import JOIN_CODE_LENGTH, new_join_code, open_session, stream_changes
+    from hhdcli.table.hosting.server import Bounds, make_server, run
+    from hhdcli.table.hosting.throttle import Throttle
 
     public = public or Public()
 
@@ -175,22 +147,10 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
              .format(file=state_file))
 
 
-JOIN_CODE_BYTES = 10  # 80 bits: a code in a link cannot be guessed from the internet
-JOIN_CODE_LENGTH = 14  # its letters (base64, 6 bits each)
 
 
-def new_join_code() -> str:
-    return secrets.token_urlsafe(JOIN_CODE_BYTES)
 
 
-def stream_changes() -> Changes:
-    """The change counter for the production server: its streams wait as greenlets, so hundreds may listen
-    (each address's share is bounded by the server)."""
-    import gevent.event
-
-    from hhdcli.table.changes import Changes
-
-    return Changes(max_streams=2000, event=gevent.event.Event)
 
 
 SWEEP_EVERY = 600.0  # seconds between two looks for tables idle past --expire
@@ -202,10 +162,11 @@ def serve_community(env: Env, root: Path, host: str, port: int, public: Public, 
     tables and `max_megabytes` of their files (None: the defaults) before new tables are refused."""
     import gevent
 
-    from hhdcli.table.community import MAX_MEGABYTES, MAX_TABLES, UNLOAD_EVERY, Community
-    from hhdcli.table.front import dispatcher, front_app
-    from hhdcli.table.server import Bounds, make_server, run
-    from hhdcli.table.throttle import Throttle
+    from hhdcli.table.hosting.community import MAX_MEGABYTES, MAX_TABLES, UNLOAD_EVERY, Community
+    from hhdcli.table.hosting.front import dispatcher, front_app
+    from hhdcli.table.hosting.opening import stream_changes
+    from hhdcli.table.hosting.server import Bounds, make_server, run
+    from hhdcli.table.hosting.throttle import Throttle
 
     cache = env.cards()  # a cache that cannot be read is said before a port is taken
     try:

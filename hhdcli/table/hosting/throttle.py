@@ -9,7 +9,7 @@ server for milliseconds (measured: 5 ms a POST on a busy machine, docs/design-ta
 sweeps in the request instead, once a second at most; the counting is `limits`' own.
 
 The client's address is Flask's `request.remote_addr`: the peer's, or behind a proxy the one ProxyFix took from
-X-Forwarded-For (hhdcli/table/online.py, only with --behind-proxy)."""
+X-Forwarded-For (hhdcli/table/hosting/online.py, only with --behind-proxy)."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ class Throttle:
         """A table's app: every POST is counted per address, a join also against the joins' rule."""
         from flask import jsonify, request
 
-        from hhdcli.table.app import gettext
+        from hhdcli.table.web.routes import gettext
 
         def counted() -> Any:
             if request.method != "POST":

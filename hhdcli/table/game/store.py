@@ -22,8 +22,8 @@ from typing import Any
 
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
-from hhdcli.table.errors import TableError
-from hhdcli.table.rules import OPENING_ACTIONS, OWN_CARDS, Action, End, Entry, Place, Zone, owner_after
+from hhdcli.table.game.errors import TableError
+from hhdcli.table.game.rules import OPENING_ACTIONS, OWN_CARDS, Action, End, Entry, Place, Zone, owner_after
 
 # a log entry still in force: not undone, and not itself an undo (an undo is a line of the log, not undoable)
 IN_FORCE = "undone IS NULL AND action != ?"

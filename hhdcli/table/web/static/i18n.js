@@ -1,4 +1,4 @@
-// The page's words in its language, from the server's bootstrap (hhdcli/table/page.py): the table catalog's
+// The page's words in its language, from the server's bootstrap (hhdcli/table/web/page.py): the table catalog's
 // messages this page uses (marked here and in the other modules as T("…") and P("…", "…", n), which Babel's
 // JavaScript extractor reads), the catalog's plural rule, the mana symbols and the names of zones, actions,
 // ends and destinations.

@@ -19,7 +19,7 @@ from typing import Any
 from hhdcli.i18n import N_
 from hhdcli.library import OPENING_HAND
 from hhdcli.mana import Take
-from hhdcli.table.errors import NeedsConfirmation, TableError
+from hhdcli.table.game.errors import NeedsConfirmation, TableError
 
 # Cards of the players' own decks that left the game (by name, onto the sideboard) are numbered from here, above
 # every library position; their name is kept with them, Hell cards have none (their card data says it).

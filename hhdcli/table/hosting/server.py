@@ -7,7 +7,7 @@ an idle connection's time, and (gevent's own) a request line of 8 KiB and 100 he
 The request log is off (gevent's would be a line per request); a request gevent cannot read (a bad request line,
 a bad header) is answered here with a short page carrying the guards and logged as one line, never gevent's own
 empty answer and its line of the raw request. Every answer, the server's own included, passes `Guarded`
-(hhdcli/table/online.py), the outermost middleware."""
+(hhdcli/table/hosting/online.py), the outermost middleware."""
 
 from __future__ import annotations
 
@@ -16,12 +16,10 @@ import socket
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from hhdcli.i18n import N_
-from hhdcli.table.throttle import asker_of
-
-T = TypeVar("T")
+from hhdcli.table.hosting.throttle import asker_of
 
 STOP_WITHIN = 4.0  # seconds: SIGTERM's streams close and requests finish within this (the issue asks 5)
 
@@ -70,7 +68,7 @@ class StreamBound:
         if self.open[address] >= self.most:
             import json
 
-            from hhdcli.table.i18n import asker_language, translations
+            from hhdcli.table.web.i18n import asker_language, translations
 
             said = translations(asker_language(environ)).gettext(LISTENING)
             start_response("429 Too Many Requests", [("Content-Type", "application/json"), ("Retry-After", "10")])
@@ -103,7 +101,7 @@ def own_page(status: str, headers: Any, guards: Any, message: str = UNREADABLE) 
     asker's language when its headers were read (else in both), with the guards."""
     from markupsafe import escape
 
-    from hhdcli.table.i18n import LANGUAGES, choose_language, translations
+    from hhdcli.table.web.i18n import LANGUAGES, choose_language, translations
 
     wanted = headers.get("Accept-Language", "") if headers is not None else ""
     langs = [choose_language(None, accept_language=_accepted(wanted))[0]] if wanted else list(LANGUAGES)
@@ -122,25 +120,6 @@ def _accepted(header: str) -> Any:
     return parse_accept_header(header, LanguageAccept)
 
 
-def off_loop(work: Callable[..., T], *args: Any) -> T:
-    """`work(*args)` on a thread of gevent's pool when called from the server's loop (a request's greenlet), so
-    that every other table's requests go on meanwhile (a deck site's answer, a table being opened); called as it
-    is elsewhere (a thread of a test's server, the command line). Its exception is raised here."""
-    import gevent
-
-    if not isinstance(gevent.getcurrent(), gevent.Greenlet):
-        return work(*args)
-
-    def caught() -> tuple[bool, Any]:  # gevent's pool would print the exception's traceback on the server's stderr
-        try:
-            return True, work(*args)
-        except Exception as exc:  # noqa: BLE001  # raised again in the request's greenlet
-            return False, exc
-
-    done, result = gevent.get_hub().threadpool.apply(caught)
-    if not done:
-        raise result
-    return result
 
 
 def no_delay(client: socket.socket) -> None:
@@ -155,7 +134,7 @@ def make_server(sock: socket.socket, app: Callable[..., Iterable[bytes]], bounds
     """gevent's WSGI server on the bound socket, with the bounds above and no request log; every answer guarded."""
     from gevent.pywsgi import WSGIHandler, WSGIServer
 
-    from hhdcli.table.online import Guarded
+    from hhdcli.table.hosting.online import Guarded
 
     guards = Guarded(StreamBound(app, bounds.streams_per_address, bounds.behind_proxy), bounds.secure)
 
