@@ -78,7 +78,7 @@ class RealCards:
         return key in self.lands or key in self.others
 
 
-@cache  # read once, and only when a deck names a card neither Hellscube nor a lookup answered (~30 ms)
+@cache  # read once, and only when a deck names a card neither Hellscube nor a lookup answered (25–60 ms)
 def real_cards(path: Path = REAL_CARDS_FILE) -> RealCards:
     document = json.loads(gzip.decompress(path.read_bytes()))
     lands: dict[str, tuple[str, ...]] = {}

@@ -17,8 +17,9 @@ Cockatrice's token list, lower-cased (`{"data": [...]}`). Used: commit 44aefbffa
 (2026-08-04, 37,265 names), sha256 978005631cb207abea3d892623a4205d46caed1ad7995c4e182b0a0121a050ab — the same
 file scripts/build_real_names.py reads.
 
-What the lists leave out, so counted as non-lands offline (name them with --land NAME=COLORS): lands not legal in
-Commander (Karakas, Library of Alexandria, Tolarian Academy; digital-only Alchemy lands; silver-bordered ones) and
+Arena's rebalanced lands (`A-Thran Portal`: six) are lands with the colors of the land they rebalance. What the lists
+leave out, so counted as non-lands offline (name them with --land NAME=COLORS): lands not legal in Commander
+(Karakas, Library of Alexandria, Tolarian Academy; Alchemy's own digital lands; silver-bordered ones) and
 transforming double-faced cards whose back is a land (Search for Azcanta), which Commander.Land leaves out.
 Online, Scryfall answers for every name first. Commit the result.
 """
@@ -54,11 +55,21 @@ def name_keys(name: str) -> set[str]:
     return {normalize_name(n) for n in (name, *name.split(" // "))} - {""}
 
 
+def rebalanced(names: list[str], lands: dict[str, str]) -> dict[str, str]:
+    """Arena's rebalanced versions (`A-Thran Portal`, digital only, so not in a paper search) of the lands: the same
+    land with its abilities retuned, so it makes the colors of the land it rebalances."""
+    by_key = {normalize_name(name): name for name in lands}
+    return {f"A-{land}": lands[land] for name in names
+            if name.startswith("a-") and (land := by_key.get(normalize_name(name[2:]))) is not None}
+
+
 def build(lands_json: bytes, oracle_names: bytes) -> bytes:
+    names = json.loads(oracle_names.decode("utf-8"))["data"]
     lands = land_colors(json.loads(lands_json.decode("utf-8"))["data"])
+    lands |= rebalanced(names, lands)
     land_keys = {key for name in lands for key in name_keys(name)}
     # each part of a `Front // Back` name too: melded pairs are listed only as `Urza, Lord Protector // Urza, Planeswalker`
-    others = {key for name in json.loads(oracle_names.decode("utf-8"))["data"] for key in name_keys(name)} - land_keys
+    others = {key for name in names for key in name_keys(name)} - land_keys
     sources = {kind: {**where, "sha256": hashlib.sha256(raw).hexdigest()}
                for (kind, where), raw in zip(SOURCES.items(), (lands_json, oracle_names), strict=True)}
     document = {"sources": sources, "key": "hhdcli.cards.normalize_name",
