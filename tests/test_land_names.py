@@ -12,9 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from tablekit import free_port
 
 from hhdcli.cards import normalize_name
 from hhdcli.deck import REAL_CARDS_FILE, deck_colors, parse_deck, read_deck, real_cards
+from hhdcli.scryfall import ScryfallLands
 
 DATA = Path(__file__).parent / "data"
 LANDS_EXCERPT = DATA / "commander-land-lands.excerpt.json.gz"  # provenance: tests/data/README.md
@@ -97,3 +99,19 @@ def test_the_list_is_read_only_when_a_deck_is_checked_never_at_hhd_help(tmp_path
 @pytest.mark.parametrize("name", ["Stomping Ground", "stomping ground", "STOMPING  GROUND"])
 def test_a_land_is_found_however_the_deck_writes_its_name(name):
     assert real_cards().land(name) == ("R", "G")
+
+
+def test_when_scryfall_cannot_be_reached_the_built_in_list_answers_and_what_scryfall_says_comes_first(index, tmp_path):
+    """Online, Scryfall answers first (newer than any list shipped); unreachable, hhd says so once and the list
+    answers: Stomping Ground counts, Lightning Bolt is a spell, a made-up name is named."""
+    deck = parse_deck("4 Stomping Ground\n4 Lightning Bolt\n1 Gloomy, Dank Cave\n", "d.txt")
+    warned: list[str] = []
+    unreachable = ScryfallLands(tmp_path, f"http://127.0.0.1:{free_port()}", warn=warned.append, sleep=lambda s: None)
+    found = deck_colors(deck, index.cards, lookup=unreachable)
+    assert found.colors == ("R", "G") and found.unresolved == ["Gloomy, Dank Cave"] and found.non_lands == 1
+    assert len(warned) == 1 and "Scryfall lookup failed" in warned[0]
+    (tmp_path / "scryfall-lands.json").write_text(json.dumps(  # what an earlier run heard from Scryfall
+        {"stomping ground": {"name": "Stomping Ground", "type_line": "Land — Mountain Forest", "produced_mana": ["G"]}}),
+        encoding="utf-8")
+    answered = deck_colors(deck, index.cards, lookup=ScryfallLands(tmp_path, offline=True))
+    assert ("Stomping Ground", ("G",), "scryfall") in [(land.name, land.colors, land.how) for land in answered.lands]
