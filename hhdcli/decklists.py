@@ -1053,6 +1053,28 @@ def _board_json(document: dict, source: str) -> Deck:
                 continue
             card: dict = entry["card"] if isinstance(entry.get("card"), dict) else entry
             _json_card(deck, number, key, card.get("name"), entry.get("quantity", entry.get("count", 1)), zone)
+    return counted_once(deck)
+
+
+def counted_once(deck: Deck) -> Deck:
+    """A card the site keeps in two boards is one card: a companion Moxfield lists in both `companions` and
+    `sideboard` (its deck API, read from a link or pasted as a file; TappedOut's page under its Companion heading
+    and in its sideboard) is the deck's companion, shown as such by the site's deck view; the sideboard's copy is
+    not counted again."""
+    companions: dict[str, int] = {}
+    for entry in deck.entries:
+        if entry.zone is Zone.COMPANION:
+            companions[entry.name] = companions.get(entry.name, 0) + entry.count
+    kept = []
+    for entry in deck.entries:
+        left = companions.get(entry.name, 0) if entry.zone is Zone.SIDEBOARD else 0
+        if left:
+            companions[entry.name] = left - min(left, entry.count)
+            if entry.count <= left:
+                continue
+            entry = DeckEntry(entry.count - left, entry.name, entry.line, entry.zone)
+        kept.append(entry)
+    deck.entries = kept
     return deck
 
 
