@@ -195,10 +195,10 @@ def messages(mo: bytes) -> dict:
     return catalog
 
 
-def compile_all(check: bool = False) -> list[str]:
+def compile_all(check: bool = False, locale: Path = LOCALE) -> list[str]:
     """Every catalog's .mo written from its .po (or, with `check`, the ones that are not)."""
     stale = []
-    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+    for po in sorted(locale.glob("*/LC_MESSAGES/*.po")):
         mo = po.with_suffix(".mo")
         fresh = compiled(po)
         if mo.exists() and messages(mo.read_bytes()) == messages(fresh):
@@ -234,14 +234,14 @@ def read_catalog(path: Path, lang: str, domain: str) -> Catalog:
     return catalog
 
 
-def update(check: bool = False, domains: Iterable[str] = DOMAINS) -> list[str]:
-    """The differences between the catalogs of `domains` and the code (and, unless `check`, the catalogs brought
-    up to date), and every .mo that is not its .po compiled."""
+def update(check: bool = False, domains: Iterable[str] = DOMAINS, locale: Path = LOCALE) -> list[str]:
+    """The differences between the catalogs of `domains` (in `locale`/LANG/LC_MESSAGES/) and the code (and, unless
+    `check`, the catalogs brought up to date), and every .mo that is not its .po compiled."""
     problems = []
     for domain in domains:
         wanted = extracted(domain)
         for lang in LANGS:
-            path = LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
+            path = locale / lang / "LC_MESSAGES" / f"{domain}.po"
             catalog = read_catalog(path, lang, domain)
             have, need = _msgids(catalog), _msgids(wanted)
             problems += [f"{path.name} [{lang}]: missing {m!r}" for m in sorted(need - have, key=str)]
@@ -256,7 +256,7 @@ def update(check: bool = False, domains: Iterable[str] = DOMAINS) -> list[str]:
             with path.open("wb") as po:
                 write_po(po, catalog, width=100, include_lineno=False, no_location=not LOCATIONS[domain],
                          omit_header=False, sort_output=False)
-    return problems + compile_all(check)
+    return problems + compile_all(check, locale)
 
 
 if __name__ == "__main__":
