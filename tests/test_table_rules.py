@@ -906,29 +906,19 @@ def test_every_value_the_page_compares_comes_from_its_bootstrap_not_from_words_o
     bootstrap sends (zones, actions, ends, destinations, turn steps in order, counters and commander damage's key,
     the take rule's verdicts, opening hands, coins): none is written in the JavaScript, in any module."""
     from hhdcli.mana import Take
-    from hhdcli.table.game.rules import (
-        COMMANDER_KEY,
-        CardCounter,
-        Coin,
-        Destination,
-        End,
-        Opening,
-        PlayerCounter,
-        Step,
-        Zone,
-    )
+    from hhdcli.table.game import rules
     from hhdcli.table.web.page import bootstrap
 
     data = bootstrap("en", {})
-    enums = {"actions": Action, "zones": Zone, "ends": End, "destinations": Destination, "steps": Step,
-             "card_counters": CardCounter, "player_counters": PlayerCounter, "verdicts": Take, "openings": Opening,
-             "coins": Coin}
+    enums = {"actions": rules.Action, "zones": rules.Zone, "ends": rules.End, "destinations": rules.Destination,
+             "steps": rules.Step, "card_counters": rules.CardCounter, "player_counters": rules.PlayerCounter,
+             "verdicts": Take, "openings": rules.Opening, "coins": rules.Coin}
     assert {key for key, value in data.items() if isinstance(value, dict)} == {*enums, "messages", "symbols"}
     for key, enum in enums.items():
         assert data[key] == {m.name: m.value for m in enum}, key
     assert data["step_order"] == ["untap", "upkeep", "draw", "main 1", "combat", "main 2", "end"]
-    assert data["commander_key"] == COMMANDER_KEY == "commander:"
-    words = {value for key in enums for value in data[key].values()} | {COMMANDER_KEY}
+    assert data["commander_key"] == rules.COMMANDER_KEY == "commander:"
+    words = {value for key in enums for value in data[key].values()} | {rules.COMMANDER_KEY}
     static = Path(__file__).parents[1] / "hhdcli" / "table" / "web" / "static"
     scripts = sorted(static.glob("*.js"))
     assert {s.name for s in scripts} >= {"api.js", "i18n.js", "log.js", "main.js", "names.js", "page.js", "render.js"}
