@@ -212,13 +212,14 @@ def compile_all(check: bool = False, locale: Path = LOCALE) -> list[str]:
 def merged(catalog: Catalog, wanted: Catalog) -> None:
     """`catalog` holding exactly `wanted`'s messages: its own kept in their order (their translations and where
     they now are), gone ones dropped, new ones (untranslated) at its end."""
+    need, have = _msgids(wanted), _msgids(catalog)
     for message in list(catalog):
-        if message.id and message.id not in _msgids(wanted):
+        if message.id and message.id not in need:
             del catalog[message.id]
     for message in wanted:
         if not message.id:
             continue
-        if message.id in _msgids(catalog):
+        if message.id in have:
             kept = catalog[message.id]
             kept.locations, kept.auto_comments = message.locations, message.auto_comments
         else:
@@ -226,12 +227,12 @@ def merged(catalog: Catalog, wanted: Catalog) -> None:
 
 
 def read_catalog(path: Path, lang: str, domain: str) -> Catalog:
+    """A catalog as its .po has it, header and all; a new one for a language that has none yet."""
     if path.exists():
         with path.open("rb") as po:
             return read_po(po, locale=lang, domain=domain)
-    catalog = Catalog(locale=lang, domain=domain, project="hhd", version="", msgid_bugs_address="",
-                      copyright_holder="", fuzzy=False)
-    return catalog
+    return Catalog(locale=lang, domain=domain, project="hhd", version="", msgid_bugs_address="", copyright_holder="",
+                   fuzzy=False)
 
 
 def update(check: bool = False, domains: Iterable[str] = DOMAINS, locale: Path = LOCALE) -> list[str]:
