@@ -501,11 +501,27 @@ def test_a_choice_card_is_answered_beside_it_and_draw_waits_for_the_answer(brows
     anna.until(lambda: not anna.shown("drawn") and not anna.js("return document.getElementById('draw').disabled"))
 
 
+# the elements (of those a selector finds) narrower than the longest word of their text: a word broken inside
+BROKEN_WORDS = """
+const pen = document.createElement('canvas').getContext('2d');
+return [...document.querySelectorAll(arguments[0])].filter(e => e.offsetParent !== null).filter(e => {
+  pen.font = getComputedStyle(e).font;
+  const longest = Math.max(...e.textContent.split(/\\s+/).map(w => pen.measureText(w).width));
+  return e.getBoundingClientRect().width + 1 < longest;
+}).map(e => e.textContent);
+"""
+LONG_PLAYER = "Александра Константинопольская"
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_a_long_card_name_stays_within_its_box_on_the_phone_and_the_board(browsers, table, lang):
+def test_a_long_card_name_and_a_long_player_name_stay_within_their_boxes_on_the_phone_and_the_board(browsers, table,
+                                                                                                     lang):
     """A card name of one long word (a deck's own card, typed by a player) wraps in the sideboard, the log and the
-    In play list; no text runs out of its box, on the phone or the board, nor makes the page scroll sideways."""
+    In play list; no text runs out of its box, on the phone or the board, nor makes the page scroll sideways. A
+    long player name wraps between its words, never inside one, in the phone's life list and as the title of
+    their Counters… dialog; the bar's first action (the opening hand, long in Russian) takes two lines at most."""
     long_name = "Asmoranomardicadaistinaculdacar" * 2
+    assert table.call("/api/host/add-player", {"player": LONG_PLAYER, "colors": "G"}, host=True)[0] == 200
     table.as_("Cleo", "/api/own-card", {"name": long_name})
     table.as_("Ben", "/api/opening-hand")
     table.as_("Ben", "/api/play", {"position": table.player("Ben")["cards"][0]["position"]})
@@ -515,6 +531,15 @@ def test_a_long_card_name_stays_within_its_box_on_the_phone_and_the_board(browse
         page.until(lambda p=page: any(long_name in t for t in p.log()) and p.texts("#played li"))
         assert page.js(OVERFLOWING, ".box") == []
         assert page.js("return document.documentElement.scrollWidth") <= page.js("return window.innerWidth")
+        assert page.js(BROKEN_WORDS, "#lives .life-name b, #players b") == []
+    draw = anna.js("const b = document.getElementById('draw'), s = getComputedStyle(b); "
+                   "return [b.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom), "
+                   "parseFloat(s.lineHeight)]")
+    assert anna.bar_action() == "opening-hand" and draw[0] <= 2 * draw[1] + 1, draw
+    anna.js("[...document.querySelectorAll('#lives button.counter')].find(b => b.textContent.includes(arguments[0]))"
+            ".click()", LONG_PLAYER)
+    anna.until(lambda: anna.js("return document.getElementById('counters').open"))
+    assert anna.js(OVERFLOWING, "#counters") == [] and anna.js(BROKEN_WORDS, "#counters-title") == []
 
 
 def test_every_button_and_link_on_a_phone_is_a_thumbs_size(browsers, table):
