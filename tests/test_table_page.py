@@ -1040,6 +1040,22 @@ def test_the_board_is_read_across_a_room_with_six_players(browsers, table, lang)
     # set mid-game: from the next game; every life stays as it was
     assert all(p["life"] == 20 for p in table.state()["players"]) and table.state()["life_start"] == 25
     assert table.state()["log"][0]["detail"] == {"count": 25, "next": True}
+    # Undo… and End the game… at the seats column's foot, scrolled to as the host would: once answered, every
+    # player's name and life is back in view, the column not left scrolled away from them
+    def scrolled_to(button: str) -> None:
+        laptop.js("const c = document.getElementById('col-seats'); c.scrollTop = c.scrollHeight")
+        assert in_view(laptop, button)[0][0] and not all(seen for seen, _s in in_view(laptop, "#players b"))
+        laptop.click(button)
+    logged = len(laptop.log())
+    scrolled_to("#board-undo")
+    laptop.until(lambda: laptop.js("return document.getElementById('ask').open") or len(laptop.log()) > logged)
+    if laptop.js("return document.getElementById('ask').open"):
+        laptop.click("#ask-yes")
+    laptop.until(lambda: len(laptop.log()) > logged and all(seen for seen, _s in in_view(laptop, first_screen)))
+    scrolled_to("#end")
+    laptop.click("#end-yes")
+    laptop.until(lambda: laptop.text("game") == "2")
+    assert all(seen for seen, _s in in_view(laptop, first_screen)), in_view(laptop, first_screen)
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

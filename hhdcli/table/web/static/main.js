@@ -30,9 +30,12 @@ $("end").onclick = async () => {  // the first step says what ending the game wi
   $("end-said").textContent = sentence(answer.error); $("end-confirm").hidden = false; $("end").hidden = true;
   $("end-confirm").scrollIntoView({ block: "center" });  // the question where the eyes are, wherever End was tapped
 };
-$("end-no").onclick = closeEnd;
-$("end-yes").onclick = async () => { const game = page.ending; closeEnd(); setDrawn(null); await call("end-game", { confirm: true, game }); };
-$("board-undo").onclick = () => undo();
+// on the board End and Undo sit at the foot of the seats column: once answered, the column goes back to its top,
+// to every player's name and life, rather than staying scrolled away from them
+const seatsToTop = () => { if (boardView()) $("col-seats").scrollTo(0, 0); };
+$("end-no").onclick = () => { closeEnd(); seatsToTop(); };
+$("end-yes").onclick = async () => { const game = page.ending; closeEnd(); setDrawn(null); seatsToTop(); await call("end-game", { confirm: true, game }); };
+$("board-undo").onclick = async () => { await undo(); seatsToTop(); };
 $("own-send").onclick = async () => { const name = $("own-name").value.trim(); if (!name) { $("own-name").focus(); return; }
   if (await call("own-card", { name })) $("own-name").value = ""; };
 $("own-name").onkeydown = e => { if (e.key === "Enter") $("own-send").click(); };
