@@ -942,6 +942,9 @@ def test_a_hell_card_through_the_zones_life_turns_and_a_pasted_deck_on_the_phone
     cleo.click("#deck-send")
     cleo.until(lambda: "Gloomy, Dank Cave" in " ".join(cleo.texts("#deck-said li")))  # not known: may be a land
     assert "Lightning Bolt" not in " ".join(cleo.texts("#deck-said li"))  # a real spell hhd knows offline
+    # the colors drawn as the symbols the header's line shows, each warning a sentence (a capital first)
+    assert cleo.js("return document.querySelectorAll('#deck-said li:first-child .ms').length") == 2
+    assert all(line[0].isupper() for line in cleo.texts("#deck-said li")), cleo.texts("#deck-said li")
     assert next(p for p in table.state()["players"] if p["name"] == "Cleo")["colors"] == "UG"
     laptop.until(lambda: any("Cleo" in line and "{U}" not in line for line in laptop.log()))
     for page in (anna, ben, cleo):

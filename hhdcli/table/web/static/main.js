@@ -1,7 +1,7 @@
 // The Hell table's page: a phone's hand, or the laptop's board. The buttons wired to the API, then connected.
 import { $, VIEW_KEY, el, page, setDrawn } from "./page.js";
 import { api, call, connect, onState, showError, undo } from "./api.js";
-import { boardView, closeCounters, closeEnd, nextStep, render, sayLast } from "./render.js";
+import { boardView, closeCounters, closeEnd, nextStep, render, rich, sayLast, symbolOf } from "./render.js";
 import { F, T, VERDICTS, sentence } from "./i18n.js";
 
 onState(render);
@@ -87,8 +87,10 @@ $("counters-close").onclick = () => closeCounters();
 async function useDeck(extra) {
   const answer = await call("deck", extra);
   if (!answer) return;
-  const said = [F(T("Your deck's lands make {colors}."), { colors: answer.colors || T("no color") }), ...answer.warnings];
-  $("deck-said").replaceChildren(...said.map(w => el("li", w)));
+  // the colors as the symbols the header's line draws; each warning a sentence, as the lines above it
+  const colors = answer.colors ? [...answer.colors].map(symbolOf).join("") : T("no color");
+  $("deck-said").replaceChildren(rich(el("li"), F(T("Your deck's lands make {colors}."), { colors })),
+    ...answer.warnings.map(w => el("li", sentence(w))));
 }
 $("deck-send").onclick = () => { const text = $("deck-text").value; if (!text.trim()) { $("deck-text").focus(); return; } useDeck({ text }); };
 $("colors-send").onclick = () => useDeck({ colors: $("deck-colors").value });

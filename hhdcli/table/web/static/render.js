@@ -21,7 +21,7 @@ export function rich(target, text) {
   target.append(text ? text.slice(last) : "");
   return target;
 }
-function symbolOf(letter) { return SYMBOLS[letter] ? "{" + letter + "}" : letter; }  // a color letter, for rich() to draw as its symbol
+export function symbolOf(letter) { return SYMBOLS[letter] ? "{" + letter + "}" : letter; }  // a color letter, for rich() to draw as its symbol
 function image(img, card, alt = card.name) {  // the print image from the laptop's cache, else the face hhd draws: never another site
   img.alt = alt;  // "" where the card's name is written beside it
   if (card.face) img.src = card.face;
