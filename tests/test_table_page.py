@@ -784,7 +784,12 @@ def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
         anna.until(lambda: anna.texts("#played li"))
         anna.press("undo")
         anna.until(lambda: anna.shown("error"))
+        # said once on the screen: at the page's top when it is in view, else in the bar at the screen's foot
+        anna.js("window.scrollTo(0, 0)")
+        anna.until(lambda: not anna.shown("bar-said"))
         snap(anna, shots, "06-phone-undo-refused", names)
+        anna.js("window.scrollTo(0, document.body.scrollHeight)")
+        anna.until(lambda: anna.shown("bar-said") and anna.text("bar-said") == anna.text("error"))
         anna.js("window.scrollTo(0, document.body.scrollHeight)")
         anna.click("#end")
         anna.until(lambda: anna.shown("end-confirm"))

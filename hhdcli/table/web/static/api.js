@@ -28,9 +28,12 @@ export function showError(message, offline = false) {
   $("error").textContent = sentence(message); $("error").hidden = !message;
   barSaid();
 }
-// the sticky bar, where a player's eyes are: a failed tap's error, else the connection when it is not up
+// the sticky bar, where a player's eyes are: a failed tap's error, else the connection when it is not up; not the
+// error a second time while the page's own (at its top) is in view
+let errorSeen = false;
+new IntersectionObserver(([seen]) => { errorSeen = seen.isIntersecting; barSaid(); }).observe($("error"));
 function barSaid() {
-  const error = $("error").hidden ? "" : $("error").textContent;
+  const error = $("error").hidden || errorSeen ? "" : $("error").textContent;
   const said = error || (conn === "up" || conn === "connecting" ? "" : $("conn").textContent);
   $("bar-said").textContent = said; $("bar-said").hidden = !said;
   $("bar-said").className = "bar-said" + (error ? " error" : "");
