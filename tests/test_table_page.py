@@ -513,6 +513,13 @@ return [...document.querySelectorAll(arguments[0])].filter(e => e.offsetParent !
 LONG_PLAYER = "Александра Константинопольская"
 
 
+def lines(page: Page, element_id: str) -> float:
+    """How many lines of text a button takes."""
+    return float(page.js("const b = document.getElementById(arguments[0]), s = getComputedStyle(b); return (b.clientHeight"
+                         " - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom)) / parseFloat(s.lineHeight)",
+                         element_id))
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_a_long_card_name_and_a_long_player_name_stay_within_their_boxes_on_the_phone_and_the_board(browsers, table,
                                                                                                      lang):
@@ -532,10 +539,7 @@ def test_a_long_card_name_and_a_long_player_name_stay_within_their_boxes_on_the_
         assert page.js(OVERFLOWING, ".box") == []
         assert page.js("return document.documentElement.scrollWidth") <= page.js("return window.innerWidth")
         assert page.js(BROKEN_WORDS, "#lives .life-name b, #players b") == []
-    draw = anna.js("const b = document.getElementById('draw'), s = getComputedStyle(b); "
-                   "return [b.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom), "
-                   "parseFloat(s.lineHeight)]")
-    assert anna.bar_action() == "opening-hand" and draw[0] <= 2 * draw[1] + 1, draw
+    assert anna.bar_action() == "opening-hand" and lines(anna, "draw") <= 2
     anna.js("[...document.querySelectorAll('#lives button.counter')].find(b => b.textContent.includes(arguments[0]))"
             ".click()", LONG_PLAYER)
     anna.until(lambda: anna.js("return document.getElementById('counters').open"))
@@ -763,6 +767,7 @@ def test_a_whole_game_as_the_players_see_it(browsers, table, tmp_path, lang):
         anna.until(lambda: len(anna.hand()) == 2 and anna.hand() != first)
         anna.click("#mine .tile")
         anna.until(lambda: "1" in anna.texts("#mine .tile .order"))
+        assert lines(anna, "keep") <= 2.05  # «Оставить, 1 карту вниз»: two lines of the bar, not three
         snap(anna, shots, "03-phone-mulligan-ticked", names)
         snap(laptop, shots, "03-board-mulligan", names)
         anna.click("#keep")
@@ -949,6 +954,10 @@ def test_a_hell_card_through_the_zones_life_turns_and_a_pasted_deck_on_the_phone
     assert "Lightning Bolt" not in " ".join(cleo.texts("#deck-said li"))  # a real spell hhd knows offline
     # the colors drawn as the symbols the header's line shows, each warning a sentence (a capital first)
     assert cleo.js("return document.querySelectorAll('#deck-said li:first-child .ms').length") == 2
+    gap = cleo.js("const li = document.querySelector('#deck-said li'), r = document.createRange(); "
+                  "r.selectNodeContents(li.firstChild); "
+                  "return li.querySelector('.ms').getBoundingClientRect().left - r.getBoundingClientRect().right")
+    assert gap <= 10, gap  # the symbols follow the words, not spread across the line
     assert all(line[0].isupper() for line in cleo.texts("#deck-said li")), cleo.texts("#deck-said li")
     assert next(p for p in table.state()["players"] if p["name"] == "Cleo")["colors"] == "UG"
     laptop.until(lambda: any("Cleo" in line and "{U}" not in line for line in laptop.log()))
