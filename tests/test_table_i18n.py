@@ -19,7 +19,8 @@ from hhdcli.table.web.page import VERDICTS, page_messages, script_messages
 
 PACKAGE = Path(__file__).parents[1] / "hhdcli"
 TEMPLATES = ("table.html.j2", "table-join.html.j2")
-TABLE_MODULES = ("web/routes.py", "game/errors.py", "game/rules.py", "game/session.py", "game/store.py", "game/views.py")
+TABLE_MODULES = ("web/routes.py", "web/actions.py", "web/bodies.py", "web/context.py", "web/reads.py", "game/errors.py",
+                 "game/rules.py", "game/session.py", "game/handlers.py", "game/decks.py", "game/store.py", "game/views.py")
 # the calls whose first argument is a message of the table's catalog (Babel's extractor reads Python's own tokens)
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "TableError": None, "NeedsConfirmation": None, "Depends": None}
 HTTP_NAMES = ("Bad Request", "Not Found", "Method Not Allowed", "Request Entity Too Large", "Unsupported Media Type")
