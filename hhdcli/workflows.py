@@ -300,7 +300,8 @@ class PlayerOptions:
 def players_from_options(env: Env, options: PlayerOptions) -> dict[str, tuple[str, ...]]:
     """Each player's land colors: from a deck file (lands hhd cannot tell are named, as hhd check names
     them; --land tells them), or given as letters."""
-    from hhdcli.deck import deck_colors, parse_colors_option, parse_land_option
+    from hhdcli.deck import parse_colors_option, parse_land_option
+    from hhdcli.table.game.decks import deck_of
 
     overrides = dict(parse_land_option(o) for o in options.lands)
     colors: dict[str, tuple[str, ...]] = {}
@@ -311,10 +312,10 @@ def players_from_options(env: Env, options: PlayerOptions) -> dict[str, tuple[st
                              _("for example --deck Anna=anna.txt or --player Anna=RG"))
         if from_deck:
             deck = env.read_deck(value.strip(), options.sideboard_after_blank)  # a file or a deck's link
-            for problem in deck.warnings:
-                env.warn(problem)
             lookup = env.scryfall()  # offline: the lands an earlier run looked up
-            found = deck_colors(deck, env.cards().cards, overrides, lookup)
+            found = deck_of(deck, env.cards().cards, lookup, overrides)  # as the table reads a pasted deck
+            for problem in found.problems:
+                env.warn(problem)
             if found.unresolved:  # quoted, one from the next by "; ": a card's name may hold a comma
                 env.warn(_("{file}: not known, so not counted: {names} (if any is a land, name its colors with "
                            "--land NAME=COLORS)").format(file=value, names="; ".join(map(quote, found.unresolved))))
