@@ -216,5 +216,6 @@ def acts(who: Who) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         @wraps(route)
         def checked(**values: Any) -> Any:
             return route(ACTOR[who](), **values)
+        checked.who = who  # type: ignore[attr-defined]  # what the route declares, for a reader (and a test)
         return checked
     return declared
