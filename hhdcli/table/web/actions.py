@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -19,96 +20,73 @@ def act(action: Action, actor: str | None, **params: Any) -> Any:
     return jsonify(served().session.act(action, actor, language(), **params))
 
 
-@table.post("/api/draw")
-@acts(Who.PLAYER)
-def draw(actor: str) -> Any:
-    return act(Action.DRAW, actor)
+Reads = Callable[[], dict[str, Any]]
 
 
-@table.post("/api/take")
-@acts(Who.PLAYER)
-def take(actor: str) -> Any:
-    return act(Action.TAKE, actor)
+def _route(path: str, action: Action, who: Who, reads: Reads | None = None) -> None:
+    """The route of an action whose values are read by `reads` (none: it reads nothing but who asks), named as
+    its path's last part (opening_hand)."""
+    def route(actor: str | None) -> Any:
+        return act(action, actor, **(reads() if reads else {}))
+
+    route.__name__ = route.__qualname__ = path.rsplit("/", 1)[1].replace("-", "_")
+    table.post(path)(acts(who)(route))
 
 
-@table.post("/api/decline")
-@acts(Who.PLAYER)
-def decline(actor: str) -> Any:
-    return act(Action.DECLINE, actor)
-
-
-@table.post("/api/opening-hand")
-@acts(Who.PLAYER)
-def opening_hand(actor: str) -> Any:
-    return act(Action.OPENING_HAND, actor)
-
-
-@table.post("/api/mulligan")
-@acts(Who.PLAYER)
-def mulligan(actor: str) -> Any:
-    return act(Action.MULLIGAN, actor)
-
-
-@table.post("/api/keep")
-@acts(Who.PLAYER)
-def keep(actor: str) -> Any:
-    """The opening hand kept: "bottom" lists the Hell cards that go to the bottom, in the order ticked."""
-    return act(Action.KEEP, actor, bottom=bodies.to_bottom())
-
-
-@table.post("/api/play")
-@acts(Who.PLAYER)
-def play(actor: str) -> Any:
-    return act(Action.PLAY, actor, position=bodies.position())
-
-
-@table.post("/api/play-sideboard")
-@acts(Who.PLAYER)
-def play_sideboard(actor: str) -> Any:
-    return act(Action.PLAY_FROM_SIDEBOARD, actor)
-
-
-@table.post("/api/to-sideboard")
-@acts(Who.PLAYER)
-def to_sideboard(actor: str) -> Any:
-    return act(Action.TO_SIDEBOARD, actor, position=bodies.card_position(), to=Destination.SIDEBOARD)
+# Each action's path, who may take it, and what it reads of the request (in the order it is checked)
+ROUTES: list[tuple[str, Action, Who, Reads | None]] = [
+    ("/api/draw", Action.DRAW, Who.PLAYER, None),
+    ("/api/take", Action.TAKE, Who.PLAYER, None),
+    ("/api/decline", Action.DECLINE, Who.PLAYER, None),
+    ("/api/opening-hand", Action.OPENING_HAND, Who.PLAYER, None),
+    ("/api/mulligan", Action.MULLIGAN, Who.PLAYER, None),
+    # "bottom": the Hell cards that go to the bottom, in the order ticked
+    ("/api/keep", Action.KEEP, Who.PLAYER, lambda: {"bottom": bodies.to_bottom()}),
+    ("/api/play", Action.PLAY, Who.PLAYER, lambda: {"position": bodies.position()}),
+    ("/api/play-sideboard", Action.PLAY_FROM_SIDEBOARD, Who.PLAYER, None),
+    ("/api/to-sideboard", Action.TO_SIDEBOARD, Who.PLAYER,
+     lambda: {"position": bodies.card_position(), "to": Destination.SIDEBOARD}),
+    # a card of the player's own deck leaves the game: onto the sideboard's top, by name
+    ("/api/own-card", Action.OWN_CARD_TO_SIDEBOARD, Who.PLAYER, lambda: {"name": bodies.own_card()}),
+    # a card on the battlefield tapped ({"tapped": true}) or untapped (false)
+    ("/api/tap", Action.TAP, Who.PLAYER_OR_HOST,
+     lambda: {"position": bodies.card_position(), "tapped": bodies.tapped()}),
+    # counters on a card on the battlefield: {"position": N, "kind": a rules.CardCounter, "delta": 1 or -1…}
+    ("/api/card-counter", Action.CARD_COUNTER, Who.PLAYER_OR_HOST,
+     lambda: {"position": bodies.card_position(), "kind": bodies.card_counter(), "delta": bodies.amount()}),
+    # tokens a card on the battlefield made, into play or gone: {"position": N, "token": ID (of its description's
+    # `tokens`), "delta": 1 or -1…}; its controller's (or the host's) to count
+    ("/api/tokens", Action.TOKENS, Who.PLAYER_OR_HOST,
+     lambda: {"position": bodies.card_position(), "token": bodies.token(), "delta": bodies.amount()}),
+    # {"whose": NAME, "delta": -3}: a player's life total changed
+    ("/api/life", Action.LIFE, Who.PLAYER_OR_HOST, lambda: {"whose": bodies.whose(), "delta": bodies.amount()}),
+    # {"whose": NAME, "kind": "poison", "delta": 1}: counters on a player (rules.PlayerCounter's kinds); commander
+    # damage says whose commander dealt it: {"whose": NAME, "kind": "commander", "from": NAME, "delta": 5}
+    ("/api/player-counter", Action.PLAYER_COUNTER, Who.PLAYER_OR_HOST, lambda: {
+        "whose": bodies.whose(), "delta": bodies.amount(), "kind": bodies.body().get("kind"),
+        "source": bodies.body().get("from")}),
+    ("/api/host/life-start", Action.LIFE_START, Who.HOST, lambda: {"life": bodies.starting_life()}),
+    # {"sides": 6}: a die rolled by the server, in everyone's log
+    ("/api/die", Action.DIE, Who.PLAYER_OR_HOST, lambda: {"sides": bodies.die_sides()}),
+    ("/api/coin", Action.COIN, Who.PLAYER_OR_HOST, None),
+    ("/api/first-player", Action.FIRST_PLAYER, Who.PLAYER_OR_HOST, None),
+    ("/api/next-turn", Action.TURN, Who.PLAYER_OR_HOST, None),
+    ("/api/step", Action.STEP, Who.PLAYER_OR_HOST, lambda: {"step": bodies.step()}),
+    # the asker's own last action; with "anyone": true (confirmed), or for the host, the table's last
+    ("/api/undo", Action.UNDO, Who.PLAYER_OR_HOST, lambda: {"anyone": bodies.anyone()}),
+]
+for _path, _action, _who, _reads in ROUTES:
+    _route(_path, _action, _who, _reads)
 
 
 @table.post("/api/move")
 @acts(Who.PLAYER_OR_HOST)
 def move(actor: str | None) -> Any:
     """A card to another zone: {"position": N, "to": a rules.Destination} (its owner's hand or library; the
-    sideboard: it leaves the game)."""
+    sideboard: it leaves the game), asked as the action its destination names (rules.MOVES)."""
     position = bodies.card_position()
     to = bodies.destination()
     return act(MOVES[to], actor, position=position, to=to)
-
-
-@table.post("/api/tap")
-@acts(Who.PLAYER_OR_HOST)
-def tap(actor: str | None) -> Any:
-    """A card on the battlefield tapped ({"tapped": true}) or untapped (false)."""
-    position = bodies.card_position()
-    return act(Action.TAP, actor, position=position, tapped=bodies.tapped())
-
-
-@table.post("/api/card-counter")
-@acts(Who.PLAYER_OR_HOST)
-def card_counter(actor: str | None) -> Any:
-    """Counters on a card on the battlefield: {"position": N, "kind": a rules.CardCounter, "delta": 1 or -1…}."""
-    position = bodies.card_position()
-    kind = bodies.card_counter()
-    return act(Action.CARD_COUNTER, actor, position=position, kind=kind, delta=bodies.amount())
-
-
-@table.post("/api/tokens")
-@acts(Who.PLAYER_OR_HOST)
-def tokens(actor: str | None) -> Any:
-    """Tokens a card on the battlefield made, into play or gone: {"position": N, "token": ID (of its
-    description's `tokens`), "delta": 1 or -1…}; its controller's (or the host's) to count."""
-    position = bodies.card_position()
-    token = bodies.token()
-    return act(Action.TOKENS, actor, position=position, token=token, delta=bodies.amount())
 
 
 @table.post("/api/deck")
@@ -127,68 +105,6 @@ def deck(actor: str) -> Any:
     return jsonify(deck_answer(actor, found, gettext()))
 
 
-@table.post("/api/life")
-@acts(Who.PLAYER_OR_HOST)
-def life(actor: str | None) -> Any:
-    """{"whose": NAME, "delta": -3}: a player's life total changed."""
-    return act(Action.LIFE, actor, whose=bodies.whose(), delta=bodies.amount())
-
-
-@table.post("/api/player-counter")
-@acts(Who.PLAYER_OR_HOST)
-def player_counter(actor: str | None) -> Any:
-    """{"whose": NAME, "kind": "poison", "delta": 1}: counters on a player (rules.PlayerCounter's kinds); commander
-    damage says whose commander dealt it: {"whose": NAME, "kind": "commander", "from": NAME, "delta": 5}."""
-    whose = bodies.whose()
-    delta = bodies.amount()
-    return act(Action.PLAYER_COUNTER, actor, whose=whose, kind=bodies.body().get("kind"), delta=delta,
-               source=bodies.body().get("from"))
-
-
-@table.post("/api/host/life-start")
-@acts(Who.HOST)
-def life_start(actor: None) -> Any:
-    return act(Action.LIFE_START, actor, life=bodies.starting_life())
-
-
-@table.post("/api/die")
-@acts(Who.PLAYER_OR_HOST)
-def die(actor: str | None) -> Any:
-    """{"sides": 6}: a die rolled by the server, in everyone's log."""
-    return act(Action.DIE, actor, sides=bodies.die_sides())
-
-
-@table.post("/api/coin")
-@acts(Who.PLAYER_OR_HOST)
-def coin(actor: str | None) -> Any:
-    return act(Action.COIN, actor)
-
-
-@table.post("/api/first-player")
-@acts(Who.PLAYER_OR_HOST)
-def first_player(actor: str | None) -> Any:
-    return act(Action.FIRST_PLAYER, actor)
-
-
-@table.post("/api/next-turn")
-@acts(Who.PLAYER_OR_HOST)
-def next_turn(actor: str | None) -> Any:
-    return act(Action.TURN, actor)
-
-
-@table.post("/api/step")
-@acts(Who.PLAYER_OR_HOST)
-def step(actor: str | None) -> Any:
-    return act(Action.STEP, actor, step=bodies.step())
-
-
-@table.post("/api/own-card")
-@acts(Who.PLAYER)
-def own_card(actor: str) -> Any:
-    """A card of the player's own deck leaves the game: onto the sideboard's top, by name."""
-    return act(Action.OWN_CARD_TO_SIDEBOARD, actor, name=bodies.own_card())
-
-
 @table.post("/api/to-hell-library")
 @acts(Who.PLAYER_OR_HOST)
 def to_hell_library(actor: str | None) -> Any:
@@ -203,10 +119,3 @@ def end_game(actor: str | None) -> Any:
     "game": N with the confirmation ends game N only (the page sends the game it asked about)."""
     confirm = bodies.confirmed()
     return act(Action.END_OF_GAME, actor, confirm=confirm, confirmed=bodies.game() if confirm else None)
-
-
-@table.post("/api/undo")
-@acts(Who.PLAYER_OR_HOST)
-def undo(actor: str | None) -> Any:
-    """The asker's own last action; with "anyone": true (confirmed), or for the host, the table's last."""
-    return act(Action.UNDO, actor, anyone=bodies.anyone())
