@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import HhdError
+from hhdcli.table.game.decks import MAX_DECK_TEXT  # a pasted deck list's characters, as a phone's /api/deck
 from hhdcli.table.game.errors import TableError
 
 if TYPE_CHECKING:
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 SHORT_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # 32 letters, none mistaken for another (no I, O, 0, 1)
 SHORT_LENGTH = 8  # 40 bits
 MAX_SEATS = 8
-MAX_DECK_TEXT = 60_000  # characters of a pasted deck list, as a phone's /api/deck (a 250-card cube is a fifth)
 MAX_DECK_LINES = 1_000  # its lines (a 250-card cube with a sideboard is a few hundred)
 MAX_TABLES = 1000  # tables a server keeps at once (hhd serve --max-tables)
 MAX_MEGABYTES = 2000  # and the megabytes of their folders (--max-megabytes): some 60 KB a table, up to 2 MB
