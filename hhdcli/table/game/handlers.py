@@ -65,7 +65,7 @@ def seated_colors(tx: Tx, player: str) -> str:
     return found
 
 
-def opening(tx: Tx, player: str, game: int | None = None) -> tuple[str | None, list[int]]:
+def opening(tx: Tx, player: str, game: int | None = None) -> tuple[rules.Opening | None, list[int]]:
     """A player's opening hand this game (`game`, when the caller read it): None, 'dealt' or 'kept', and the
     Hell cards last dealt."""
     return rules.opening_phase(tx.latest_opening(tx.game() if game is None else game, player))
@@ -320,7 +320,7 @@ def die(a: Act, sides: int) -> Answer:
 
 
 def coin(a: Act) -> Answer:
-    result = ("heads", "tails")[secrets.randbelow(2)]
+    result = tuple(rules.Coin)[secrets.randbelow(2)]
     a.tx.log_action(a.actor, Action.COIN, {"result": result}, [])
     return {"result": result}
 
