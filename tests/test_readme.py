@@ -34,7 +34,7 @@ PAGES = [README, *(ROOT / "docs" / name for name in ("guide.md", "server.md", "h
 class Example:
     command: str
     exit_code: int  # what its comment says: "(exit N)", else 0
-    serves: bool  # "until Ctrl-C": started, opened, then stopped
+    serves: bool  # "until Ctrl-C" ("до Ctrl-C"): started, opened, then stopped
 
 
 def code_blocks(text: str, lang: str) -> list[str]:
@@ -49,7 +49,7 @@ def examples(block: str) -> list[Example]:
         if not command.strip():
             continue
         code = re.search(r"\bexit (\d+)", comment)
-        out.append(Example(command.strip(), int(code.group(1)) if code else 0, "until Ctrl-C" in comment))
+        out.append(Example(command.strip(), int(code.group(1)) if code else 0, any(said in comment for said in ("until Ctrl-C", "до Ctrl-C"))))
     return out
 
 
