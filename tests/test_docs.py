@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
 from support import ROOT
 

@@ -65,6 +65,17 @@ def example_blocks() -> list[tuple[str, str]]:
     return found
 
 
+def first_runs(blocks: list[tuple[str, str]]) -> list[list[Example]]:
+    """Each block's examples but those an earlier block runs word for word (README.ru.md repeats the guide's: in
+    the same prepared folder they do the same)."""
+    seen: set[str] = set()
+    out = []
+    for _name, block in blocks:
+        out.append([example for example in examples(block) if example.command not in seen])
+        seen |= {example.command for example in out[-1]}
+    return out
+
+
 BLOCKS = example_blocks()
 
 
@@ -194,10 +205,10 @@ def serve_then_stop(command: str, folder: Path, env: dict[str, str]) -> str:
     return "".join(seen)
 
 
-@pytest.mark.parametrize("block", [block for _name, block in BLOCKS], ids=[name for name, _block in BLOCKS])
-def test_each_example_runs_as_written_offline(block: str, folder: Path, shims: Path):
+@pytest.mark.parametrize("block", first_runs(BLOCKS), ids=[name for name, _block in BLOCKS])
+def test_each_example_runs_as_written_offline(block: list[Example], folder: Path, shims: Path):
     env = folder_env(folder, shims)
-    for example in examples(block):
+    for example in block:
         if example.serves:
             output = serve_then_stop(example.command, folder, env)
             assert "http://" in output and "Traceback" not in output, output
