@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 
 from support import ROOT
 
@@ -74,10 +75,20 @@ def test_every_route_of_the_table_and_of_the_front_page_is_in_the_http_api_doc(l
     assert front_routes - listed(front) == set()
 
 
-def test_the_readme_links_every_page_of_the_docs_and_every_link_finds_its_file():
+def anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens."""
+    headings = re.findall(r"^#+ (.*)$", re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.S | re.M),
+                          re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+def test_the_readme_links_every_page_of_the_docs_and_every_link_finds_its_place():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     pages = {path.name for path in (ROOT / "docs").glob("*.md")}
     assert {f"docs/{page}" for page in pages} <= set(re.findall(r"\]\((docs/[^)#]+)", readme))
     for page in [ROOT / "README.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md")]:
-        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
-            assert (page.parent / target).exists(), f"{page.name} links {target}, which is not there"
+        for target, anchor in re.findall(r"\]\(([^)#:]*)(?:#([^)]*))?\)", page.read_text(encoding="utf-8")):
+            linked = page.parent / target if target else page
+            assert linked.exists(), f"{page.name} links {target}, which is not there"
+            if anchor and linked.suffix == ".md":
+                assert anchor in anchors(linked), f"{page.name} links {target}#{anchor}, which is no heading"
