@@ -66,14 +66,12 @@ def example_blocks() -> list[tuple[str, str]]:
 
 
 def first_runs(blocks: list[tuple[str, str]]) -> list[list[Example]]:
-    """Each block's examples but those an earlier block runs word for word (README.ru.md repeats the guide's: in
-    the same prepared folder they do the same)."""
-    seen: set[str] = set()
-    out = []
-    for _name, block in blocks:
-        out.append([example for example in examples(block) if example.command not in seen])
-        seen |= {example.command for example in out[-1]}
-    return out
+    """Each block's examples; of the Russian summary's, those an English block runs word for word are left out (in
+    the same prepared folder they do the same, and they are the slow ones: proxies, a table)."""
+    english = {example.command for name, block in blocks if not name.startswith("README.ru")
+               for example in examples(block)}
+    return [[example for example in examples(block) if not name.startswith("README.ru") or
+             example.command not in english] for name, block in blocks]
 
 
 BLOCKS = example_blocks()
