@@ -25,9 +25,8 @@ from support import ROOT, bare_copy
 
 UNREACHABLE = "http://127.0.0.1:9"  # nothing listens there: the registry and Scryfall are out of reach
 README = ROOT / "README.md"
-# the pages whose examples run (docs/cli.md is --help, generated)
-PAGES = [README, *(ROOT / "docs" / name for name in ("guide.md", "server.md", "http-api.md", "architecture.md",
-                                                      "table.md", "README.ru.md"))]
+# the pages whose examples run: every one but docs/cli.md (--help, generated)
+PAGES = [README, *sorted(page for page in (ROOT / "docs").glob("*.md") if page.name != "cli.md")]
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,8 @@ def examples(block: str) -> list[Example]:
         if not command.strip():
             continue
         code = re.search(r"\bexit (\d+)", comment)
-        out.append(Example(command.strip(), int(code.group(1)) if code else 0, any(said in comment for said in ("until Ctrl-C", "до Ctrl-C"))))
+        serves = any(said in comment for said in ("until Ctrl-C", "до Ctrl-C"))
+        out.append(Example(command.strip(), int(code.group(1)) if code else 0, serves))
     return out
 
 
