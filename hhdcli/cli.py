@@ -732,48 +732,12 @@ def check(ctx: click.Context, env: Env, deck: str | None, library: Path, all_car
       hhd check deck.txt -l hell-library.json -o check.html
       hhd check --colors WUB --all
     """
-    from hhdcli.check import check_deck, format_check, need_deck_or_colors
-    from hhdcli.deck import parse_colors_option, parse_land_option
-    from hhdcli.decksites import is_deck_url
-    from hhdcli.files import guard_outputs
+    from hhdcli.workflows import CheckOptions, check_cards
 
-    need_deck_or_colors(deck, colors)
-    use_library = not all_cards and (_given(ctx, "library") or library.is_file())
-    guard_outputs({_("the report (-o)"): output}, {_("the deck"): None if deck is None or is_deck_url(deck) else Path(deck),
-                                                   _("the library"): library if use_library else None})
-    report_format = None
-    if output:  # the documents module (and its templates) only for a report file
-        from hhdcli.render.documents import DocFormat, doc_format
-
-        report_format = doc_format(output, fmt, (DocFormat.HTML, DocFormat.MD))
-    cache = env.cards()
-    if use_library:
-        cards = env.open_library(library).cards
-        scope = ngettext("the {n} card of {library}", "the {n} cards of {library}", len(cards)).format(
-            n=len(cards), library=library)
-    else:
-        cards = cache.cards
-        scope = ngettext("the {n} Hellscube v1.2 card", "all {n} Hellscube v1.2 cards", len(cards)).format(
-            n=len(cards))
-    table = cache.symbol_table
-    parsed = env.read_deck(deck, sideboard_after_blank) if deck is not None and colors is None else None
-    for problem in parsed.warnings if parsed else ():
-        env.warn(problem)
-    report = check_deck(cards, scope, table, deck=parsed,
-                        colors=parse_colors_option(colors) if colors is not None else None,
-                        hellscube=cache.cards, lands=dict(parse_land_option(o) for o in lands),
-                        lookup=env.scryfall(scryfall_url), with_rules_text=rules_text,
-                        whole_set=not use_library, basics_per_type=basics_per_type)
-    if as_json:
-        echo_json(report.to_json())
-    else:
-        echo(format_check(report))
-    for warning in report.warnings:
-        env.warn(warning)
-    if output is not None and report_format is not None:
-        from hhdcli.render.documents import check_document
-
-        env.write(output, check_document(report, table, report_format))
+    check_cards(env, CheckOptions(
+        deck=deck, colors=colors, library=library if _given(ctx, "library") else None, all_cards=all_cards,
+        lands=lands, scryfall_url=scryfall_url, rules_text=rules_text, basics_per_type=basics_per_type,
+        sideboard_after_blank=sideboard_after_blank, output=output, fmt=fmt, show="json" if as_json else "text"))
 
 
 # --- exports ----------------------------------------------------------------------------------------------
@@ -877,34 +841,24 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
       hhd proxies --calibration -o calibration.pdf
       hhd proxies --tokens -o hell-proxies.pdf
     """
-    from hhdcli.browse import find_cards
-    from hhdcli.cards import CardIndex
     from hhdcli.files import guard_outputs
     from hhdcli.render.draw.calibration import calibration_pdf
     from hhdcli.render.plan.sheet import parse_offset, parse_paper
-    from hhdcli.workflows import ImageOptions, library_title, print_proxies
-    from hhdcli.workflows import with_tokens as and_tokens
+    from hhdcli.workflows import ImageOptions, ProxyChoice, choose_proxies, print_proxies
 
     guard_outputs({_("the PDF (-o)"): output}, {_("the library"): None if names or all_cards or calibration
                                                 else library, "--font": Path(font) if font else None})
     if calibration:
         env.write(output, calibration_pdf(parse_paper(paper), font, parse_offset(back_offset)),
-               _("print it at 100 %, duplex on the long edge, and follow the instructions on its back"))
+                  _("print it at 100 %, duplex on the long edge, and follow the instructions on its back"))
         return
-    cache = env.cards()
-    if all_cards:
-        cards, title = sorted(cache.cards, key=lambda c: c.name.lower()), _("Hellscube v1.2, every card")
-    elif names:
-        cards, title = find_cards(list(names), CardIndex(cache.cards), env.warn), _("Hellscube proxies")
-    else:
-        resolved = env.open_library(library)
-        cards, title = resolved.cards, library_title(resolved.library.seed)
+    chosen = choose_proxies(env, ProxyChoice(library=library, names=names, all_cards=all_cards,
+                                             with_tokens=with_tokens, token_copies=token_copies))
     options = _proxy_options(paper=paper, backs=backs, text_only=text_only, back_offset=back_offset, gap_mm=gap,
-                             bleed_mm=bleed, skip_basics=skip_basics, font=font, title=title, margin_mm=margin,
+                             bleed_mm=bleed, skip_basics=skip_basics, font=font, title=chosen.title, margin_mm=margin,
                              cut_lines=cut_lines)
-    if with_tokens:  # the tokens the library (or the --cards chosen) makes, after the cards
-        cards = and_tokens(cards, token_copies)
-    print_proxies(env, cards, output, options, ImageOptions(dpi=dpi, quality=quality, workers=workers, small=small))
+    print_proxies(env, chosen.cards, output, options, ImageOptions(dpi=dpi, quality=quality, workers=workers,
+                                                                   small=small))
 
 
 class OldSpellings(click.Choice):
