@@ -164,6 +164,11 @@ def _global_after_command(ctx: click.Context, param: click.Parameter, value: Any
         setattr(env, param.name, value)
 
 
+# `hhd show | head -1`: the status a shell gives a Unix tool that a closed pipe ended (128 + SIGPIPE), so that a
+# script tells a cut output from a finished one (and `set -o pipefail` treats hhd as it treats `yes | head -1`)
+CLOSED_PIPE = 128 + 13
+
+
 class HhdCommand(_GlobalAfter, _Translated, click.Command):
     pass
 
@@ -189,14 +194,14 @@ class HhdGroup(HhdSubgroup):
         try:
             return super().main(arguments, *rest, **kwargs)
         except BrokenPipe:
-            raise SystemExit(1) from None  # the reader went away: nothing to say, and no one to say it to
+            raise SystemExit(CLOSED_PIPE) from None  # the reader went away: nothing to say, no one to say it to
         except (OSError, OutputError) as exc:  # Click's own help or usage text that stdout did not take
             if "--debug" in arguments:
                 raise
             failed = exc if isinstance(exc, OutputError) else stdout_failed(exc)
             if isinstance(failed, HhdError):
                 echo(_("error: {message}").format(message=failed.message), err=True, fg="red")
-            raise SystemExit(1) from None
+            raise SystemExit(CLOSED_PIPE if isinstance(failed, BrokenPipe) else 1) from None
         finally:
             set_language(*before)  # a run in a test's process leaves the next one as it found it
 
@@ -313,6 +318,10 @@ def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, de
     ctx.obj = Env(resolve_cache_dir(cache_dir), registry_url, timeout, quiet, debug, cache_max_mb=cache_max,
                   deck_sites_url=deck_sites_url)
 
+
+for _param in cli.params:  # --version's line through --help's guard: Click would end a closed pipe with 1
+    if _param.name == "version":
+        _param.callback = _guarded_help(_param.callback)
 
 pass_env = click.make_pass_decorator(Env)
 

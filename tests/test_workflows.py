@@ -18,8 +18,8 @@ from hhdcli.errors import InputError
 from hhdcli.library import load_library
 from hhdcli.render.proxies import ProxyOptions
 from hhdcli.workflows import (
-    CheckOptions,
     ChecklistOptions,
+    CheckOptions,
     Companions,
     ExportOptions,
     GenerateOptions,
