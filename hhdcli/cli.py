@@ -1000,8 +1000,8 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
     resolved = env.open_library(library)
     cache = env.cards()
     colors = players_from_options(env, options)
-    serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port, new_code,
-          public, life)
+    serve(env, resolved, cache, colors, state_file=state_file or library.with_suffix(".table.sqlite"), host=host,
+          port=port, new_code=new_code, public=public, life=life)
 
 
 @cli.command()
@@ -1041,8 +1041,8 @@ def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, be
     from hhdcli.table.hosting.online import public_url as checked_url
     from hhdcli.table.hosting.serve import serve_community
 
-    serve_community(env, root, host, port, Public(checked_url(public_url), behind_proxy), expire, max_tables,
-                    max_megabytes)
+    serve_community(env, root, host=host, port=port, public=Public(checked_url(public_url), behind_proxy),
+                    expire_days=expire, max_tables=max_tables, max_megabytes=max_megabytes)
 
 
 @cli.group()

@@ -112,8 +112,9 @@ def print_proxies(env: Env, cards: list[Card], output: Path, options: ProxyOptio
     from hhdcli.render.scans.images import ImageSettings, ImageStore
 
     images = images or ImageOptions()
-    settings = ImageSettings(images.dpi, images.quality, options.bleed_mm, images.workers, env.offline,
-                             env.cache_max_mb * 2**20, images.small)
+    settings = ImageSettings(dpi=images.dpi, quality=images.quality, bleed_mm=options.bleed_mm,
+                             workers=images.workers, offline=env.offline, max_bytes=env.cache_max_mb * 2**20,
+                             small=images.small)
     store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3), env.notice)
     wanted = 0 if options.text_only else len({u for c in cards for u in c.print_images})
     progress, finish = env.counting_progress(wanted, _("images"))
@@ -163,7 +164,7 @@ def write_checklist(env: Env, library: Library, cards: list[Card], output: Path,
     kind = doc_format(output, options.fmt)
     version = cache.meta.registry_version or cache.meta.sha256[:12]
     sheet = build_checklist(library, cards, version, Sort(options.sort), Mode(options.mode),
-                            options.lang or current_language(), today())
+                            lang=options.lang or current_language(), today=today())
     document = checklist_document(sheet, cache.symbol_table, kind, options.font, options.with_rules)
     env.write(output, document, _("{cards} in {groups}").format(
         cards=ngettext("{n} card", "{n} cards", sheet.total).format(n=sheet.total),
@@ -193,8 +194,9 @@ def write_export(env: Env, library: Library, cards: list[Card], options: ExportO
     chosen = ExportFormat(options.fmt) if options.fmt else format_for(options.output)
     target = options.output or Path(DEFAULT_NAMES[chosen])
     done = export_library(cards, _("Hell library {seed}").format(seed=library.seed), chosen, target,
-                          env.cards().symbol_table, options.back_url, options.cardback, today(),
-                          options.image_base_url, with_tokens=options.with_tokens,
+                          env.cards().symbol_table,
+                          back_url=options.back_url, cardback=options.cardback, made=today(),
+                          image_base_url=options.image_base_url, with_tokens=options.with_tokens,
                           token_copies=options.token_copies)
     for path, data in done.files.items():
         write_output(path, data)
