@@ -29,7 +29,6 @@ import argparse
 import collections
 import json
 import os
-import platform
 import random
 import statistics
 import subprocess
@@ -41,7 +40,18 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from table_scale import cpu_seconds, disk_bytes, forwarded_address, opened_table, rss_mb, serving, summary  # noqa: E402
+from table_scale import (  # noqa: E402
+    cpu_seconds,
+    disk_bytes,
+    forwarded_address,
+    load_process,
+    opened_table,
+    rss_mb,
+    saturation,
+    serving,
+    summary,
+    written,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ("table.css", "main.js", "api.js", "page.js", "render.js", "i18n.js", "log.js")
@@ -374,40 +384,10 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
 
 
 def measured(args: argparse.Namespace, port: int, pid: int, every: float, minutes: float, run: str) -> dict[str, Any]:
-    """One load process against the running server: its own tables, players acting every `every` seconds."""
-    command = [sys.executable, __file__, "--load", "--port", str(port), "--server-pid", str(pid), "--run", run,
-               "--tables", str(args.tables), "--players", str(args.players), "--every", str(every),
-               "--minutes", str(minutes), "--warmup", str(args.warmup)] + (["--before"] if args.before else []) \
+    """One load process of pages against the running server (table_scale.load_process)."""
+    extra = ["--run", run, "--warmup", str(args.warmup)] + (["--before"] if args.before else []) \
         + (["--profile", str(args.profile)] if args.profile and run == "m" else [])
-    loaded = subprocess.run(command, capture_output=True, text=True, check=False)
-    if loaded.returncode != 0:
-        sys.exit(loaded.stderr[-3000:])
-    found: dict[str, Any] = json.loads(loaded.stdout)
-    found["load_client_errors"] = loaded.stderr.count("Traceback")
-    # what they were: the last line of each (a page that died of one stops acting)
-    lines = loaded.stderr.splitlines()
-    found["load_client_error_kinds"] = collections.Counter(
-        lines[i + 1] for i, line in enumerate(lines[:-1]) if line.startswith(("Traceback", "  File"))
-        and not lines[i + 1].startswith(("  ", "Traceback"))).most_common(5)
-    return found
-
-
-def saturation(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
-    """Rising action rates, each for --step-minutes on fresh tables, until draw p99 passes 150 ms or the server
-    answers fewer actions than asked."""
-    steps, rate = [], args.start_rate
-    for step in range(args.steps):
-        found = measured(args, port, pid, args.tables * args.players / rate, args.step_minutes, f"s{step}")
-        steps.append({"asked_per_s": round(rate, 1), "achieved_per_s": found["actions_per_s"],
-                      "draw_p99_ms": found["draw"]["p99_ms"], "push_p99_ms": found["push_to_other_pages"]["p99_ms"],
-                      "server_cpu_share": found["server_cpu_share"],
-                      "server_cpu_ms_per_action": found["server_cpu_ms_per_action"],
-                      "load_client_cpu_share": found["load_client_cpu_share"]})
-        steps[-1]["met"] = found["draw"]["p99_ms"] <= 150 and found["actions_per_s"] >= 0.9 * rate
-        if not steps[-1]["met"]:
-            break
-        rate *= 1.5
-    return {"steps": steps, "last_rate_met_per_s": max((s["asked_per_s"] for s in steps if s["met"]), default=None)}
+    return load_process(__file__, args, port, pid, every, minutes, extra)
 
 
 def table_files(tables: Path) -> dict[str, Any]:
@@ -455,15 +435,11 @@ def main() -> None:
         result["table_files"] = table_files(work / "tables" / "tables")
         result["disk_kb_per_table"] = round(disk_bytes(work / "tables") / 1024 / args.tables)
         if args.saturate:
-            result["saturation"] = saturation(args, port, server.pid)
+            result["saturation"] = saturation(
+                args, lambda every, minutes, step: measured(args, port, server.pid, every, minutes, f"s{step}"),
+                TARGETS["draw_p99_ms"])
     result["targets"] = TARGETS
-    result["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": platform.platform(),
-                         "date": started.isoformat(timespec="seconds"),
-                         "load_average_1_5_15_at_end": os.getloadavg()}
-    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    shown = {k: v for k, v in result.items() if k != "rss_mb"} | {
-        "rss_mb": {k: v for k, v in result["rss_mb"].items() if k != "over_time"}}
-    print(json.dumps(shown, indent=2))
+    written(result, args.out, started)
 
 
 if __name__ == "__main__":

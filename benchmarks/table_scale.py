@@ -20,6 +20,7 @@ Reads the registry files in tests/data into a cache of its own in a temporary fo
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
 import itertools
 import json
@@ -32,7 +33,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -305,35 +306,61 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
 TARGETS = {"draw_p99_ms": 150, "push_p99_ms": 300, "rss_max_mb": 300}
 
 
-def measured(args: argparse.Namespace, port: int, pid: int, every: float, minutes: float) -> dict[str, Any]:
-    """One load process against the running server: its own tables, players acting every `every` seconds."""
-    loaded = subprocess.run([sys.executable, __file__, "--load", "--port", str(port), "--server-pid", str(pid),
+def load_process(script: str, args: argparse.Namespace, port: int, pid: int, every: float, minutes: float,
+                 extra: list[str]) -> dict[str, Any]:
+    """One load process (`script --load`) against the running server: its own tables, players acting every `every`
+    seconds; what it measured, with the errors that killed any of its players or pages."""
+    loaded = subprocess.run([sys.executable, script, "--load", "--port", str(port), "--server-pid", str(pid),
                              "--tables", str(args.tables), "--players", str(args.players), "--every", str(every),
-                             "--minutes", str(minutes)], capture_output=True, text=True, check=False)
+                             "--minutes", str(minutes), *extra], capture_output=True, text=True, check=False)
     if loaded.returncode != 0:
         sys.exit(loaded.stderr[-3000:])
     found: dict[str, Any] = json.loads(loaded.stdout)
-    # a player or page of the load client that died of an error (gevent prints it): fewer actions than asked
+    # a player or page of the load client that died of an error (gevent prints it): fewer actions than asked;
+    # what they were: the last line of each traceback
     found["load_client_errors"] = loaded.stderr.count("Traceback")
+    lines = loaded.stderr.splitlines()
+    found["load_client_error_kinds"] = collections.Counter(
+        lines[i + 1] for i, line in enumerate(lines[:-1]) if line.startswith(("Traceback", "  File"))
+        and not lines[i + 1].startswith(("  ", "Traceback"))).most_common(5)
     return found
 
 
-def saturation(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
-    """Rising action rates, each for --step-minutes on fresh tables, until draw p99 passes its target or the
-    server answers fewer actions than asked: the rate it saturates at, on this machine, with its other load."""
+def measured(args: argparse.Namespace, port: int, pid: int, every: float, minutes: float) -> dict[str, Any]:
+    return load_process(__file__, args, port, pid, every, minutes, [])
+
+
+def saturation(args: argparse.Namespace, measure: Callable[[float, float, int], dict[str, Any]],
+               draw_p99_ms: float) -> dict[str, Any]:
+    """Rising action rates, each for --step-minutes on fresh tables (`measure(every, minutes, step)`), until draw
+    p99 passes `draw_p99_ms` or the server answers fewer actions than asked: the rate it saturates at, on this
+    machine, with its other load."""
     steps, rate = [], args.start_rate
-    for _ in range(args.steps):
-        found = measured(args, port, pid, args.tables * args.players / rate, args.step_minutes)
+    for step in range(args.steps):
+        found = measure(args.tables * args.players / rate, args.step_minutes, step)
         steps.append({"asked_per_s": round(rate, 1), "achieved_per_s": found["actions_per_s"],
                       "draw_p99_ms": found["draw"]["p99_ms"], "push_p99_ms": found["push_to_other_pages"]["p99_ms"],
                       "server_cpu_share": found["server_cpu_share"],
+                      "server_cpu_ms_per_action": found.get("server_cpu_ms_per_action"),
                       "load_client_cpu_share": found["load_client_cpu_share"]})
-        steps[-1]["met"] = found["draw"]["p99_ms"] <= TARGETS["draw_p99_ms"] and found["actions_per_s"] >= 0.9 * rate
+        steps[-1]["met"] = found["draw"]["p99_ms"] <= draw_p99_ms and found["actions_per_s"] >= 0.9 * rate
         if not steps[-1]["met"]:
             break
         rate *= 1.5
     return {"steps": steps, "last_rate_met_per_s": max((s["asked_per_s"] for s in steps if s["met"]), default=None),
             "saturated_at_per_s": steps[-1]["asked_per_s"] if steps and not steps[-1]["met"] else None}
+
+
+def written(result: dict[str, Any], out: Path, started: datetime) -> None:
+    """The run's figures with the machine they were measured on, in `out` and (without the memory over time) on
+    the terminal."""
+    result["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": platform.platform(),
+                         "date": started.isoformat(timespec="seconds"),
+                         "load_average_1_5_15_at_end": os.getloadavg()}  # the machine may be shared
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    shown = {k: v for k, v in result.items() if k != "rss_mb"} | {
+        "rss_mb": {k: v for k, v in result["rss_mb"].items() if k != "over_time"}}
+    print(json.dumps(shown, indent=2))
 
 
 def main() -> None:
@@ -368,19 +395,15 @@ def main() -> None:
             "memory_kb": round((result["rss_mb"]["tables_loaded_at_rest"] - at_start) * 1024 / args.tables),
             "disk_kb_after_run": round(tables_disk / 1024 / args.tables)}
         if args.saturate:
-            result["saturation"] = saturation(args, port, server.pid)
+            result["saturation"] = saturation(
+                args, lambda every, minutes, _step: measured(args, port, server.pid, every, minutes),
+                TARGETS["draw_p99_ms"])
     result["targets"] = TARGETS
     result["met"] = (result["draw"]["p99_ms"] <= TARGETS["draw_p99_ms"]
                      and result["push_to_other_pages"]["p99_ms"] <= TARGETS["push_p99_ms"]
                      and result["streams_refused"] == 0 and result["streams_dropped"] == 0
                      and result["rss_mb"]["max"] <= TARGETS["rss_max_mb"])
-    result["machine"] = {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": platform.platform(),
-                         "date": started.isoformat(timespec="seconds"),
-                         "load_average_1_5_15_at_end": os.getloadavg()}  # the machine may be shared
-    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    shown = {k: v for k, v in result.items() if k != "rss_mb"} | {
-        "rss_mb": {k: v for k, v in result["rss_mb"].items() if k != "over_time"}}
-    print(json.dumps(shown, indent=2))
+    written(result, args.out, started)
 
 
 if __name__ == "__main__":

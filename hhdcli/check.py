@@ -217,7 +217,8 @@ def format_check(report: CheckReport) -> str:
 
 # The take rule's answers as the rules sheet says them (the JSON keeps the English words: they are keys).
 VERDICT_WORDS = {Take.LAND: N_("land"), Take.TAKE: N_("take"), Take.CHOICE: N_("choice")}
-HOW_KNOWN = {"basic": N_("basic"), "hellscube": N_("hellscube"), "scryfall": N_("scryfall")}
+HOW_KNOWN = {"basic": N_("basic"), "hellscube": N_("hellscube"), "scryfall": N_("scryfall"),
+             "built-in": N_("built-in list")}  # real lands hhd ships (deck.real_cards), offline
 
 
 def verdict_word(verdict: str) -> str:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Protocol
 
+from hhdcli import DATA
 from hhdcli import colors as palette
 from hhdcli.cards import Card, CardIndex, is_land_type, normalize_name
 from hhdcli.colors import BASIC_LANDS, COLORS, LAND_TYPES
@@ -42,7 +46,7 @@ class LandColors:
 
     name: str
     colors: tuple[str, ...]
-    how: str  # basic, hellscube, scryfall, --land
+    how: str  # basic, hellscube, scryfall, built-in, --land
 
 
 @dataclass
@@ -51,8 +55,37 @@ class DeckColors:
 
     colors: tuple[str, ...]
     lands: list[LandColors]
-    unresolved: list[str]  # names we could not tell are lands or not
+    unresolved: list[str]  # names we could not tell are lands or not: they may be lands
     non_lands: int = 0
+
+
+REAL_CARDS_FILE = DATA / "real-cards.json.gz"  # built by scripts/build_land_names.py
+
+
+@dataclass(frozen=True)
+class RealCards:
+    """What hhd knows of real Magic cards without asking anyone: every land's colors, and every other card's
+    name, so a name it does not know (a typo, a card newer than the list) can be told from a known non-land."""
+
+    lands: dict[str, tuple[str, ...]]  # name key (normalize_name) → the colors the land makes
+    others: frozenset[str]  # the name keys of every other real card
+
+    def land(self, name: str) -> tuple[str, ...] | None:
+        return self.lands.get(normalize_name(name))
+
+    def knows(self, name: str) -> bool:
+        key = normalize_name(name)
+        return key in self.lands or key in self.others
+
+
+@cache  # read once, and only when a deck names a card neither Hellscube nor a lookup answered (25–60 ms)
+def real_cards(path: Path = REAL_CARDS_FILE) -> RealCards:
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    lands: dict[str, tuple[str, ...]] = {}
+    for name, letters in document["lands"]:
+        for face in (name, *name.split(" // ")):  # a deck may write a double-faced land by its front alone
+            lands.setdefault(normalize_name(face), tuple(letters))
+    return RealCards(lands, frozenset(document["others"].split("\n")))
 
 
 class LandLookup(Protocol):
@@ -130,8 +163,13 @@ def deck_colors(deck: Deck, hellscube: Iterable[Card], overrides: dict[str, tupl
     found = lookup.lookup(unknown) if lookup and unknown else {}
     for name in unknown:
         answer = found.get(name)
-        if answer is None:
-            unresolved.append(name)
+        if answer is None:  # offline, Scryfall unreachable or not knowing it: the built-in list
+            if (colors := real_cards().land(name)) is not None:
+                lands.append(LandColors(name, colors, "built-in"))
+            elif real_cards().knows(name):
+                non_lands += 1
+            else:
+                unresolved.append(name)
         elif any(is_land_type(face) for face in answer[0].split("//")):  # any land face, as MDFCs
             lands.append(LandColors(name, palette.known(answer[1]), "scryfall"))
         else:

@@ -205,6 +205,9 @@ _TRAILERS = (
     re.compile(r"\|[^|]*(?:\|[^|]*)?$"),  # Forge: Name|SET|2
 )
 _CATEGORY = re.compile(r"\[(?P<category>[^\]]*)\]")
+# a line with none of the characters every trailer needs (most lines: `4 Lightning Bolt`) has none to strip: the
+# trailers' nine searches a line were most of the time a pasted list of 800 lines took
+_TRAILER_FREE = re.compile(r"[^#*^|()\[\]+]*").fullmatch
 
 
 @dataclass(frozen=True)
@@ -236,7 +239,7 @@ def parse_card_line(line: str, countless: bool = False) -> CardLine | None:
     zone = zone or _marked_zone(rest)
     rest = _LEADING_CATEGORY.sub(_known_category, rest)
     before = None
-    while before != rest:  # strip decorations from the end until none is left
+    while before != rest and not _TRAILER_FREE(rest):  # strip decorations from the end until none is left
         before = rest
         for pattern in _TRAILERS:
             rest = pattern.sub("", rest).strip()
@@ -686,8 +689,15 @@ def detect_format(text: str, source: str = "") -> str:
     lowered = text.lower()
     lines = [line.strip() for line in text.splitlines() if line.strip() and len(line) <= MAX_LINE]
 
+    joined = "\n".join(lines)
+
     def has(pattern: str) -> bool:
-        return any(re.search(pattern, line, re.IGNORECASE) for line in lines)
+        # one search of the whole list first: a line's match is one of the list's, read line by line (re.M), so
+        # a list with none has no line with one; the line-by-line search then only confirms what that one found
+        found = re.compile(pattern, re.IGNORECASE)
+        if re.compile(pattern, re.IGNORECASE | re.MULTILINE).search(joined) is None:
+            return False
+        return any(found.search(line) for line in lines)
 
     if "deck file for magic workstation" in lowered or source.lower().endswith(".mwdeck"):
         return "Magic Workstation"
@@ -1043,6 +1053,28 @@ def _board_json(document: dict, source: str) -> Deck:
                 continue
             card: dict = entry["card"] if isinstance(entry.get("card"), dict) else entry
             _json_card(deck, number, key, card.get("name"), entry.get("quantity", entry.get("count", 1)), zone=zone)
+    return counted_once(deck)
+
+
+def counted_once(deck: Deck) -> Deck:
+    """A card the site keeps in two boards is one card: a companion Moxfield lists in both `companions` and
+    `sideboard` (its deck API, read from a link or pasted as a file; TappedOut's page under its Companion heading
+    and in its sideboard) is the deck's companion, shown as such by the site's deck view; the sideboard's copy is
+    not counted again."""
+    companions: dict[str, int] = {}
+    for entry in deck.entries:
+        if entry.zone is Zone.COMPANION:
+            companions[entry.name] = companions.get(entry.name, 0) + entry.count
+    kept = []
+    for entry in deck.entries:
+        left = companions.get(entry.name, 0) if entry.zone is Zone.SIDEBOARD else 0
+        if left:
+            companions[entry.name] = left - min(left, entry.count)
+            if entry.count <= left:
+                continue
+            entry = DeckEntry(entry.count - left, entry.name, entry.line, entry.zone)
+        kept.append(entry)
+    deck.entries = kept
     return deck
 
 

@@ -31,7 +31,7 @@ from html.parser import HTMLParser
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urljoin, urlparse
 
-from hhdcli.decklists import Deck, DeckEntry, Zone, _json_card, is_card_name, parse_deck, split_name
+from hhdcli.decklists import Deck, DeckEntry, Zone, _json_card, counted_once, is_card_name, parse_deck, split_name
 from hhdcli.errors import InputError, NetworkError
 from hhdcli.http import refusal
 from hhdcli.i18n import N_, _
@@ -78,28 +78,7 @@ def read_deck_url(url: str, client: Client, mirror: str | None = None) -> Deck:
         raise fetch.changed() from exc  # the answer is not the shape it was: said in one line, not a traceback
     if not deck.main and not deck.sideboard:
         raise fetch.changed()
-    return _counted_once(deck)
-
-
-def _counted_once(deck: Deck) -> Deck:
-    """A card the site keeps in two boards is one card: a companion Moxfield lists in both `companions` and
-    `sideboard` (TappedOut's page under its Companion heading and in its sideboard) is the deck's companion, shown
-    as such by the deck view; the sideboard's copy is not counted again."""
-    companions: dict[str, int] = {}
-    for entry in deck.entries:
-        if entry.zone is Zone.COMPANION:
-            companions[entry.name] = companions.get(entry.name, 0) + entry.count
-    kept = []
-    for entry in deck.entries:
-        left = companions.get(entry.name, 0) if entry.zone is Zone.SIDEBOARD else 0
-        if left:
-            companions[entry.name] = left - min(left, entry.count)
-            if entry.count <= left:
-                continue
-            entry = DeckEntry(entry.count - left, entry.name, entry.line, entry.zone)
-        kept.append(entry)
-    deck.entries = kept
-    return deck
+    return counted_once(deck)
 
 
 @dataclass(frozen=True)

@@ -337,3 +337,20 @@ def test_the_whole_sets_odds_count_the_pools_basics_as_hhd_generate_draws_them(s
     assert default["cards"] - none["cards"] == 5 * 50 and more["cards"] - none["cards"] == 5 * 80
     assert more["lands"] - none["lands"] == 5 * 80
     assert none["at_least_one_land"] < default["at_least_one_land"] < more["at_least_one_land"]
+
+
+def test_offline_check_names_only_the_cards_that_may_be_lands_and_counts_real_lands_with_their_colors(synced, tmp_path):
+    """Issue 50: offline, a real deck's real spells (Lightning Bolt, Sol Ring) are not named as maybe lands; a real
+    land counts with its colors from hhd's built-in list; a name hhd does not know at all is named."""
+    cube = Path(__file__).parent / "decks" / "real" / "cube" / "phever-no_type_sorting.txt"
+    assert {"Lightning Bolt", "Sol Ring"} <= set(read_deck(cube).names)
+    whole = json.loads(synced("check", str(cube), "--all", "--offline", "--json").stdout)
+    assert whole["unresolved"] == [] and whole["deck_colors"] == list("WUBRG")
+    deck = _write(tmp_path, "d.txt", "4 Lightning Bolt\n1 Sol Ring\n4 Stomping Ground\n2 Gloomy, Dank Cave\n16 Forest\n")
+    found = json.loads(synced("check", str(deck), "--all", "--offline", "--json").stdout)
+    assert found["unresolved"] == ["Gloomy, Dank Cave"] and found["deck_colors"] == ["R", "G"]
+    assert {"name": "Stomping Ground", "colors": ["R", "G"], "source": "built-in"} in found["lands"]
+    said = synced("check", str(deck), "--all", "--offline").output
+    assert "Stomping Ground: RG (built-in list)" in said
+    assert "not known, so not counted: 'Gloomy, Dank Cave'\n" in said
+    assert "Stomping Ground: RG (встроенный список)" in synced("check", str(deck), "--all", "--offline", "--lang", "ru").output

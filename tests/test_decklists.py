@@ -713,3 +713,17 @@ def test_a_lists_type_headings_say_which_cards_are_lands_and_which_are_spells():
     deck = parse_deck("Lands (22)\n20 Island\n2 Gloomy, Dank Cave\n// Creatures\n1 Kenrith, the Returned King\n"
                       "Ramp (1)\n1 Sol Ring\nSideboard\n2 Negate\n", "deck.txt")
     assert deck.kinds == {"Island": "land", "Gloomy, Dank Cave": "land", "Kenrith, the Returned King": "spell"}
+
+
+def test_a_pasted_moxfield_json_counts_a_companion_listed_in_companions_and_sideboard_once():
+    """Issue 51: Moxfield's deck API lists the companion in `companions` and again in `sideboard`; its deck view
+    shows it once, as the companion. The recorded answer (tests/decks/real/mtg-parser, lheyberger/mtg-parser),
+    pasted as a file's text, is read so: 101 with the companion, and an empty sideboard (before: one card)."""
+    import gzip
+
+    text = gzip.decompress((DECKS / "real" / "mtg-parser" / "moxfield-3amigos.json.gz").read_bytes()).decode("utf-8")
+    document = json.loads(text)
+    assert "Obosh, the Preypiercer" in document["companions"] and "Obosh, the Preypiercer" in document["sideboard"]
+    deck = parse_deck(text, "3amigos.json")
+    assert [(e.count, e.zone) for e in deck.entries if e.name == "Obosh, the Preypiercer"] == [(1, Zone.COMPANION)]
+    assert _sizes(deck) == (101, 0)

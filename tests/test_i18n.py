@@ -541,7 +541,7 @@ def test_every_command_and_document_goes_through_the_catalogs(pseudo, tmp_path):
     run("frobnicate", code=2)
 
     card_data = _card_strings(cache)
-    paths += ("ember-tide-42",)
+    paths += ("ember-tide-42", "Steam Vents")  # a real land, its colors from hhd's built-in list: data, not words
     problems = {name: english_left(text, card_data, paths) for name, text in outputs.items()}
     documents = {"check.html": _html_text(tmp_path / "check.html"), "check.md": (tmp_path / "check.md").read_text(),
                  "p.pdf": _pdf_text(tmp_path / "p.pdf"), "cal.pdf": _pdf_text(tmp_path / "cal.pdf"),

@@ -35,7 +35,8 @@ def test_the_wheel_holds_every_package_and_data_file_of_the_source_tree(wheel):
     missing = source_files() - set(wheel.namelist())
     assert not missing, f"left out of the wheel: {sorted(missing)}"
     assert {"hhdcli/export/__init__.py", "hhdcli/table/__init__.py", "hhdcli/data/hellscube-v1.2.json.gz",
-            "hhdcli/data/rulings-v1.2.json", "hhdcli/templates/rules_cards.md.j2"} <= set(wheel.namelist())
+            "hhdcli/data/rulings-v1.2.json", "hhdcli/data/real-cards.json.gz",
+            "hhdcli/templates/rules_cards.md.j2"} <= set(wheel.namelist())
     # the catalogs are read compiled (.mo, committed: no build step), and ship with the .po they are compiled from
     assert {f"hhdcli/locale/ru/LC_MESSAGES/{domain}.{kind}" for domain in ("hhd", "table") for kind in ("po", "mo")
             } <= set(wheel.namelist())

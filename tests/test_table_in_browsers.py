@@ -291,9 +291,9 @@ def test_reads_and_pushes_take_milliseconds_and_an_outage_behind_caddy_is_not_an
     browser.get(f"{bare}/static/front.css")
     browser.add_cookie({"name": "hhd_code", "value": code, "path": urlsplit(here).path, "secure": False})
     direct = Page(browser, here.replace(caddy.url, bare, 1))
-    direct_ms = statistics.median(kept_alive_reads(direct))
+    direct = kept_alive_reads(direct)
     anna = Page(browser, join)
-    proxied_ms = statistics.median(kept_alive_reads(anna))
+    proxied = kept_alive_reads(anna)
 
     # a push through Caddy: Anna rolls a die on her phone, the board's stream hears of it
     laptop = chromium(BOARD)
@@ -314,12 +314,14 @@ def test_reads_and_pushes_take_milliseconds_and_an_outage_behind_caddy_is_not_an
         laptop.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": watched})
     finally:
         laptop.quit()
-    push_ms = statistics.median(pushes)
-    print(f"kept-alive state read p50: direct {direct_ms:.1f} ms, through Caddy {proxied_ms:.1f} ms; "
-          f"push through Caddy p50 {push_ms:.1f} ms, p95 {sorted(pushes)[18]:.1f} ms; "
-          f"the board's state read after it p50 {statistics.median(shown):.1f} ms")
-    # quiet, these are a few ms; the stall they guard against was >= 40 ms a request (a loaded CI has room)
-    assert direct_ms < 25 and proxied_ms < 25 and push_ms < 40, (direct_ms, proxied_ms, pushes)
+    print(f"kept-alive state read p50: direct {statistics.median(direct):.1f} ms, through Caddy "
+          f"{statistics.median(proxied):.1f} ms; push through Caddy p50 {statistics.median(pushes):.1f} ms, p95 "
+          f"{sorted(pushes)[18]:.1f} ms; the board's state read after it p50 {statistics.median(shown):.1f} ms")
+    # The stall this guards against (Nagle's algorithm meeting a delayed ACK) costs every request of a kept-alive
+    # connection 40 ms or more, however quiet the machine: so even the quickest of thirty reads took 40 ms. A loaded
+    # machine makes some reads slow, never all: the quickest is the figure that tells the stall from the load (the
+    # speed itself is measured in benchmarks/table_browserlike.py, not here).
+    assert min(direct) < 30 and min(proxied) < 30 and min(pushes) < 30, (direct, proxied, pushes)
 
     # the operator restarts hhd serve: meanwhile Caddy answers 502 (its own page, not JSON): "not answering"
     anna.until(lambda: anna.text("conn") == "connected")

@@ -805,13 +805,16 @@ def test_a_drawn_land_or_take_says_whether_its_draw_step_discount_applies_from_t
 
 def test_a_deck_pasted_from_a_phone_sets_its_colors_for_the_next_draw_with_hhd_checks_warnings(table):
     kept(table, *PLAYERS)
-    """Anna (R G at the start) pastes her deck as Arena exports it: its lands make G U B; cards hhd cannot look
-    up offline are named, quoted (a name may hold a comma), as not counted; the board reads her new colors."""
-    text = "1 Lightning Bolt (M10) 146\n1 Kenrith, the Returned King (ELD) 303\n" + (
-        Path(__file__).parent / "decks" / "arena-plain.txt").read_text(encoding="utf-8")
+    """Anna (R G at the start) pastes her deck as Arena exports it: its lands make G U B, a real land hhd knows
+    offline (Breeding Pool) counts; only the names it does not know at all, which may be lands, are named, quoted (a
+    name may hold a comma), as not counted, never a real spell (Lightning Bolt, Kenrith); the board reads her new
+    colors."""
+    text = ("1 Lightning Bolt (M10) 146\n1 Kenrith, the Returned King (ELD) 303\n1 Breeding Pool (RNA) 246\n"
+            "1 Gloomy, Dank Cave\n") + (Path(__file__).parent / "decks" / "arena-plain.txt").read_text(encoding="utf-8")
     status, found = table.as_("Anna", "/api/deck", {"text": text})
-    assert status == 200 and found["colors"] == "UBG"
-    assert any("«Kenrith, the Returned King»" in w and "«Lightning Bolt»" in w for w in found["warnings"])
+    assert status == 200 and found["colors"] == "UBG" and found["lands"] == 4  # Forest, Island, Snow-Covered Swamp, Breeding Pool
+    named = [w for w in found["warnings"] if "not counted as lands" in w]
+    assert named == ["not known, so not counted as lands: «Gloomy, Dank Cave»"]
     assert table.player("Anna", viewer="")["colors"] == "UBG"
     assert table.state()["log"][0]["detail"] == {"whose": "Anna", "colors": "UBG"}
     top = positions_in(table.session.path, "library")[0]
