@@ -67,7 +67,7 @@ def with_tokens(cards: list[Card], token_copies: int | None = None) -> list[Card
 
 @dataclass(frozen=True, kw_only=True)
 class ProxyChoice:
-    """Which cards a proxy sheet prints: the named cards, else every card (`all_cards`), else a library's."""
+    """Which cards a proxy sheet prints: every card (`all_cards`), else the named cards, else a library's."""
 
     library: Path = Path(DEFAULT_LIBRARY)
     names: tuple[str, ...] = ()  # card names (a name that matches no card is a warning, or the error if none does)
