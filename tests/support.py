@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import os
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -309,3 +311,12 @@ def session_processes(sid: int) -> dict[int, int]:
         if int(fields[3]) == sid and fields[0] != "Z":
             found[int(entry.name)] = int(fields[17])
     return found
+
+
+@functools.cache
+def code_messages(domain: str) -> Any:
+    """Every message of a catalog ("hhd", "table") in the code, as scripts/update_catalog.py extracts them (by
+    babel.cfg's folders, plus what pybabel cannot see): a Babel Catalog, each message with where it is."""
+    import runpy
+
+    return runpy.run_path(str(ROOT / "scripts" / "update_catalog.py"))["extracted"](domain)

@@ -14,6 +14,7 @@ import io
 import json
 import re
 import runpy
+import shutil
 import string
 import subprocess
 import sys
@@ -30,7 +31,7 @@ from pypdf import PdfReader
 from hhdcli import i18n
 from hhdcli.cli import cli
 from hhdcli.i18n import LANGUAGES, choose_language, language_from_args, translator
-from support import LEGACY, PIPS, ROOT
+from support import LEGACY, PIPS, ROOT, code_messages
 
 LOCALE = ROOT / "hhdcli" / "locale"
 DOMAINS = ("hhd", "table")
@@ -110,11 +111,71 @@ def test_every_plural_message_has_three_russian_forms_and_english_has_two():
         ["1 proxy", "2 proxies", "21 proxies"]
 
 
-def test_the_catalog_holds_exactly_the_messages_of_the_code():
-    """scripts/update_catalog.py --check: pybabel's extraction of Python and templates, Click's own texts and
-    the commands' help, against hhd.po (a string added to the code and not to the catalog fails here)."""
-    update = runpy.run_path(str(ROOT / "scripts" / "update_catalog.py"))["update"]
-    assert update(check=True) == []
+def catalog_script() -> dict:
+    return runpy.run_path(str(ROOT / "scripts" / "update_catalog.py"))
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_catalog_holds_exactly_the_messages_of_the_code(domain):
+    """scripts/update_catalog.py --check, for each catalog: one extraction (babel.cfg's folders and keywords, plus
+    what pybabel cannot see: Click's own texts and the commands' help for hhd, the page's scripts and the take
+    rule's words for the table) against hhd.po or table.po (a string added to the code and not to its catalog, or
+    left in a catalog when the code dropped it, fails here)."""
+    assert catalog_script()["update"](check=True, domains=(domain,)) == []
+
+
+def test_one_extraction_puts_each_message_in_the_catalog_of_its_folder():
+    """babel.cfg, by folder: the table's game, web and front page (with their refusals, the routes'
+    gettext()("…"), a refusal's hint, the templates, the page's T() and P(), the log's words, the take rule's
+    verdicts and the HTTP errors' names) are table.po's; the terminal's lines of hhd table and hhd serve
+    (hosting/serve.py, online.py, opening.py) and the CLI's are hhd.po's."""
+    hhd, table = code_messages("hhd"), code_messages("table")
+    where = {
+        "the Hell library is empty: the rules forbid drawing from it": "hhdcli/table/game/rules.py",
+        "requests from another site are refused": "hhdcli/table/web/routes.py",  # gettext()("…")
+        "paste the deck list as text": "hhdcli/table/hosting/community.py",  # Refused's hint
+        "too many requests from your address: try again in {seconds} s": "hhdcli/table/hosting/throttle.py",
+        "Open a table": "hhdcli/templates/serve-front.html.j2",
+        "Draw from Hell": "hhdcli/templates/table.html.j2",
+        "connected": "hhdcli/table/web/static",  # T("…")
+        "draw": "hhdcli/table/game/rules.py",  # Action.DRAW, the log's word
+        "choice": "hhdcli/table/game/views.py",  # a verdict the page names
+        "Bad Request": "hhdcli/table/web/i18n.py",
+    }
+    for message, path in where.items():
+        assert message in table and path in {p for p, _line in table[message].locations}, message
+    assert table["{count} card"].id == ("{count} card", "{count} cards")  # P("…", "…", n): a plural
+    for message in ("cannot keep tables in {folder}: {reason}", "--public-url {url} is not the address of a host",
+                    "Usage:"):
+        assert message in hhd and message not in table, message
+    assert "requests from another site are refused" not in hhd and "{reason}" not in table  # a field alone: no words
+
+
+def test_the_catalog_script_lists_what_is_missing_or_unused_and_keeps_the_order_of_the_rest(tmp_path):
+    """--check names a message the code has and the catalog lacks, and one the catalog has and no code uses,
+    changing nothing; the update then adds the first (untranslated) at the end of the .po and drops the other,
+    every other entry where it was, and compiles the .mo anew."""
+    locale = tmp_path / "locale"
+    shutil.copytree(LOCALE, locale)
+    po = locale / "ru" / "LC_MESSAGES" / "table.po"
+    text = po.read_text(encoding="utf-8")
+    dropped = 'msgid "requests from another site are refused"\nmsgstr "'
+    at = text.index(dropped)
+    cut = text[at:text.index("\n\n", at) + 2]
+    po.write_text(text.replace(cut, "") + '\nmsgid "a word no code says"\nmsgstr "слово"\n', encoding="utf-8")
+    before = po.read_bytes()
+    update = catalog_script()["update"]
+    assert update(check=True, domains=("table",), locale=locale) == [
+        "table.po [ru]: missing 'requests from another site are refused'",
+        "table.po [ru]: no longer used 'a word no code says'", "table.mo [ru]: not the compiled table.po"]
+    assert po.read_bytes() == before
+    update(domains=("table",), locale=locale)
+    after = po.read_text(encoding="utf-8")
+    assert after.rstrip().endswith('msgid "requests from another site are refused"\nmsgstr ""')
+    assert "a word no code says" not in after
+    ids = re.findall(r'(?m)^msgid "(.+)"$', text)
+    assert re.findall(r'(?m)^msgid "(.+)"$', after)[:-1] == [m for m in ids if m != "requests from another site are refused"]
+    assert update(check=True, domains=("table",), locale=locale) == []
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

@@ -25,6 +25,7 @@ from hhdcli.table.hosting.community import UNLOAD_AFTER, Community, Seat, table_
 from hhdcli.table.hosting.online import Public
 from hhdcli.table.hosting.opening import stream_changes
 from hhdcli.table.hosting.throttle import RULES, Throttle
+from support import code_messages
 
 
 class Server:
@@ -306,21 +307,14 @@ def test_a_table_nobody_listens_to_leaves_memory_after_two_minutes_closed_and_co
     stream.close()
 
 
+FRONT = ("hhdcli/templates/serve-front.html.j2", "hhdcli/templates/serve-opened.html.j2",
+         "hhdcli/table/hosting/front.py", "hhdcli/table/hosting/throttle.py", "hhdcli/table/hosting/community.py")
+
+
 def front_messages() -> set[str]:
-    """The front page's words: its templates' _("…"), the front's and the throttle's, and the opener's refusals."""
-    package = Path(__file__).parents[1] / "hhdcli"
-    found: set[str] = set()
-    for name in ("serve-front.html.j2", "serve-opened.html.j2"):
-        source = (package / "templates" / name).read_text(encoding="utf-8")
-        found |= {m.replace("\\'", "'") for m in re.findall(r"""_\(["']((?:[^"'\\]|\\.)+)["']\)""", source)}
-    for name in ("hosting/front.py", "hosting/throttle.py"):
-        source = (package / "table" / name).read_text(encoding="utf-8")
-        found |= set(re.findall(r'_\("((?:[^"\\]|\\.)+)"\)', source))
-        found |= set(re.findall(r'gettext(?:\(\))?\("((?:[^"\\]|\\.)+)"\)', source))
-    source = (package / "table" / "hosting" / "community.py").read_text(encoding="utf-8")
-    found |= {m for pair in re.findall(r'Refused\("((?:[^"\\]|\\.)+)"(?:, "((?:[^"\\]|\\.)+)")?', source)
-              for m in pair if m and m != "{reason}"}
-    return found
+    """The front page's words: its templates', the front's and the throttle's, and the opener's refusals and their
+    hints, as the table catalog's one extraction (scripts/update_catalog.py) finds them there."""
+    return {m.id for m in code_messages("table") if m.id and any(path in FRONT for path, _line in m.locations)}
 
 
 def test_every_word_of_the_front_page_has_its_russian():

@@ -9,54 +9,20 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_file
 from tablekit import authorization, kept
 
-from hhdcli.table.game.rules import Action
-from hhdcli.table.game.views import REMINDER_MESSAGES
 from hhdcli.table.web.i18n import plural_rule, translations
-from hhdcli.table.web.page import VERDICTS, page_messages, script_messages
+from hhdcli.table.web.page import page_messages, script_messages
+from support import code_messages
 
 PACKAGE = Path(__file__).parents[1] / "hhdcli"
-TEMPLATES = ("table.html.j2", "table-join.html.j2")
-TABLE_MODULES = ("web/routes.py", "game/errors.py", "game/rules.py", "game/session.py", "game/store.py", "game/views.py")
-# the calls whose first argument is a message of the table's catalog (Babel's extractor reads Python's own tokens)
-KEYWORDS = {"_": None, "N_": None, "gettext": None, "TableError": None, "NeedsConfirmation": None, "Depends": None}
-HTTP_NAMES = ("Bad Request", "Not Found", "Method Not Allowed", "Request Entity Too Large", "Unsupported Media Type")
-
-
-def python_messages() -> set[str]:
-    """The API's refusals and answers: TableError templates and gettext()(…) in hhdcli/table/*.py. Messages built
-    with an f-string (the host's terminal only, in English) are not literal and are not extracted."""
-    found = set()
-    for name in TABLE_MODULES:
-        for _line, message, _comments, _context in extract_from_file(
-                "python", PACKAGE / "table" / name, keywords={**KEYWORDS, "gettext()": None}):
-            text = message if isinstance(message, str) else message[0]
-            if text and "{self" not in text:
-                found.add(text)
-    # gettext()("…"): Babel sees the call of gettext's result as no keyword, so read those by pattern
-    for name in TABLE_MODULES:
-        source = (PACKAGE / "table" / name).read_text(encoding="utf-8")
-        found |= set(re.findall(r'gettext\(\)\("((?:[^"\\]|\\.)+)"\)', source))
-        found |= set(re.findall(r"gettext\('((?:[^'\\]|\\.)+)'\)", source))
-    return found
-
-
-def template_messages() -> set[str]:
-    found = set()
-    for name in TEMPLATES:
-        source = (PACKAGE / "templates" / name).read_text(encoding="utf-8")
-        found |= {m.replace("\\'", "'") for m in re.findall(r"""_\("((?:[^"\\]|\\.)+)"\)""", source)}
-        found |= {m.replace("\\'", "'") for m in re.findall(r"""_\('((?:[^'\\]|\\.)+)'\)""", source)}
-    return found
 
 
 def every_message() -> set[str]:
-    singles, plurals = script_messages()
-    return (python_messages() | template_messages() | set(singles) | set(REMINDER_MESSAGES) | set(HTTP_NAMES)
-            | set(VERDICTS)
-            | {"the host"} | {a.value for a in Action})
+    """The table catalog's messages as the code says them: the page's, its scripts', the API's refusals and
+    answers, the front page's, the log's words and the verdicts (scripts/update_catalog.py's one extraction).
+    Plural messages are the plural tests' below."""
+    return {m.id for m in code_messages("table") if isinstance(m.id, str) and m.id}
 
 
 def test_every_message_of_the_page_and_the_api_has_its_russian():

@@ -895,24 +895,43 @@ def test_only_a_token_makers_controller_counts_its_tokens_and_never_below_none()
         assert refused.value.status == status
 
 
-def test_the_page_names_where_a_card_goes_from_the_rules_enums_not_words_of_its_own():
-    """The page's scripts name a move's destination, a library's top or bottom and a turn's steps (in order) as the
-    bootstrap gives them (rules.Destination, rules.End, rules.Step), as they do zones and actions: none is written
-    in the JavaScript."""
-    from hhdcli.table.game.rules import Destination, End
+# What in the page's scripts is not a value of the rules: comments, catalog messages T("…") and P("…", "…"), element
+# ids $("…"), CSS classes, and the API's addresses (call("…"), api("…"), a card dialog's act("…"), a button's
+# data-action), which the page sends and never compares with what the server sends
+NOT_WIRE_VALUES = re.compile(r"""(?:^|\s)//[^\n]*"""
+                             r"""|(?<![\w$.])(?:T|P|\$|call|api|act)\(\s*"(?:[^"\\]|\\.)*"(?:\s*,\s*"(?:[^"\\]|\\.)*")?"""
+                             r"""|\bclass: [^,}]*|\bdataset\.action = [^;\n]*""")
+STRING = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`]*)`""")
+
+
+def test_every_value_the_page_compares_comes_from_its_bootstrap_not_from_words_of_its_own():
+    """Every value the page's scripts compare with what the server sends is one of the rules' enums, which the
+    bootstrap sends (zones, actions, ends, destinations, turn steps in order, counters and commander damage's key,
+    the take rule's verdicts, opening hands, coins): none is written in the JavaScript, in any module."""
+    from hhdcli.mana import Take
+    from hhdcli.table.game import rules
     from hhdcli.table.web.page import bootstrap
 
     data = bootstrap("en", {})
-    assert data["destinations"] == {d.name: d.value for d in Destination} and data["ends"] == {"TOP": "top",
-                                                                                              "BOTTOM": "bottom"}
-    assert list(data["steps"].values()) == ["untap", "upkeep", "draw", "main 1", "combat", "main 2", "end"]
+    enums = {"actions": rules.Action, "zones": rules.Zone, "ends": rules.End, "destinations": rules.Destination,
+             "steps": rules.Step, "card_counters": rules.CardCounter, "player_counters": rules.PlayerCounter,
+             "verdicts": Take, "openings": rules.Opening, "coins": rules.Coin}
+    assert {key for key, value in data.items() if isinstance(value, dict)} == {*enums, "messages", "symbols"}
+    for key, enum in enums.items():
+        assert data[key] == {m.name: m.value for m in enum}, key
+    assert data["step_order"] == ["untap", "upkeep", "draw", "main 1", "combat", "main 2", "end"]
+    assert data["commander_key"] == rules.COMMANDER_KEY == "commander:"
+    words = {value for key in enums for value in data[key].values()} | {rules.COMMANDER_KEY}
     static = Path(__file__).parents[1] / "hhdcli" / "table" / "web" / "static"
-    words = {*(d.value for d in Destination), *(e.value for e in End), "untap", "upkeep", "combat"}
-    for script in static.glob("*.js"):
-        # what is not the game's word: catalog messages T("…"), element ids $("…"), CSS classes
-        code = re.sub(r"""(?<![\w$])(?:T|\$)\("[^"]*"\)|\bclass: [^,}]*""", "", script.read_text(encoding="utf-8"))
-        quoted = set(re.findall(r"""["']([a-z-]+)["']""", code))
+    scripts = sorted(static.glob("*.js"))
+    assert {s.name for s in scripts} >= {"api.js", "i18n.js", "log.js", "main.js", "names.js", "page.js", "render.js"}
+    for script in scripts:
+        code = NOT_WIRE_VALUES.sub(" ", script.read_text(encoding="utf-8"))
+        quoted = {"".join(groups) for groups in STRING.findall(code)}
         assert quoted & words == set(), script.name
+    # and the scan sees such a word where one is written
+    assert {"".join(g) for g in STRING.findall(NOT_WIRE_VALUES.sub(" ", 'if (a.verdict === "choice") T("x");'))} \
+        == {"choice"}
 
 
 def test_a_table_opened_with_a_starting_life_starts_every_player_there_and_says_so_in_the_log(legacy_cache, library,

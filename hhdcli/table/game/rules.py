@@ -50,6 +50,21 @@ class End(StrEnum):
     BOTTOM = "bottom"
 
 
+class Opening(StrEnum):
+    """Where a player's opening hand stands this game, once it is dealt (before: None), as the state and the page
+    (from its bootstrap) name it: dealt (a mulligan or a keep to come), or kept."""
+
+    DEALT = "dealt"
+    KEPT = "kept"
+
+
+class Coin(StrEnum):
+    """A coin's sides, as the log and the page (from its bootstrap) name them."""
+
+    HEADS = "heads"
+    TAILS = "tails"
+
+
 class Action(StrEnum):
     """What a log entry says was done; the value is the log's word for it, a message of the table's catalog."""
 
@@ -168,12 +183,12 @@ def drawn_card(player: str, waiting: bool, top: list[int]) -> int:
     return top[0]
 
 
-def may_draw(player: str, phase: str | None) -> None:
+def may_draw(player: str, phase: Opening | None) -> None:
     """The opening hand comes first: no draw until the player has kept theirs this game."""
     if phase is None:
         raise TableError("{player} has no opening hand yet: take it and keep it before drawing", status=409,
                          player=player)
-    if phase != "kept":
+    if phase != Opening.KEPT:
         raise TableError("{player} has not kept their opening hand yet: keep it (or mulligan) before drawing",
                          status=409, player=player)
 
@@ -201,26 +216,26 @@ def waiting_card(player: str, pending: int | None) -> int:
 # --- the opening hand -----------------------------------------------------------------------------------------
 
 
-def opening_phase(latest: Entry | None) -> tuple[str | None, list[int]]:
+def opening_phase(latest: Entry | None) -> tuple[Opening | None, list[int]]:
     """Where a player's opening hand stands, from their newest opening action this game: None (not dealt),
     'dealt' (mulligan or keep to come) or 'kept', and the Hell cards last dealt."""
     if latest is None:
         return None, []
     if latest.action == Action.KEEP:
-        return "kept", []
-    return "dealt", [int(p) for p in latest.detail["dealt"]]
+        return Opening.KEPT, []
+    return Opening.DEALT, [int(p) for p in latest.detail["dealt"]]
 
 
-def may_deal(player: str, phase: str | None) -> None:
+def may_deal(player: str, phase: Opening | None) -> None:
     if phase is not None:
         raise TableError("{player} has an opening hand this game; a mulligan deals a new one", player=player)
 
 
-def deciding(player: str, phase: str | None, dealt: list[int]) -> list[int]:
+def deciding(player: str, phase: Opening | None, dealt: list[int]) -> list[int]:
     """The Hell cards dealt in the player's opening hand, while they still mulligan or keep it."""
     if phase is None:
         raise TableError("{player} has no opening hand yet: draw it first", player=player)
-    if phase == "kept":
+    if phase == Opening.KEPT:
         raise TableError("{player} kept their opening hand this game", player=player)
     return dealt
 
@@ -365,12 +380,15 @@ class CardCounter(StrEnum):
 
 class PlayerCounter(StrEnum):
     """The counters a table keeps on a player. Commander damage is kept per opponent whose commander dealt it:
-    its key is "commander:" and that player's name (commander_key)."""
+    its key is COMMANDER_KEY and that player's name (commander_key)."""
 
     POISON = "poison"
     ENERGY = "energy"
     EXPERIENCE = "experience"
     COMMANDER = "commander"
+
+
+COMMANDER_KEY = f"{PlayerCounter.COMMANDER}:"  # commander damage's key, before whose commander dealt it
 
 
 def card_counter_kind(kind: object) -> CardCounter:
@@ -391,7 +409,7 @@ def commander_key(names: list[str], whose: str, source: object) -> str:
     if not isinstance(source, str) or source not in names or source == whose:
         raise TableError('say whose commander dealt the damage: {{"from": NAME}}, another player at the table',
                          status=400)
-    return f"{PlayerCounter.COMMANDER}:{source}"
+    return f"{COMMANDER_KEY}{source}"
 
 
 def counted(counters: dict[str, int], kind: str, delta: int, name: str = "") -> dict[str, int]:

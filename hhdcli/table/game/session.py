@@ -305,7 +305,7 @@ class Session:
             tx.move(position, Zone.SIDEBOARD, End.TOP)
         return self.views.describe(position, lang)
 
-    def _opening(self, tx: Tx, player: str, game: int | None = None) -> tuple[str | None, list[int]]:
+    def _opening(self, tx: Tx, player: str, game: int | None = None) -> tuple[rules.Opening | None, list[int]]:
         """A player's opening hand this game (`game`, when the caller read it): None, 'dealt' or 'kept', and the
         Hell cards last dealt."""
         return rules.opening_phase(tx.latest_opening(tx.game() if game is None else game, player))
@@ -532,7 +532,7 @@ class Session:
         return {"sides": sides, "result": result}
 
     def coin(self, actor: str | None) -> dict[str, Any]:
-        result = ("heads", "tails")[secrets.randbelow(2)]
+        result = tuple(rules.Coin)[secrets.randbelow(2)]
         with self.store.transaction() as tx:
             tx.log_action(actor, Action.COIN, {"result": result}, [])
         return {"result": result}

@@ -8,11 +8,15 @@ from __future__ import annotations
 import gettext
 from typing import Any
 
-from hhdcli.i18n import LANGUAGES, choose_language, plural_forms, translator
+from hhdcli.i18n import LANGUAGES, N_, choose_language, plural_forms, translator
 
-__all__ = ["DOMAIN", "LANGUAGES", "asker_language", "choose_language", "plural_rule", "translations"]
+__all__ = ["DOMAIN", "HTTP_NAMES", "LANGUAGES", "asker_language", "choose_language", "plural_rule", "translations"]
 
 DOMAIN = "table"
+# The names Werkzeug gives the HTTP errors a table and its front page answer with (an exception's .name, said in
+# the asker's language by routes.py and front.py): not literal where they are said, so marked here for the catalog
+HTTP_NAMES = (N_("Bad Request"), N_("Not Found"), N_("Method Not Allowed"), N_("Request Entity Too Large"),
+              N_("Unsupported Media Type"))
 
 
 def translations(lang: str) -> gettext.NullTranslations:

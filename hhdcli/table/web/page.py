@@ -2,7 +2,8 @@
 stylesheet and ES modules (hhdcli/table/web/static/), and a JSON bootstrap the modules read: the catalog's messages
 the scripts use (marked in them as T("…") and P("…", "…", n) and read out with Babel's JavaScript extractor, so
 a new word cannot be left out of the catalog), the catalog's plural rule, the mana symbols drawn as styled
-symbols, and the names of the rules' zones, actions, ends, destinations and turn steps."""
+symbols, and every value of the rules the scripts compare with what the server sends: the names of the zones,
+actions, ends, destinations, turn steps, counters, verdicts, opening hands and coins."""
 
 from __future__ import annotations
 
@@ -13,13 +14,24 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
-from hhdcli.table.game.rules import Action, CardCounter, Destination, End, PlayerCounter, Step, Zone
+from hhdcli.mana import Take
+from hhdcli.table.game.rules import (
+    COMMANDER_KEY,
+    Action,
+    CardCounter,
+    Coin,
+    Destination,
+    End,
+    Opening,
+    PlayerCounter,
+    Step,
+    Zone,
+)
 from hhdcli.table.game.session import Session
 from hhdcli.table.game.views import REMINDER_MESSAGES, VERDICTS
 from hhdcli.table.web.i18n import plural_rule, translations
 
 PAGE = "table.html.j2"
-SCRIPTS = ("api.js", "i18n.js", "log.js", "main.js", "page.js", "render.js")  # hhdcli/table/web/static/
 # what marks a message in the scripts (Babel's keyword spec: P's first two arguments are its singular and plural)
 SCRIPT_KEYWORDS = {"T": None, "P": (1, 2)}
 SYMBOL = re.compile(r"\{([^{}]{1,12})\}")
@@ -27,13 +39,16 @@ SYMBOL = re.compile(r"\{([^{}]{1,12})\}")
 
 @lru_cache(maxsize=1)
 def script_messages() -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """The messages and plural messages the page's scripts use, as Babel's JavaScript extractor reads them."""
+    """The messages and plural messages the page's scripts (every module in static/) use, as Babel's JavaScript
+    extractor reads them: the page's bootstrap sends their words, and scripts/update_catalog.py puts them in the
+    table's catalog."""
     from babel.messages.extract import extract
 
     singles: dict[str, None] = {}
     plurals: dict[tuple[str, str], None] = {}
-    for name in SCRIPTS:
-        with (files("hhdcli") / "table" / "web" / "static" / name).open("rb") as source:
+    static = files("hhdcli") / "table" / "web" / "static"
+    for script in sorted((s for s in static.iterdir() if s.name.endswith(".js")), key=lambda s: s.name):
+        with script.open("rb") as source:
             for _line, message, _comments, _context in extract("javascript", source, SCRIPT_KEYWORDS):
                 if isinstance(message, str):
                     singles[message] = None
@@ -89,7 +104,8 @@ def bootstrap(lang: str, symbols: dict[str, dict[str, str]], catalog: gettext.Nu
     return {"lang": lang, "messages": page_messages(lang, catalog, plural), "plural": plural,
             "symbols": symbols, "actions": names(Action), "zones": names(Zone), "ends": names(End),
             "destinations": names(Destination), "steps": names(Step), "card_counters": names(CardCounter),
-            "player_counters": names(PlayerCounter),
+            "player_counters": names(PlayerCounter), "commander_key": COMMANDER_KEY, "verdicts": names(Take),
+            "openings": names(Opening), "coins": names(Coin),
             "step_order": [str(s) for s in Step]}  # the steps in a turn's order (the JSON's objects come sorted by key)
 
 

@@ -80,7 +80,7 @@ export async function ask(text) {
 // an action on its way: state reads wait for its answer, which carries the table as the action left it (read
 // before it, a push's read would fetch that state a second time; after it, the read is a 304)
 let acting = 0, actionsDone = null, allDone = () => {};
-export async function call(action, extra = {}) {
+export async function call(action, extra = {}, confirmed = null) {
   showError("");
   if (!acting++) actionsDone = new Promise(resolve => { allDone = resolve; });
   let sent;
@@ -89,9 +89,9 @@ export async function call(action, extra = {}) {
     if (sent.ok && sent.answer.state) { learn(sent.answer); await show(sent.answer.state, sent.answer.state_etag, true); }
   } finally { if (!--acting) allDone(); }
   const { ok, answer, status, offline } = sent;
-  if (answer.confirm && action === "undo" && !extra.anyone) {  // another player's action: only when confirmed
-    if (await ask(answer.error + ". " + T("Undo it anyway?"))) return call("undo", { ...extra, anyone: true });
-    return null;
+  if (answer.confirm && confirmed) {  // the server asks first: `confirmed` asks the player, and says what to send
+    const again = await confirmed(answer);
+    return again ? call(action, { ...extra, ...again }) : null;
   }
   if (!ok) {
     showError(answer.error, offline);
@@ -100,6 +100,12 @@ export async function call(action, extra = {}) {
   }
   if (!answer.state) await refresh(true);  // an answer without the state (a server before it): read it
   return answer;
+}
+
+// an undo takes back this player's own last action; another player's (or, for the host, a player's) only when
+// confirmed
+export function undo() {
+  return call("undo", {}, async answer => await ask(answer.error + ". " + T("Undo it anyway?")) ? { anyone: true } : null);
 }
 
 // the cards an action's answer describes (a drawn card, an opening hand): kept, so the state that shows them next

@@ -1,7 +1,7 @@
 // The page's words in its language, from the server's bootstrap (hhdcli/table/web/page.py): the table catalog's
 // messages this page uses (marked here and in the other modules as T("…") and P("…", "…", n), which Babel's
-// JavaScript extractor reads), the catalog's plural rule, the mana symbols and the names of zones, actions,
-// ends and destinations.
+// JavaScript extractor reads), the catalog's plural rule, the mana symbols and every value of the rules the page
+// compares with what the server sends (zones, actions, ends, destinations, steps, counters, verdicts, openings, coins).
 const boot = JSON.parse(document.getElementById("bootstrap").textContent);
 export const SYMBOLS = boot.symbols;
 export const ACTIONS = boot.actions;  // Action's members by name: ACTIONS.DRAW is "draw", as the log says it
@@ -12,6 +12,10 @@ export const STEPS = boot.steps;  // Step's: a turn's steps, by name
 export const STEP_ORDER = boot.step_order;  // and in a turn's order (the bootstrap's objects come sorted by key)
 export const CARD_COUNTERS = boot.card_counters;  // CardCounter's: the counters a card on the battlefield keeps
 export const PLAYER_COUNTERS = boot.player_counters;  // PlayerCounter's: a player's (commander damage per commander)
+export const COMMANDER_KEY = boot.commander_key;  // commander damage's key: this, then whose commander dealt it
+export const VERDICTS = boot.verdicts;  // Take's: the take rule's answer for a drawn card (land, take, choice)
+export const OPENINGS = boot.openings;  // Opening's: a player's opening hand dealt, or kept (none yet: null)
+export const COINS = boot.coins;  // Coin's: heads or tails, as the log says a coin fell
 
 export function T(message) { return boot.messages.T[message] ?? message; }
 

@@ -1,8 +1,8 @@
 // The log, in sentences: "Anna drew a Hell card" (which one is hers to know), "Ben declined Hype Train". The
 // actions are named as the server's Action enum names them (ACTIONS, from the bootstrap).
 import { el, page } from "./page.js";
-import { stepName } from "./render.js";
-import { ACTIONS as A, CARD_COUNTERS as CC, ENDS, F, P, PLAYER_COUNTERS as PC, T, sentence } from "./i18n.js";
+import { stepName } from "./names.js";
+import { ACTIONS as A, CARD_COUNTERS as CC, COINS, ENDS, F, P, PLAYER_COUNTERS as PC, T, sentence } from "./i18n.js";
 
 // a card put on top of a library or at its bottom, said by the log's entry (its `end`, End's)
 const atEnd = (d, top, bottom) => d.end === ENDS.BOTTOM ? bottom : top;
@@ -36,7 +36,7 @@ const SAY = {
   [A.LIFE]: (d) => bySign(d, T("{player}: {whose} gains {delta} life (now {count})"), T("{player}: {whose} loses {delta} life (now {count})")),
   [A.PLAYER_COUNTER]: (d, v) => bySign(d, playerCounterOn(d.kind, v.delta), playerCounterOff(d.kind, v.delta)),
   [A.DIE]: () => T("{player} rolled a d{sides}: {result}"),
-  [A.COIN]: (d) => d.result === "heads" ? T("{player} flipped a coin: heads") : T("{player} flipped a coin: tails"),
+  [A.COIN]: (d) => d.result === COINS.HEADS ? T("{player} flipped a coin: heads") : T("{player} flipped a coin: tails"),
   [A.FIRST_PLAYER]: () => T("{player} drew the first player at random: {whose}"),
   [A.TURN]: () => T("{player}: {whose}'s turn"),
   [A.STEP]: () => T("{player}: now the {step}"),

@@ -1,20 +1,22 @@
 // The Hell table's page: a phone's hand, or the laptop's board. The buttons wired to the API, then connected.
-import { $, VIEW_KEY, page, setDrawn } from "./page.js";
-import { api, call, connect, onState, showError } from "./api.js";
+import { $, VIEW_KEY, el, page, setDrawn } from "./page.js";
+import { api, call, connect, onState, showError, undo } from "./api.js";
 import { boardView, closeCounters, closeEnd, nextStep, render, sayLast } from "./render.js";
-import { F, T, sentence } from "./i18n.js";
-import { el } from "./page.js";
+import { F, T, VERDICTS, sentence } from "./i18n.js";
 
 onState(render);
 document.querySelectorAll("a.lang").forEach(a => { a.href = "?lang=" + a.lang; });
 
-document.querySelectorAll("button[data-action]").forEach(b => b.onclick = async () => {
-  const action = b.dataset.action;
-  if (action === "draw") { setDrawn(null); render(); }  // the last card is not shown again while the new one comes
-  const answer = await call(action);
-  if (action === "draw" && answer) { setDrawn(answer.verdict === "choice" ? null : answer); render(); }
-  if (action === "take" && answer) { setDrawn(null); render(); }
-});
+// a button's data-action is the API's address it calls (api/<action>)
+document.querySelectorAll("button[data-action]").forEach(b => b.onclick = () => call(b.dataset.action));
+// the bar's main button: the opening hand, then a draw (renderBar says which). A drawn card stays on screen
+// until dismissed, but a choice card, which waits for take or decline in its own sheet
+$("draw").onclick = async () => {
+  setDrawn(null); render();  // the last card is not shown again while the new one comes
+  const answer = await call($("draw").dataset.action);
+  if (answer && answer.verdict) { setDrawn(answer.verdict === VERDICTS.CHOICE ? null : answer); render(); }
+};
+$("undo").onclick = () => undo();
 $("dismiss").onclick = () => { setDrawn(null); render(); };
 $("keep").onclick = () => { const bottom = page.ticked.slice(); page.ticked = []; call("keep", { bottom }); };
 
@@ -30,7 +32,7 @@ $("end").onclick = async () => {  // the first step says what ending the game wi
 };
 $("end-no").onclick = closeEnd;
 $("end-yes").onclick = async () => { const game = page.ending; closeEnd(); setDrawn(null); await call("end-game", { confirm: true, game }); };
-$("board-undo").onclick = () => call("undo");
+$("board-undo").onclick = () => undo();
 $("own-send").onclick = async () => { const name = $("own-name").value.trim(); if (!name) { $("own-name").focus(); return; }
   if (await call("own-card", { name })) $("own-name").value = ""; };
 $("own-name").onkeydown = e => { if (e.key === "Enter") $("own-send").click(); };

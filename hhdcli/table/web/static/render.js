@@ -1,9 +1,10 @@
 // What the page shows: the state the API read, drawn into the page's sections (a phone's hand, or the laptop's
 // board), and the dialogs a card or a seat opens.
 import { $, el, page, setDrawn } from "./page.js";
-import { CARD_COUNTERS as CC, DESTINATIONS as TO, ENDS, F, P, PLAYER_COUNTERS as PC, STEP_ORDER, STEPS, SYMBOLS, T, ZONES } from "./i18n.js";
+import { CARD_COUNTERS as CC, COMMANDER_KEY, DESTINATIONS as TO, ENDS, F, OPENINGS, P, PLAYER_COUNTERS as PC, STEP_ORDER, SYMBOLS, T, ZONES } from "./i18n.js";
 import { call, join } from "./api.js";
 import { logLine, logSentence } from "./log.js";
+import { cardCounterName, commanderOf, playerCounterName, stepName } from "./names.js";
 
 // card text with its mana symbols drawn as symbols ({2} → a grey circle with 2, as hhd's PDFs draw it)
 export function rich(target, text) {
@@ -93,26 +94,13 @@ function renderPlayed() {
 
 // life totals, counters, whose turn and step: the same on every phone and the board
 const TURN = STEP_ORDER;  // the steps in a turn's order, as the server names them
-export function stepName(step) {
-  return { [STEPS.UNTAP]: T("untap step"), [STEPS.UPKEEP]: T("upkeep"), [STEPS.DRAW]: T("draw step"),
-           [STEPS.MAIN_1]: T("first main phase"), [STEPS.COMBAT]: T("combat"), [STEPS.MAIN_2]: T("second main phase"),
-           [STEPS.END]: T("end step") }[step] || step;
-}
-// the counters' kinds as the rules name them (rules.CardCounter, rules.PlayerCounter: from the bootstrap), said
-export function cardCounterName(kind) {
-  return { [CC.PLUS]: "+1/+1", [CC.MINUS]: "−1/−1", [CC.CHARGE]: T("charge"), [CC.LOYALTY]: T("loyalty") }[kind] || kind;
-}
-const COMMANDER = PC.COMMANDER + ":";  // commander damage is kept per commander: "commander:Ben"
-export function playerCounterName(key) {
-  if (key.startsWith(COMMANDER)) return F(T("{player}'s commander"), { player: key.slice(COMMANDER.length) });
-  return { [PC.POISON]: T("poison"), [PC.ENERGY]: T("energy"), [PC.EXPERIENCE]: T("experience") }[key] || key;
-}
 // a player's counters as the API takes them: a kind, and for commander damage whose commander dealt it
 function counterBody(whose, key, delta) {
-  return key.startsWith(COMMANDER) ? { whose, kind: PC.COMMANDER, from: key.slice(COMMANDER.length), delta } : { whose, kind: key, delta };
+  const commander = commanderOf(key);
+  return commander !== null ? { whose, kind: PC.COMMANDER, from: commander, delta } : { whose, kind: key, delta };
 }
 function counterKeys(p) {  // every counter a player may have: the kinds, then damage from each other player's commander
-  return [PC.POISON, PC.ENERGY, PC.EXPERIENCE, ...page.state.players.filter(o => o.name !== p.name).map(o => COMMANDER + o.name)];
+  return [PC.POISON, PC.ENERGY, PC.EXPERIENCE, ...page.state.players.filter(o => o.name !== p.name).map(o => COMMANDER_KEY + o.name)];
 }
 // one counter of one player: its name and count between − and + (one tap each); − only when there is one to take off
 function counterRow(p, key, n, tag = "li") {
@@ -224,7 +212,7 @@ function tokens(list, card) {  // the tokens a card makes, under its rulings: a 
 // The opening hand is kept before any draw (the server refuses a draw until then): while it is dealt, the bar's
 // one action is Keep, in view wherever the page is scrolled, and Draw is not offered.
 function renderBar(me) {
-  const first = !!me && me.opening === null, deciding = !!me && me.opening === "dealt";
+  const first = !!me && me.opening === null, deciding = !!me && me.opening === OPENINGS.DEALT;
   const bar = $("draw");
   bar.dataset.action = first ? "opening-hand" : "draw";
   bar.textContent = first ? T("First your opening hand: 2 Hell cards") : T("Draw from Hell");
@@ -233,9 +221,9 @@ function renderBar(me) {
 }
 
 function renderOpening(me) {
-  $("opening").hidden = !me || me.opening !== "dealt";  // not dealt yet: the bar deals it
+  $("opening").hidden = !me || me.opening !== OPENINGS.DEALT;  // not dealt yet: the bar deals it
   if (!me) return;
-  if (me.opening !== "dealt") page.ticked = [];
+  if (me.opening !== OPENINGS.DEALT) page.ticked = [];
   const ticked = page.ticked;
   $("keep").textContent = ticked.length ? P("Keep, {count} Hell card to the bottom", "Keep, {count} Hell cards to the bottom", ticked.length) : T("Keep, none to the bottom");
 }
@@ -245,7 +233,7 @@ function renderHand(me) {
   $("mine-empty").hidden = cards.length > 0;
   $("mine-count").textContent = cards.length ? P("{count} card", "{count} cards", cards.length) : "";
   page.ticked = page.ticked.filter(p => cards.some(c => c.position === p));
-  const picking = me && me.opening === "dealt";
+  const picking = me && me.opening === OPENINGS.DEALT;
   $("mine").replaceChildren(...cards.map(ref => { const c = full(ref);
     const held = el("div", "", { class: "held" });
     const tile = el("button", "", { class: "tile" + (page.ticked.includes(c.position) ? " ticked" : "") });
@@ -354,23 +342,23 @@ function openCard(c, zone, top = false) {
   tokens($("dlg-tokens"), c);
   const open = [ZONES.BATTLEFIELD, ZONES.GRAVEYARD, ZONES.EXILE].includes(zone);
   $("dlg-owner").textContent = zone === ZONES.SIDEBOARD || open ? owned(c) : "";
-  const acts = [];
-  const act = (label, action, extra, style = "", aria = "") => { const b = el("button", label, { class: style, ...(aria ? { "aria-label": aria } : {}) });
+  const acts = [];  // a button each: the API's address it calls (api/<action>), its words, its body
+  const act = (action, label, extra, style = "", aria = "") => { const b = el("button", label, { class: style, ...(aria ? { "aria-label": aria } : {}) });
     b.onclick = async () => { $("card-dialog").close(); await call(action, extra); }; acts.push(b); };
   const me = myPlayer();
-  const move = (label, to, style = "soft") => act(label, "move", { position: c.position, to }, style);
+  const move = (label, to, style = "soft") => act("move", label, { position: c.position, to }, style);
   if (zone === ZONES.BATTLEFIELD && (me || page.state.host)) {
-    act(c.tapped ? T("Untap") : T("Tap"), "tap", { position: c.position, tapped: !c.tapped }, "good");
+    act("tap", c.tapped ? T("Untap") : T("Tap"), { position: c.position, tapped: !c.tapped }, "good");
     for (const kind of [CC.PLUS, CC.MINUS, CC.CHARGE, CC.LOYALTY]) {  // each kind up, and down when there is one to take off
       const said = cardCounterName(kind), n = (c.counters || {})[kind] || 0;
-      act("+ " + said + (n ? " (" + n + ")" : ""), "card-counter", { position: c.position, kind, delta: 1 }, "soft", F(T("one {kind} counter more on {card}"), { kind: said, card: c.name }));
-      if (n) act("− " + said, "card-counter", { position: c.position, kind, delta: -1 }, "soft", F(T("one {kind} counter less on {card}"), { kind: said, card: c.name }));
+      act("card-counter", "+ " + said + (n ? " (" + n + ")" : ""), { position: c.position, kind, delta: 1 }, "soft", F(T("one {kind} counter more on {card}"), { kind: said, card: c.name }));
+      if (n) act("card-counter", "− " + said, { position: c.position, kind, delta: -1 }, "soft", F(T("one {kind} counter less on {card}"), { kind: said, card: c.name }));
     }
   }
   if (zone === ZONES.BATTLEFIELD && (me && me.name === c.controller || page.state.host)) {  // its tokens, counted by its controller
     for (const t of c.tokens || []) {
-      act(F(T("+1 token: {token}"), { token: t.name }), "tokens", { position: c.position, token: t.id, delta: 1 });
-      if ((c.tokens_in_play || []).some(n => n.id === t.id)) act(F(T("−1 token: {token}"), { token: t.name }), "tokens", { position: c.position, token: t.id, delta: -1 });
+      act("tokens", F(T("+1 token: {token}"), { token: t.name }), { position: c.position, token: t.id, delta: 1 });
+      if ((c.tokens_in_play || []).some(n => n.id === t.id)) act("tokens", F(T("−1 token: {token}"), { token: t.name }), { position: c.position, token: t.id, delta: -1 });
     }
   }
   if (zone === ZONES.HAND && me) { move(T("Play it"), TO.BATTLEFIELD, "good"); move(T("Discard"), TO.GRAVEYARD); }
@@ -385,10 +373,10 @@ function openCard(c, zone, top = false) {
     move(T("→ sideboard (leaves the game)"), TO.SIDEBOARD);
   }
   if (zone === ZONES.DECK && me) move(T("Draw it into my hand"), TO.HAND, "good");
-  if (zone === ZONES.SIDEBOARD && top && me) act(T("Play it"), "play-sideboard", {}, "good");
+  if (zone === ZONES.SIDEBOARD && top && me) act("play-sideboard", T("Play it"), {}, "good");
   if (zone === ZONES.SIDEBOARD && c.hell && !c.owner && (me || page.state.host)) {  // "put into its owner's library"
-    act(T("Hell library: top"), "to-hell-library", { position: c.position, end: ENDS.TOP }, "soft");
-    act(T("Hell library: bottom"), "to-hell-library", { position: c.position, end: ENDS.BOTTOM }, "soft");
+    act("to-hell-library", T("Hell library: top"), { position: c.position, end: ENDS.TOP }, "soft");
+    act("to-hell-library", T("Hell library: bottom"), { position: c.position, end: ENDS.BOTTOM }, "soft");
   }
   $("dlg-acts").replaceChildren(...acts);
   $("card-dialog").showModal();
