@@ -323,7 +323,8 @@ class Community:
         code = found[-1]
         changes = self.changes()
         join = self.public.join_url(code, table_path(folder.name))
-        app = table_app(session, code, changes, self.public, self.throttle, [join] if join else [], self.images)
+        app = table_app(session, code, changes, public=self.public, throttle=self.throttle,
+                        join_urls=[join] if join else [], images=self.images)
         return Loaded(app, changes)
 
     # --- forgetting tables -------------------------------------------------------------------------
