@@ -78,7 +78,8 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
     app.json = FastJSON(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
     app.extensions["hhd-table"] = Served(session, code, host_secret or session.host_secret(), changes or Changes(),
-                                         join_urls or [], images, faces or FACES, origin=origin)
+                                         join_urls=join_urls or [], images=images, faces=faces or FACES,
+                                         origin=origin)
     app.register_blueprint(table)
     return app
 
