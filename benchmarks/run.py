@@ -574,6 +574,7 @@ def bench_table(rows: list[Row], work: Path) -> None:
 
     from hhdcli.cache import load_cache
     from hhdcli.library import build_pool, generate, resolve
+    from hhdcli.table.game.rules import Action
     from hhdcli.table.hosting.opening import open_session
     from hhdcli.table.web.routes import create_app
 
@@ -640,9 +641,9 @@ def bench_table(rows: list[Row], work: Path) -> None:
     # the baseline has a full log page already (30 actions) and the same cards held: what differs is history
     early, long = session_at("early.sqlite"), session_at("long.sqlite")
     for session, actions in ((early, 30), (long, 10_000)):
-        session.opening_hand("Anna")
+        session.act(Action.OPENING_HAND, "Anna")
         for _ in range(actions - 1):  # mulligans: two cards back to the bottom and two dealt
-            session.mulligan("Anna")
+            session.act(Action.MULLIGAN, "Anna")
     ours, base = alternate(long.state, early.state, 30)
     rows.append(Row("table", "state read after 10,000 actions", ours, "s", "the same read after 30 actions", base,
                     "< 1.5x", f"state file {long.path.stat().st_size / 1e6:.1f} MB"))

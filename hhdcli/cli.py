@@ -164,6 +164,11 @@ def _global_after_command(ctx: click.Context, param: click.Parameter, value: Any
         setattr(env, param.name, value)
 
 
+# `hhd show | head -1`: the status a shell gives a Unix tool that a closed pipe ended (128 + SIGPIPE), so that a
+# script tells a cut output from a finished one (and `set -o pipefail` treats hhd as it treats `yes | head -1`)
+CLOSED_PIPE = 128 + 13
+
+
 class HhdCommand(_GlobalAfter, _Translated, click.Command):
     pass
 
@@ -189,14 +194,14 @@ class HhdGroup(HhdSubgroup):
         try:
             return super().main(arguments, *rest, **kwargs)
         except BrokenPipe:
-            raise SystemExit(1) from None  # the reader went away: nothing to say, and no one to say it to
+            raise SystemExit(CLOSED_PIPE) from None  # the reader went away: nothing to say, no one to say it to
         except (OSError, OutputError) as exc:  # Click's own help or usage text that stdout did not take
             if "--debug" in arguments:
                 raise
             failed = exc if isinstance(exc, OutputError) else stdout_failed(exc)
             if isinstance(failed, HhdError):
                 echo(_("error: {message}").format(message=failed.message), err=True, fg="red")
-            raise SystemExit(1) from None
+            raise SystemExit(CLOSED_PIPE if isinstance(failed, BrokenPipe) else 1) from None
         finally:
             set_language(*before)  # a run in a test's process leaves the next one as it found it
 
@@ -313,6 +318,10 @@ def cli(ctx: click.Context, cache_dir: Path | None, registry_url: str | None, de
     ctx.obj = Env(resolve_cache_dir(cache_dir), registry_url, timeout, quiet, debug, cache_max_mb=cache_max,
                   deck_sites_url=deck_sites_url)
 
+
+for _param in cli.params:  # --version's line through --help's guard: Click would end a closed pipe with 1
+    if _param.name == "version":
+        _param.callback = _guarded_help(_param.callback)
 
 pass_env = click.make_pass_decorator(Env)
 
@@ -732,48 +741,12 @@ def check(ctx: click.Context, env: Env, deck: str | None, library: Path, all_car
       hhd check deck.txt -l hell-library.json -o check.html
       hhd check --colors WUB --all
     """
-    from hhdcli.check import check_deck, format_check, need_deck_or_colors
-    from hhdcli.deck import parse_colors_option, parse_land_option
-    from hhdcli.decksites import is_deck_url
-    from hhdcli.files import guard_outputs
+    from hhdcli.workflows import CheckOptions, check_cards
 
-    need_deck_or_colors(deck, colors)
-    use_library = not all_cards and (_given(ctx, "library") or library.is_file())
-    guard_outputs({_("the report (-o)"): output}, {_("the deck"): None if deck is None or is_deck_url(deck) else Path(deck),
-                                                   _("the library"): library if use_library else None})
-    report_format = None
-    if output:  # the documents module (and its templates) only for a report file
-        from hhdcli.render.documents import DocFormat, doc_format
-
-        report_format = doc_format(output, fmt, (DocFormat.HTML, DocFormat.MD))
-    cache = env.cards()
-    if use_library:
-        cards = env.open_library(library).cards
-        scope = ngettext("the {n} card of {library}", "the {n} cards of {library}", len(cards)).format(
-            n=len(cards), library=library)
-    else:
-        cards = cache.cards
-        scope = ngettext("the {n} Hellscube v1.2 card", "all {n} Hellscube v1.2 cards", len(cards)).format(
-            n=len(cards))
-    table = cache.symbol_table
-    parsed = env.read_deck(deck, sideboard_after_blank) if deck is not None and colors is None else None
-    for problem in parsed.warnings if parsed else ():
-        env.warn(problem)
-    report = check_deck(cards, scope, table, deck=parsed,
-                        colors=parse_colors_option(colors) if colors is not None else None,
-                        hellscube=cache.cards, lands=dict(parse_land_option(o) for o in lands),
-                        lookup=env.scryfall(scryfall_url), with_rules_text=rules_text,
-                        whole_set=not use_library, basics_per_type=basics_per_type)
-    if as_json:
-        echo_json(report.to_json())
-    else:
-        echo(format_check(report))
-    for warning in report.warnings:
-        env.warn(warning)
-    if output is not None and report_format is not None:
-        from hhdcli.render.documents import check_document
-
-        env.write(output, check_document(report, table, report_format))
+    check_cards(env, CheckOptions(
+        deck=deck, colors=colors, library=library if _given(ctx, "library") else None, all_cards=all_cards,
+        lands=lands, scryfall_url=scryfall_url, rules_text=rules_text, basics_per_type=basics_per_type,
+        sideboard_after_blank=sideboard_after_blank, output=output, fmt=fmt, show="json" if as_json else "text"))
 
 
 # --- exports ----------------------------------------------------------------------------------------------
@@ -877,34 +850,24 @@ def proxies(env: Env, library: Path, output: Path, names: tuple[str, ...], all_c
       hhd proxies --calibration -o calibration.pdf
       hhd proxies --tokens -o hell-proxies.pdf
     """
-    from hhdcli.browse import find_cards
-    from hhdcli.cards import CardIndex
     from hhdcli.files import guard_outputs
     from hhdcli.render.draw.calibration import calibration_pdf
     from hhdcli.render.plan.sheet import parse_offset, parse_paper
-    from hhdcli.workflows import ImageOptions, library_title, print_proxies
-    from hhdcli.workflows import with_tokens as and_tokens
+    from hhdcli.workflows import ImageOptions, ProxyChoice, choose_proxies, print_proxies
 
     guard_outputs({_("the PDF (-o)"): output}, {_("the library"): None if names or all_cards or calibration
                                                 else library, "--font": Path(font) if font else None})
     if calibration:
         env.write(output, calibration_pdf(parse_paper(paper), font, parse_offset(back_offset)),
-               _("print it at 100 %, duplex on the long edge, and follow the instructions on its back"))
+                  _("print it at 100 %, duplex on the long edge, and follow the instructions on its back"))
         return
-    cache = env.cards()
-    if all_cards:
-        cards, title = sorted(cache.cards, key=lambda c: c.name.lower()), _("Hellscube v1.2, every card")
-    elif names:
-        cards, title = find_cards(list(names), CardIndex(cache.cards), env.warn), _("Hellscube proxies")
-    else:
-        resolved = env.open_library(library)
-        cards, title = resolved.cards, library_title(resolved.library.seed)
+    chosen = choose_proxies(env, ProxyChoice(library=library, names=names, all_cards=all_cards,
+                                             with_tokens=with_tokens, token_copies=token_copies))
     options = _proxy_options(paper=paper, backs=backs, text_only=text_only, back_offset=back_offset, gap_mm=gap,
-                             bleed_mm=bleed, skip_basics=skip_basics, font=font, title=title, margin_mm=margin,
+                             bleed_mm=bleed, skip_basics=skip_basics, font=font, title=chosen.title, margin_mm=margin,
                              cut_lines=cut_lines)
-    if with_tokens:  # the tokens the library (or the --cards chosen) makes, after the cards
-        cards = and_tokens(cards, token_copies)
-    print_proxies(env, cards, output, options, ImageOptions(dpi=dpi, quality=quality, workers=workers, small=small))
+    print_proxies(env, chosen.cards, output, options, ImageOptions(dpi=dpi, quality=quality, workers=workers,
+                                                                   small=small))
 
 
 class OldSpellings(click.Choice):
@@ -1037,8 +1000,8 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
     resolved = env.open_library(library)
     cache = env.cards()
     colors = players_from_options(env, options)
-    serve(env, resolved, cache, colors, state_file or library.with_suffix(".table.sqlite"), host, port, new_code,
-          public, life)
+    serve(env, resolved, cache, colors, state_file=state_file or library.with_suffix(".table.sqlite"), host=host,
+          port=port, new_code=new_code, public=public, life=life)
 
 
 @cli.command()
@@ -1078,8 +1041,8 @@ def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, be
     from hhdcli.table.hosting.online import public_url as checked_url
     from hhdcli.table.hosting.serve import serve_community
 
-    serve_community(env, root, host, port, Public(checked_url(public_url), behind_proxy), expire, max_tables,
-                    max_megabytes)
+    serve_community(env, root, host=host, port=port, public=Public(checked_url(public_url), behind_proxy),
+                    expire_days=expire, max_tables=max_tables, max_megabytes=max_megabytes)
 
 
 @cli.group()

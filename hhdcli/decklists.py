@@ -1052,7 +1052,7 @@ def _board_json(document: dict, source: str) -> Deck:
             if not isinstance(entry, dict):
                 continue
             card: dict = entry["card"] if isinstance(entry.get("card"), dict) else entry
-            _json_card(deck, number, key, card.get("name"), entry.get("quantity", entry.get("count", 1)), zone)
+            _json_card(deck, number, key, card.get("name"), entry.get("quantity", entry.get("count", 1)), zone=zone)
     return counted_once(deck)
 
 
@@ -1078,7 +1078,7 @@ def counted_once(deck: Deck) -> Deck:
     return deck
 
 
-def _json_card(deck: Deck, number: int, where: str, name: object, count: object, zone: Zone) -> None:
+def _json_card(deck: Deck, number: int, where: str, name: object, count: object, *, zone: Zone) -> None:
     """One card entry of a JSON deck, or an entry not understood (its name shown, never the entry serialised)."""
     if not isinstance(name, str) or not is_card_name(name) or type(count) is not int or not 0 < count < 10_000:
         shown = name[:60] if isinstance(name, str) else f"<{type(name).__name__}>"
@@ -1105,7 +1105,7 @@ def _archidekt_json(document: dict, source: str) -> Deck:
         card = entry["card"] if isinstance(entry.get("card"), dict) else {}
         oracle = card["oracleCard"] if isinstance(card.get("oracleCard"), dict) else {}
         zone = _BOARDS.get(categories[0].lower(), Zone.MAIN) if categories else Zone.MAIN
-        _json_card(deck, number, "cards", oracle.get("name"), entry.get("quantity"), zone)
+        _json_card(deck, number, "cards", oracle.get("name"), entry.get("quantity"), zone=zone)
     return deck
 
 
@@ -1122,5 +1122,5 @@ def _aetherhub_json(entries: list, source: str) -> Deck:
             heading = entry.get("name")
             zone = _HEADING_ZONES.get(heading.strip().lower(), Zone.MAIN) if isinstance(heading, str) else Zone.MAIN
         elif zone is not Zone.IGNORED:
-            _json_card(deck, number, "convertedDeck", entry.get("name"), entry.get("quantity"), zone)
+            _json_card(deck, number, "convertedDeck", entry.get("name"), entry.get("quantity"), zone=zone)
     return deck

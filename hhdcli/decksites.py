@@ -310,7 +310,7 @@ def _deckstats_app(document: dict, source: str) -> Deck:
         zone = (Zone.COMMANDER if entry.get("is_commander") else Zone.COMPANION if companion
                 else _ZONES.get(str(entry.get("zone", "main")).lower(), Zone.IGNORED))
         if zone is not Zone.IGNORED:
-            _json_card(deck, number, "entries", entry.get("name"), entry.get("amount"), zone)
+            _json_card(deck, number, "entries", entry.get("name"), entry.get("amount"), zone=zone)
     return deck
 
 
@@ -323,7 +323,7 @@ def _deckstats_sections(document: dict, source: str) -> Deck:
     boards += [(card, Zone.SIDEBOARD) for card in document.get("sideboard") or []]
     for number, (card, zone) in enumerate(boards, start=1):
         zone = Zone.COMMANDER if card.get("isCommander") else Zone.COMPANION if card.get("isCompanion") else zone
-        _json_card(deck, number, "sections", card.get("name"), card.get("amount"), zone)
+        _json_card(deck, number, "sections", card.get("name"), card.get("amount"), zone=zone)
     return deck
 
 
@@ -483,7 +483,7 @@ class _DeckTable(HTMLParser):
             self.zone = _heading_zone(re.sub(r"\(\d+\)", " ", " ".join(self.cells)))
         elif self.cells and self.cells[0].strip().isdigit() and self.link and self.zone is not Zone.IGNORED:
             name = " ".join(self.link.split())
-            _json_card(self.deck, self.getpos()[0], "table", name, int(self.cells[0].strip()), self.zone)
+            _json_card(self.deck, self.getpos()[0], "table", name, int(self.cells[0].strip()), zone=self.zone)
         self.cells, self.link, self.header = [], None, False
 
 
@@ -575,11 +575,11 @@ class _BoardPage(HTMLParser):
             count, name = found.get("data-qty") or "", found.get("data-name")
             if zone is not Zone.IGNORED and count.isdigit():
                 _json_card(self.deck, self.getpos()[0], "board", name, int(count),
-                           self.zone if self.zone in (Zone.COMMANDER, Zone.COMPANION) else zone)
+                           zone=self.zone if self.zone in (Zone.COMMANDER, Zone.COMPANION) else zone)
             self.counted = name
         elif tag == "a" and "card-hover" in classes and self.zone in (Zone.COMMANDER, Zone.COMPANION):
             if found.get("data-name") != self.counted:
-                _json_card(self.deck, self.getpos()[0], "board", found.get("data-name"), 1, self.zone)
+                _json_card(self.deck, self.getpos()[0], "board", found.get("data-name"), 1, zone=self.zone)
             self.counted = None
 
     def handle_endtag(self, tag: str) -> None:

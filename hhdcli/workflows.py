@@ -1,5 +1,5 @@
 """What the commands do, as functions a program can call: draw a library (with its proxies, checklist and
-exports), print proxies, write a checklist, export a library, name a table's players.
+exports), check a deck, choose and print proxies, write a checklist, export a library, name a table's players.
 
 Each takes the run's `Env` (the cache, the network, where messages go) and a keyword-only options object; the
 command line only parses its options into these and prints what comes back. Heavy modules (ReportLab, the
@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from hhdcli.colors import BASICS_PER_TYPE
 from hhdcli.env import DEFAULT_LIBRARY, Env
@@ -19,6 +19,7 @@ from hhdcli.i18n import _, current_language, ngettext, quote
 
 if TYPE_CHECKING:
     from hhdcli.cards import Card, CardIndex
+    from hhdcli.check import CheckReport
     from hhdcli.library import Library, Pool
     from hhdcli.render.plan.proxies import ProxyOptions, ProxyReport
 
@@ -64,6 +65,43 @@ def with_tokens(cards: list[Card], token_copies: int | None = None) -> list[Card
     return [*cards, *copies(library_tokens(cards), token_copies)]
 
 
+@dataclass(frozen=True, kw_only=True)
+class ProxyChoice:
+    """Which cards a proxy sheet prints: every card (`all_cards`), else the named cards, else a library's."""
+
+    library: Path = Path(DEFAULT_LIBRARY)
+    names: tuple[str, ...] = ()  # card names (a name that matches no card is a warning, or the error if none does)
+    all_cards: bool = False  # every Hellscube v1.2 card, sorted by name
+    with_tokens: bool = False  # the tokens the chosen cards make, after them
+    token_copies: int | None = None  # of each token; None: one per card that makes it
+
+
+@dataclass(frozen=True)
+class ChosenCards:
+    """The cards to print and what their sheets are called."""
+
+    cards: list[Card]
+    title: str
+
+
+def choose_proxies(env: Env, choice: ProxyChoice) -> ChosenCards:
+    """The cards a proxy sheet prints (`print_proxies` prints them, titled `title`)."""
+    cache = env.cards()
+    if choice.all_cards:
+        chosen = ChosenCards(sorted(cache.cards, key=lambda c: c.name.lower()), _("Hellscube v1.2, every card"))
+    elif choice.names:
+        from hhdcli.browse import find_cards
+        from hhdcli.cards import CardIndex
+
+        chosen = ChosenCards(find_cards(list(choice.names), CardIndex(cache.cards), env.warn), _("Hellscube proxies"))
+    else:
+        resolved = env.open_library(choice.library)
+        chosen = ChosenCards(resolved.cards, library_title(resolved.library.seed))
+    if choice.with_tokens:
+        return ChosenCards(with_tokens(chosen.cards, choice.token_copies), chosen.title)
+    return chosen
+
+
 def print_proxies(env: Env, cards: list[Card], output: Path, options: ProxyOptions,
                   images: ImageOptions | None = None) -> ProxyReport:
     """Write the proxy sheets of `cards` to `output` (images fetched into the cache first, a progress bar on a
@@ -74,8 +112,9 @@ def print_proxies(env: Env, cards: list[Card], output: Path, options: ProxyOptio
     from hhdcli.render.scans.images import ImageSettings, ImageStore
 
     images = images or ImageOptions()
-    settings = ImageSettings(images.dpi, images.quality, options.bleed_mm, images.workers, env.offline,
-                             env.cache_max_mb * 2**20, images.small)
+    settings = ImageSettings(dpi=images.dpi, quality=images.quality, bleed_mm=options.bleed_mm,
+                             workers=images.workers, offline=env.offline, max_bytes=env.cache_max_mb * 2**20,
+                             small=images.small)
     store = ImageStore(env.cache_dir / "images", settings, env.http(retries=1, backoff=0.3), env.notice)
     wanted = 0 if options.text_only else len({u for c in cards for u in c.print_images})
     progress, finish = env.counting_progress(wanted, _("images"))
@@ -125,7 +164,7 @@ def write_checklist(env: Env, library: Library, cards: list[Card], output: Path,
     kind = doc_format(output, options.fmt)
     version = cache.meta.registry_version or cache.meta.sha256[:12]
     sheet = build_checklist(library, cards, version, Sort(options.sort), Mode(options.mode),
-                            options.lang or current_language(), today())
+                            lang=options.lang or current_language(), today=today())
     document = checklist_document(sheet, cache.symbol_table, kind, options.font, options.with_rules)
     env.write(output, document, _("{cards} in {groups}").format(
         cards=ngettext("{n} card", "{n} cards", sheet.total).format(n=sheet.total),
@@ -155,8 +194,9 @@ def write_export(env: Env, library: Library, cards: list[Card], options: ExportO
     chosen = ExportFormat(options.fmt) if options.fmt else format_for(options.output)
     target = options.output or Path(DEFAULT_NAMES[chosen])
     done = export_library(cards, _("Hell library {seed}").format(seed=library.seed), chosen, target,
-                          env.cards().symbol_table, options.back_url, options.cardback, today(),
-                          options.image_base_url, with_tokens=options.with_tokens,
+                          env.cards().symbol_table,
+                          back_url=options.back_url, cardback=options.cardback, made=today(),
+                          image_base_url=options.image_base_url, with_tokens=options.with_tokens,
                           token_copies=options.token_copies)
     for path, data in done.files.items():
         write_output(path, data)
@@ -170,6 +210,94 @@ def write_export(env: Env, library: Library, cards: list[Card], options: ExportO
         env.info(f"  → {note}")
     for warning in done.warnings:
         env.warn(warning)
+
+
+# --- the deck check -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckOptions:
+    """What `check_cards` checks: a deck (or land colors given as letters) against a library's cards (or every
+    card). Neither a deck nor `colors` is the error it has no answer to."""
+
+    deck: str | None = None  # a deck file, or its link on a deck site
+    colors: str | None = None  # land colors as letters W U B R G P (or "none"), instead of a deck's
+    library: Path | None = None  # None: ./hell-library.json when there is one, else every Hellscube v1.2 card
+    all_cards: bool = False  # every Hellscube v1.2 card, whatever library there is
+    lands: tuple[str, ...] = ()  # NAME=COLORS of lands hhd cannot look up
+    scryfall_url: str | None = None  # None: HHD_SCRYFALL_URL, else Scryfall's own
+    rules_text: bool = False  # also count mana symbols in rules text (not the format's rule)
+    basics_per_type: int = BASICS_PER_TYPE
+    sideboard_after_blank: bool | None = None  # None: as the deck file's program reads it
+    output: Path | None = None  # also write the report here (.html or .md)
+    fmt: str | None = None  # html or md; None: from the output's extension
+    show: Literal["text", "json"] | None = None  # the report printed on stdout, as hhd check does; None: returned
+
+
+def check_cards(env: Env, options: CheckOptions) -> CheckReport:
+    """Which cards the deck takes at once and which are a choice: the deck (or the colors) read, the library
+    chosen, the check made, the report shown and written as asked; its warnings said after it."""
+    from hhdcli.check import check_deck, need_deck_or_colors
+    from hhdcli.deck import parse_colors_option, parse_land_option
+    from hhdcli.decksites import is_deck_url
+    from hhdcli.files import guard_outputs
+
+    need_deck_or_colors(options.deck, options.colors)
+    library = _checked_library(options)
+    deck_file = None if options.deck is None or is_deck_url(options.deck) else Path(options.deck)
+    guard_outputs({_("the report (-o)"): options.output}, {_("the deck"): deck_file, _("the library"): library})
+    report_format = None
+    if options.output:  # the documents module (and its templates) only for a report file, refused before any work
+        from hhdcli.render.documents import DocFormat, doc_format
+
+        report_format = doc_format(options.output, options.fmt, (DocFormat.HTML, DocFormat.MD))
+    cache = env.cards()
+    if library is not None:
+        cards = env.open_library(library).cards
+        scope = ngettext("the {n} card of {library}", "the {n} cards of {library}", len(cards)).format(
+            n=len(cards), library=library)
+    else:
+        cards = cache.cards
+        scope = ngettext("the {n} Hellscube v1.2 card", "all {n} Hellscube v1.2 cards", len(cards)).format(
+            n=len(cards))
+    deck = None
+    if options.deck is not None and options.colors is None:
+        deck = env.read_deck(options.deck, options.sideboard_after_blank)
+        for problem in deck.warnings:
+            env.warn(problem)
+    report = check_deck(cards, scope, cache.symbol_table, deck=deck,
+                        colors=parse_colors_option(options.colors) if options.colors is not None else None,
+                        hellscube=cache.cards, lands=dict(parse_land_option(o) for o in options.lands),
+                        lookup=env.scryfall(options.scryfall_url), with_rules_text=options.rules_text,
+                        whole_set=library is None, basics_per_type=options.basics_per_type)
+    _show_check(report, options.show)
+    for warning in report.warnings:  # after the report, where a reader of a long one still sees them
+        env.warn(warning)
+    if options.output is not None and report_format is not None:
+        from hhdcli.render.documents import check_document
+
+        env.write(options.output, check_document(report, cache.symbol_table, report_format))
+    return report
+
+
+def _checked_library(options: CheckOptions) -> Path | None:
+    """The library whose cards are checked; None: every Hellscube v1.2 card."""
+    if options.all_cards:
+        return None
+    if options.library is not None:
+        return options.library
+    return Path(DEFAULT_LIBRARY) if Path(DEFAULT_LIBRARY).is_file() else None
+
+
+def _show_check(report: CheckReport, show: str | None) -> None:
+    from hhdcli.output import echo, echo_json
+
+    if show == "json":
+        echo_json(report.to_json())
+    elif show == "text":
+        from hhdcli.check import format_check
+
+        echo(format_check(report))
 
 
 # --- drawing a library ------------------------------------------------------------------------------------
@@ -300,7 +428,8 @@ class PlayerOptions:
 def players_from_options(env: Env, options: PlayerOptions) -> dict[str, tuple[str, ...]]:
     """Each player's land colors: from a deck file (lands hhd cannot tell are named, as hhd check names
     them; --land tells them), or given as letters."""
-    from hhdcli.deck import deck_colors, parse_colors_option, parse_land_option
+    from hhdcli.deck import parse_colors_option, parse_land_option
+    from hhdcli.table.game.decks import deck_of
 
     overrides = dict(parse_land_option(o) for o in options.lands)
     colors: dict[str, tuple[str, ...]] = {}
@@ -311,10 +440,10 @@ def players_from_options(env: Env, options: PlayerOptions) -> dict[str, tuple[st
                              _("for example --deck Anna=anna.txt or --player Anna=RG"))
         if from_deck:
             deck = env.read_deck(value.strip(), options.sideboard_after_blank)  # a file or a deck's link
-            for problem in deck.warnings:
-                env.warn(problem)
             lookup = env.scryfall()  # offline: the lands an earlier run looked up
-            found = deck_colors(deck, env.cards().cards, overrides, lookup)
+            found = deck_of(deck, env.cards().cards, lookup, overrides)  # as the table reads a pasted deck
+            for problem in found.problems:
+                env.warn(problem)
             if found.unresolved:  # quoted, one from the next by "; ": a card's name may hold a comma
                 env.warn(_("{file}: not known, so not counted: {names} (if any is a land, name its colors with "
                            "--land NAME=COLORS)").format(file=value, names="; ".join(map(quote, found.unresolved))))

@@ -8,8 +8,9 @@ import pytest
 
 from support import CURRENT_SAMPLE, EXCERPT, LEGACY, PIPS, Hhd, LoopbackServer, Reply, chromium
 
-# The longest tests are handed out first: a parallel run ends when its last test does, and the README's walk (a
-# venv, an install and the whole tour: over a minute) or a browser game begun near the end would run on alone.
+# The longest tests are handed out first: a parallel run ends when its last test does, and the README's first
+# command in a bare copy (a venv and an install: a minute or more) or a browser game begun near the end would run
+# on alone.
 LONGEST_FIRST = ("test_readme.py", "test_table_caddy.py", "test_table_page.py")
 
 

@@ -78,6 +78,36 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(legacy_cache):
     assert b"Traceback" not in done.stderr and b"Exception ignored" not in done.stderr
 
 
+def _into_a_pipe_head_left(*args: str, stderr_too: bool = False) -> subprocess.CompletedProcess:
+    """hhd run with its stdout (and its stderr: `2>&1`) the write end of a real pipe whose reader, `head -1`, has
+    taken its line and gone before hhd writes, as when a warning on stderr filled that line first."""
+    read, write = os.pipe()
+    head = subprocess.Popen(["head", "-1"], stdin=read, stdout=subprocess.PIPE)
+    os.close(read)
+    try:
+        os.write(write, b"a first line\n")
+        assert head.communicate(timeout=30)[0] == b"a first line\n"  # head has gone: the pipe is closed
+        return run_hhd(*args, stdout=write, stderr=write if stderr_too else subprocess.PIPE)
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize("command", [["cards", "--json", "--offline"], ["card", "pickle krrik", "--offline"],
+                                     ["--help"], ["--version"], ["status"], ["check", "--colors", "WU", "--all"]])
+def test_output_cut_by_head_ends_the_run_as_unix_tools_end(legacy_cache, command):
+    """`hhd cards | head -1`: the status a shell gives a tool that a closed pipe stopped (141, as `yes | head -1`),
+    and not a word: the rest was not wanted."""
+    done = _into_a_pipe_head_left("--cache-dir", str(legacy_cache), *command)
+    assert done.returncode == 141
+    assert done.stderr == b""
+
+
+def test_show_cut_by_head_with_its_messages_ends_the_run_as_unix_tools_end(legacy_cache, library):
+    """`hhd show … 2>&1 | head -1`: stdout and stderr both the closed pipe."""
+    done = _into_a_pipe_head_left("--cache-dir", str(legacy_cache), "show", "-l", str(library), stderr_too=True)
+    assert done.returncode == 141
+
+
 # --- the write guard: an escape in every field, every command and format ----------------------------------
 
 

@@ -179,8 +179,10 @@ def test_ctrl_c_mid_download_leaves_no_temp_file_and_no_process(server, tmp_path
     run, names = cards_with_served_images(server, tmp_path / "cache", 40, Reply(_scan(1), content_type="image/jpeg",
                                                                                  delay=0.5))
     out = tmp_path / "p.pdf"
+    # SIGINT as a terminal sends it, even when this run inherited it ignored (a background job, some CI)
     process = subprocess.Popen(_hhd(tmp_path / "cache", "proxies", *names, "-o", str(out)), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+                               stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     while len(server.hits) < 12 and process.poll() is None:  # both halves part-way through their images
         time.sleep(0.01)
     assert _downloading(process.pid) == 2

@@ -392,14 +392,15 @@ def test_exports_carry_hell_lines_and_the_clarification(tmp_path):
 
 def test_the_table_shows_the_rulings_of_the_drawn_card(tmp_path):
     from hhdcli.mana import SymbolTable
+    from hhdcli.table.game.rules import Action
     from hhdcli.table.game.session import Session
 
     lump = next(c for c in load_builtin().cards if c.name == "Lump of Coal")
     session = Session(tmp_path / "s.sqlite", {1: lump, 2: lump, 3: lump}, SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R")})
-    session.opening_hand("Anna")  # the opening hand comes before any draw
-    session.keep("Anna", [])
-    status = session.draw("Anna")
+    session.act(Action.OPENING_HAND, "Anna")  # the opening hand comes before any draw
+    session.act(Action.KEEP, "Anna", bottom=[])
+    status = session.act(Action.DRAW, "Anna")
     assert [r["id"] for r in status["hell_rulings"]] == ["draft", "owner"]
 
 

@@ -1,4 +1,4 @@
-"""`hhd serve` behind Caddy (Debian's package, automatic HTTPS with its internal CA) on loopback, as the README's
+"""`hhd serve` behind Caddy (Debian's package, automatic HTTPS with its internal CA) on loopback, as docs/server.md's
 community server runs it: a table opened from the front page and played by four Chromium phones and the board
 over https:// only. The QR code decodes to the public address, the cookies are Secure, pushes arrive through
 the proxy at once (no buffering), a page of another origin cannot act, and Caddy's access log (on, as an

@@ -141,6 +141,19 @@ def test_a_table_opened_with_a_starting_life_starts_its_players_there_and_a_bad_
     assert len(list((server.root / "tables").iterdir())) == 1  # the refused ones left no folder
 
 
+def test_a_seats_deck_and_colors_are_read_as_a_phones_are_and_refused_naming_the_seat(server):
+    """The front page reads a seat's pasted deck or letters as a phone's /api/deck does (one reading): letters that
+    are no colors, and a deck list of no cards, are refused naming whose seat, and open no table."""
+    for fields, said in (({"colors0": "RX"}, "Anna: colors are the letters W U B R G P"),
+                         ({"deck0": "my notes about the deck.\\nremember to sleeve it."}, "Anna: no cards read from the deck list")):
+        status, page = server.open({"name0": "Anna", "seed": "ember-tide-42", **fields})
+        assert status == 400 and said in page, page
+    status, page = server.open({"name0": "Anna", "seed": "ember-tide-42", "deck0": "4 Mountain\n4 Forest"})
+    state = server.api("/api/state", opened(page)["code"])[1]
+    assert status == 201 and [p["colors"] for p in state["players"]] == ["RG"]
+    assert len(list((server.root / "tables").iterdir())) == 1  # the refused ones left no folder
+
+
 def test_a_typed_short_code_leads_to_the_table_and_guessing_is_rate_limited(server):
     table = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "short-1"})[1])
     form = {"Content-Type": "application/x-www-form-urlencoded"}

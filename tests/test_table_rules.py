@@ -948,7 +948,7 @@ def test_a_table_opened_with_a_starting_life_starts_every_player_there_and_says_
         assert [e["action"] for e in state["log"]] == ["starting life"] and state["log"][0]["detail"]["count"] == 30
         opened.session.start({}, life=30)
         assert len(opened.state()["log"]) == 1
-        opened.session.end_game(None)
+        opened.session.act(Action.END_OF_GAME, None)
         assert [p["life"] for p in opened.state()["players"]] == [30, 30, 30]
         for refused in (0, 1000):
             with pytest.raises(TableError, match="the starting life is a number from 1 to 999"):

@@ -20,6 +20,7 @@ from tablekit import Table, free_port
 from hhdcli.cache import load_builtin
 from hhdcli.mana import SymbolTable
 from hhdcli.table.game.errors import TableError
+from hhdcli.table.game.rules import Action
 from hhdcli.table.game.session import Session
 from hhdcli.table.game.store import MIGRATIONS, Damaged, FairLock, StateUnwritable, Store, state_error
 
@@ -65,7 +66,7 @@ def test_a_state_file_of_an_hhd_from_before_migrations_resumes_with_its_cards(tm
     held = next(p for p in anna["players"] if p["name"] == "Anna")
     assert [c["name"] for c in held["cards"]] == ["Lump of Coal"] and held["played"] == []  # "out" was a hand
     assert anna["game"] == 3 and anna["library_count"] == 2 and [c["name"] for c in anna["sideboard"]] == [names[4]]
-    assert session.opening_hand("Anna")[0]["name"] == names[2]  # the library's top, as the old file ordered it
+    assert session.act(Action.OPENING_HAND, "Anna")["cards"][0]["name"] == names[2]  # the library's top, as the old file ordered it
     token = session.join("Anna")
     assert session.viewer(token) == "Anna"  # the seats' column the old file lacked
     session.start({"Anna": tuple("RG")})  # opened again: no step runs twice
@@ -185,10 +186,10 @@ def test_the_reads_of_one_version_share_its_rows_and_every_change_is_read_afresh
     session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R"), "Ben": tuple("U")})
     viewers = ("Anna", "Ben", None)
-    session.opening_hand("Anna")
-    session.keep("Anna", [])
+    session.act(Action.OPENING_HAND, "Anna")
+    session.act(Action.KEEP, "Anna", bottom=[])
     before = {who: session.state(viewer=who) for who in viewers}
-    drawn = session.draw("Anna")
+    drawn = session.act(Action.DRAW, "Anna")
     after = {who: session.state(viewer=who) for who in viewers}
     for who in viewers:
         assert after[who]["version"] > before[who]["version"]
@@ -209,11 +210,11 @@ def test_a_players_opening_hand_is_found_through_its_own_index_however_long_the_
     and action, not back through every action of the player's game."""
     session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R")})
-    session.opening_hand("Anna")
-    session.keep("Anna", [])
+    session.act(Action.OPENING_HAND, "Anna")
+    session.act(Action.KEEP, "Anna", bottom=[])
     for _ in range(30):
-        session.draw("Anna")
-        session.undo("Anna")
+        session.act(Action.DRAW, "Anna")
+        session.act(Action.UNDO, "Anna")
     asked: list[str] = []
     with session.store.snapshot() as tx:
         tx.db.set_trace_callback(asked.append)
@@ -232,11 +233,11 @@ def test_the_log_entries_shown_details_kept_in_memory_are_bounded_however_long_t
     session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R"), "Ben": tuple("U")})
     first = None
-    session.opening_hand("Anna")
-    session.keep("Anna", [])
+    session.act(Action.OPENING_HAND, "Anna")
+    session.act(Action.KEEP, "Anna", bottom=[])
     for _ in range(SHOWN_KEPT // 2 + 10):
-        session.draw("Anna")
-        session.undo("Anna")
+        session.act(Action.DRAW, "Anna")
+        session.act(Action.UNDO, "Anna")
         session.state(viewer="Ben")
         first = first or next(e for e in session.log(None, 30, "Anna")["log"] if e["action"] == "draw")
     assert len(session.views.shown_details) <= SHOWN_KEPT
@@ -251,11 +252,11 @@ def test_a_tables_files_stay_under_a_megabyte_after_a_thousand_actions_and_fold_
     path = tmp_path / "s.sqlite"
     session = Session(path, cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R"), "Ben": tuple("U")})
-    session.opening_hand("Anna")
-    session.keep("Anna", [])
+    session.act(Action.OPENING_HAND, "Anna")
+    session.act(Action.KEEP, "Anna", bottom=[])
     for _ in range(500):
-        session.draw("Anna")
-        session.undo("Anna")
+        session.act(Action.DRAW, "Anna")
+        session.act(Action.UNDO, "Anna")
     files = {f.name: f.stat().st_size for f in tmp_path.iterdir()}
     assert set(files) == {"s.sqlite", "s.sqlite-wal", "s.sqlite-shm"}
     assert sum(files.values()) <= 1024 * 1024, files

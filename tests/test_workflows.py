@@ -19,10 +19,14 @@ from hhdcli.library import load_library
 from hhdcli.render.proxies import ProxyOptions
 from hhdcli.workflows import (
     ChecklistOptions,
+    CheckOptions,
     Companions,
     ExportOptions,
     GenerateOptions,
     PlayerOptions,
+    ProxyChoice,
+    check_cards,
+    choose_proxies,
     generate_library,
     library_title,
     players_from_options,
@@ -100,6 +104,10 @@ def test_options_are_keyword_only(tmp_path):
         ProxyOptions((215.9, 279.4))  # type: ignore[misc]
     with pytest.raises(TypeError):
         GenerateOptions("seed")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        CheckOptions("deck.txt")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ProxyChoice(Path("lib.json"))  # type: ignore[misc]
 
 
 def test_players_from_options_reads_letters_and_deck_files(env):
@@ -134,3 +142,54 @@ def test_the_library_file_is_what_hhd_generate_writes(env, tmp_path, synced):
     generate_library(env, GenerateOptions(seed="ember-tide-42", output=ours, exclude_banned=True))
     assert synced("generate", "--seed", "ember-tide-42", "--exclude-banned", "-o", str(theirs)).exit_code == 0
     assert json.loads(ours.read_text()) == json.loads(theirs.read_text())
+
+
+# --- the deck check and the proxies' cards: what hhd check and hhd proxies do, without the command line ---------
+
+
+def test_check_cards_gives_what_hhd_check_prints_and_writes_its_report(env, tmp_path, synced, capsys):
+    library = generate_library(env, GenerateOptions(seed="ember-tide-42", output=tmp_path / "lib.json")).library
+    deck, out = str(DECKS / "mtgo.txt"), tmp_path / "check.md"
+    report = check_cards(env, CheckOptions(deck=deck, library=tmp_path / "lib.json", output=out))
+    assert capsys.readouterr().out == ""  # shown only when asked: a program gets the report
+    assert len(report.verdicts) == library.size and not report.whole_set
+    assert report.verdicts[0].card.name in out.read_text(encoding="utf-8")
+    printed = synced("check", deck, "-l", str(tmp_path / "lib.json"), "--json", "--offline")
+    assert printed.exit_code == 0, printed.output
+    assert json.loads(printed.stdout) == json.loads(json.dumps(report.to_json()))
+    check_cards(env, CheckOptions(colors="WU", all_cards=True, show="json"))
+    assert json.loads(capsys.readouterr().out)["summary"]["cards"] == 720
+
+
+def test_check_cards_reads_the_library_in_this_folder_else_every_card(env, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert check_cards(env, CheckOptions(colors="RG")).whole_set  # no hell-library.json here: every card
+    generate_library(env, GenerateOptions(seed="ember-tide-42", output=tmp_path / "hell-library.json"))
+    here = check_cards(env, CheckOptions(colors="RG"))
+    assert not here.whole_set and len(here.verdicts) == 97
+    assert len(check_cards(env, CheckOptions(colors="RG", all_cards=True)).verdicts) == 720
+
+
+def test_check_cards_refuses_no_deck_and_a_report_over_the_deck(env, tmp_path):
+    with pytest.raises(InputError, match="give a deck file or --colors"):
+        check_cards(env, CheckOptions(all_cards=True))
+    deck = tmp_path / "deck.md"
+    deck.write_text("4 Forest\n", encoding="utf-8")
+    with pytest.raises(InputError, match="writing one would destroy the other"):
+        check_cards(env, CheckOptions(deck=str(deck), all_cards=True, output=deck))
+    assert deck.read_text(encoding="utf-8") == "4 Forest\n"
+
+
+def test_choose_proxies_takes_names_every_card_or_a_library_with_its_tokens(env, tmp_path):
+    named = choose_proxies(env, ProxyChoice(names=("Pyrohyperspasm", "nut shot")))
+    assert [c.name.lower() for c in named.cards] == ["pyrohyperspasm", "nut shot"]
+    assert named.title == "Hellscube proxies"
+    every = choose_proxies(env, ProxyChoice(all_cards=True, names=("Pyrohyperspasm",)))  # as --all --cards X
+    assert len(every.cards) == 720 and every.cards == sorted(every.cards, key=lambda c: c.name.lower())
+    generated = generate_library(env, GenerateOptions(seed="ember-tide-42", output=tmp_path / "lib.json"))
+    drawn = choose_proxies(env, ProxyChoice(library=tmp_path / "lib.json"))
+    assert drawn.cards == generated.cards and drawn.title == library_title("ember-tide-42")
+    tokens = choose_proxies(env, ProxyChoice(library=tmp_path / "lib.json", with_tokens=True, token_copies=2))
+    assert tokens.cards[:len(drawn.cards)] == drawn.cards
+    made = tokens.cards[len(drawn.cards):]
+    assert made and len(made) % 2 == 0 and all(c.is_token for c in made)

@@ -79,7 +79,7 @@ RULES_NOTE = N_(  # the TTS notecard, in the run's language when written
 )
 
 
-def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, symbols: SymbolTable,
+def export_library(cards: Sequence[Card], title: str, fmt: ExportFormat, output: Path, symbols: SymbolTable, *,
                    back_url: str | None = None, cardback: str | None = None,
                    made: date | None = None, image_base_url: str | None = None,
                    tokens: Sequence[Token] | None = None, with_tokens: bool = False,
@@ -223,7 +223,7 @@ def _tts(done: Exported, cards: Sequence[Card], title: str, output: Path, symbol
         return local(card.name.lower() if card.is_basic else card.id, card)  # a basic's copies share one
 
     back = back_url or local("hell-back", None)
-    done.files[output] = tts_save(cards, title, face_url, back, _(RULES_NOTE), tokens)
+    done.files[output] = tts_save(cards, title, face_url, back, _(RULES_NOTE), tokens=tokens)
     if rendered and image_base_url:
         done.notes.append(ngettext("upload the {n} image of {folder} to {url} before you load the deck",
                                    "upload the {n} images of {folder} to {url} before you load the deck",

@@ -58,7 +58,7 @@ def _deck(nickname: str, description: str, entries: list[tuple[Card, dict[str, A
 
 
 def tts_save(cards: Sequence[Card], title: str, face_url: Callable[[Card, int], str], back_url: str,
-             rules: str, tokens: Sequence[tuple[Card, str]] = ()) -> bytes:
+             rules: str, *, tokens: Sequence[tuple[Card, str]] = ()) -> bytes:
     """The saved object. `face_url(card, side)` gives each side's image (side 0 front, 1 back); `tokens` are the
     token cards to lay beside the library, each with the line saying which cards make it."""
     library = _deck(title, _("The Hell library, top card first. Draw from the top; never shuffle it."),

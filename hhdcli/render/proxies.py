@@ -115,7 +115,7 @@ def _laid_out(planned: list[Proxy], results: dict[str, ImageResult], symbols: Sy
         measure, slot = Measure(fonts, symbols), Slot(0, 0, sheet.card_w, sheet.card_h)
         proxies = continued(proxies, lambda card: measure.parts(card, slot))
         texts = measure.texts  # drawn as measured, not measured again
-    drawing = SheetDrawing(sheet, symbols, fonts, options, images, StandIns(), texts)
+    drawing = SheetDrawing(sheet, symbols, fonts, options, images, stand_ins=StandIns(), texts=texts)
     layout = drawing.pdf(proxies)
     report.missing_glyphs = {name: "".join(sorted(chars)) for name, chars in drawing.missing.items()}
     report.pages = -(-len(proxies) // sheet.per_page) * (2 if options.backs else 1)

@@ -143,7 +143,7 @@ def _cost(canvas, fonts: Fonts, symbol_table: SymbolTable, cost: str, right: flo
             canvas.drawString(x, y - size * 0.35, " // ")
             x += slash
         if symbols:
-            draw_symbols(canvas, x, y, symbols, size, symbol_table, fonts)
+            draw_symbols(canvas, x, y, symbols, size, symbol_table=symbol_table, fonts=fonts)
         x += width
     return total
 

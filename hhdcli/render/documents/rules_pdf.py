@@ -38,7 +38,7 @@ def _cost_flowable(cost: str, symbols: SymbolTable, fonts: Fonts, size: float):
             return symbols_width(self.symbols, size, symbols, self.canv, fonts), size * 1.2
 
         def draw(self):
-            draw_symbols(self.canv, 0, size * 0.6, self.symbols, size, symbols, fonts)
+            draw_symbols(self.canv, 0, size * 0.6, self.symbols, size, symbol_table=symbols, fonts=fonts)
 
     return Cost()
 

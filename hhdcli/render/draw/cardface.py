@@ -150,7 +150,8 @@ class Painter:
             size *= w * 0.55 / cost_w
             cost_w = w * 0.55
         if symbols:
-            draw_symbols(self.canvas, x + w - 1.2 * MM - cost_w, y + h / 2, symbols, size, self.symbols, self.fonts)
+            draw_symbols(self.canvas, x + w - 1.2 * MM - cost_w, y + h / 2, symbols, size, symbol_table=self.symbols,
+                         fonts=self.fonts)
         self._title(face.name, x + 1.5 * MM, y, w - cost_w - 3.5 * MM, h, self.fonts.bold, 8.5)
 
     def _panel(self, x: float, y: float, w: float, h: float, radius: float = 0.8 * MM) -> None:

@@ -97,7 +97,7 @@ def symbols_width(symbols: list[str], size: float, symbol_table: SymbolTable, ca
     return sum(widths) + GAP * size * max(0, len(widths) - 1)
 
 
-def draw_symbols(canvas: Canvas, x: float, y: float, symbols: list[str], size: float, symbol_table: SymbolTable,
+def draw_symbols(canvas: Canvas, x: float, y: float, symbols: list[str], size: float, *, symbol_table: SymbolTable,
                  fonts: Fonts) -> float:
     """Draw symbols left to right from (x, y = vertical centre); returns the width used."""
     start = x

@@ -329,6 +329,12 @@ class Destination(StrEnum):
 
 
 LIBRARY_ENDS = {Destination.LIBRARY_TOP: End.TOP, Destination.LIBRARY_BOTTOM: End.BOTTOM}
+# The action a move to each destination is asked as (its handler's key); the log names the move it turns out to
+# be (move_of: a card from a hand onto the battlefield is played)
+MOVES = {Destination.BATTLEFIELD: Action.TO_BATTLEFIELD, Destination.GRAVEYARD: Action.TO_GRAVEYARD,
+         Destination.EXILE: Action.TO_EXILE, Destination.HAND: Action.TO_HAND,
+         Destination.LIBRARY_TOP: Action.TO_LIBRARY, Destination.LIBRARY_BOTTOM: Action.TO_LIBRARY,
+         Destination.SIDEBOARD: Action.TO_SIDEBOARD}
 
 
 def destination_of(to: object) -> Destination:
@@ -501,9 +507,14 @@ def turn_step(step: str) -> str:
 # --- the end of a game ----------------------------------------------------------------------------------------
 
 
-def game_to_end(confirmed: int | None, game: int) -> None:
-    """`confirmed`: the game the asker saw when they confirmed; if it has already ended (another phone or the
-    board ended it first), nothing moves: two players confirming at once end one game, not two."""
+def game_to_end(confirm: bool, confirmed: int | None, game: int) -> None:
+    """Ending a game is asked first (`confirm` false: what it will do is said, and nothing moves). `confirmed`:
+    the game the asker saw when they confirmed; if it has already ended (another phone or the board ended it
+    first), nothing moves: two players confirming at once end one game, not two."""
+    if not confirm:
+        raise NeedsConfirmation("ending the game puts every Hell card outside the libraries and the sideboard at "
+                                "the bottom of the Hell library in random order, and begins game {next}",
+                                next=game + 1)
     if confirmed is not None and confirmed != game:
         raise TableError("game {confirmed} has already ended; this is game {game}", status=409,
                          confirmed=confirmed, game=game)

@@ -257,8 +257,8 @@ class Tx:
 
     @staticmethod
     def _place(row: sqlite3.Row) -> Place:
-        return Place(int(row["position"]), Zone(row["zone"]), row["player"], row["owner"], bool(row["tapped"]),
-                     load_json(row["counters"]) if row["counters"] else {})
+        return Place(int(row["position"]), Zone(row["zone"]), row["player"], row["owner"], tapped=bool(row["tapped"]),
+                     counters=load_json(row["counters"]) if row["counters"] else {})
 
     def place(self, position: int) -> Place | None:
         row = self.db.execute(f"SELECT {PLACE} FROM cards WHERE position = ?", (position,)).fetchone()
@@ -368,7 +368,8 @@ class Tx:
         inverse = load_json(row["undo"])
         moved = {int(r[0]) for r in inverse["cards"]} | {int(p) for p in inverse.get("created", [])}
         return Entry(int(row["id"]), int(row["game"]), row["player"], str(row["action"]), load_json(row["detail"]),
-                     frozenset(moved), frozenset(str(p[0]) for p in inverse.get("players", [])), "turn" in inverse)
+                     moved=frozenset(moved), players=frozenset(str(p[0]) for p in inverse.get("players", [])),
+                     turn="turn" in inverse)
 
     def last_entry(self, player: str | None = None) -> Entry | None:
         """The table's last action still in force (not undone, not an undo), or a player's last."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ from hhdcli.jsonio import load_json
 from hhdcli.mana import SymbolTable, Take, judge
 from hhdcli.render.texts import shown_type_line
 from hhdcli.rulings import card_rulings
+from hhdcli.table.game.decks import PlayerDeck
 from hhdcli.table.game.rules import PRIVATE_ACTIONS, PUBLIC_ZONES, Action, Place, Zone, may_see
 
 # The take rule's answers and what each tells the player to do (messages of the table's catalog): when the table
@@ -86,6 +88,18 @@ def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[
                 del shown_details[next(iter(shown_details))]
     return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
             "detail": seen_detail(entry["action"], entry["player"], shown, viewer), "undone": bool(entry.get("undone"))}
+
+
+def deck_answer(player: str, found: PlayerDeck, gettext: Callable[[str], str]) -> dict[str, Any]:
+    """A player's deck as /api/deck answers it: its colors, lands and what hhd check would warn of, the warnings
+    in the asker's language (`gettext`)."""
+    warnings = list(found.problems)
+    if found.unresolved:  # quoted: a card's name may hold a comma
+        warnings.append(gettext("not known, so not counted as lands: {names}").format(
+            names="; ".join(f"«{name}»" for name in found.unresolved)))
+    if found.lands == 0:
+        warnings.append(gettext("the deck has no lands: every card with a colored cost is a choice"))
+    return {"player": player, "colors": found.letters, "lands": found.lands, "warnings": warnings}
 
 
 @dataclass

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhdcli.errors import HhdError
+from hhdcli.table.game.decks import MAX_DECK_TEXT  # a pasted deck list's characters, as a phone's /api/deck
 from hhdcli.table.game.errors import TableError
 
 if TYPE_CHECKING:
@@ -31,13 +32,13 @@ if TYPE_CHECKING:
     from hhdcli.cache import CardCache
     from hhdcli.decklists import Deck
     from hhdcli.table.game.changes import Changes
+    from hhdcli.table.game.decks import PlayerDeck
     from hhdcli.table.hosting.online import Public
     from hhdcli.table.hosting.throttle import Throttle
 
 SHORT_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # 32 letters, none mistaken for another (no I, O, 0, 1)
 SHORT_LENGTH = 8  # 40 bits
 MAX_SEATS = 8
-MAX_DECK_TEXT = 60_000  # characters of a pasted deck list, as a phone's /api/deck (a 250-card cube is a fifth)
 MAX_DECK_LINES = 1_000  # its lines (a 250-card cube with a sideboard is a few hundred)
 MAX_TABLES = 1000  # tables a server keeps at once (hhd serve --max-tables)
 MAX_MEGABYTES = 2000  # and the megabytes of their folders (--max-megabytes): some 60 KB a table, up to 2 MB
@@ -207,9 +208,6 @@ class Community:
         return session.join_code(new_join_code), session.host_secret()
 
     def _players(self, seats: list[Seat]) -> dict[str, tuple[str, ...]]:
-        from hhdcli import colors as palette
-        from hhdcli.deck import deck_colors
-        from hhdcli.decklists import parse_deck
         from hhdcli.table.game.names import seat_names
 
         players: dict[str, tuple[str, ...]] = {}
@@ -224,33 +222,31 @@ class Community:
                 raise Refused("{name}: a deck list is at most {most} characters and {lines} lines",
                               "paste the deck's main deck and sideboard alone, or its link", name=name,
                               most=MAX_DECK_TEXT, lines=MAX_DECK_LINES)
-            if seat.deck.strip():
-                deck = self._linked_deck(name, seat.deck) or parse_deck(seat.deck, name)
-                players[name] = deck_colors(deck, self.cache.cards).colors
-                continue
-            letters = palette.parse_letters(seat.colors)
-            if letters is None:
-                raise Refused("{name}: colors are the letters W U B R G P", "for example RG, or paste the deck list",
-                              name=name)
-            players[name] = tuple(letters)
+            players[name] = self._colors(name, seat).colors
         if not players:
             raise Refused("name at least one player")
         return players
 
-    def _linked_deck(self, name: str, pasted: str) -> Deck | None:
-        """The deck a pasted link names, read from its site as hhd check reads it (None: no deck link); a link
-        that cannot be read is refused in one line, never taken for a deck without lands."""
-        from hhdcli.decksites import is_deck_url
+    def _colors(self, name: str, seat: Seat) -> PlayerDeck:
+        """A seat's colors, from its pasted deck list or link (read as a phone's /api/deck reads it) or its
+        letters; a refusal says whose seat."""
+        from hhdcli.table.game import decks
 
-        link = pasted.strip()
-        if "\n" in link or not is_deck_url(link):
-            return None
-        if self.read_link is None:
-            raise Refused("{name}: this server does not read deck links", "paste the deck list as text", name=name)
         try:
-            return self.read_link(link)
-        except HhdError as exc:
-            raise Refused("{name}: the deck link could not be read: {reason}", name=name, reason=exc.message) from exc
+            if seat.deck.strip():
+                return decks.deck_of(decks.read_deck(seat.deck, name, self.read_link), self.cache.cards)
+            return decks.picked_colors(seat.colors)
+        except decks.BadColors as exc:
+            raise Refused("{name}: colors are the letters W U B R G P", "for example RG, or paste the deck list",
+                          name=name) from exc
+        except decks.NoLinks as exc:
+            raise Refused("{name}: this server does not read deck links", "paste the deck list as text",
+                          name=name) from exc
+        except decks.LinkUnread as exc:
+            raise Refused("{name}: the deck link could not be read: {reason}", name=name, reason=exc.reason) from exc
+        except decks.EmptyDeck as exc:
+            raise Refused("{name}: no cards read from the deck list", "paste it as text, one card a line (4 Forest)",
+                          name=name) from exc
 
     def _short(self, code: str) -> str:
         from hhdcli.files import write_atomic
@@ -327,7 +323,8 @@ class Community:
         code = found[-1]
         changes = self.changes()
         join = self.public.join_url(code, table_path(folder.name))
-        app = table_app(session, code, changes, self.public, self.throttle, [join] if join else [], self.images)
+        app = table_app(session, code, changes, public=self.public, throttle=self.throttle,
+                        join_urls=[join] if join else [], images=self.images)
         return Loaded(app, changes)
 
     # --- forgetting tables -------------------------------------------------------------------------

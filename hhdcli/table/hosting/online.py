@@ -73,13 +73,14 @@ def public_url(given: str | None) -> str | None:
     return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
-def table_app(session: Session, code: str | None, changes: Changes, public: Public, throttle: Throttle,
+def table_app(session: Session, code: str | None, changes: Changes, *, public: Public, throttle: Throttle,
               join_urls: list[str], images: Path | None) -> Flask:
     """A table's app as `hhd table` and `hhd serve` serve it: its routes, the proxy's one hop, and every POST
     counted per address (hhdcli/table/hosting/throttle.py)."""
     from hhdcli.table.web.routes import create_app
 
-    app = create_app(session, code, changes, session.host_secret(), join_urls, images, public.origin)
+    app = create_app(session, code, changes, host_secret=session.host_secret(), join_urls=join_urls, images=images,
+                     origin=public.origin)
     harden(app, public)
     throttle.install(app)
     return app

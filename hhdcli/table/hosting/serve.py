@@ -89,7 +89,7 @@ def listen(host: str, port: int) -> socket.socket:
     return server
 
 
-def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]],
+def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[str, tuple[str, ...]], *,
           state_file: Path, host: str, port: int, new_code: bool = False, public: Public | None = None,
           life: int | None = None) -> None:
     """`hhd table`: one session served until Ctrl-C or SIGTERM; `public` says where the internet reaches it;
@@ -119,7 +119,8 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
         urls = [public_join] if public_join else addresses(host, port, code)
         changes = stream_changes()
         # the same app, limits and guards as each of hhd serve's tables (online.table_app)
-        app = table_app(session, code, changes, public, Throttle(), urls, env.cache_dir / "images")
+        app = table_app(session, code, changes, public=public, throttle=Throttle(), join_urls=urls,
+                        images=env.cache_dir / "images")
         server = make_server(sock, app, Bounds(behind_proxy=public.behind_proxy, secure=public.secure))
     except BaseException:
         sock.close()
@@ -156,7 +157,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
 SWEEP_EVERY = 600.0  # seconds between two looks for tables idle past --expire
 
 
-def serve_community(env: Env, root: Path, host: str, port: int, public: Public, expire_days: float,
+def serve_community(env: Env, root: Path, *, host: str, port: int, public: Public, expire_days: float,
                     max_tables: int | None = None, max_megabytes: float | None = None) -> None:
     """`hhd serve`: the front page and every table under `root`, until Ctrl-C or SIGTERM; at most `max_tables`
     tables and `max_megabytes` of their files (None: the defaults) before new tables are refused."""
@@ -179,8 +180,8 @@ def serve_community(env: Env, root: Path, host: str, port: int, public: Public, 
                          _("choose another --dir")) from exc
     sock = listen(host, port)
     try:
-        community = Community(root, cache, public, Throttle(), stream_changes, expire_days * 86400.0,
-                              env.cache_dir / "images", read_link=env.read_pasted_deck,
+        community = Community(root, cache, public, Throttle(), stream_changes, expire=expire_days * 86400.0,
+                              images=env.cache_dir / "images", read_link=env.read_pasted_deck,
                               max_tables=max_tables or MAX_TABLES, max_megabytes=max_megabytes or MAX_MEGABYTES)
         server = make_server(sock, dispatcher(community, front_app(community)),
                              Bounds(behind_proxy=public.behind_proxy, secure=public.secure))

@@ -1,0 +1,140 @@
+"""The table's reads: the state each asker may see (with its ETag, and in an action's answer when its page asks),
+card descriptions, the log a page at a time, the stream of changes, and the cards' and tokens' faces."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, current_app, jsonify, request
+
+from hhdcli.cards import Card
+from hhdcli.table.game.errors import TableError
+from hhdcli.table.web import bodies
+from hhdcli.table.web.context import is_host, join_url, language, served, table, viewer
+from hhdcli.table.web.i18n import LANGUAGES
+from hhdcli.table.web.images import face_tag
+
+LOG_PAGE = 30
+
+STATE_CACHING = "private, no-cache"  # kept by the page, asked again each time with its ETag
+WANT_STATE = "X-Want-State"  # an action's asker wants the table as it left it, in the action's answer
+
+
+@table.get("/api/state")
+def state() -> Any:
+    """What the asker may see of the table; 304 with no body when it is what they hold (If-None-Match names its
+    ETag): a page reads the state at each change of the table, most of them changes it has already."""
+    served().changes.asked(viewer())  # before the tag: this read shows its asker connected
+    tag = state_tag()
+    if request.if_none_match.contains(tag.strip('"')):
+        return Response(status=304, headers={"ETag": tag, "Cache-Control": STATE_CACHING})
+    answer = jsonify(state_seen())
+    answer.headers.update({"ETag": tag, "Cache-Control": STATE_CACHING})
+    return answer
+
+
+def state_tag() -> str:
+    """The state's ETag: what makes the asker's state (the table's version, who asks, in which language, who is
+    connected), hashed: a read of one row and the seats, where the state itself is the table's rows made into
+    the viewer's view and JSON."""
+    import hashlib
+
+    who, changes = viewer(), served().changes
+    online = sorted(name for name in {*changes.listening, *changes.seen} if changes.online(name))
+    # the host the page asked (what join_url is made of, when hhd table printed none), not join_url itself:
+    # making an address an IRI again costs more than the rest of the tag
+    made = f"{served().session.version()}|{who}|{language()}|{is_host()}|{online}|{request.host}"
+    return '"' + hashlib.blake2b(made.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest() + '"'
+
+
+def state_seen() -> dict[str, Any]:
+    """The asker's state, as /api/state answers it."""
+    who = viewer()
+    changes = served().changes
+    changes.asked(who)
+    seen = served().session.state(LOG_PAGE, viewer=who, lang=language())  # shared: added to, not changed
+    return {**seen, "players": [{**p, "online": changes.online(p["name"])} for p in seen["players"]],
+            "host": is_host(), "join_url": join_url()}
+
+
+@table.after_app_request
+def with_state(response: Response) -> Response:
+    """An action's answer, when its page asks (X-Want-State), carries the table as the action left it for the
+    asker, and that state's ETag: the acting page reads nothing more, and the push that follows finds its read
+    unchanged (304)."""
+    if request.method != "POST" or response.status_code != 200 or not request.headers.get(WANT_STATE) \
+            or not response.is_json:
+        return response
+    answer = response.get_json()
+    if isinstance(answer, dict):
+        response.set_data(current_app.json.dumps({**answer, "state": state_seen(), "state_etag": state_tag()}))
+    return response
+
+
+@table.get("/api/cards")
+def cards() -> Any:
+    """The descriptions of cards the asker may see, by face id: ?ids=a,b,c (a page asks once per card)."""
+    return jsonify(served().session.describe_faces(bodies.face_ids(), viewer(), language()))
+
+
+@table.get("/api/log")
+def log() -> Any:
+    """Older log entries, a page at a time: ?before=ID (the oldest entry shown)."""
+    return jsonify(served().session.log(bodies.log_before(), LOG_PAGE, viewer()))
+
+
+@table.get("/api/events")
+def events() -> Any:
+    """A stream of server-sent events: one each time the table changes (pages fall back to polling)."""
+    stream = served().changes.stream(viewer())
+    first = next(stream)  # refused now (too many listeners) rather than inside the stream
+    return Response(_chain(first, stream), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@table.get(f"/cards/<any({', '.join(LANGUAGES)}):lang>/<face_id>.png")
+def face(lang: str, face_id: str) -> Any:
+    """A card's face for those who may see it: its print image when the image cache holds it (hhd proxies
+    fetched it), else the face hhd draws from its text, with its words (a basic's type line, the format's
+    rulings, the footer) in the language the address names. The page never asks another site.
+
+    The language is in the address, not only in a Vary header: the answer may be kept a day (max-age), and a
+    player who switches the page to Russian changes a cookie and ?lang=, not Accept-Language, so under
+    `Vary: Accept-Language` the browser would go on showing the English face it kept for the same address."""
+    session = served().session
+    position = session.face_position(face_id)
+    if position is None or not session.may_see(position, viewer()):  # face down, or another's
+        raise TableError("no card to show here", status=404)
+    return _face(session.cards[position], lang, "private, max-age=86400")
+
+
+def _face(card: Card, lang: str, cache_control: str) -> Response:
+    """A face, or 304 with no body when the browser holds it already (its If-None-Match names the tag): a page
+    asks for each face once, then only whether it changed."""
+    tag = face_tag(card, served().images, lang)
+    headers = {"Cache-Control": cache_control, "ETag": tag}
+    if request.if_none_match.contains(tag.strip('"')):
+        return Response(status=304, headers=headers)
+    shown = served().faces.face(card, served().session.table, served().images, lang, tag)
+    return Response(shown.data, mimetype=shown.kind, headers=headers)
+
+
+@table.get(f"/tokens/<any({', '.join(LANGUAGES)}):lang>/<token_id>.png")
+def token_face(lang: str, token_id: str) -> Any:
+    """The face of a token the library's cards make (a card's description lists them): public, as the token is;
+    its print image when the image cache holds it, else drawn from its data."""
+    session = served().session
+    card = session.views.tokens().get(token_id)
+    if card is None:
+        raise TableError("no token to show here", status=404)
+    return _face(card, lang, "public, max-age=86400")
+
+
+# --- seats -------------------------------------------------------------------------------------------------
+
+
+def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
+    yield first
+    yield from rest
+
