@@ -29,6 +29,7 @@ from hhdcli.table.web.images import FACES, Faces
 CODE_COOKIE, TOKEN_COOKIE, HOST_COOKIE = "hhd_code", "hhd_player", "hhd_host"  # each kept for its table's path
 AUTH_SCHEME = "Table"  # Authorization: Table code=…, player=…, host=… (a script's way; a page's is its cookies)
 KEPT_FOR = 30 * 86400  # seconds a page keeps a table's code, its seat and the host's secret
+DAMAGED = N_("This table's saved state is damaged; the server's operator has been told.")  # its answer, 503
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Served:
     faces: Faces = FACES  # the faces shown, kept for the whole server (by bytes), not per table
     pages: dict[str, str] = field(default_factory=dict)  # the page in each language: the same for every asker
     origin: str | None = None  # the public address's origin (--public-url): the only one that may act
+    damaged: bool = False  # its state file was found damaged while it ran: nothing is read or written again
 
 
 class FastJSON(DefaultJSONProvider):
