@@ -1,3 +1,4 @@
 from hhdcli.start import main
 
-main()
+if __name__ == "__main__":  # not when a worker process (spawned) imports it again
+    main()

@@ -18,6 +18,18 @@ class HhdError(Exception):
     def __str__(self) -> str:
         return f"{self.message} ({self.hint})" if self.hint else self.message
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # raised in a worker process (hhdcli.table.web.offloop), raised again in the server as it was: pickle's
+        # default would call the class with the message alone, losing the hint (or failing, for DownloadError)
+        return _again, (type(self), self.args, self.__dict__)
+
+
+def _again(kind: type[HhdError], args: tuple[object, ...], state: dict[str, object]) -> HhdError:
+    error = Exception.__new__(kind)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 class InputError(HhdError):
     """Bad input from the user: a file, an option value, a deck list."""

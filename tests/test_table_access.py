@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import sqlite3
 
 import pytest
@@ -122,7 +123,7 @@ def test_seats_are_the_hosts_alone_to_change(seated, path, body):
     refused_and_unchanged(seated, path, body, 401)
     refused_and_unchanged(seated, path, body, 403, token=seated.tokens["Anna"])
     refused_and_unchanged(seated, path, body, 401, headers=authorization(host="guessed"))
-    refused_and_unchanged(seated, path, body, 401, headers={"Cookie": "hhd_host=guessed"})
+    refused_and_unchanged(seated, path, body, 401, headers={"Cookie": f"hhd_host_{seated.port}=guessed"})
     assert seated.call(path, body, host=True)[0] == 200
 
 
@@ -151,14 +152,20 @@ def test_a_seat_is_one_phones_and_reads_without_a_token_are_a_spectators(seated)
 # --- nothing from the network reaches a traceback --------------------------------------------------------
 
 
+def with_port(cookies: bytes, port: int) -> bytes:
+    return re.sub(rb"\b(hhd_(?:code|player|host))=", lambda found: found[1] + b"_%d=" % port, cookies)
+
+
 def raw(t: Table, method: str, target: str, headers: list[tuple[bytes, bytes]], body: bytes = b"") -> tuple[int, bytes]:
-    """A request with headers as raw bytes (http.client would refuse to encode some)."""
+    """A request with headers as raw bytes (http.client would refuse to encode some). The cookies named
+    hhd_code, hhd_player and hhd_host are sent as a page of this table keeps them: a table at / names each with
+    its port (`hhd_code_8000`), so two tables of one laptop keep their own."""
     connection = http.client.HTTPConnection("127.0.0.1", t.port, timeout=10)
     try:
         own_host = any(name.lower() == b"host" for name, _ in headers)
         connection.putrequest(method, target, skip_host=own_host, skip_accept_encoding=True)
         for name, value in headers:
-            connection.putheader(name, value)
+            connection.putheader(name, with_port(value, t.port) if name.lower() == b"cookie" else value)
         if body:
             connection.putheader(b"Content-Length", str(len(body)).encode())
         connection.endheaders(body or None)
@@ -320,7 +327,7 @@ def test_a_page_trades_the_code_and_the_hosts_secret_for_cookies_of_its_tables_p
     assert answer.status == 200 and json.loads(answer.read()) == {"host": True}
     cookies = answer.headers.get_all("Set-Cookie")
     connection.close()
-    assert sorted(c.split("=")[0] for c in cookies) == ["hhd_code", "hhd_host"]
+    assert sorted(c.split("=")[0] for c in cookies) == [f"hhd_code_{coded.port}", f"hhd_host_{coded.port}"]
     assert all("HttpOnly" in c and "SameSite=Strict" in c and "Path=/;" in c + ";" for c in cookies)
     kept = "; ".join(c.split(";")[0] for c in cookies).encode()
     assert json.loads(raw(coded, "GET", "/api/state", [(b"Cookie", kept)])[1])["host"] is True

@@ -211,3 +211,32 @@ def test_a_log_cut_through_an_older_runs_frame_is_whole(crashed, tmp_path):
     older = bytes(8) + b"\xde\xad\xbe\xef" * 2 + bytes(8) + bytes(2048)  # another run's salts, half a page
     wal(state).write_bytes(log + older)
     assert inspect_state(state)["seed"] == "ember-tide-42"
+
+
+def test_a_state_file_damaged_while_the_table_runs_is_said_once_and_left_as_it_is(legacy_cache, library, tmp_path,
+                                                                                  capfd):
+    """Damage found by a request of a running table (the file overwritten under it) is one line in the host's
+    terminal and a 503 in the asker's language; from then on every request is refused at once, nothing is read
+    or written again, and the files stay byte for byte as the damage left them."""
+    from tablekit import kept
+
+    running = Table(tmp_path / "state.sqlite", library, legacy_cache)
+    try:
+        kept(running, "Anna")
+        assert running.as_("Anna", "/api/draw")[0] == 200
+        for name in ("state.sqlite", "state.sqlite-wal"):  # pages of both overwritten, as a bad disk or a hand
+            if (tmp_path / name).exists():
+                data = bytearray((tmp_path / name).read_bytes())
+                data[4096:40000:7] = b"U" * len(data[4096:40000:7])
+                (tmp_path / name).write_bytes(bytes(data))
+        capfd.readouterr()
+        status, answer = running.as_("Anna", "/api/draw")
+        assert status == 503 and "damaged" in answer["error"]
+        left = folder_hash(tmp_path)
+        assert running.call("/api/state", headers={"Accept-Language": "ru"}) == \
+            (503, {"error": "Сохранённое состояние этого стола повреждено; администратор сервера уже знает об этом."})
+        assert running.as_("Anna", "/api/undo")[0] == 503 and folder_hash(tmp_path) == left
+        said = [line for line in capfd.readouterr().err.splitlines() if line.startswith("hhd table:")]
+        assert len(said) == 1 and "damaged" in said[0] and "backup" in said[0], said
+    finally:
+        running.stop()

@@ -182,3 +182,24 @@ def test_opening_a_table_with_eight_of_the_largest_decks_keeps_another_tables_re
         assert len(waits) >= 3 and waits[-1] < max(0.25, took / 4)
     finally:
         server.stop()
+
+
+def test_a_long_pasted_list_is_read_in_a_process_of_its_own_and_its_refusal_comes_back_whole():
+    """A list of LONG_LIST characters or more is read by the server's worker process (so the interpreter's lock
+    stays with the loop): the same deck as read here, and hhd's refusal with its next step, as raised here."""
+    import os
+
+    from hhdcli.decklists import parse_deck
+    from hhdcli.errors import InputError
+    from hhdcli.table.web import offloop
+
+    listed = "4 Lightning Bolt\n20 Mountain\n" * (offloop.LONG_LIST // 20)
+    assert offloop.parsed_apart(listed, "Anna") == parse_deck(listed, "Anna")
+    assert offloop._worker is not None and os.getpid() not in offloop._worker._processes  # read apart
+    not_json = "{" + " " * offloop.LONG_LIST
+    with pytest.raises(InputError) as here:
+        parse_deck(not_json, "Anna")
+    with pytest.raises(InputError) as apart:
+        offloop.parsed_apart(not_json, "Anna")
+    assert (apart.value.message, apart.value.hint) == (here.value.message, here.value.hint)
+    assert offloop.parsed_apart("4 Forest", "Ben").main[0].name == "Forest"  # a short one here, at once

@@ -248,7 +248,7 @@ def test_a_phone_replaced_mid_game_a_late_player_and_a_spectator_in_russian(brow
     anna.press("opening-hand")
     anna.until(lambda: len(anna.hand()) == 2)
     held = anna.hand()
-    old = anna.browser.get_cookie("hhd_player")["value"]  # HttpOnly: the page's scripts never read it
+    old = anna.browser.get_cookie(f"hhd_player_{table.port}")["value"]  # HttpOnly: the page's scripts never read it
     assert old not in anna.js("return JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + document.cookie")
     laptop.until(lambda: any("Anna" in t and "2 Адские карты" in t for t in laptop.texts("#players li")))
     # Anna's phone dies: the board shows her re-seat code; the new phone scans it and holds her hand
@@ -830,10 +830,22 @@ def test_an_address_without_the_join_code_explains_itself_in_the_phones_language
         assert "#code=" in browser.find_element("css selector", ".box").text
         page = Page(browser, running.url + "/#code=s3cret")
         assert page.js("return location.href") == running.url + "/"
-        kept = browser.get_cookie("hhd_code")
+        # named with the table's port: another hhd table of this laptop (another port, also at /) keeps its own
+        kept = browser.get_cookie(f"hhd_code_{running.port}")
         assert kept["value"] == "s3cret" and kept["httpOnly"] and kept["sameSite"] == "Strict"
         page.seat("Anna")
-        assert browser.get_cookie("hhd_player")["httpOnly"]
+        assert browser.get_cookie(f"hhd_player_{running.port}")["httpOnly"]
+
+        # a second hhd table of the same laptop (another port, also at /), joined in the same browser as Ben: the
+        # first keeps its code and Anna's seat
+        other = Table(tmp_path / "other.sqlite", library, legacy_cache, code="0th3r")
+        try:
+            ben = Page(browser, other.url + "/#code=0th3r")
+            ben.seat("Ben")
+            again = Page(browser, running.url + "/")  # no join page: its code is kept (Page waits for the table)
+            again.until(lambda: again.shown("me") and "Anna" in again.text("me"))  # and Anna's seat
+        finally:
+            other.stop()
     finally:
         speaking(browser, "en-US")
         running.stop()

@@ -89,11 +89,12 @@ def linked_deck(text: str, read_link: Callable[[str], Deck] | None) -> Deck | No
         raise LinkUnread(exc.message) from exc
 
 
-def read_deck(text: str, source: str = "deck", read_link: Callable[[str], Deck] | None = None) -> Deck:
-    """A pasted deck list (any format hhd check reads) or a deck's link."""
+def read_deck(text: str, source: str = "deck", read_link: Callable[[str], Deck] | None = None,
+              parse: Callable[[str, str], Deck] | None = None) -> Deck:
+    """A pasted deck list (any format hhd check reads; read by `parse`, else here) or a deck's link."""
     from hhdcli.decklists import parse_deck
 
-    deck = linked_deck(text, read_link) or parse_deck(text, source)
+    deck = linked_deck(text, read_link) or (parse or parse_deck)(text, source)
     if not deck.main and not deck.sideboard:
         raise EmptyDeck
     return deck

@@ -271,11 +271,13 @@ class Session:
         with self.store.transaction() as tx:
             return handler(Act(tx, self.views, actor, lang, self.seed), **params)
 
-    def deck_of(self, text: str, read_link: Callable[[str], Deck] | None = None) -> PlayerDeck:
-        """A pasted deck list or a deck's link (read by `read_link`, else the session's), read as hhd check
-        reads it: its colors, lands and warnings. Read before the action, outside its transaction: a link or
-        Scryfall takes time."""
-        return deck_of(read_deck(text, read_link=read_link or self.read_link), self.hellscube, self.lookup)
+    def deck_of(self, text: str, read_link: Callable[[str], Deck] | None = None,
+                parse: Callable[[str, str], Deck] | None = None) -> PlayerDeck:
+        """A pasted deck list (read by `parse`, else here) or a deck's link (read by `read_link`, else the
+        session's), read as hhd check reads it: its colors, lands and warnings. Read before the action, outside
+        its transaction: a link or Scryfall takes time."""
+        return deck_of(read_deck(text, read_link=read_link or self.read_link, parse=parse), self.hellscube,
+                       self.lookup)
 
 
 __all__ = ["OWN_CARDS", "Session"]

@@ -691,3 +691,16 @@ def disk_full(error: BaseException) -> bool:
             return True
         found = found.__cause__ or found.__context__
     return False
+
+
+def damage_found(error: BaseException) -> bool:
+    """SQLite's SQLITE_CORRUPT or SQLITE_NOTADB ("database disk image is malformed"): the state file or its -wal
+    damaged under a running table (a disk, a hand, a restore over it), here or under the error it caused."""
+    found: BaseException | None = error
+    while found is not None:
+        code = getattr(found, "sqlite_errorcode", None)
+        if isinstance(found, sqlite3.DatabaseError) and code is not None \
+                and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+            return True
+        found = found.__cause__ or found.__context__
+    return False

@@ -231,10 +231,12 @@ class Community:
         """A seat's colors, from its pasted deck list or link (read as a phone's /api/deck reads it) or its
         letters; a refusal says whose seat."""
         from hhdcli.table.game import decks
+        from hhdcli.table.web.offloop import parsed_apart
 
         try:
             if seat.deck.strip():
-                return decks.deck_of(decks.read_deck(seat.deck, name, self.read_link), self.cache.cards)
+                deck = decks.read_deck(seat.deck, name, self.read_link, parsed_apart)  # a long list apart
+                return decks.deck_of(deck, self.cache.cards)
             return decks.picked_colors(seat.colors)
         except decks.BadColors as exc:
             raise Refused("{name}: colors are the letters W U B R G P", "for example RG, or paste the deck list",

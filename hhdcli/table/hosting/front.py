@@ -23,6 +23,7 @@ from hhdcli.errors import HhdError
 from hhdcli.i18n import N_
 from hhdcli.table.hosting.community import MAX_SEATS, Community, Refused, Seat, shown_short, table_id, table_path
 from hhdcli.table.hosting.throttle import EVERYONE
+from hhdcli.table.web.context import DAMAGED
 from hhdcli.table.web.i18n import asker_language, choose_language, translations
 from hhdcli.table.web.offloop import off_loop
 
@@ -154,7 +155,6 @@ def _strict(response: Response) -> Response:
 FAILED = N_("The server failed to do that; its log says why.")
 TABLE_ID = re.compile("[0-9a-f]{64}")  # a join code's SHA-256 (community.table_id)
 NO_TABLE = N_("No table is at this address: it may have been idle too long and deleted, or the link is cut short.")
-DAMAGED = N_("This table's saved state is damaged; the server's operator has been told.")
 
 
 def dispatcher(community: Community, front: Flask) -> Callable[..., Iterable[bytes]]:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from flask import jsonify
@@ -95,12 +94,12 @@ def deck(actor: str) -> Any:
     """A player's deck from their phone: {"text": a pasted list, any format hhd check reads, or a deck's link}
     or {"colors": "RG"}. The answer says the deck's colors and what hhd check would warn of; the take rule uses
     them from the next draw."""
-    from hhdcli.table.web.offloop import off_loop
+    from hhdcli.table.web.offloop import off_loop, parsed_apart
 
     session, sent = served().session, bodies.deck()
-    # a link is read from its site off the server's loop
-    reader = None if session.read_link is None else partial(off_loop, session.read_link)
-    found = session.deck_of(sent, reader) if isinstance(sent, str) else sent
+    # off the server's loop: a link's site and Scryfall answer in their time, and a long list is read in a
+    # process of its own (parsed_apart)
+    found = off_loop(session.deck_of, sent, None, parsed_apart) if isinstance(sent, str) else sent
     session.act(Action.DECK, actor, colors=found.letters)
     return jsonify(deck_answer(actor, found, gettext()))
 

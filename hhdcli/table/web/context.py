@@ -12,6 +12,7 @@ from enum import Enum
 from functools import wraps
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, g, request
 from flask.json.provider import DefaultJSONProvider
@@ -28,6 +29,7 @@ from hhdcli.table.web.images import FACES, Faces
 CODE_COOKIE, TOKEN_COOKIE, HOST_COOKIE = "hhd_code", "hhd_player", "hhd_host"  # each kept for its table's path
 AUTH_SCHEME = "Table"  # Authorization: Table code=…, player=…, host=… (a script's way; a page's is its cookies)
 KEPT_FOR = 30 * 86400  # seconds a page keeps a table's code, its seat and the host's secret
+DAMAGED = N_("This table's saved state is damaged; the server's operator has been told.")  # its answer, 503
 
 
 @dataclass
@@ -44,6 +46,7 @@ class Served:
     faces: Faces = FACES  # the faces shown, kept for the whole server (by bytes), not per table
     pages: dict[str, str] = field(default_factory=dict)  # the page in each language: the same for every asker
     origin: str | None = None  # the public address's origin (--public-url): the only one that may act
+    damaged: bool = False  # its state file was found damaged while it ran: nothing is read or written again
 
 
 class FastJSON(DefaultJSONProvider):
@@ -117,7 +120,7 @@ def credentials() -> dict[str, str]:
 
 def carried(key: str, cookie: str) -> str | None:
     """A secret the request carries: in Authorization (a script's), else in this table's cookie (a page's)."""
-    value = credentials().get(key) or request.cookies.get(cookie)
+    value = credentials().get(key) or request.cookies.get(cookie_name(cookie, table_path()))
     return value if value and text_ok(value) else None
 
 
@@ -141,8 +144,22 @@ def keep_cookie(response: BaseResponse, cookie: str, value: str, path: str) -> N
     """A secret the page keeps for one table: its code, its seat's token, the host's secret. HttpOnly (no script
     reads it), SameSite=Strict (no other site's request carries it), for the table's path alone (another table of
     the same server keeps its own); Secure is added under https (online.py)."""
-    response.set_cookie(cookie, value, max_age=KEPT_FOR if value else 0, path=path, httponly=True,
-                        samesite="Strict")
+    response.set_cookie(cookie_name(cookie, path), value, max_age=KEPT_FOR if value else 0, path=path,
+                        httponly=True, samesite="Strict")
+
+
+def cookie_name(cookie: str, path: str) -> str:
+    """A table's name for one of its cookies. A browser keeps cookies per host, not per port: two `hhd table`s of
+    one laptop (ports 8000 and 8001, both at /) would each overwrite the other's code, seat and host secret, so a
+    table at / names its cookies with its port (`hhd_code_8000`); a table under a path of its own (hhd serve's
+    /t/<id>/) is kept apart by the path already."""
+    if path != "/":
+        return cookie
+    try:
+        port = urlsplit(f"//{request.host}").port
+    except ValueError:  # a Host header whose port is no port: the name without one
+        port = None
+    return f"{cookie}_{port}" if port else cookie
 
 
 def table_path() -> str:

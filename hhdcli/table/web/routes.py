@@ -33,11 +33,12 @@ from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.table.game.changes import Changes
 from hhdcli.table.game.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.game.session import Session
-from hhdcli.table.game.store import disk_full
+from hhdcli.table.game.store import damage_found, disk_full
 from hhdcli.table.web import actions, bodies, reads
 from hhdcli.table.web.bodies import MAX_BODY
 from hhdcli.table.web.context import (
     CODE_COOKIE,
+    DAMAGED,
     HOST_COOKIE,
     NO_SEAT,
     TOKEN_COOKIE,
@@ -85,6 +86,19 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
 
 
 # --- guards ------------------------------------------------------------------------------------------------
+
+
+@table.before_app_request
+def not_damaged() -> Any:
+    """A table whose state file was found damaged while it ran reads and writes nothing more."""
+    return damaged_answer() if served().damaged else None
+
+
+def damaged_answer() -> Any:
+    said = gettext()(DAMAGED)
+    if request.method == "GET" and not request.path.startswith(("/api/", "/cards/", "/tokens/")):
+        return Response(said, status=503, mimetype="text/plain")
+    return jsonify(error=said), 503
 
 
 @table.before_app_request
@@ -152,9 +166,16 @@ def http_error(error: HTTPException) -> Any:
 
 @table.app_errorhandler(Exception)
 def failed(error: Exception) -> Any:
-    """hhd's own failure: one line in the host's terminal, and an answer that names no internals."""
+    """hhd's own failure: one line in the host's terminal, and an answer that names no internals. A state file
+    found damaged while the table runs is said once; from then on the table refuses every request (`damaged`)
+    and touches the file no more, left as it is for a backup to be restored."""
     from hhdcli.output import echo
 
+    if damage_found(error):
+        served().damaged = True
+        echo(f"hhd table: the state file {served().session.path} is damaged ({error}): the table answers 503 and "
+             "writes nothing more; stop it and restore the file with its -wal from a backup", err=True)
+        return damaged_answer()
     # through the write guard: the path is the client's, and may hold an escape sequence
     echo(f"hhd table: {request.method} {request.path} failed: {type(error).__name__}: {error}", err=True)
     if disk_full(error):  # SQLite rolled the action back: every action answered before it is kept
