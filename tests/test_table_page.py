@@ -976,6 +976,9 @@ def test_a_hell_card_through_the_zones_life_turns_and_a_pasted_deck_on_the_phone
     assert all(line[0].isupper() for line in cleo.texts("#deck-said li")), cleo.texts("#deck-said li")
     assert next(p for p in table.state()["players"] if p["name"] == "Cleo")["colors"] == "UG"
     laptop.until(lambda: any("Cleo" in line and "{U}" not in line for line in laptop.log()))
+    # the log says the deck's colors as the deck's own line does: their symbols, never their letters in braces
+    assert laptop.js("return [...document.querySelectorAll('#log li > span:first-child .ms')]"
+                     ".map(s => s.getAttribute('aria-label'))")[:2] == ["{U}", "{G}"]
     for page in (anna, ben, cleo):
         assert page.js(FROWNS) == []
 

@@ -1,7 +1,7 @@
 // The log, in sentences: "Anna drew a Hell card" (which one is hers to know), "Ben declined Hype Train". The
 // actions are named as the server's Action enum names them (ACTIONS, from the bootstrap).
 import { el, page } from "./page.js";
-import { stepName } from "./names.js";
+import { rich, stepName, symbolOf } from "./names.js";
 import { ACTIONS as A, CARD_COUNTERS as CC, COINS, ENDS, F, P, PLAYER_COUNTERS as PC, T, sentence } from "./i18n.js";
 
 // a card put on top of a library or at its bottom, said by the log's entry (its `end`, End's)
@@ -78,7 +78,7 @@ function playerCounterOff(kind, n) {
 
 export function logLine(e) {
   const li = el("li", "", e.undone ? { class: "undone" } : {});
-  li.append(el("span", logSentence(e)));
+  li.append(rich(el("span", ""), logSentence(e)));  // a deck's colors drawn as their symbols
   // the game is said of an earlier game's lines only: the log's lines stay one line each, read across the table
   const said = [...(e.undone ? [T("taken back")] : []), ...(e.game !== page.state.game ? [T("game") + " " + e.game] : [])];
   if (said.length) li.append(el("span", said.join(" · "), { class: "small" }));
@@ -90,7 +90,7 @@ export function logSentence(e) {
   const d = e.detail || {};
   const v = { player: e.player || sentence(T("the host")), card: d.name || "", count: d.count ?? 0, game: d.game ?? e.game,
               whose: d.whose || "", kind: d.kind || "", delta: Math.abs(d.delta || 0), sides: d.sides ?? "", result: d.result ?? "",
-              step: stepName(d.step || ""), colors: d.colors || "", token: d.token || "", source: d.source || "", total: d.count ?? 0 };
+              step: stepName(d.step || ""), colors: [...(d.colors || "")].map(symbolOf).join(""), token: d.token || "", source: d.source || "", total: d.count ?? 0 };
   if (e.action === A.UNDO) {  // the line taken back, said again as this viewer read it, after who took it back
     const what = logSentence({ action: d.undone, player: d.whose, game: e.game, detail: d.entry || {} });
     return F(T("{player} took back: {what}"), { player: v.player, what });

@@ -1,7 +1,8 @@
 // The Hell table's page: a phone's hand, or the laptop's board. The buttons wired to the API, then connected.
 import { $, VIEW_KEY, el, page, setDrawn } from "./page.js";
 import { api, call, connect, onState, showError, undo } from "./api.js";
-import { boardView, closeCounters, closeEnd, nextStep, render, rich, sayLast, symbolOf } from "./render.js";
+import { boardView, closeCounters, closeEnd, nextStep, render, sayLast } from "./render.js";
+import { rich, symbolOf } from "./names.js";
 import { F, T, VERDICTS, sentence } from "./i18n.js";
 
 onState(render);

@@ -1,27 +1,11 @@
 // What the page shows: the state the API read, drawn into the page's sections (a phone's hand, or the laptop's
 // board), and the dialogs a card or a seat opens.
 import { $, el, page, setDrawn } from "./page.js";
-import { CARD_COUNTERS as CC, COMMANDER_KEY, DESTINATIONS as TO, ENDS, F, OPENINGS, P, PLAYER_COUNTERS as PC, STEP_ORDER, SYMBOLS, T, ZONES } from "./i18n.js";
+import { CARD_COUNTERS as CC, COMMANDER_KEY, DESTINATIONS as TO, ENDS, F, OPENINGS, P, PLAYER_COUNTERS as PC, STEP_ORDER, T, ZONES } from "./i18n.js";
 import { call, join } from "./api.js";
 import { logLine, logSentence } from "./log.js";
-import { cardCounterName, commanderOf, playerCounterName, stepName } from "./names.js";
+import { cardCounterName, commanderOf, playerCounterName, rich, stepName, symbolOf } from "./names.js";
 
-// card text with its mana symbols drawn as symbols ({2} → a grey circle with 2, as hhd's PDFs draw it)
-export function rich(target, text) {
-  target.replaceChildren();
-  let last = 0;
-  for (const m of (text || "").matchAll(/\{([^{}]{1,12})\}/g)) {
-    target.append(text.slice(last, m.index)); last = m.index + m[0].length;
-    const s = SYMBOLS[m[1]];
-    if (!s) { target.append(m[0]); continue; }
-    const span = el("span", s.label, { class: "ms" + (s.phyrexian ? " phy" : "") + (s.unknown ? " unknown" : ""), role: "img", "aria-label": m[0] });
-    span.style.background = s.bg;  // CSSOM, which the page's style-src 'self' allows (a style="" attribute it would not)
-    target.append(span);
-  }
-  target.append(text ? text.slice(last) : "");
-  return target;
-}
-export function symbolOf(letter) { return SYMBOLS[letter] ? "{" + letter + "}" : letter; }  // a color letter, for rich() to draw as its symbol
 function image(img, card, alt = card.name) {  // the print image from the laptop's cache, else the face hhd draws: never another site
   img.alt = alt;  // "" where the card's name is written beside it
   if (card.face) img.src = card.face;
@@ -157,7 +141,7 @@ function renderLives(me) {
   renderCounters();
 }
 // the table's newest line, said in the bar's Table… dialog after a die, a coin or a turn asked there
-export function sayLast() { const last = page.state.log[0]; $("tools-said").textContent = last ? logSentence(last) : ""; }
+export function sayLast() { const last = page.state.log[0]; rich($("tools-said"), last ? logSentence(last) : ""); }
 export function nextStep() {
   const turn = page.state.turn;
   const at = TURN.indexOf(turn.step);
