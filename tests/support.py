@@ -61,6 +61,10 @@ Route = Callable[["Handler"], Reply]
 
 
 class _QuietServer(ThreadingHTTPServer):
+    # socketserver's default backlog is 5: a sixth connection made at once had its SYN dropped and came a second
+    # later, as no real server answers (hhd's eight download workers connect together)
+    request_queue_size = 128
+
     def handle_error(self, request, client_address) -> None:
         """A client hanging up on a deliberately slow or huge answer is expected here, not news."""
         import sys

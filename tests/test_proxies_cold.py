@@ -225,12 +225,15 @@ def test_hhd_killed_mid_download_leaves_a_child_that_stops_at_its_next_image_wit
         time.sleep(0.01)
     assert _downloading(process.pid) == 2
     process.kill()
+    asked_before = len(server.hits)
     process.wait(timeout=10)
     deadline = time.monotonic() + 10
     while session_processes(process.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert session_processes(process.pid) == {}
-    assert _temp_files(tmp_path) == [] and len(server.hits) < 30
+    # after the kill, at most the requests both processes had under way (four workers each) reach the server;
+    # a child that ran on would ask for the rest of its half (over a dozen)
+    assert _temp_files(tmp_path) == [] and len(server.hits) - asked_before <= 8
 
 
 # --- progress, counted in one place for both halves ---------------------------------------------------------

@@ -128,13 +128,16 @@ class ImageStore:
             return exc.reason
 
 
+WAKE = 0.05  # seconds: how long a stop asked for (Ctrl-C, the parent gone) can wait to be seen
+
+
 def fetch_each(one: Callable[[str], ImageResult], urls: list[str], workers: int,
                stop: threading.Event | None = None, abort: Callable[[], None] | None = None) -> Iterator[ImageResult]:
     """Each image's result as soon as it is made, `workers` at a time: the one download loop, run for this
     process's half of a `Fetching`, for its child's half, and for what the child did not send. Once `stop` is
     set, or the caller stops reading (Ctrl-C; the parent gone), no download is begun, those under way are cut
     off by `abort` (the client's), and what they were writing is finished or removed."""
-    from concurrent.futures import ThreadPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
     def unless_stopped(url: str) -> ImageResult | None:
         return None if stop is not None and stop.is_set() else one(url)
@@ -142,10 +145,16 @@ def fetch_each(one: Callable[[str], ImageResult], urls: list[str], workers: int,
     pool = ThreadPoolExecutor(max_workers=max(1, workers))
     finished = False
     try:
-        for future in as_completed([pool.submit(unless_stopped, url) for url in urls]):
-            result = future.result()
-            if result is not None:
-                yield result
+        pending = {pool.submit(unless_stopped, url) for url in urls}
+        while pending:
+            # Woken every WAKE seconds, not only when an image is done: Ctrl-C or the parent's death (SIGTERM) may
+            # be delivered to a download thread, and Python runs the handler in this thread only once it runs
+            # again; waiting for the next image let every worker begin another download first.
+            done, pending = wait(pending, timeout=WAKE, return_when=FIRST_COMPLETED)
+            for future in done:
+                result = future.result()
+                if result is not None:
+                    yield result
         finished = True
     finally:
         if not finished and abort is not None:
