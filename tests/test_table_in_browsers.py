@@ -252,9 +252,10 @@ const done = arguments[arguments.length - 1];
   const api = await import(new URL("api.js", document.querySelector("script[type=module]").src));
   await api.refresh(true);  // the connection is open and warm
   performance.clearResourceTimings();
-  for (let i = 0; i < 30; i++) await api.refresh(true);
-  const reads = performance.getEntriesByType("resource").filter(e => new URL(e.name).pathname.endsWith("/api/state"));
-  done(reads.map(e => [e.responseEnd - e.startTime, e.connectStart === e.fetchStart && e.connectEnd === e.fetchStart]));
+  const reads = () => performance.getEntriesByType("resource").filter(e => new URL(e.name).pathname.endsWith("/api/state"));
+  // a refresh asked while the page's own read is under way (its timer, a push) joins that read: asked until 30 ran
+  for (let i = 0; i < 60 && reads().length < 30; i++) await api.refresh(true);
+  done(reads().map(e => [e.responseEnd - e.startTime, e.connectStart === e.fetchStart && e.connectEnd === e.fetchStart]));
 })().catch(e => done(String(e)));
 """
 
