@@ -25,7 +25,18 @@ from hhdcli.table.hosting.community import UNLOAD_AFTER, Community, Seat, table_
 from hhdcli.table.hosting.online import Public
 from hhdcli.table.hosting.opening import stream_changes
 from hhdcli.table.hosting.throttle import RULES, Throttle
+from hhdcli.table.web.context import SERVED
 from support import code_messages
+
+
+def table_client(community: Community, code: str):
+    """A test client of the server's tables' app, its requests for the table with this code (as the dispatcher
+    hands them on)."""
+    found = community.table_for(code)
+    assert found is not None and not isinstance(found, str)
+    client = community.app.test_client()
+    client.environ_base[SERVED] = found
+    return client
 
 
 class Server:
@@ -289,8 +300,8 @@ def test_a_table_idle_past_expire_is_deleted_with_its_short_code(legacy_cache, t
     later = time.time() + 2 * 86400
     os.utime(tmp_path / "tables" / table_id(busy.code) / "state.sqlite", (later, later))  # acted at since
     assert community.sweep(now=later + 10) == [table_id(idle.code)]
-    assert community.app_for(idle.code) is None and community.code_for_short(idle.short) is None
-    assert community.app_for(busy.code) is not None
+    assert community.table_for(idle.code) is None and community.code_for_short(idle.short) is None
+    assert community.table_for(busy.code) is not None
 
 
 def test_a_table_nobody_listens_to_leaves_memory_after_two_minutes_closed_and_comes_back_at_its_next_request(
@@ -299,9 +310,7 @@ def test_a_table_nobody_listens_to_leaves_memory_after_two_minutes_closed_and_co
     idle = community.open([Seat("Anna", "R")], "idle-2", None)
     watched = community.open([Seat("Ben", "G")], "watched-2", None)
     for opened in (idle, watched):
-        app = community.app_for(opened.code)
-        assert app is not None and not isinstance(app, str)
-        with app.test_client() as client:
+        with table_client(community, opened.code) as client:
             assert client.post("/api/join", json={"player": "Anna" if opened is idle else "Ben"},
                                headers=authorization(opened.code)).status_code == 200
     stream = community.loaded[table_id(watched.code)].changes.stream("Ben")
@@ -313,9 +322,7 @@ def test_a_table_nobody_listens_to_leaves_memory_after_two_minutes_closed_and_co
     assert community.unload_idle(now + UNLOAD_AFTER + 1) == [table_id(idle.code)]  # the watched table stays
     assert sorted(p.name for p in folder.iterdir()) == ["library.json", "short", "state.sqlite"]  # closed, whole
     assert UNLOAD_AFTER <= 180
-    again = community.app_for(idle.code)
-    assert again is not None and not isinstance(again, str)
-    with again.test_client() as client:
+    with table_client(community, idle.code) as client:
         assert client.get("/api/state", headers=authorization(idle.code)).json["players"][0]["seated"] is True
     stream.close()
 
@@ -361,6 +368,6 @@ def test_a_table_whose_state_file_is_another_tables_is_refused_alone(legacy_cach
         (folder / name).unlink(missing_ok=True)
         if (tmp_path / "tables" / table_id(first.code) / name).exists():
             (folder / name).write_bytes((tmp_path / "tables" / table_id(first.code) / name).read_bytes())
-    assert "another table" in str(community.app_for_id(table_id(second.code)))
-    assert community.app_for_id(table_id(first.code)) is not None
-    assert community.app_for_id("../" + table_id(first.code)[3:]) is None
+    assert "another table" in str(community.table_for_id(table_id(second.code)))
+    assert community.table_for_id(table_id(first.code)) is not None
+    assert community.table_for_id("../" + table_id(first.code)[3:]) is None

@@ -27,7 +27,6 @@ from hhdcli.table.game.decks import MAX_DECK_TEXT  # a pasted deck list's charac
 from hhdcli.table.game.errors import TableError
 
 if TYPE_CHECKING:
-    from flask import Flask
 
     from hhdcli.cache import CardCache
     from hhdcli.decklists import Deck
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
     from hhdcli.table.game.decks import PlayerDeck
     from hhdcli.table.hosting.online import Public
     from hhdcli.table.hosting.throttle import Throttle
+    from hhdcli.table.web.context import Served
 
 SHORT_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # 32 letters, none mistaken for another (no I, O, 0, 1)
 SHORT_LENGTH = 8  # 40 bits
@@ -104,7 +104,7 @@ class Opened:
 
 @dataclass
 class Loaded:
-    app: Flask
+    served: Served
     changes: Changes
     used: float = field(default_factory=time.monotonic)
 
@@ -147,6 +147,10 @@ class Community:
         self.tables.mkdir(parents=True, exist_ok=True)
         self.shorts.mkdir(parents=True, exist_ok=True)
         self.loaded: dict[str, Loaded] = {}
+        from hhdcli.table.hosting.online import guarded
+        from hhdcli.table.web.routes import tables_app
+
+        self.app = guarded(tables_app(), public, throttle)  # one app for every table: its request says which
         self.damaged: dict[str, str] = {}  # table id: why (said once in the log)
 
     # --- opening a table ---------------------------------------------------------------------------
@@ -271,18 +275,19 @@ class Community:
         except (OSError, UnicodeError):
             return None
 
-    def app_for(self, code: str) -> Flask | str | None:
-        """The app of the table with this code (see app_for_id)."""
-        return self.app_for_id(table_id(code))
+    def table_for(self, code: str) -> Served | str | None:
+        """The table with this code (see table_for_id)."""
+        return self.table_for_id(table_id(code))
 
-    def app_for_id(self, key: str) -> Flask | str | None:
-        """The table's app; the reason when its files are damaged; None when no table has this id."""
+    def table_for_id(self, key: str) -> Served | str | None:
+        """The table (what `app` serves for it); the reason when its files are damaged; None when no table
+        has this id."""
         if len(key) != 64 or key.strip("0123456789abcdef"):  # not a SHA-256 in hex: no folder to look for
             return None
         loaded = self.loaded.get(key)
         if loaded is not None:
             loaded.used = time.monotonic()
-            return loaded.app
+            return loaded.served
         if key in self.damaged:
             return self.damaged[key]
         folder = self.tables / key
@@ -296,12 +301,12 @@ class Community:
             self.log(f"hhd serve: table {key[:12]} refused: {why}".replace(str(folder), key[:12]))
             return why
         self.loaded[key] = fresh
-        return fresh.app
+        return fresh.served
 
     def _load(self, folder: Path) -> Loaded:
         from hhdcli.library import open_library
-        from hhdcli.table.hosting.online import table_app
         from hhdcli.table.hosting.opening import open_session
+        from hhdcli.table.web.context import Served
 
         found: list[str] = []
 
@@ -325,9 +330,8 @@ class Community:
         code = found[-1]
         changes = self.changes()
         join = self.public.join_url(code, table_path(folder.name))
-        app = table_app(session, code, changes, public=self.public, throttle=self.throttle,
-                        join_urls=[join] if join else [], images=self.images)
-        return Loaded(app, changes)
+        return Loaded(Served(session, code, session.host_secret(), changes, join_urls=[join] if join else [],
+                             images=self.images, origin=self.public.origin), changes)
 
     # --- forgetting tables -------------------------------------------------------------------------
 
@@ -362,7 +366,7 @@ class Community:
         """A table out of memory, its state file closed: whole in itself, its write-ahead log folded in."""
         loaded = self.loaded.pop(key, None)
         if loaded is not None:
-            loaded.app.extensions["hhd-table"].session.close()
+            loaded.served.session.close()
 
     def _delete(self, folder: Path) -> None:
         try:

@@ -1,6 +1,6 @@
 """`hhd serve`'s web side: the front page (en/ru) where anyone opens a table or types a short code, and the
-dispatcher that hands each request to its table by its path: a table is served at `/t/<table id>/` (its app
-mounted there, SCRIPT_NAME), the id being its join code's SHA-256, which grants nothing; the code itself travels
+dispatcher that hands each request to its table by its path: a table is served at `/t/<table id>/` (the
+tables' one app mounted there, SCRIPT_NAME), the id being its join code's SHA-256, which grants nothing; the code itself travels
 in the table's cookie or Authorization (hhdcli/table/web/routes.py), never in an address. Any other path is the front
 page's.
 
@@ -23,7 +23,7 @@ from hhdcli.errors import HhdError
 from hhdcli.i18n import N_
 from hhdcli.table.hosting.community import MAX_SEATS, Community, Refused, Seat, shown_short, table_id, table_path
 from hhdcli.table.hosting.throttle import EVERYONE
-from hhdcli.table.web.context import DAMAGED
+from hhdcli.table.web.context import DAMAGED, SERVED
 from hhdcli.table.web.i18n import asker_language, choose_language, translations
 from hhdcli.table.web.offloop import off_loop
 
@@ -77,7 +77,7 @@ def front_app(community: Community) -> Flask:
         from hhdcli.table.web.routes import CODE_COOKIE, keep_cookie
 
         code = community.code_for_short(request.form.get("short", ""))
-        if code is None or community.app_for(code) is None:
+        if code is None or community.table_for(code) is None:
             community.throttle.count("missed", EVERYONE)  # guesses from every address, bounded together
             return page(_("No table has this code: check its letters with the host."), 404)
         path = table_path(table_id(code))
@@ -158,8 +158,8 @@ NO_TABLE = N_("No table is at this address: it may have been idle too long and d
 
 
 def dispatcher(community: Community, front: Flask) -> Callable[..., Iterable[bytes]]:
-    """The server's one WSGI app: /t/<id>/… goes to that table's app (mounted at /t/<id>), the rest to the front
-    page's."""
+    """The server's one WSGI app: /t/<id>/… goes to the tables' app (mounted at /t/<id>) for that table, the rest
+    to the front page's."""
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         path = str(environ.get("PATH_INFO", "/"))
@@ -173,14 +173,15 @@ def dispatcher(community: Community, front: Flask) -> Callable[..., Iterable[byt
             start_response("308 Permanent Redirect", [("Location", f"/t/{key}/" + (f"?{query}" if query else "")),
                                                      ("Content-Length", "0")])
             return [b""]
-        found = community.app_for_id(key)
+        found = community.table_for_id(key)
         if isinstance(found, str):  # the table's files are damaged: its players are told, the others go on
             return refusal(environ, start_response, "503 Service Unavailable", DAMAGED, [("Retry-After", "600")])
         if found is None:
             return refusal(environ, start_response, "404 Not Found", NO_TABLE)
         environ["SCRIPT_NAME"] = str(environ.get("SCRIPT_NAME", "")) + f"/t/{key}"
         environ["PATH_INFO"] = "/" + rest
-        return found(environ, start_response)
+        environ[SERVED] = found
+        return community.app(environ, start_response)
 
     return app
 

@@ -1,8 +1,8 @@
 """A table reachable from anywhere: its public address (`--public-url`, HHD_PUBLIC_URL), trust in a reverse
 proxy only when the operator says so (`--behind-proxy`, one hop), and the guards every answer carries.
 
-`table_app` builds a table's app, once, for `hhd table` and `hhd serve` alike (the app, the proxy's one hop, the
-per-address limits), so the two cannot drift; `Guarded` is the WSGI middleware both servers wrap outermost
+`guarded` puts the proxy's one hop and the per-address limits on the table routes' app, for `hhd table`'s one
+table (`table_app`) and `hhd serve`'s one app for all of its tables alike, so the two cannot drift; `Guarded` is the WSGI middleware both servers wrap outermost
 (hhdcli/table/hosting/server.py), so every answer carries the guards, the apps' and the server's own alike: the
 Content-Security-Policy, `Referrer-Policy: same-origin`, `X-Content-Type-Options: nosniff`, and under https
 HSTS and the Secure flag on every cookie."""
@@ -75,17 +75,19 @@ def public_url(given: str | None) -> str | None:
 
 def table_app(session: Session, code: str | None, changes: Changes, *, public: Public, throttle: Throttle,
               join_urls: list[str], images: Path | None) -> Flask:
-    """A table's app as `hhd table` and `hhd serve` serve it: its routes, the proxy's one hop, and every POST
-    counted per address (hhdcli/table/hosting/throttle.py)."""
+    """`hhd table`'s app: its one table's routes, with the guards of every table of `hhd serve` (`guarded`)."""
     from hhdcli.table.web.routes import create_app
 
-    app = create_app(session, code, changes, host_secret=session.host_secret(), join_urls=join_urls, images=images,
-                     origin=public.origin)
+    return guarded(create_app(session, code, changes, host_secret=session.host_secret(), join_urls=join_urls,
+                              images=images, origin=public.origin), public, throttle)
+
+
+def guarded(app: Flask, public: Public, throttle: Throttle) -> Flask:
+    """A table app as `hhd table` and `hhd serve` serve it: the proxy's one hop, and every POST counted per
+    address (hhdcli/table/hosting/throttle.py)."""
     harden(app, public)
     throttle.install(app)
     return app
-
-
 
 
 def harden(app: Any, public: Public) -> None:

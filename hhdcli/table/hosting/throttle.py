@@ -103,7 +103,7 @@ class Throttle:
             self._limiter.hit(item, kind, asker)
 
     def install(self, app: Any) -> None:
-        """A table's app: every POST is counted per address, a join also against the joins' rule."""
+        """The tables' app: every POST is counted per address, a join also against the joins' rule."""
         from flask import jsonify, request
 
         from hhdcli.table.web.routes import gettext

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, g, request
+from flask import Blueprint, g, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -68,8 +68,11 @@ class FastJSON(DefaultJSONProvider):
         return super().dumps(obj, **kwargs)
 
 
+SERVED = "hhd.table"  # the request's environ key of the table it is for (routes.serving, hhd serve's dispatcher)
+
+
 def served() -> Served:
-    found: Served = current_app.extensions["hhd-table"]
+    found: Served = request.environ[SERVED]
     return found
 
 

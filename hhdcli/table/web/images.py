@@ -96,4 +96,4 @@ class Faces:
         return int(self.kept.currsize)
 
 
-FACES = Faces()  # the one cache of a process: every table's app shares it unless given another
+FACES = Faces()  # the one cache of a process: every table shares it unless given another

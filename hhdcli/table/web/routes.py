@@ -22,6 +22,7 @@ one table at `/` and each of `hhd serve`'s at `/t/<table id>/`.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -41,6 +42,7 @@ from hhdcli.table.web.context import (
     DAMAGED,
     HOST_COOKIE,
     NO_SEAT,
+    SERVED,
     TOKEN_COOKIE,
     FastJSON,
     Served,
@@ -62,7 +64,10 @@ from hhdcli.table.web.context import (
 )
 from hhdcli.table.web.images import FACES, Faces
 
-__all__ = ["CODE_COOKIE", "CONTENT_SECURITY_POLICY", "actions", "create_app", "gettext", "keep_cookie", "reads"]
+__all__ = ["CODE_COOKIE", "CONTENT_SECURITY_POLICY", "actions", "create_app", "gettext", "keep_cookie", "reads",
+           "serving", "tables_app"]
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 # The page runs its own files only: no inline script or style, no other site, no frame around it.
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -73,16 +78,34 @@ def create_app(session: Session, code: str | None = None, changes: Changes | Non
                host_secret: str | None = None, join_urls: list[str] | None = None,
                images: Path | None = None, origin: str | None = None, faces: Faces | None = None) -> Flask:
     """The app for one session; with a `code`, every request must carry it (its cookie, or Authorization's
-    `code=`); with an `origin` (the public address's), a POST from any other origin is refused. `hhd table` and
-    `hhd serve` build it through hhdcli/table/hosting/online.py's `table_app`, with the guards an open server needs."""
+    `code=`); with an `origin` (the public address's), a POST from any other origin is refused. `hhd table`
+    builds it through hhdcli/table/hosting/online.py's `table_app`, with the guards an open server needs."""
+    app = tables_app()
+    app.wsgi_app = serving(Served(session, code, host_secret or session.host_secret(), changes or Changes(),  # type: ignore[method-assign,assignment]
+                                  join_urls=join_urls or [], images=images, faces=faces or FACES, origin=origin),
+                           app.wsgi_app)
+    return app
+
+
+def tables_app() -> Flask:
+    """The table's routes, for any table: each request's table (`Served`) is put in its environ by whoever hands
+    it on (`serving` for `hhd table`'s one, `hhd serve`'s dispatcher for each of its tables). One app for all of a
+    server's tables: an app of its own per table cost ~190 KB and 1,000 objects the collector walks, each."""
     app = Flask(__name__, static_folder=None)  # the blueprint serves the page's files
     app.json = FastJSON(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused (413) before it is read
-    app.extensions["hhd-table"] = Served(session, code, host_secret or session.host_secret(), changes or Changes(),
-                                         join_urls=join_urls or [], images=images, faces=faces or FACES,
-                                         origin=origin)
     app.register_blueprint(table)
     return app
+
+
+def serving(table_served: Served, app: WSGIApp) -> WSGIApp:
+    """`app` serving this one table."""
+
+    def one_table(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        environ[SERVED] = table_served
+        return app(environ, start_response)
+
+    return one_table
 
 
 # --- guards ------------------------------------------------------------------------------------------------
