@@ -86,3 +86,25 @@ def test_the_servers_faces_stay_within_its_bound_in_bytes_the_latest_shown_kept(
     assert len(faces.kept) >= 2 and shown[-1].tag in faces.kept and shown[0].tag not in faces.kept
     last = list(table.session.cards.values())[7]
     assert faces.face(last, table.session.table, None, "ru").data is shown[-1].data  # kept: not drawn again
+
+
+def test_a_servers_faces_are_drawn_once_into_its_folder_and_a_restart_draws_none_again(table, tmp_path, monkeypatch):
+    """A server keeps each face it drew as a file named by its tag, and only a few MB of them in memory: its memory
+    stays flat however many cards are shown, and the next start serves the same bytes without drawing."""
+    from hhdcli.table.web import images
+
+    cards = list(table.session.cards.values())[:6]
+    first = Faces(most=50_000, folder=tmp_path / "faces")
+    shown = [first.face(card, table.session.table, None, "ru") for card in cards]
+    assert first.size <= 50_000
+    assert sorted(p.name for p in (tmp_path / "faces").iterdir()) == sorted(f"{s.tag.strip(chr(34))}.png" for s in shown)
+
+    kept = tmp_path / "faces" / f"{shown[0].tag.strip(chr(34))}.png"
+    kept.write_bytes(b"\x89PNG the file kept, not a face drawn again")
+    again = Faces(most=50_000, folder=tmp_path / "faces")  # the server started again
+    served = [again.face(card, table.session.table, None, "ru").data for card in cards]
+    assert served == [kept.read_bytes(), *(s.data for s in shown[1:])]
+
+    monkeypatch.setattr(images, "FACES_FILES", 4)  # over the bound at the next start: the oldest go, half are left
+    Faces(folder=tmp_path / "faces")
+    assert len(list((tmp_path / "faces").iterdir())) == 2

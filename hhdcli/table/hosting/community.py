@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from hhdcli.table.hosting.online import Public
     from hhdcli.table.hosting.throttle import Throttle
     from hhdcli.table.web.context import Served
+    from hhdcli.table.web.images import Faces
 
 SHORT_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # 32 letters, none mistaken for another (no I, O, 0, 1)
 SHORT_LENGTH = 8  # 40 bits
@@ -135,13 +136,15 @@ class Community:
 
     def __init__(self, root: Path, cache: CardCache, public: Public, throttle: Throttle,
                  changes: Callable[[], Changes], expire: float = EXPIRE_DAYS * 86400.0,
-                 images: Path | None = None, log: Callable[[str], None] | None = None,
+                 images: Path | None = None, faces: Faces | None = None, log: Callable[[str], None] | None = None,
                  read_link: Callable[[str], Deck] | None = None, max_tables: int = MAX_TABLES,
                  max_megabytes: float = MAX_MEGABYTES) -> None:
         self.max_tables, self.max_bytes = max_tables, int(max_megabytes * 2**20)
         self.root, self.cache, self.public, self.throttle = root, cache, public, throttle
         self.read_link = read_link  # a pasted deck link, as hhd check reads it (None: links are refused)
-        self.changes, self.expire, self.images = changes, expire, images
+        from hhdcli.table.web.images import FACES
+
+        self.changes, self.expire, self.images, self.faces = changes, expire, images, faces or FACES
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         self.tables, self.shorts = root / "tables", root / "short"
         self.tables.mkdir(parents=True, exist_ok=True)
@@ -331,7 +334,7 @@ class Community:
         changes = self.changes()
         join = self.public.join_url(code, table_path(folder.name))
         return Loaded(Served(session, code, session.host_secret(), changes, join_urls=[join] if join else [],
-                             images=self.images, origin=self.public.origin), changes)
+                             images=self.images, origin=self.public.origin, faces=self.faces), changes)
 
     # --- forgetting tables -------------------------------------------------------------------------
 

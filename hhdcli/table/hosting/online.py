@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from hhdcli.table.game.changes import Changes
     from hhdcli.table.game.session import Session
     from hhdcli.table.hosting.throttle import Throttle
+    from hhdcli.table.web.images import Faces
 
 HSTS = "max-age=31536000"  # a year: browsers then refuse plain http for the host by themselves
 # same-origin: another site is sent no Referer, and our own pages' POSTs carry their Origin (under no-referrer a
@@ -74,12 +75,12 @@ def public_url(given: str | None) -> str | None:
 
 
 def table_app(session: Session, code: str | None, changes: Changes, *, public: Public, throttle: Throttle,
-              join_urls: list[str], images: Path | None) -> Flask:
+              join_urls: list[str], images: Path | None, faces: Faces | None = None) -> Flask:
     """`hhd table`'s app: its one table's routes, with the guards of every table of `hhd serve` (`guarded`)."""
     from hhdcli.table.web.routes import create_app
 
     return guarded(create_app(session, code, changes, host_secret=session.host_secret(), join_urls=join_urls,
-                              images=images, origin=public.origin), public, throttle)
+                              images=images, origin=public.origin, faces=faces), public, throttle)
 
 
 def guarded(app: Flask, public: Public, throttle: Throttle) -> Flask:

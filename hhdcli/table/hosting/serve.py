@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from hhdcli.env import Env
     from hhdcli.library import ResolvedLibrary
     from hhdcli.table.hosting.online import Public
+    from hhdcli.table.web.images import Faces
 
 
 
@@ -118,9 +119,9 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
         public_join = public.join_url(code)
         urls = [public_join] if public_join else addresses(host, port, code)
         changes = stream_changes()
-        # the same app, limits and guards as each of hhd serve's tables (online.table_app)
+        # the same app, limits and guards as hhd serve's tables (online.guarded)
         app = table_app(session, code, changes, public=public, throttle=Throttle(), join_urls=urls,
-                        images=env.cache_dir / "images")
+                        images=env.cache_dir / "images", faces=served_faces(env))
         server = make_server(sock, app, Bounds(behind_proxy=public.behind_proxy, secure=public.secure))
     except BaseException:
         sock.close()
@@ -181,7 +182,7 @@ def serve_community(env: Env, root: Path, *, host: str, port: int, public: Publi
     sock = listen(host, port)
     try:
         community = Community(root, cache, public, Throttle(), stream_changes, expire=expire_days * 86400.0,
-                              images=env.cache_dir / "images", read_link=env.read_pasted_deck,
+                              images=env.cache_dir / "images", faces=served_faces(env), read_link=env.read_pasted_deck,
                               max_tables=max_tables or MAX_TABLES, max_megabytes=max_megabytes or MAX_MEGABYTES)
         server = make_server(sock, dispatcher(community, front_app(community)),
                              Bounds(behind_proxy=public.behind_proxy, secure=public.secure))
@@ -210,6 +211,13 @@ def serve_community(env: Env, root: Path, *, host: str, port: int, public: Publi
         sweeper.kill()
         sock.close()
     env.info(_("stopped; the tables are kept in {folder}").format(folder=root))
+
+
+def served_faces(env: Env) -> Faces:
+    """A server's faces: drawn once into the cache folder, a few MB of them in memory (images.Faces)."""
+    from hhdcli.table.web.images import SERVED_FACES_BYTES, Faces
+
+    return Faces(SERVED_FACES_BYTES, env.cache_dir / "faces")
 
 
 def _qr(url: str) -> None:

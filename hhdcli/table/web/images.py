@@ -2,10 +2,11 @@
 fetched it), else the face hhd draws from its text, with its words in the asker's language. The page never asks
 another site for an image.
 
-Drawing a face costs tens of milliseconds and some 30 KB, so the faces shown are kept, in one cache for the whole
-server (`Faces`, bounded by bytes: each table kept every face it drew, in each language, for as long as it was
-loaded, and a server of 100 tables grew by 20 MB per 1,000 actions), under a tag made of what makes the face;
-the tag is the answer's ETag, so a browser asks for a face once and then only whether it changed."""
+Drawing a face costs tens of milliseconds and some 30 KB, so the faces shown are kept, once for the whole server
+(`Faces`: each table kept every face it drew, in each language, for as long as it was loaded, and a server of 100
+tables grew by 20 MB per 1,000 actions; then one cache in memory bounded by bytes, which still grew the server by
+32 MB on its way to the bound), a server's in a folder of files, under a tag made of what makes the face; the tag
+is the answer's ETag, so a browser asks for a face once and then only whether it changed."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 # what a downloaded image is, by its first bytes (the cache keeps the registry's files as they came)
 KINDS = ((b"\xff\xd8\xff", "image/jpeg"), (b"\x89PNG", "image/png"), (b"RIFF", "image/webp"))
 FACES_BYTES = 32 * 1024 * 1024  # ~1,100 drawn faces: every Hell card of the pool in one language and more
+SERVED_FACES_BYTES = 4 * 1024 * 1024  # a server's faces in memory besides its folder: the ~130 most recently shown
+FACES_FILES = 4000  # a server's faces folder: every card of the pool (970) in both languages, twice (~120 MB)
 
 
 @dataclass(frozen=True)
@@ -76,24 +79,67 @@ def card_face(card: Card, table: SymbolTable, images: Path | None, lang: str) ->
 
 
 class Faces:
-    """The faces the server's tables showed, by tag, within `most` bytes: the least recently shown goes first."""
+    """The faces the server's tables showed, by tag. With a `folder` (a server's: hhd table, hhd serve), each face
+    drawn is kept there as a file named by its tag, and the most recently shown within `most` bytes in memory
+    too: the memory stays flat however many cards are shown, and a restart draws none again. Without one (a
+    library caller, a test), in memory alone, within `most` bytes: the least recently shown goes first."""
 
-    def __init__(self, most: int = FACES_BYTES) -> None:
+    def __init__(self, most: int = FACES_BYTES, folder: Path | None = None) -> None:
         self.kept: LRUCache[str, tuple[bytes, str]] = LRUCache(most, getsizeof=lambda kept: len(kept[0]))
+        self.folder = folder
+        if folder is not None:
+            _sweep(folder)
 
     def face(self, card: Card, table: SymbolTable, images: Path | None, lang: str, tag: str | None = None) -> Shown:
         tag = tag or face_tag(card, images, lang)
         found = self.kept.get(tag)
         if found is None:
-            found = card_face(card, table, images, lang)
+            found = self._drawn_before(tag) or card_face(card, table, images, lang)
+            if self.folder is not None and print_image(card, images) is None:
+                self._keep_file(tag, found[0])
             if len(found[0]) <= self.kept.maxsize:  # a face larger than the whole cache is served, not kept
                 self.kept[tag] = found
         return Shown(found[0], found[1], tag)
 
+    def _file(self, tag: str) -> Path | None:
+        return None if self.folder is None else self.folder / f"{tag.strip(chr(34))}.png"
+
+    def _drawn_before(self, tag: str) -> tuple[bytes, str] | None:
+        path = self._file(tag)
+        try:
+            return (path.read_bytes(), "image/png") if path is not None else None
+        except OSError:  # not drawn yet (or unreadable: drawn again)
+            return None
+
+    def _keep_file(self, tag: str, data: bytes) -> None:
+        from hhdcli.files import write_atomic
+
+        path = self._file(tag)
+        if path is None or path.exists():
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, data, durable=False)
+        except OSError:  # a full disk or a read-only cache: the face is served from memory all the same
+            pass
+
     @property
     def size(self) -> int:
-        """The bytes kept."""
+        """The bytes kept in memory."""
         return int(self.kept.currsize)
+
+
+def _sweep(folder: Path) -> None:
+    """The faces folder within FACES_FILES files: when over, the oldest go until half are left (faces of an
+    earlier hhd or of cards changed since, whose tags nobody asks for any more, are among the oldest)."""
+    try:
+        files = [(entry.stat().st_mtime, entry) for entry in folder.iterdir() if entry.suffix == ".png"]
+    except OSError:
+        return
+    if len(files) <= FACES_FILES:
+        return
+    for _when, entry in sorted(files)[:len(files) - FACES_FILES // 2]:
+        entry.unlink(missing_ok=True)
 
 
 FACES = Faces()  # the one cache of a process: every table shares it unless given another
