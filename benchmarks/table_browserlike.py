@@ -125,6 +125,9 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             self.forwarded = {"X-Forwarded-For": forwarded_address(table, player)}
             self.token: str | None = None
             self.state: dict[str, Any] | None = None
+            self.held_change = -1  # the table's change the state shows (api.js: a push of it or older reads nothing)
+            self.settled = gevent.event.Event()  # no action on its way (api.js waits for them before a push's read)
+            self.settled.set()
             self.etag = ""
             self.described: set[str] = set()
             self.faces: set[str] = set()
@@ -213,6 +216,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
                     self.faces.add(face)
                     self.request("face", "GET", f"/cards/en/{face}.png")
             self.state, self.etag = state, tag
+            self.held_change = max(self.held_change, state.get("change", -1))
 
         def act(self, action: str, body: object = None) -> tuple[int, Any]:
             """A tap: the action, and the state it left (from its answer, or read as the page before did)."""
@@ -220,6 +224,14 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             number, sent = next(numbers), time.monotonic()
             last_sent[table] = (number, sent, self.player)
             want = {} if args.before else {"X-Want-State": "1"}
+            self.settled.clear()
+            try:
+                return self.acted(action, body, want, sent)
+            finally:
+                self.settled.set()
+
+        def acted(self, action: str, body: object, want: dict[str, str], sent: float
+                  ) -> tuple[int, Any]:
             status, data, _ = self.request(action, "POST", f"/api/{action}", body if body is not None else {}, want)
             took = time.monotonic() - sent
             answer = json.loads(data) if data else {}
@@ -251,6 +263,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             return
         figures.streams["open"] += 1
         seen = -1
+        page.held_change = -1  # a new stream may count afresh (api.js)
         timer = gevent.spawn(tick, page)
         try:
             while True:
@@ -270,9 +283,17 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
                     seen = number
                     if actor != page.player and figures.measuring:
                         figures.pushes.append(time.monotonic() - sent)
-                gevent.spawn(page.read)
+                gevent.spawn(pushed, page, int(line[6:]))
         finally:
             timer.kill()
+
+    def pushed(page: Page, number: int) -> None:
+        """A push: read, unless the page holds that change (api.js's pushedChange), once its action is back."""
+        if not args.before:
+            page.settled.wait()
+            if number <= page.held_change:
+                return
+        page.read()
 
     def tick(page: Page) -> None:
         while True:

@@ -47,6 +47,8 @@ class Session:
     # the table as the store last read it for a state, by log size, with its version: every page of a table reads
     # the state after each action, and all but the first read the same rows
     _read: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict, init=False, repr=False)
+    _phases: tuple[int, dict[str, rules.Opening | None]] = field(default_factory=lambda: (-1, {}), init=False,
+                                                                 repr=False)
 
     def __post_init__(self) -> None:
         self.store = Store(self.path)
@@ -228,8 +230,17 @@ class Session:
         with self.store.snapshot() as tx:
             seen = self._table(tx, log_size)
             # the viewer's own opening hand (the others' is private)
-            phase = opening(tx, viewer, seen["game"])[0] if viewer is not None else None
+            phase = self._opening_of(tx, seen, viewer) if viewer is not None else None
         return self.views.state(seen, viewer, phase, lang)
+
+    def _opening_of(self, tx: Tx, seen: dict[str, Any], viewer: str) -> rules.Opening | None:
+        """The viewer's opening hand as of this version, looked up once per version (a query a state read)."""
+        version, phases = self._phases
+        if version != seen["version"]:
+            self._phases = version, phases = seen["version"], {}
+        if viewer not in phases:
+            phases[viewer] = opening(tx, viewer, seen["game"])[0]
+        return phases[viewer]
 
     def _table(self, tx: Tx, log_size: int) -> dict[str, Any]:
         """The table's rows every viewer's state is made from, read once per version: the others' reads of the

@@ -49,13 +49,16 @@ def state_tag() -> str:
 
 
 def state_seen() -> dict[str, Any]:
-    """The asker's state, as /api/state answers it."""
+    """The asker's state, as /api/state answers it; `change` is the number of the table's last change it shows
+    (what the event stream's pushes count): a page holding it reads nothing at a push of that number or lower,
+    as the acting page at the push of its own action."""
     who = viewer()
     changes = served().changes
     changes.asked(who)
+    counted = changes.count  # before the state is read: a change while it is made is pushed with a higher number
     seen = served().session.state(LOG_PAGE, viewer=who, lang=language())  # shared: added to, not changed
     return {**seen, "players": [{**p, "online": changes.online(p["name"])} for p in seen["players"]],
-            "host": is_host(), "join_url": join_url()}
+            "host": is_host(), "join_url": join_url(), "change": counted}
 
 
 @table.after_app_request

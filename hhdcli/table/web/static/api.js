@@ -164,7 +164,7 @@ function show(answer, tag, force, asked = seated) {
 const online = players => JSON.stringify(players.map(p => p.online));  // who is connected, to compare
 async function shown(answer, tag, force, asked) {
   if (page.state && answer.version < page.version) return;  // older than the one shown (a slower answer)
-  if (!(force || answer.version !== page.version || online(answer.players) !== online((page.state || answer).players))) { etag = tag || ""; return; }
+  if (!(force || answer.version !== page.version || online(answer.players) !== online((page.state || answer).players))) { etag = tag || ""; held(answer); return; }
   // descriptions of cards this page has not seen yet, in one request
   const refs = [...answer.sideboard, ...answer.players.flatMap(p => [...p.cards, ...p.played])];
   const missing = [...new Set(refs.filter(c => c.hell && !page.described.has(c.id)).map(c => c.id))];
@@ -172,7 +172,7 @@ async function shown(answer, tag, force, asked) {
     const got = await api("api/cards?ids=" + missing.join(","));
     if (got.ok) for (const [id, card] of Object.entries(got.answer)) page.described.set(id, card);
   }
-  page.state = answer; page.version = answer.version; etag = tag || "";
+  page.state = answer; page.version = answer.version; etag = tag || ""; held(answer);
   const unseated = asked && seated && !page.state.you;  // released or re-seated elsewhere: the seats, in sight, and why
   seated = !!page.state.you;
   rendered();
@@ -190,11 +190,20 @@ function listenLater() {
   clearTimeout(retry);
   retry = setTimeout(listen, 250 + Math.random() * Math.min(MOST_WAIT, FIRST_WAIT * 2 ** failures++));
 }
+// Each push carries the number of the table's change; a state says the number it shows (`change`): a page holding
+// that change or a later one reads nothing (the acting page at the push of its own action). A new stream may count
+// afresh (the server restarted), so what the page holds is forgotten when one opens.
+let heldChange = -1;
+function held(answer) { if (Number.isInteger(answer.change)) heldChange = Math.max(heldChange, answer.change); }
+async function pushedChange(number) {
+  if (acting) await actionsDone;  // the action's answer, on its way, may hold this change
+  if (!(number <= heldChange)) await refresh();
+}
 function listen() {
   if (!window.EventSource || events) return;
   events = new EventSource("api/events");
-  events.onopen = () => { failures = 0; pushed = true; setConn("up"); refresh(); };
-  events.addEventListener("change", () => { pushed = true; if (conn !== "up") setConn("up"); refresh(); });
+  events.onopen = () => { failures = 0; pushed = true; heldChange = -1; setConn("up"); refresh(); };
+  events.addEventListener("change", e => { pushed = true; if (conn !== "up") setConn("up"); pushedChange(Number(e.data)); });
   events.onerror = () => {
     pushed = false;
     if (conn === "up" || conn === "connecting") setConn("reconnecting");
