@@ -5,10 +5,12 @@ unchanged) and on the page's 15 s timer, the descriptions of the cards it has no
 (its hand, the drawn card, the sideboard: once each, as a browser's cache keeps them). Players act as a group
 does: the opening hand and keep, draws with take or decline, plays, life, an undo now and then, and the end of
 the game when the library runs low; the acting page takes the table as its action left it from the action's
-answer (X-Want-State), as the page does.
+answer (X-Want-State), as the page does, and a page reads nothing at the push of a change its state shows. A
+stream the server ends (after about 10 minutes) is opened again after the page's random wait.
 
     .venv/bin/python benchmarks/table_browserlike.py --minutes 2           # 100 tables x 5 players, 50 actions/s
     .venv/bin/python benchmarks/table_browserlike.py --minutes 1 --saturate
+    .venv/bin/python benchmarks/table_browserlike.py --minutes 2 --reconnect-burst 60   # 500 pages reconnect at once
     .venv/bin/python benchmarks/table_browserlike.py --before --server-root /tmp/hhd-main   # the page before
 
 `--before` plays the page as it was before issue 48 (a state read after its own action and at the push, no
@@ -27,9 +29,11 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import json
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -56,6 +60,7 @@ from table_scale import (  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ("table.css", "main.js", "api.js", "page.js", "render.js", "i18n.js", "log.js")
 TIMER = 15.0  # the page's own state read, now and then (api.js)
+BURST_WINDOW = 10  # seconds after --reconnect-burst whose draws are measured apart
 LOW_LIBRARY = 30  # a table ends its game when its library is this low
 TARGETS = {"draw_p99_ms": 50, "push_p99_ms": 100, "server_cpu_ms_per_action": 6, "rss_max_mb": 200,
            "rss_mb_per_1000_actions": 1.0, "saturation_per_s": 150}
@@ -88,7 +93,9 @@ class Figures:
         self.requests: collections.Counter[str] = collections.Counter()
         self.refused: list[str] = []
         self.failed: list[str] = []
-        self.streams = {"refused": 0, "dropped": 0, "open": 0}
+        self.streams = {"refused": 0, "dropped": 0, "open": 0, "ended": 0}
+        self.burst_at = float("inf")  # when every stream was closed at once (--reconnect-burst)
+        self.after_burst: list[float] = []  # the draws of the BURST_WINDOW seconds after it
         self.measuring = False
         self.stop_at = float("inf")
 
@@ -126,6 +133,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             self.token: str | None = None
             self.state: dict[str, Any] | None = None
             self.held_change = -1  # the table's change the state shows (api.js: a push of it or older reads nothing)
+            self.stream: http.client.HTTPConnection | None = None  # its open event stream
             self.settled = gevent.event.Event()  # no action on its way (api.js waits for them before a push's read)
             self.settled.set()
             self.etag = ""
@@ -238,6 +246,8 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             if figures.measuring:
                 if status == 200:
                     (figures.draws if action == "draw" else figures.others).append(took)
+                    if action == "draw" and 0 <= sent - figures.burst_at < BURST_WINDOW:
+                        figures.after_burst.append(took)
                 elif status:
                     figures.refused.append(f"{action} {status}: {answer.get('error', '')}")
             if status == 200 and isinstance(answer, dict):
@@ -253,18 +263,41 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             return status, answer
 
     def listen(page: Page) -> None:
-        """The page's event stream: a read at each change, and its 15 s timer."""
+        """The page's event stream, opened again as api.js does when it ends (the server ends each after about 10
+        minutes) or fails: after 0.25 s and a random part of a second, doubled after each failure (at most 20 s);
+        and its 15 s timer."""
+        timer = gevent.spawn(tick, page)
+        failures = 0
+        try:
+            while time.monotonic() < figures.stop_at:
+                ended = listened(page)
+                if time.monotonic() >= figures.stop_at:
+                    return
+                if ended:
+                    failures = 0
+                else:
+                    figures.streams["dropped"] += 1
+                gevent.sleep(0.25 + random.random() * min(20.0, 2.0 ** failures))
+                failures += 0 if ended else 1
+        finally:
+            timer.kill()
+
+    def listened(page: Page) -> bool:
+        """One event stream, until it ends: True when the server ended it (or the benchmark's burst closed it)."""
         stream = connect()
-        stream.request("GET", table_path(page.code, "/api/events"), headers={**credentials(page.code, page.token),
-                                                                  **page.forwarded})
-        answer = stream.getresponse()
+        try:
+            stream.request("GET", table_path(page.code, "/api/events"),
+                           headers={**credentials(page.code, page.token), **page.forwarded})
+            answer = stream.getresponse()
+        except (OSError, http.client.HTTPException):
+            return False
         if answer.status != 200:
             figures.streams["refused"] += 1
-            return
+            return False
         figures.streams["open"] += 1
+        page.stream = stream
         seen = -1
         page.held_change = -1  # a new stream may count afresh (api.js)
-        timer = gevent.spawn(tick, page)
         try:
             while True:
                 try:
@@ -272,10 +305,10 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
                 except (OSError, http.client.HTTPException):
                     line = b""
                 if not line:
-                    if time.monotonic() < figures.stop_at:
-                        figures.streams["dropped"] += 1
-                    figures.streams["open"] -= 1
-                    return
+                    closed = page.stream is None  # closed here, for the burst
+                    if not closed:
+                        figures.streams["ended"] += 1
+                    return True
                 if not line.startswith(b"data: "):
                     continue
                 number, sent, actor = last_sent.get(page.table, (-1, 0.0, -1))
@@ -285,7 +318,20 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
                         figures.pushes.append(time.monotonic() - sent)
                 gevent.spawn(pushed, page, int(line[6:]))
         finally:
-            timer.kill()
+            figures.streams["open"] -= 1
+            page.stream = None
+            stream.close()
+
+    def burst() -> None:
+        """Every page's stream closed at once (a proxy restarted, a network blip): each opens it again after its
+        random wait, as api.js does; the draws of the next BURST_WINDOW seconds are measured apart."""
+        gevent.sleep(args.reconnect_burst)
+        figures.burst_at = time.monotonic()
+        for page in pages:
+            stream, page.stream = page.stream, None
+            if stream is not None and stream.sock is not None:
+                with contextlib.suppress(OSError):
+                    stream.sock.shutdown(socket.SHUT_RDWR)
 
     def pushed(page: Page, number: int) -> None:
         """A push: read, unless the page holds that change (api.js's pushedChange), once its action is back."""
@@ -353,6 +399,8 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
     figures.measuring = True
     begin, cpu_begin, own_begin = time.monotonic(), cpu_seconds(pid), cpu_seconds(os.getpid())
     figures.stop_at = begin + args.minutes * 60
+    if args.reconnect_burst is not None:
+        gevent.spawn(burst)
     spy = None
     if args.profile:  # the measured minutes only, not the tables' opening and the pages' first faces
         spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(pid),
@@ -391,7 +439,8 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
         "actions_refused": len(figures.refused),
         "refused_kinds": collections.Counter(r.split(":")[0] for r in figures.refused).most_common(10),
         "streams_open_at_end": open_streams, "streams_refused": figures.streams["refused"],
-        "streams_dropped": figures.streams["dropped"],
+        "streams_dropped": figures.streams["dropped"], "streams_ended_by_the_server": figures.streams["ended"],
+        "draw_after_reconnect_burst": summary(figures.after_burst) if args.reconnect_burst is not None else None,
         "rss_mb": {"before_pages": round(rest_before, 1), "pages_loaded": round(rest_with_tables, 1),
                    "first_third_mean": round(statistics.mean(m for _t, m, _n in memory[:third]), 1),
                    "last_third_mean": round(statistics.mean(m for _t, m, _n in memory[-third:]), 1),
@@ -407,6 +456,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
 def measured(args: argparse.Namespace, port: int, pid: int, every: float, minutes: float, run: str) -> dict[str, Any]:
     """One load process of pages against the running server (table_scale.load_process)."""
     extra = ["--run", run, "--warmup", str(args.warmup)] + (["--before"] if args.before else []) \
+        + (["--reconnect-burst", str(args.reconnect_burst)] if args.reconnect_burst is not None and run == "m" else []) \
         + (["--profile", str(args.profile)] if args.profile and run == "m" else [])
     return load_process(__file__, args, port, pid, every, minutes, extra)
 
@@ -428,6 +478,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds after every page listens")
     parser.add_argument("--before", action="store_true", help="the page as it was before issue 48")
     parser.add_argument("--server-root", type=Path, default=ROOT, help="the checkout the server runs from")
+    parser.add_argument("--reconnect-burst", type=float, metavar="SECONDS",
+                        help="this long into the measured minutes, close every page's stream at once; each opens it "
+                             f"again as the page does, and the draws of the next {BURST_WINDOW} s are measured apart")
     parser.add_argument("--saturate", action="store_true",
                         help="then raise the action rate step by step until draw p99 passes 150 ms")
     parser.add_argument("--start-rate", type=float, default=50.0, help="--saturate: the first step's actions/s")
