@@ -65,9 +65,10 @@ def front_app(community: Community) -> Flask:
 
         here = (community.public.origin or request.host_url.rstrip("/")) + table_path(table_id(opened.code))
         join = f"{here}#code={opened.code}"  # after #: in this page's body only, never in an address sent
+        qr = off_loop(qr_svg, join)  # choosing the code's mask is 10-20 ms of Python: another table's reads go on
         return html("serve-opened.html.j2", 201, join=join, board=f"{join}&host={opened.host_secret}",
                     short=shown_short(opened.short), days=f"{community.expire / 86400:g}",
-                    qr="data:image/svg+xml;charset=utf-8," + quote(qr_svg(join)))
+                    qr="data:image/svg+xml;charset=utf-8," + quote(qr))
 
     @app.post("/join")
     def join_by_short() -> Any:
