@@ -139,20 +139,19 @@ class Community:
                  images: Path | None = None, faces: Faces | None = None, log: Callable[[str], None] | None = None,
                  read_link: Callable[[str], Deck] | None = None, max_tables: int = MAX_TABLES,
                  max_megabytes: float = MAX_MEGABYTES) -> None:
+        from hhdcli.table.hosting.online import guarded
+        from hhdcli.table.web.images import FACES
+        from hhdcli.table.web.routes import tables_app
+
         self.max_tables, self.max_bytes = max_tables, int(max_megabytes * 2**20)
         self.root, self.cache, self.public, self.throttle = root, cache, public, throttle
         self.read_link = read_link  # a pasted deck link, as hhd check reads it (None: links are refused)
-        from hhdcli.table.web.images import FACES
-
         self.changes, self.expire, self.images, self.faces = changes, expire, images, faces or FACES
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         self.tables, self.shorts = root / "tables", root / "short"
         self.tables.mkdir(parents=True, exist_ok=True)
         self.shorts.mkdir(parents=True, exist_ok=True)
         self.loaded: dict[str, Loaded] = {}
-        from hhdcli.table.hosting.online import guarded
-        from hhdcli.table.web.routes import tables_app
-
         self.app = guarded(tables_app(), public, throttle)  # one app for every table: its request says which
         self.damaged: dict[str, str] = {}  # table id: why (said once in the log)
 

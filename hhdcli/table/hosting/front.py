@@ -1,8 +1,8 @@
 """`hhd serve`'s web side: the front page (en/ru) where anyone opens a table or types a short code, and the
 dispatcher that hands each request to its table by its path: a table is served at `/t/<table id>/` (the
-tables' one app mounted there, SCRIPT_NAME), the id being its join code's SHA-256, which grants nothing; the code itself travels
-in the table's cookie or Authorization (hhdcli/table/web/routes.py), never in an address. Any other path is the front
-page's.
+tables' one app mounted there, SCRIPT_NAME), the id being its join code's SHA-256, which grants nothing; the code
+itself travels in the table's cookie or Authorization (hhdcli/table/web/routes.py), never in an address. Any
+other path is the front page's.
 
 Links to a table carry its code after `#` (`/t/<id>/#code=CODE`, the board's `&host=SECRET` too), which
 browsers never send; the page trades it for its cookies. A short code typed on the front page is answered with

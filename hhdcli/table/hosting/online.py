@@ -2,7 +2,8 @@
 proxy only when the operator says so (`--behind-proxy`, one hop), and the guards every answer carries.
 
 `guarded` puts the proxy's one hop and the per-address limits on the table routes' app, for `hhd table`'s one
-table (`table_app`) and `hhd serve`'s one app for all of its tables alike, so the two cannot drift; `Guarded` is the WSGI middleware both servers wrap outermost
+table (`table_app`) and `hhd serve`'s one app for all of its tables alike, so the two cannot drift; `Guarded` is
+the WSGI middleware both servers wrap outermost
 (hhdcli/table/hosting/server.py), so every answer carries the guards, the apps' and the server's own alike: the
 Content-Security-Policy, `Referrer-Policy: same-origin`, `X-Content-Type-Options: nosniff`, and under https
 HSTS and the Secure flag on every cookie."""
