@@ -296,7 +296,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             return False
         figures.streams["open"] += 1
         page.stream = stream
-        seen = -1
+        seen = last_sent.get(page.table, (-1, 0.0, -1))[0]  # a push is of an action sent after the stream opened
         page.held_change = -1  # a new stream may count afresh (api.js)
         try:
             while True:

@@ -133,3 +133,22 @@ def test_a_full_disk_refuses_new_actions_with_a_message_and_keeps_every_one_answ
             process.send_signal(signal.SIGTERM)
             process.communicate(timeout=10)
         subprocess.run(["umount", str(disk)], capture_output=True)
+
+
+def test_pages_coming_and_going_are_pushed_at_most_once_a_second_and_none_is_lost():
+    """A page's coming or going is pushed at once, unless one was pushed within the last PRESENCE_EVERY: then
+    once that has passed, by the next stream to wake (500 pages reconnecting at once bumped every table ten times)."""
+    from hhdcli.table.game.changes import PRESENCE_EVERY, Changes
+
+    changes = Changes()
+    anna = changes.stream("Anna", keepalive=5.0)
+    assert next(anna).startswith("retry:") and changes.count == 1  # Anna's page listens: pushed at once
+    ben = changes.stream("Ben", keepalive=5.0)
+    next(ben)
+    assert changes.count == 1 and changes.presence_due  # Ben's, within the second: not yet
+    started = time.monotonic()
+    assert next(anna).startswith("event: change")  # Anna's stream wakes and pushes it
+    assert time.monotonic() - started <= PRESENCE_EVERY + 0.5 and changes.count == 2 and not changes.presence_due
+    assert next(ben).startswith("event: change")  # and Ben's page hears it
+    anna.close()
+    ben.close()

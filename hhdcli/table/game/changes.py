@@ -17,6 +17,7 @@ from hhdcli.table.game.errors import TableError
 ONLINE_FOR = 20.0  # seconds: a page that asked for the table this recently counts as connected
 STREAM_LIFETIME = 600.0  # seconds a stream lasts on average before the page reconnects (a proxy's timeouts)
 LIFETIME_SPREAD = 0.2  # each stream's lifetime is drawn within ±20 %: pages opened together do not reconnect together
+PRESENCE_EVERY = 1.0  # seconds: pages coming and going are pushed to the table at most this often
 
 
 def stream_lifetime(mean: float = STREAM_LIFETIME, spread: float = LIFETIME_SPREAD,
@@ -45,6 +46,8 @@ class Changes:
         self.seen: dict[str, float] = {}  # player: when their page last asked (for pages that poll)
         self._event = event
         self._next = event()  # set at the next change
+        self._presence_told = -PRESENCE_EVERY  # when a page's coming or going was last pushed (monotonic)
+        self.presence_due = False  # one came or went since, not pushed yet
         self._lock = threading.Lock()  # held for a few assignments only, never while waiting
 
     def bump(self) -> None:
@@ -82,7 +85,20 @@ class Changes:
             if player is not None:
                 self.listening[player] = self.listening.get(player, 0) + step
         if player is not None:
-            self.bump()
+            self.presence()
+
+    def presence(self) -> None:
+        """Who is connected changed: pushed now, or once PRESENCE_EVERY has passed since the last such push (by the
+        next stream to wake). 500 pages reconnecting within a second (a proxy restarted) each bumped the table at
+        their going and at their coming, and every page of it read the state each time: ten reads a page, all
+        within the second, where now each table is pushed two or three times."""
+        now = time.monotonic()
+        with self._lock:
+            if now - self._presence_told < PRESENCE_EVERY:
+                self.presence_due = True
+                return
+            self._presence_told, self.presence_due = now, False
+        self.bump()
 
     def stream(self, player: str | None = None, keepalive: float = 15.0, lifetime: float | None = None
                ) -> Iterator[str]:
@@ -97,13 +113,21 @@ class Changes:
         try:
             lasts = stream_lifetime(self.lifetime) if lifetime is None else lifetime
             seen, ends = self.count, time.monotonic() + lasts
+            kept_alive = time.monotonic()
             yield f"retry: 1000\nevent: change\ndata: {seen}\n\n"
             while not self.closed and (left := ends - time.monotonic()) > 0:
-                now = self.wait(seen, min(keepalive, left))  # ends on time, not at the keep-alive after
-                if now == seen:
-                    yield ": still here\n\n"
+                # ends on time, not at the keep-alive after; wakes in time to push a late coming or going
+                quiet = min(keepalive - (time.monotonic() - kept_alive), left,
+                            PRESENCE_EVERY if self.presence_due else keepalive)
+                now = self.wait(seen, max(0.0, quiet))
+                if now != seen:
+                    seen = now
+                    yield f"event: change\ndata: {seen}\n\n"
                     continue
-                seen = now
-                yield f"event: change\ndata: {seen}\n\n"
+                if self.presence_due:
+                    self.presence()  # a bump, when due: the next wait returns at once
+                if time.monotonic() - kept_alive >= keepalive:
+                    kept_alive = time.monotonic()
+                    yield ": still here\n\n"
         finally:
             self._listen(player, -1)
