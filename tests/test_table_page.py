@@ -440,9 +440,13 @@ def test_screenshots_of_the_board_and_a_phone_mid_game(browsers, table, tmp_path
     for page in (laptop, anna):
         page.until(lambda p=page: p.js(images) and p.text("conn") == "connected")
     laptop.until(lambda: len(laptop.texts("#sideboard .tile")) == 9 and len(laptop.texts("#played li")) == 3)
-    # the last pushes' reads may still be laying the board out (the log's lines, the players' counts): its first
-    # screen is what it shows once they are done
+    # the last pushes' reads may still be laying the board out (the log's lines, the players' counts, who is
+    # connected, pushed up to a second late): its first screen is what it shows once they are done
     laptop.until(lambda: laptop.text("sb-more") and in_view(laptop, "#sb-more")[0][0], "the count of more not in view")
+    laptop.until(lambda: all(seen for seen, _size in in_view(laptop, "#played .zone-name, #played .card-ref")),
+                 "Cleo's played cards not all in the first screen")
+    laptop.until(lambda: all(seen for seen, _size in in_view(laptop, "#played .zone-name, #played .card-ref")),
+                 "Cleo's played cards not all in the first screen")
     sideboard = in_view(laptop, "#sideboard .name")
     assert sideboard[:8] == [(True, 24)] * 8 and not sideboard[8][0]
     assert laptop.text("sb-more") == "and 1 more card below them" and in_view(laptop, "#sb-more")[0][0]
