@@ -227,7 +227,7 @@ class Fetching:
         try:
             for thread in (self._mine, self._reader):  # this process's half first: its error ends the run
                 if thread is not None:
-                    thread.join()
+                    joined(thread)
                 if self._failed:
                     raise self._failed[0]
             # what the child did not send (it failed: a cache it could not write, say; or it was stopped) is
@@ -256,8 +256,15 @@ class Fetching:
             self._helper = None
         for thread in (self._mine, self._reader):
             if thread is not None:
-                thread.join()
+                joined(thread)
         self._mine = self._reader = None
+
+
+def joined(thread: threading.Thread) -> None:
+    """`thread.join()`, woken every WAKE seconds: Ctrl-C delivered to another thread is acted on by this one only
+    once it runs again, and a join with no timeout waited for a silent host's whole --timeout."""
+    while thread.is_alive():
+        thread.join(WAKE)
 
 
 def _import_for_workers(client: Client) -> None:
