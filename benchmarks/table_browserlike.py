@@ -61,6 +61,7 @@ ROOT = Path(__file__).resolve().parents[1]
 STATIC = ("table.css", "main.js", "api.js", "page.js", "render.js", "i18n.js", "log.js")
 TIMER = 15.0  # the page's own state read, now and then (api.js)
 BURST_WINDOW = 10  # seconds after --reconnect-burst whose draws are measured apart
+SATURATED_P99_MS = 150  # issue 48's saturation: the action rate at which a draw's p99 passes this
 LOW_LIBRARY = 30  # a table ends its game when its library is this low
 TARGETS = {"draw_p99_ms": 50, "push_p99_ms": 100, "server_cpu_ms_per_action": 6, "rss_max_mb": 200,
            "rss_mb_per_1000_actions": 1.0, "saturation_per_s": 150}
@@ -511,7 +512,7 @@ def main() -> None:
         if args.saturate:
             result["saturation"] = saturation(
                 args, lambda every, minutes, step: measured(args, port, server.pid, every, minutes, f"s{step}"),
-                TARGETS["draw_p99_ms"])
+                SATURATED_P99_MS)
     result["targets"] = TARGETS
     written(result, args.out, started)
 
