@@ -11,6 +11,7 @@ stream the server ends (after about 10 minutes) is opened again after the page's
     .venv/bin/python benchmarks/table_browserlike.py --minutes 2           # 100 tables x 5 players, 50 actions/s
     .venv/bin/python benchmarks/table_browserlike.py --minutes 1 --saturate
     .venv/bin/python benchmarks/table_browserlike.py --minutes 2 --reconnect-burst 60   # 500 pages reconnect at once
+    .venv/bin/python benchmarks/table_browserlike.py --minutes 10 --faces /tmp/faces    # twice: a later evening
     .venv/bin/python benchmarks/table_browserlike.py --before --server-root /tmp/hhd-main   # the page before
 
 `--before` plays the page as it was before issue 48 (a state read after its own action and at the push, no
@@ -33,6 +34,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -482,6 +484,9 @@ def main() -> None:
     parser.add_argument("--reconnect-burst", type=float, metavar="SECONDS",
                         help="this long into the measured minutes, close every page's stream at once; each opens it "
                              f"again as the page does, and the draws of the next {BURST_WINDOW} s are measured apart")
+    parser.add_argument("--faces", type=Path, metavar="DIR",
+                        help="the server's drawn faces kept here across runs (a first run fills it: a server's first "
+                             "evening; the next finds them drawn, as a server's later evenings do)")
     parser.add_argument("--saturate", action="store_true",
                         help="then raise the action rate step by step until draw p99 passes 150 ms")
     parser.add_argument("--start-rate", type=float, default=50.0, help="--saturate: the first step's actions/s")
@@ -504,7 +509,16 @@ def main() -> None:
             serving(Path(work_dir), args.server_root) as (server, port):
         work = Path(work_dir)
         at_start = rss_mb(server.pid)
+        if args.faces:  # the faces an earlier run drew: a server's later evening (they are kept in its cache)
+            (work / "cache" / "faces").mkdir(parents=True, exist_ok=True)
+            for face in args.faces.glob("*.png"):
+                shutil.copy2(face, work / "cache" / "faces" / face.name)
         result = measured(args, port, server.pid, args.every, args.minutes, "m")
+        if args.faces:
+            args.faces.mkdir(parents=True, exist_ok=True)
+            for face in (work / "cache" / "faces").glob("*.png"):
+                shutil.copy2(face, args.faces / face.name)
+            result["faces_drawn_before"] = True
         result["actions_asked_per_s"] = round(args.tables * args.players / args.every, 1)
         result["rss_mb"]["server_started_no_table"] = round(at_start, 1)
         result["table_files"] = table_files(work / "tables" / "tables")
