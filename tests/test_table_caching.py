@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 
 from tablekit import Table, authorization
 
@@ -105,6 +106,10 @@ def test_a_servers_faces_are_drawn_once_into_its_folder_and_a_restart_draws_none
     served = [again.face(card, table.session.table, None, "ru").data for card in cards]
     assert served == [kept.read_bytes(), *(s.data for s in shown[1:])]
 
-    monkeypatch.setattr(images, "FACES_FILES", 4)  # over the bound at the next start: the oldest go, half are left
+    files = sorted((tmp_path / "faces").iterdir(), key=lambda f: f.stat().st_mtime)
+    for age, file in enumerate(files):  # each drawn a minute after the one before
+        os.utime(file, (1_000_000 + 60 * age, 1_000_000 + 60 * age))
+    newest = sum(f.stat().st_size for f in files[-2:])
+    monkeypatch.setattr(images, "FACES_DISK_BYTES", newest)  # over the bound at the next start: the oldest go
     Faces(folder=tmp_path / "faces")
-    assert len(list((tmp_path / "faces").iterdir())) == 2
+    assert sorted((tmp_path / "faces").iterdir()) == sorted(files[-2:])

@@ -315,7 +315,13 @@ def image_files(folder: Path) -> list[os.DirEntry[str]]:
 def evict(folder: Path, max_bytes: int, keep: Collection[Path] = ()) -> tuple[int, int]:
     """Least recently used files out until the image cache holds at most `max_bytes` (files used by this
     run are kept); how many files and bytes went."""
-    entries = sorted(image_files(folder), key=lambda e: e.stat().st_mtime)
+    return evict_files(image_files(folder), max_bytes, keep)
+
+
+def evict_files(files: list[os.DirEntry[str]], max_bytes: int, keep: Collection[Path] = ()) -> tuple[int, int]:
+    """The oldest of `files` (by their time) out until they hold at most `max_bytes`, those in `keep` kept; how
+    many files and bytes went. The image cache's bound, and the table server's faces folder's."""
+    entries = sorted(files, key=lambda e: e.stat().st_mtime)
     total = sum(e.stat().st_size for e in entries)
     removed = freed = 0
     for entry in entries:

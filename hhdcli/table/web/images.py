@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 KINDS = ((b"\xff\xd8\xff", "image/jpeg"), (b"\x89PNG", "image/png"), (b"RIFF", "image/webp"))
 FACES_BYTES = 32 * 1024 * 1024  # ~1,100 drawn faces: every Hell card of the pool in one language and more
 SERVED_FACES_BYTES = 4 * 1024 * 1024  # a server's faces in memory besides its folder: the ~130 most recently shown
-FACES_FILES = 4000  # a server's faces folder: every card of the pool (970) in both languages, twice (~120 MB)
+FACES_DISK_BYTES = 120 * 1024 * 1024  # a server's faces folder: every card of the pool (970) in both languages, twice
 
 
 @dataclass(frozen=True)
@@ -80,8 +80,9 @@ def card_face(card: Card, table: SymbolTable, images: Path | None, lang: str) ->
 
 class Faces:
     """The faces the server's tables showed, by tag. With a `folder` (a server's: hhd table, hhd serve), each face
-    drawn is kept there as a file named by its tag, and the most recently shown within `most` bytes in memory
-    too: the memory stays flat however many cards are shown, and a restart draws none again. Without one (a
+    drawn is kept there as a file named by its tag (the folder bounded by bytes at each start), and the most
+    recently shown within `most` bytes in memory too: the memory stays flat however many cards are shown, and a
+    restart draws none again. Without one (a
     library caller, a test), in memory alone, within `most` bytes: the least recently shown goes first."""
 
     def __init__(self, most: int = FACES_BYTES, folder: Path | None = None) -> None:
@@ -130,16 +131,17 @@ class Faces:
 
 
 def _sweep(folder: Path) -> None:
-    """The faces folder within FACES_FILES files: when over, the oldest go until half are left (faces of an
-    earlier hhd or of cards changed since, whose tags nobody asks for any more, are among the oldest)."""
+    """The faces folder within FACES_DISK_BYTES, the oldest out first (faces of an earlier hhd, or of cards changed
+    since, whose tags nobody asks for any more, are among the oldest), as the image cache is bounded."""
+    import os
+
+    from hhdcli.render.scans.images import evict_files
+
     try:
-        files = [(entry.stat().st_mtime, entry) for entry in folder.iterdir() if entry.suffix == ".png"]
+        faces = [entry for entry in os.scandir(folder) if entry.name.endswith(".png") and entry.is_file()]
     except OSError:
         return
-    if len(files) <= FACES_FILES:
-        return
-    for _when, entry in sorted(files)[:len(files) - FACES_FILES // 2]:
-        entry.unlink(missing_ok=True)
+    evict_files(faces, FACES_DISK_BYTES)
 
 
 FACES = Faces()  # the one cache of a process: every table shares it unless given another
