@@ -49,29 +49,40 @@ localhost:{https_port} {{
 
 class Caddy:
     def __init__(self, folder: Path, upstream: int) -> None:
-        self.port, self.folder = free_port(), folder
+        self.folder, self.upstream = folder, upstream
         folder.mkdir(parents=True, exist_ok=True)
-        config = folder / "Caddyfile"
         self.log = folder / "access.log"  # every request's URI and headers, as Caddy logs them by default
-        config.write_text(CADDYFILE.format(storage=folder / "data", http_port=free_port(), https_port=self.port,
-                                           upstream=upstream, log=self.log), encoding="utf-8")
-        env = {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "xdg"),
-               "XDG_CONFIG_HOME": str(folder / "xdg")}
+        for _attempt in range(3):  # a free port found here may be taken by another worker before Caddy binds it
+            said = self._started()
+            if not said:
+                return
+            if "address already in use" not in said:
+                break
+        raise AssertionError("caddy did not start: " + said)
+
+    def _started(self) -> str:
+        """Caddy on two free ports, answering over https: "" once it does, else what it said before it stopped."""
+        self.port = free_port()
+        config = self.folder / "Caddyfile"
+        config.write_text(CADDYFILE.format(storage=self.folder / "data", http_port=free_port(), https_port=self.port,
+                                           upstream=self.upstream, log=self.log), encoding="utf-8")
+        env = {**os.environ, "HOME": str(self.folder), "XDG_DATA_HOME": str(self.folder / "xdg"),
+               "XDG_CONFIG_HOME": str(self.folder / "xdg")}
         self.process = subprocess.Popen([CADDY, "run", "--config", str(config), "--adapter", "caddyfile"],
                                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.url = f"https://localhost:{self.port}"
-        root = folder / "data" / "pki" / "authorities" / "local" / "root.crt"
+        root = self.folder / "data" / "pki" / "authorities" / "local" / "root.crt"
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and self.process.poll() is None:
             if root.exists():
                 try:
                     self.context = ssl.create_default_context(cafile=str(root))
                     self.ask("GET", "/")
-                    return
+                    return ""
                 except (OSError, ssl.SSLError):
                     pass
             time.sleep(0.2)
-        raise AssertionError("caddy did not start: " + self.stop())
+        return self.stop()
 
     def connection(self) -> http.client.HTTPSConnection:
         return http.client.HTTPSConnection("localhost", self.port, timeout=20, context=self.context)
