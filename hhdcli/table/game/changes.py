@@ -46,15 +46,22 @@ class Changes:
         self.seen: dict[str, float] = {}  # player: when their page last asked (for pages that poll)
         self._event = event
         self._next = event()  # set at the next change
+        self._by: tuple[int, object] = (0, None)  # the last change and whose it was (bump's `by`)
         self._presence_told = -PRESENCE_EVERY  # when a page's coming or going was last pushed (monotonic)
         self.presence_due = False  # one came or went since, not pushed yet
         self._lock = threading.Lock()  # held for a few assignments only, never while waiting
 
-    def bump(self) -> None:
+    def bump(self, by: object = None) -> None:
+        """The table changed (`by` whom: a stream of the same asker is told the number alone, see `stream`)."""
         with self._lock:
             self.count += 1
+            self._by = (self.count, by)
             woken, self._next = self._next, self._event()
         woken.set()
+
+    def only_by(self, since: int, now: int, asker: object) -> bool:
+        """The changes after `since` up to `now` are one, made by `asker` (None is nobody)."""
+        return asker is not None and now == since + 1 and self._by == (now, asker)
 
     def close(self) -> None:
         """The server stops: every stream ends now, not at its next keep-alive."""
@@ -100,11 +107,15 @@ class Changes:
             self._presence_told, self.presence_due = now, False
         self.bump()
 
-    def stream(self, player: str | None = None, keepalive: float = 15.0, lifetime: float | None = None
-               ) -> Iterator[str]:
-        """Server-sent events: `change` at once and after every action; a comment line every `keepalive`
-        seconds (which also finds pages that went away); the stream ends after `lifetime` (by default
-        stream_lifetime() around the table's) and the page reconnects."""
+    def stream(self, player: str | None = None, keepalive: float = 15.0, lifetime: float | None = None,
+               told: Callable[[int], str] | None = None, asker: object = None) -> Iterator[str]:
+        """Server-sent events: `change` (the change's number) at once and after every action; a comment line every
+        `keepalive` seconds (which also finds pages that went away); the stream ends after `lifetime` (by default
+        stream_lifetime() around the table's) and the page reconnects.
+
+        With `told` (a change's number to the event that tells it, made for this stream's asker) each change is
+        told by it, and the keep-alive is an `alive` event the page sees: a change made by the same `asker` alone
+        is told by its number (its page holds the state from the action's answer)."""
         with self._lock:
             if self.streams >= self.max_streams:
                 raise TableError("too many pages are listening; this one will ask every second instead",
@@ -114,20 +125,29 @@ class Changes:
             lasts = stream_lifetime(self.lifetime) if lifetime is None else lifetime
             seen, ends = self.count, time.monotonic() + lasts
             kept_alive = time.monotonic()
-            yield f"retry: 1000\nevent: change\ndata: {seen}\n\n"
+            yield "retry: 1000\n" + (told(seen) if told else change_event(seen))
             while not self.closed and (left := ends - time.monotonic()) > 0:
                 # ends on time, not at the keep-alive after; wakes in time to push a late coming or going
                 quiet = min(keepalive - (time.monotonic() - kept_alive), left,
                             PRESENCE_EVERY if self.presence_due else keepalive)
                 now = self.wait(seen, max(0.0, quiet))
                 if now != seen:
+                    own = told is None or self.only_by(seen, now, asker)
                     seen = now
-                    yield f"event: change\ndata: {seen}\n\n"
+                    yield change_event(seen) if own else told(seen)  # type: ignore[misc]
                     continue
                 if self.presence_due:
                     self.presence()  # a bump, when due: the next wait returns at once
                 if time.monotonic() - kept_alive >= keepalive:
                     kept_alive = time.monotonic()
-                    yield ": still here\n\n"
+                    yield ALIVE_EVENT if told else ": still here\n\n"
         finally:
             self._listen(player, -1)
+
+
+ALIVE_EVENT = "event: alive\ndata: \n\n"  # a stream's keep-alive its page sees (a comment line it cannot)
+
+
+def change_event(number: int) -> str:
+    """The event that tells a change by its number alone (the page reads the state, unless it holds it)."""
+    return f"event: change\ndata: {number}\n\n"

@@ -3,15 +3,16 @@ card descriptions, the log a page at a time, the stream of changes, and the card
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Response, current_app, jsonify, request
 
 from hhdcli.cards import Card
+from hhdcli.table.game.changes import change_event
 from hhdcli.table.game.errors import TableError
 from hhdcli.table.web import bodies
-from hhdcli.table.web.context import is_host, join_url, language, served, table, viewer
+from hhdcli.table.web.context import Served, is_host, join_url, language, served, table, token, viewer
 from hhdcli.table.web.i18n import LANGUAGES
 from hhdcli.table.web.images import face_tag
 
@@ -38,27 +39,40 @@ def state_tag() -> str:
     """The state's ETag: what makes the asker's state (the table's version, who asks, in which language, who is
     connected), hashed: a read of one row and the seats, where the state itself is the table's rows made into
     the viewer's view and JSON."""
-    import hashlib
-
-    who, changes = viewer(), served().changes
-    online = sorted(name for name in {*changes.listening, *changes.seen} if changes.online(name))
     # the host the page asked (what join_url is made of, when hhd table printed none), not join_url itself:
     # making an address an IRI again costs more than the rest of the tag
-    made = f"{served().session.version()}|{who}|{language()}|{is_host()}|{online}|{request.host}"
+    return tag_made(served(), served().session.version(), viewer(), language(), is_host(), request.host)
+
+
+def tag_made(table: Served, version: int, who: str | None, lang: str, host: bool, address: str) -> str:
+    import hashlib
+
+    changes = table.changes
+    online = sorted(name for name in {*changes.listening, *changes.seen} if changes.online(name))
+    made = f"{version}|{who}|{lang}|{host}|{online}|{address}"
     return '"' + hashlib.blake2b(made.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest() + '"'
 
 
 def state_seen() -> dict[str, Any]:
-    """The asker's state, as /api/state answers it; `change` is the number of the table's last change it shows
-    (what the event stream's pushes count): a page holding it reads nothing at a push of that number or lower,
-    as the acting page at the push of its own action."""
-    who = viewer()
-    changes = served().changes
-    changes.asked(who)
+    """The asker's state, as /api/state answers it."""
+    served().changes.asked(viewer())
+    return state_made(served(), viewer(), language(), is_host(), join_url())
+
+
+def state_made(table: Served, who: str | None, lang: str, host: bool, join: str) -> dict[str, Any]:
+    """What `who` may see of the table; `change` is the number of the table's last change it shows (what the
+    event stream's pushes count): a page holding it reads nothing at a push of that number or lower, as the
+    acting page at the push of its own action."""
+    changes = table.changes
     counted = changes.count  # before the state is read: a change while it is made is pushed with a higher number
-    seen = served().session.state(LOG_PAGE, viewer=who, lang=language())  # shared: added to, not changed
+    seen = table.session.state(LOG_PAGE, viewer=who, lang=lang)  # shared: added to, not changed
     return {**seen, "players": [{**p, "online": changes.online(p["name"])} for p in seen["players"]],
-            "host": is_host(), "join_url": join_url(), "change": counted}
+            "host": host, "join_url": join, "change": counted}
+
+
+def asker_key() -> tuple[str | None, bool]:
+    """Who asks, as a change and an event stream know it (a stream is not told its own asker's change)."""
+    return viewer(), is_host()
 
 
 @table.after_app_request
@@ -89,11 +103,33 @@ def log() -> Any:
 
 @table.get("/api/events")
 def events() -> Any:
-    """A stream of server-sent events: one each time the table changes (pages fall back to polling)."""
-    stream = served().changes.stream(viewer())
+    """A stream of server-sent events: one each time the table changes (pages fall back to polling); with
+    ?carry=state, each change carries the asker's new state and its ETag, so the page asks for nothing."""
+    told = telling() if request.args.get("carry") == "state" else None
+    stream = served().changes.stream(viewer(), told=told, asker=asker_key())
     first = next(stream)  # refused now (too many listeners) rather than inside the stream
     return Response(_chain(first, stream), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def telling() -> Callable[[int], str]:
+    """A change made into the event that carries the stream's asker's state, as a read would answer it: the
+    request's cookies, language and address are kept, the seat looked up again at each change (a seat the host
+    released shows a spectator's table at once)."""
+    import msgspec
+
+    table, kept, lang, host, join, address = served(), token(), language(), is_host(), join_url(), request.host
+
+    def told(number: int) -> str:
+        try:
+            who = table.session.viewer(kept)
+            state = state_made(table, who, lang, host, join)
+            tag = tag_made(table, state["version"], who, lang, host, address)
+            return f"event: state\ndata: {msgspec.json.encode({'state': state, 'etag': tag}).decode()}\n\n"
+        except Exception:  # noqa: BLE001 (the page's read meets it, and the app's error handler says it once)
+            return change_event(number)
+
+    return told
 
 
 @table.get(f"/cards/<any({', '.join(LANGUAGES)}):lang>/<face_id>.png")

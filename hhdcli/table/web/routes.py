@@ -170,7 +170,7 @@ def announce(response: Response) -> Response:
     """Every action that went through wakes the pages listening for changes; every answer carries the page's
     Content-Security-Policy (a page of ours runs nothing but its own files)."""
     if request.method == "POST" and response.status_code < 400:
-        served().changes.bump()
+        served().changes.bump(by=reads.asker_key())
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     return response
 

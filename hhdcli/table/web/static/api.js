@@ -122,10 +122,14 @@ function learn(answer) {
 }
 
 export async function join(name) {
+  // the stream carries the states of whoever it was opened for: a spectator's until this page takes its seat,
+  // then the seat's (a spectator's state pushed after the seat was taken would show the seats again)
+  stopListening();
   const { ok, answer } = await api("api/join", { method: "POST", body: JSON.stringify({ player: name }) });
-  if (!ok) { showError(answer.error); await refresh(true); return; }
+  if (!ok) { showError(answer.error); await refresh(true); listen(); return; }
   seated = true; page.view = ""; localStorage.removeItem(VIEW_KEY);
   showError(""); await refresh(true);
+  listen();
 }
 
 // one state read at a time, and each call answered by a read that began after it: a change that comes while
@@ -164,7 +168,9 @@ function show(answer, tag, force, asked = seated) {
 const online = players => JSON.stringify(players.map(p => p.online));  // who is connected, to compare
 async function shown(answer, tag, force, asked) {
   if (page.state && answer.version < page.version) return;  // older than the one shown (a slower answer)
-  if (!(force || answer.version !== page.version || online(answer.players) !== online((page.state || answer).players))) { etag = tag || ""; held(answer); return; }
+  const same = page.state && answer.version === page.version && answer.you === page.state.you
+               && online(answer.players) === online(page.state.players);
+  if (!force && same) { etag = tag || ""; held(answer); return; }
   // descriptions of cards this page has not seen yet, in one request
   const refs = [...answer.sideboard, ...answer.players.flatMap(p => [...p.cards, ...p.played])];
   const missing = [...new Set(refs.filter(c => c.hell && !page.described.has(c.id)).map(c => c.id))];
@@ -181,11 +187,15 @@ async function shown(answer, tag, force, asked) {
 }
 
 // --- pushed changes: server-sent events, with polling while the stream is not there -----------------------
+// Each change comes with this page's new state (?carry=state: the server makes it for the cookies the stream was
+// opened with), so the page asks for nothing; a change of this page's own (its action's answer carried the
+// state) comes as its number alone, as every change does from a server without states in its stream.
 // A stream that ends (the server ends each after about 10 minutes) or fails is opened again by this page after a
 // random wait, not by the browser after the same second for every page: the first within about a second, then
 // up to twice as long after each failure (capped); the table answering a read again starts afresh.
 const FIRST_WAIT = 1000, MOST_WAIT = 20000;
-let failures = 0, retry = 0;
+const SILENT_FOR = 40000;  // no event for this long (the server says "alive" every 15 s): the stream is gone
+let failures = 0, retry = 0, heard = 0;
 function listenLater() {
   clearTimeout(retry);
   retry = setTimeout(listen, 250 + Math.random() * Math.min(MOST_WAIT, FIRST_WAIT * 2 ** failures++));
@@ -199,11 +209,19 @@ async function pushedChange(number) {
   if (acting) await actionsDone;  // the action's answer, on its way, may hold this change
   if (!(number <= heldChange)) await refresh();
 }
+function hear() { heard = Date.now(); pushed = true; if (conn !== "up") setConn("up"); }
 function listen() {
   if (!window.EventSource || events) return;
-  events = new EventSource("api/events");
-  events.onopen = () => { failures = 0; pushed = true; heldChange = -1; setConn("up"); refresh(); };
-  events.addEventListener("change", e => { pushed = true; if (conn !== "up") setConn("up"); pushedChange(Number(e.data)); });
+  const asked = seated;  // the seat the stream's states are made for (a state without it then means it is lost)
+  events = new EventSource("api/events?carry=state"); heard = Date.now();
+  events.onopen = () => { failures = 0; heldChange = -1; hear(); };
+  events.addEventListener("change", e => { hear(); pushedChange(Number(e.data)); });
+  events.addEventListener("state", e => {
+    hear();
+    const { state, etag: tag } = JSON.parse(e.data);
+    show(state, tag, false, asked);
+  });
+  events.addEventListener("alive", hear);
   events.onerror = () => {
     pushed = false;
     if (conn === "up" || conn === "connecting") setConn("reconnecting");
@@ -211,6 +229,8 @@ function listen() {
     listenLater();
   };
 }
+function stopListening() { if (events) { events.close(); events = null; } }
+function listenAgain() { stopListening(); listen(); }
 async function poll() {
   if (!pushed) {
     await refresh();
@@ -220,7 +240,7 @@ async function poll() {
 
 export async function connect() {
   setInterval(poll, 1500);
-  setInterval(() => refresh(), 15000);  // and now and then anyway
+  setInterval(() => { if (events && Date.now() - heard > SILENT_FOR) listenAgain(); }, 15000);  // a stream gone quiet
   if (entering) {  // the board's link: the host's secret (and the code) kept as this table's cookies
     const { ok, answer } = await api("api/enter", { method: "POST", body: JSON.stringify(entering) });
     if (!ok) showError(answer.error);
