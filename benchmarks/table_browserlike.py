@@ -1,21 +1,24 @@
 """`hhd serve` loaded as browsers load it: one server (`hhd serve --behind-proxy`) and one load process (gevent)
 whose every player is a page as hhdcli/table/web/static/ makes it, over one kept-alive connection (and its event
-stream's): the page and its files at first, the state read at each push (with the ETag it holds: a 304 when
-unchanged) and on the page's 15 s timer, the descriptions of the cards it has not seen (once), the faces it shows
-(its hand, the drawn card, the sideboard: once each, as a browser's cache keeps them). Players act as a group
+stream's): the page and its files at first, its new state from each push (the stream carries it), the
+descriptions of the cards it has not seen (once), the faces it shows (its hand, the drawn card, the sideboard:
+once each, as a browser's cache keeps them). Players act as a group
 does: the opening hand and keep, draws with take or decline, plays, life, an undo now and then, and the end of
 the game when the library runs low; the acting page takes the table as its action left it from the action's
-answer (X-Want-State), as the page does, and a page reads nothing at the push of a change its state shows. A
-stream the server ends (after about 10 minutes) is opened again after the page's random wait.
+answer (X-Want-State), as the page does, and its own change is pushed by its number alone. A stream the server
+ends (after about 10 minutes) is opened again after the page's random wait.
 
     .venv/bin/python benchmarks/table_browserlike.py --minutes 2           # 100 tables x 5 players, 50 actions/s
     .venv/bin/python benchmarks/table_browserlike.py --minutes 1 --saturate
     .venv/bin/python benchmarks/table_browserlike.py --minutes 2 --reconnect-burst 60   # 500 pages reconnect at once
     .venv/bin/python benchmarks/table_browserlike.py --minutes 10 --faces /tmp/faces    # twice: a later evening
+    .venv/bin/python benchmarks/table_browserlike.py --page reads       # the page reading the state at each push
     .venv/bin/python benchmarks/table_browserlike.py --before --server-root /tmp/hhd-main   # the page before
 
-`--before` plays the page as it was before issue 48 (a state read after its own action and at the push, no
-ETag, the drawn card's description asked again); `--server-root` runs the server from another checkout.
+`--page reads` plays the page as it was before pushes carried the state (a state read at each push with the ETag
+it holds, a 304 when unchanged, and on its 15 s timer); `--before` (`--page before`) the page as it was before
+issue 48 (a state read after its own action and at each push, no ETag, the drawn card's description asked
+again); `--server-root` runs the server from another checkout.
 
 Figures: draw p50/p95/p99, push p50/p95/p99 (an action sent to its change event at each other page of the
 table), requests per action by kind, server CPU per action, the load client's own CPU (a separate process), RSS
@@ -197,7 +200,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             try:
                 while True:
                     self.again = False
-                    held = {"If-None-Match": self.etag} if self.etag and not args.before else {}
+                    held = {"If-None-Match": self.etag} if self.etag and args.page != "before" else {}
                     status, data, answer = self.request("state", "GET", "/api/state", headers=held)
                     if status == 200:
                         self.show(json.loads(data), answer.headers.get("ETag") or "")
@@ -234,7 +237,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
             table = self.table
             number, sent = next(numbers), time.monotonic()
             last_sent[table] = (number, sent, self.player)
-            want = {} if args.before else {"X-Want-State": "1"}
+            want = {} if args.page == "before" else {"X-Want-State": "1"}
             self.settled.clear()
             try:
                 return self.acted(action, body, want, sent)
@@ -268,8 +271,8 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
     def listen(page: Page) -> None:
         """The page's event stream, opened again as api.js does when it ends (the server ends each after about 10
         minutes) or fails: after 0.25 s and a random part of a second, doubled after each failure (at most 20 s);
-        and its 15 s timer."""
-        timer = gevent.spawn(tick, page)
+        and its 15 s timer (a page whose pushes carry its state has none)."""
+        timer = gevent.spawn(tick, page) if args.page != "now" else gevent.spawn(lambda: None)
         failures = 0
         try:
             while time.monotonic() < figures.stop_at:
@@ -289,7 +292,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
         """One event stream, until it ends: True when the server ended it (or the benchmark's burst closed it)."""
         stream = connect()
         try:
-            stream.request("GET", table_path(page.code, "/api/events"),
+            stream.request("GET", table_path(page.code, "/api/events" + ("?carry=state" if args.page == "now" else "")),
                            headers={**credentials(page.code, page.token), **page.forwarded})
             answer = stream.getresponse()
         except (OSError, http.client.HTTPException):
@@ -301,6 +304,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
         page.stream = stream
         seen = last_sent.get(page.table, (-1, 0.0, -1))[0]  # a push is of an action sent after the stream opened
         page.held_change = -1  # a new stream may count afresh (api.js)
+        event = "message"
         try:
             while True:
                 try:
@@ -312,14 +316,20 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
                     if not closed:
                         figures.streams["ended"] += 1
                     return True
-                if not line.startswith(b"data: "):
+                if line.startswith(b"event: "):
+                    event = line[7:].strip().decode()
+                if not line.startswith(b"data: ") or event == "alive":
                     continue
                 number, sent, actor = last_sent.get(page.table, (-1, 0.0, -1))
                 if number > seen:
                     seen = number
                     if actor != page.player and figures.measuring:
                         figures.pushes.append(time.monotonic() - sent)
-                gevent.spawn(pushed, page, int(line[6:]))
+                if event == "state":
+                    told = json.loads(line[6:])
+                    gevent.spawn(page.show, told["state"], told["etag"])
+                else:
+                    gevent.spawn(pushed, page, int(line[6:]))
         finally:
             figures.streams["open"] -= 1
             page.stream = None
@@ -338,7 +348,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
 
     def pushed(page: Page, number: int) -> None:
         """A push: read, unless the page holds that change (api.js's pushedChange), once its action is back."""
-        if not args.before:
+        if args.page != "before":
             page.settled.wait()
             if number <= page.held_change:
                 return
@@ -431,7 +441,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
     grown = (later[-1][1] - later[0][1]) * 1000 / max(1, later[-1][2] - later[0][2]) if len(later) > 1 else None
     return {
         "tables": args.tables, "players": args.players, "mean_gap_s": args.every, "minutes": args.minutes,
-        "page": "before" if args.before else "now", "opening_tables_s": round(opening, 1),
+        "page": args.page, "opening_tables_s": round(opening, 1),
         "actions_per_s": round(done / elapsed, 1),
         "server_cpu_share": round(cpu / elapsed, 2), "server_cpu_ms_per_action": round(cpu * 1000 / done, 2),
         "load_client_cpu_share": round(own / elapsed, 2),
@@ -458,7 +468,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
 
 def measured(args: argparse.Namespace, port: int, pid: int, every: float, minutes: float, run: str) -> dict[str, Any]:
     """One load process of pages against the running server (table_scale.load_process)."""
-    extra = ["--run", run, "--warmup", str(args.warmup)] + (["--before"] if args.before else []) \
+    extra = ["--run", run, "--warmup", str(args.warmup), "--page", args.page] \
         + (["--reconnect-burst", str(args.reconnect_burst)] if args.reconnect_burst is not None and run == "m" else []) \
         + (["--profile", str(args.profile)] if args.profile and run == "m" else [])
     return load_process(__file__, args, port, pid, every, minutes, extra)
@@ -479,7 +489,9 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=10.0, help="a player's mean seconds between actions")
     parser.add_argument("--minutes", type=float, default=2.0)
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds after every page listens")
-    parser.add_argument("--before", action="store_true", help="the page as it was before issue 48")
+    parser.add_argument("--page", choices=("now", "reads", "before"), default="now",
+                        help="the page as it is; as it read the state at each push; as before issue 48")
+    parser.add_argument("--before", action="store_const", dest="page", const="before", help="--page before")
     parser.add_argument("--server-root", type=Path, default=ROOT, help="the checkout the server runs from")
     parser.add_argument("--reconnect-burst", type=float, metavar="SECONDS",
                         help="this long into the measured minutes, close every page's stream at once; each opens it "

@@ -210,11 +210,34 @@ def make_server(sock: socket.socket, app: Callable[..., Iterable[bytes]], bounds
                    environ={"SERVER_NAME": "hhd"})  # no name look-up of 0.0.0.0 at start
 
 
+TRIM_EVERY = 10.0  # seconds between two returns of the heap's free pages to the system (trim_heap)
+
+
+def trim_heap() -> bool:
+    """The heap's free pages given back to the system (glibc's malloc_trim; False where there is none: musl,
+    macOS, Windows). A server's heap keeps what it freed: drawing a face, writing a state or an answer frees
+    megabytes a minute in pieces among the ones kept, which glibc returns only from the heap's top. Measured
+    under 100 tables x 5 pages: 202 MB of RSS before a trim, 182 after it, 1-2 ms for the trim."""
+    import ctypes
+
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError, TypeError):
+        return False
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    trim(0)
+    return True
+
+
 def run(server: Any, on_stop: Callable[[], None]) -> None:
     """Serve until Ctrl-C or SIGTERM; then `on_stop` (the pages' event streams end) and the open requests
-    finish within STOP_WITHIN seconds."""
+    finish within STOP_WITHIN seconds. The heap's free pages go back to the system every TRIM_EVERY seconds."""
     import gevent
     import gevent.event
+
+    def trimming() -> None:
+        while trim_heap():
+            gevent.sleep(TRIM_EVERY)
 
     stopping = gevent.event.Event()
     handlers = []
@@ -225,11 +248,13 @@ def run(server: Any, on_stop: Callable[[], None]) -> None:
             except (ValueError, AttributeError):  # Windows has no SIGTERM handler in gevent's loop: Ctrl-C only
                 pass
     server.start()
+    trimmer = gevent.spawn(trimming)
     try:
         stopping.wait()
     except KeyboardInterrupt:  # Windows: Ctrl-C arrives as the exception
         pass
     finally:
+        trimmer.kill()
         for handler in handlers:
             handler.cancel()
         on_stop()
