@@ -44,7 +44,6 @@ class Served:
     join_urls: list[str] = field(default_factory=list)
     images: Path | None = None  # the card image cache (its downloads): a card's print image, when there
     faces: Faces = FACES  # the faces shown, kept for the whole server (by bytes), not per table
-    pages: dict[str, str] = field(default_factory=dict)  # the page in each language: the same for every asker
     origin: str | None = None  # the public address's origin (--public-url): the only one that may act
     damaged: bool = False  # its state file was found damaged while it ran: nothing is read or written again
 
