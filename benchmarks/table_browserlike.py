@@ -20,7 +20,7 @@ it holds, a 304 when unchanged, and on its 15 s timer); `--before` (`--page befo
 issue 48 (a state read after its own action and at each push, no ETag, the drawn card's description asked
 again); `--server-root` runs the server from another checkout.
 
-Figures: draw p50/p95/p99, push p50/p95/p99 (an action sent to its change event at each other page of the
+Figures: draw p50/p95/p99, push p50/p95/p99 (an action sent to its push, with the state, at each other page of the
 table), requests per action by kind, server CPU per action, the load client's own CPU (a separate process), RSS
 over time and its growth per 1,000 actions after the warm-up, the tables' files on disk, and with --saturate
 the action rate where draw p99 passes 150 ms. The result file says the machine and its load average (a shared
