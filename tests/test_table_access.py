@@ -265,10 +265,96 @@ def test_every_read_shows_each_asker_what_they_may_see(seated, asker):
     assert get(seated, "/api/log", **who)[0] == 200
     status, first = get(seated, "/api/events", **who)
     assert status == 200 and first.startswith(b"retry:")
+    with Stream(seated, **who) as stream:  # the page's stream: its first event the same state, with its ETag
+        told = stream.next("state")
+    assert told["state"]["players"] == seen["players"] and told["state"]["you"] == seen["you"]
+    assert told["state"]["host"] == seen["host"] and told["state"]["version"] == seen["version"]
+    assert raw_status(seated, "/api/state", told["etag"], **who) == 304
     for path in ("/", "/qr.svg"):
         assert get(seated, path, **who)[0] == 200
     names = {seated.session.cards[p].name for p in hand}
     assert not any(n in json.dumps(seen["log"]) for n in names)  # an opening hand's log entry names no card
+
+
+class Stream:
+    """A page's event stream (`api/events?carry=state`), read an event at a time: (its name, its data)."""
+
+    def __init__(self, t: Table, **asker) -> None:
+        sent = authorization(player=asker.get("token"), host=t.host if asker.get("host") else None)
+        self.connection = http.client.HTTPConnection("127.0.0.1", t.port, timeout=10)
+        self.connection.request("GET", "/api/events?carry=state", headers=sent)
+        self.answer = self.connection.getresponse()
+        assert self.answer.status == 200
+
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.connection.close()
+
+    def event(self) -> tuple[str, str]:
+        name, data = "message", ""
+        while (line := self.answer.readline().decode()) not in ("\n", ""):
+            if line.startswith("event: "):
+                name = line[7:].strip()
+            elif line.startswith("data: "):
+                data = line[6:].rstrip("\n")
+        return name, data
+
+    def next(self, kind: str) -> dict:
+        name, data = self.event()
+        assert name == kind, (name, data[:200])
+        return json.loads(data) if kind == "state" else {"number": int(data)} if kind == "change" else {}
+
+
+def raw_status(t: Table, path: str, etag: str, **asker) -> int:
+    sent = authorization(player=asker.get("token"), host=t.host if asker.get("host") else None)
+    connection = http.client.HTTPConnection("127.0.0.1", t.port, timeout=10)
+    try:
+        connection.request("GET", path, headers={**sent, "If-None-Match": etag})
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_a_pages_stream_carries_its_own_state_at_each_change_and_its_own_change_by_number(seated):
+    """Each page's stream tells every change with the state its asker may see (Anna's hand to Anna alone), made
+    at the change (a seat the host released is told a spectator's table at once); the asker's own change comes as
+    its number, since its action's answer carried the state."""
+    kept(seated, "Anna")
+    with Stream(seated, token=seated.tokens["Anna"]) as anna, Stream(seated, token=seated.tokens["Ben"]) as ben, \
+            Stream(seated) as nobody:
+        for stream in (anna, ben, nobody):
+            stream.next("state")
+        def holds() -> set[str]:
+            anna_seen = seated.player("Anna")
+            return {c["id"] for c in [*anna_seen["cards"], *filter(None, [anna_seen["pending"]])]}
+
+        before = holds()
+        assert seated.as_("Anna", "/api/draw")[0] == 200
+        drawn = holds() - before
+        assert drawn and anna.next("change")["number"] == seated.changes.count  # hers: the number alone
+        for stream in (ben, nobody):
+            told = stream.next("state")["state"]
+            assert told["change"] == seated.changes.count
+            assert not any(card in json.dumps(told) for card in drawn)  # Anna's card, never in another's push
+        assert seated.as_("Ben", "/api/life", {"whose": "Ben", "delta": -1})[0] == 200
+        mine = anna.next("state")["state"]
+        assert mine["you"] == "Anna" and all(card in json.dumps(mine) for card in drawn)  # hers, in her push
+        assert ben.next("change") and nobody.next("state")
+        assert seated.call("/api/host/release", {"player": "Anna"}, host=True)[0] == 200
+        assert anna.next("state")["state"]["you"] is None  # her old phone sees a spectator's table at once
+
+
+def test_a_pages_stream_says_it_is_alive_as_an_event_the_page_sees():
+    """A comment line keeps a script's stream alive; a page cannot see one, so its stream says `alive` (a page
+    whose stream was silent for 40 s opens it again)."""
+    from hhdcli.table.game.changes import Changes
+
+    quiet = Changes()  # no change comes: only the keep-alives, every 50 ms here
+    stream = quiet.stream(keepalive=0.05, told=lambda number: f"event: state\ndata: {number}\n\n")
+    assert [next(stream) for _ in range(3)] == ["retry: 1000\nevent: state\ndata: 0\n\n", "event: alive\ndata: \n\n",
+                                            "event: alive\ndata: \n\n"]
 
 
 @pytest.mark.parametrize("data, headers, status", [
