@@ -4,6 +4,8 @@ then every page of its table reading the state as the page does, the description
 read sends its ETag: a 304 when unchanged); "before" the page before it (a read after its own action and one at
 the push, no ETag, the drawn card's description asked again). Only the time inside the app is counted, not the
 test client's; `--profile` prints cProfile's heaviest calls. Works on an older checkout too (`--server-root`).
+Both read the state at each push as pages did before the push carried it (2026-12-05); the page as it is now, with
+its event streams, is measured by table_browserlike.py.
 
     .venv/bin/python benchmarks/table_cpu.py                  # now, 400 actions on 4 tables of 5
     .venv/bin/python benchmarks/table_cpu.py --before --server-root /tmp/hhd-main
