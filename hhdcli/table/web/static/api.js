@@ -209,7 +209,8 @@ async function pushedChange(number) {
   if (acting) await actionsDone;  // the action's answer, on its way, may hold this change
   if (!(number <= heldChange)) await refresh();
 }
-function hear() { heard = Date.now(); pushed = true; if (conn !== "up") setConn("up"); }
+// the stream said something: the table answers (a failed tap's "not answering" error goes, as at any answer)
+function hear() { heard = Date.now(); pushed = true; if (conn !== "up") setConn("up"); if (errorOffline) showError(""); }
 function listen() {
   if (!window.EventSource || events) return;
   const asked = seated;  // the seat the stream's states are made for (a state without it then means it is lost)
