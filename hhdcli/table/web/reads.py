@@ -70,9 +70,11 @@ def state_made(table: Served, who: str | None, lang: str, host: bool, join: str)
             "host": host, "join_url": join, "change": counted}
 
 
-def asker_key() -> tuple[str | None, bool]:
-    """Who asks, as a change and an event stream know it (a stream is not told its own asker's change)."""
-    return viewer(), is_host()
+def asker_key() -> tuple[str | None, bool] | None:
+    """Who asks, as a change and an event stream know it (a stream is not told its own asker's change): a seat,
+    the host, or None (a spectator, or a phone joining: every spectator's stream is told its change in full)."""
+    who, host = viewer(), is_host()
+    return (who, host) if who is not None or host else None
 
 
 @table.after_app_request
@@ -132,6 +134,21 @@ def telling() -> Callable[[int], str]:
     return told
 
 
+def _sent(first: str, rest: Iterator[str]) -> Iterator[bytes]:
+    """The stream's events as bytes, and an empty item after each: the server and Werkzeug hold the item they
+    last had while the stream waits for the next change, and so would this frame: a page's whole state (8-26 KB)
+    kept for each of 500 streams."""
+    yield first.encode()
+    del first
+    yield b""  # written as nothing (gevent and Werkzeug's own server skip it)
+    for event in rest:
+        sent = event.encode()
+        del event
+        yield sent
+        del sent
+        yield b""
+
+
 @table.get(f"/cards/<any({', '.join(LANGUAGES)}):lang>/<face_id>.png")
 def face(lang: str, face_id: str) -> Any:
     """A card's face for those who may see it: its print image when the image cache holds it (hhd proxies
@@ -168,21 +185,3 @@ def token_face(lang: str, token_id: str) -> Any:
     if card is None:
         raise TableError("no token to show here", status=404)
     return _face(card, lang, "public, max-age=86400")
-
-
-# --- seats -------------------------------------------------------------------------------------------------
-
-
-def _sent(first: str, rest: Iterator[str]) -> Iterator[bytes]:
-    """The stream's events as bytes, and an empty item after each: the server and Werkzeug hold the item they
-    last had while the stream waits for the next change, and so would this frame: a page's whole state (8-26 KB)
-    kept for each of 500 streams."""
-    yield first.encode()
-    del first
-    yield b""  # written as nothing (gevent and Werkzeug's own server skip it)
-    for event in rest:
-        sent = event.encode()
-        del event
-        yield sent
-        del sent
-        yield b""
