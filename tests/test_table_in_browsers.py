@@ -261,7 +261,6 @@ const done = arguments[arguments.length - 1];
 """
 
 
-# when the page's first state read begun after a push (arguments[0]) ended, on the clock every page shares
 def kept_alive_reads(page: Page) -> list[float]:
     """Milliseconds of each of the page's state reads, thirty or more, on kept-alive connections."""
     page.browser.set_script_timeout(60)

@@ -1201,10 +1201,6 @@ def requests_since(page: Page, start: int) -> list[list]:
     return list(page.js("return window.seenRequests.slice(arguments[0])", start))
 
 
-def reads(requests: list[list]) -> list[list]:
-    return [r for r in requests if r[0].startswith(("/api/state", "/api/cards"))]
-
-
 def test_a_tap_reads_no_state_on_any_phone_and_no_card_is_described_twice(browsers, table):
     """The acting phone takes the table as its action left it from the action's answer, which says the change it
     shows: the push of that change costs it no read; another phone's push carries its new state, so it reads
