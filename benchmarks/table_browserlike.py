@@ -272,7 +272,7 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
         """The page's event stream, opened again as api.js does when it ends (the server ends each after about 10
         minutes) or fails: after 0.25 s and a random part of a second, doubled after each failure (at most 20 s);
         and its 15 s timer (a page whose pushes carry its state has none)."""
-        timer = gevent.spawn(tick, page) if args.page != "now" else gevent.spawn(lambda: None)
+        timer = gevent.spawn(tick, page) if args.page != "now" else None
         failures = 0
         try:
             while time.monotonic() < figures.stop_at:
@@ -286,7 +286,8 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
                 gevent.sleep(0.25 + random.random() * min(20.0, 2.0 ** failures))
                 failures += 0 if ended else 1
         finally:
-            timer.kill()
+            if timer is not None:
+                timer.kill()
 
     def listened(page: Page) -> bool:
         """One event stream, until it ends: True when the server ended it (or the benchmark's burst closed it)."""

@@ -12,7 +12,11 @@ import re
 from enum import StrEnum
 from functools import lru_cache
 from importlib.resources import files
+from threading import Lock
 from typing import Any
+
+from cachetools import LRUCache, cached
+from cachetools.keys import hashkey
 
 from hhdcli.mana import Take
 from hhdcli.table.game.rules import (
@@ -114,6 +118,10 @@ def names(members: type[StrEnum]) -> dict[str, str]:
     return {m.name: m.value for m in members}
 
 
+# The pages last made, for the whole server, by table (its state file), language and static address: a page is
+# 55 KB (most of it the language's messages) and 5 ms to make, asked for once per phone and table; kept per table,
+# 100 tables kept 5.6 MB of them for the whole evening. Locked: hhd table's tests serve it from threads.
+@cached(LRUCache(maxsize=16), key=lambda session, lang, static: hashkey(session.path, lang, static), lock=Lock())
 def page_html(session: Session, lang: str, static: str) -> str:
     """The page in `lang`; `static` is the address its stylesheet and modules are served under."""
     from hhdcli.render.documents.templates import render

@@ -21,14 +21,12 @@ one table at `/` and each of `hhd serve`'s at `/t/<table id>/`.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from cachetools import LRUCache
 from flask import Flask, Response, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
@@ -211,25 +209,13 @@ def failed(error: Exception) -> Any:
 
 # --- the page ----------------------------------------------------------------------------------------------
 
-# The pages last made, for the whole server: a page is 55 KB (most of it the language's messages) and 5 ms to make,
-# asked for once per phone and table; kept per table, 100 tables kept 5.6 MB of them for the whole evening
-PAGES: LRUCache[tuple[Path, str, str], str] = LRUCache(maxsize=16)
-PAGES_LOCK = threading.Lock()
-
 
 @table.get("/")
 def page() -> Any:
     from hhdcli.table.web.page import page_html
 
     asked, lang = request.args.get("lang"), language()
-    static = url_for("table.static", filename="").rstrip("/")
-    key = (served().session.path, lang, static)
-    with PAGES_LOCK:  # hhd table's tests serve it from threads
-        made = PAGES.get(key)
-    if made is None:
-        made = page_html(served().session, lang, static)
-        with PAGES_LOCK:
-            PAGES[key] = made
+    made = page_html(served().session, lang, url_for("table.static", filename="").rstrip("/"))
     answer = Response(made, mimetype="text/html", headers={"Cache-Control": "no-store"})
     if asked in ("en", "ru"):  # a switch the page remembers
         answer.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax", httponly=True)
