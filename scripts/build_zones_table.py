@@ -108,8 +108,19 @@ def build(cards: list[Card]) -> dict[str, Any]:
             "zones": zones}
 
 
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
 def render(document: dict[str, Any]) -> bytes:
-    return (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    """JSON with one line a zone's description and one a card, so that a card found or lost is a one-line diff."""
+    zones = []
+    for zone in document["zones"]:
+        head = {k: v for k, v in zone.items() if k != "cards"}
+        cards = ",\n".join(f"    {_dumps(card)}" for card in zone["cards"])
+        zones.append(f"  {_dumps(head)[:-1]},\n   \"cards\": [\n{cards}\n   ]}}")
+    head = {k: v for k, v in document.items() if k != "zones"}
+    return (f"{_dumps(head)[:-1]},\n \"zones\": [\n" + ",\n".join(zones) + "\n ]}\n").encode("utf-8")
 
 
 def main() -> int:
