@@ -129,3 +129,57 @@ def test_every_card_the_rulings_read_as_making_zones_has_one_or_a_reason_in_the_
     audit = AUDIT.read_text(encoding="utf-8") if elsewhere else ""
     for name in elsewhere:
         assert re.search(rf"^\|[^|\n]*{re.escape(name)}[^|\n]*\|.+\|", audit, re.MULTILINE), name
+
+
+# --- the card-by-card audit (docs/hell-cards.md) -------------------------------------------------------------
+
+AUDITED = {"sideboard", "owner", "zones", "draft", "game-start", "ante", "companion", "token-card", "token-copy"}
+# the table's operations the audit may name: the lead's API of issue 57 (part 1) and issue 59 (part 2)
+PART_1 = {"move", "play-sideboard", "sideboard-shuffle", "sideboard-random", "random-hell-card", "companion",
+          "zone-add", "zone-shuffle", "zone-reveal", "zone-take", "own-card", "moment", "clarification"}
+PART_2 = {"note", "face-down", "reveal", "give", "control", "deck-moves", "token-card", "counters-anywhere"}
+PLAYERS = "players"
+
+
+def audit_rows() -> list[tuple[str, list[str], str, set[str]]]:
+    """Each table row of the audit but the headers: (card name, tags, what is needed, operations)."""
+    rows = []
+    for line in AUDIT.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip().replace("\\_", "_").replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        if len(cells) != 4 or cells[0] == "card" or set(cells[0]) <= {"-", " "}:
+            continue
+        name, tags, needs, ops = cells
+        rows.append((name, [t for t in tags.split(", ") if t], needs, set(re.findall(r"`([^`]+)`", ops))))
+    return rows
+
+
+def test_the_audit_has_one_row_for_every_card_the_rulings_tag_and_no_other():
+    table = curated_table().by_id
+    tagged = sorted(table[i].name for i in table if AUDITED & set(table[i].rulings))
+    rows = audit_rows()
+    assert sorted(name for name, *_ in rows) == tagged
+    for name, tags, needs, _ops in rows:
+        entry = next(table[i] for i in table if table[i].name == name)
+        assert tags == list(entry.rulings) and needs, name
+
+
+def test_each_row_names_the_tables_operations_and_the_clarification_where_there_is_one():
+    table = curated_table().by_id
+    clarified = {table[i].name for i in table if table[i].clarification}
+    for name, _tags, _needs, ops in audit_rows():
+        assert ops and ops <= PART_1 | PART_2 | {PLAYERS}, (name, ops - PART_1 - PART_2)
+        assert ("clarification" in ops) == (name in clarified), name
+
+
+def test_the_counts_at_the_top_are_what_the_rows_give():
+    rows = audit_rows()
+    one = sum(1 for *_, ops in rows if ops & PART_1 and not ops & PART_2)
+    two = sum(1 for *_, ops in rows if ops & PART_2 and not ops & PART_1)
+    both = sum(1 for *_, ops in rows if ops & PART_1 and ops & PART_2)
+    said = re.search(r"\*\*Of the (\d+): (\d+) need part 1 only, (\d+) part 2 only, (\d+) both \(so (\d+) use part 1, "
+                     r"(\d+) part 2\), and (\d+)\s+need nothing but the players", AUDIT.read_text(encoding="utf-8"))
+    assert said, "the counts' sentence"
+    assert [int(n) for n in said.groups()] == [len(rows), one, two, both, one + both, two + both,
+                                               len(rows) - one - two - both]
+    assert f"**{len(rows)} cards**" in AUDIT.read_text(encoding="utf-8")
+
