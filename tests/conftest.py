@@ -107,6 +107,17 @@ def table(legacy_cache, library, tmp_path):
     running.stop()
 
 
+@pytest.fixture
+def hell_table(legacy_cache, library, tmp_path):
+    """As `table`, its library holding the Hell cards every action kind needs (tablekit.HELL_CARDS)."""
+    from tablekit import HELL_CARDS, Table, library_with
+
+    running = Table(tmp_path / "session.sqlite", library_with(library, legacy_cache, HELL_CARDS, tmp_path / "hell.json"),
+                    legacy_cache)
+    yield running
+    running.stop()
+
+
 # --- a browser per worker --------------------------------------------------------------------------------
 
 

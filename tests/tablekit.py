@@ -173,6 +173,48 @@ def _to_deck(table: Table) -> int:
     return position
 
 
+# The Hell cards the walk below needs in its library (a companion, and cards naming the created zones): the
+# `hell_table` fixture's library holds them (library_with)
+COMPANION = "Bear but Woah"
+ZONE_MAKERS = ("Spacefolk Looter", "Fucked or Friction")  # the three decks; the auto and command zones and ante
+HELL_CARDS = [COMPANION, *ZONE_MAKERS]
+
+
+def hell_position(table: Table, name: str) -> int:
+    return next(p for p, card in table.session.cards.items() if card.name == name)
+
+
+def _zone_of(table: Table, position: int) -> str:
+    return next(row[1] for row in cards_rows(table.session.path) if row[0] == position)
+
+
+def _in_annas_hand(table: Table, name: str) -> int:
+    """The named Hell card into Anna's hand, drawn from the Hell library if it is still there."""
+    position = hell_position(table, name)
+    if _zone_of(table, position) == "library":
+        settle(table, "Anna")
+        deal_to(table, "Anna", position)
+        assert table.as_("Anna", "/api/draw")[0] == 200
+        if table.player("Anna")["pending"]:
+            assert table.as_("Anna", "/api/take")[0] == 200
+    return position
+
+
+def _companion_on_sideboard(table: Table) -> None:
+    position = hell_position(table, COMPANION)
+    if _zone_of(table, position) != "sideboard":
+        _in_annas_hand(table, COMPANION)
+        assert table.as_("Anna", "/api/to-sideboard", {"position": position})[0] == 200
+
+
+def _zones_made(table: Table) -> None:
+    """The cards naming the created zones played: the zones come into being."""
+    for name in ZONE_MAKERS:
+        position = _in_annas_hand(table, name)
+        if _zone_of(table, position) == "hand":
+            assert table.as_("Anna", "/api/play", {"position": position})[0] == 200
+
+
 # Each action kind Anna takes (the host, for the starting life), in an order where each finds what it needs: its
 # kind, what sets the table up (not checked), the request. A kind may come twice (a move public, then hidden).
 EVERY_ACTION: list[tuple[Action, Any, str, Any]] = [
@@ -200,6 +242,20 @@ EVERY_ACTION: list[tuple[Action, Any, str, Any]] = [
     (Action.TO_SIDEBOARD, None, "/api/to-sideboard", lambda t: {"position": anna_holds(t)[0]}),
     (Action.PLAY_FROM_SIDEBOARD, None, "/api/play-sideboard", {}),
     (Action.OWN_CARD_TO_SIDEBOARD, None, "/api/own-card", {"name": "Llanowar Elves"}),
+    (Action.FROM_SIDEBOARD, None, "/api/move", lambda t: {"position": t.state()["sideboard"][-1]["position"],
+                                                          "to": "hand"}),
+    (Action.SHUFFLE_SIDEBOARD, _companion_on_sideboard, "/api/sideboard/shuffle", {}),
+    (Action.RANDOM_FROM_SIDEBOARD, None, "/api/sideboard/random", {"count": 1}),
+    (Action.COMPANION, _companion_on_sideboard, "/api/companion", lambda t: {"position": hell_position(t, COMPANION)}),
+    (Action.CAST_COMPANION, None, "/api/companion/cast", {}),
+    (Action.RANDOM_HELL_CARD, None, "/api/random-hell-card", {"whose": "Ben", "count": 1}),
+    (Action.REVEAL, None, "/api/reveal", lambda t: {"position": anna_holds(t)[0]}),
+    (Action.TO_ZONE, _zones_made, "/api/move", lambda t: {"position": _public(t, "battlefield"), "to": "created-zone",
+                                                           "zone": "auto"}),
+    (Action.ZONE_ADD, None, "/api/zone/add", {"zone": "auto", "name": "Llanowar Elves"}),
+    (Action.SHUFFLE_ZONE, None, "/api/zone/shuffle", {"zone": "whammy"}),
+    (Action.REVEAL_ZONE, None, "/api/zone/reveal", {"zone": "whammy", "count": 2}),
+    (Action.TAKE_FROM_ZONE, None, "/api/zone/take", {"zone": "whammy", "to": "battlefield"}),
     (Action.TOKENS, _maker_in_play, "/api/tokens", lambda t: {
         "position": next(c["position"] for c in t.player("Anna")["zones"]["battlefield"] if c["tokens_in_play"]
                          or t.session.views.made_names(c["position"])),
@@ -226,3 +282,39 @@ def act(table: Table, path: str, sent: Any) -> None:
     host = path.startswith("/api/host/")
     status, answer = table.call(path, sent, host=True) if host else table.as_("Anna", path, sent)
     assert status == 200, (path, answer)
+
+
+# --- a library with the Hell cards a test needs -------------------------------------------------------------
+
+def library_with(library: Path, cache_dir: Path, names: list[str], out: Path) -> Path:
+    """The library file with its first cards replaced by these Hellscube v1.2 cards (the real cards of the synced
+    data, by name), so that a test plays the cards whose text it carries out. Their order in the table's secret
+    shuffle is the table's: a test finds them by position."""
+    from hhdcli.cards import CardIndex
+
+    index = CardIndex(load_cache(cache_dir).cards)
+    document = json.loads(library.read_text(encoding="utf-8"))
+    wanted = [index.find(name) for name in names]
+    assert all(wanted), names
+    present = {entry["id"] for entry in document["cards"]}
+    free = (e for e in document["cards"] if e["id"] not in {card.id for card in wanted if card})
+    for card in wanted:
+        if card is not None and card.id not in present:  # a card the library holds already stays where it is
+            next(free).update(id=card.id, name=card.name, card=card.to_json(), kind="land" if card.is_land else "spell")
+    out.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    return out
+
+
+def deal_to(table: Table, player: str, position: int, end: str = "top") -> None:
+    """The Hell library's order put so that this card is its top (or bottom: `end`), as the table's secret shuffle
+    might have, for a test that needs a given card drawn: written straight into the state file, before the draw."""
+    db = sqlite3.connect(table.session.path)
+    try:
+        assert db.execute("SELECT zone FROM cards WHERE position = ?", (position,)).fetchone()[0] == "library"
+        edge = db.execute(f"SELECT {'MIN' if end == 'top' else 'MAX'}(ord) FROM cards WHERE zone = 'library'"
+                          ).fetchone()[0]
+        db.execute("UPDATE cards SET ord = ? WHERE position = ?", (edge - 1 if end == "top" else edge + 1, position))
+        db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'version'")
+        db.commit()
+    finally:
+        db.close()

@@ -86,8 +86,9 @@ def test_no_class_of_the_table_is_over_300_lines():
 def test_every_action_a_player_or_the_host_takes_has_its_handler_in_one_table():
     """Each log action a request may ask for has its handler; the moves asked by their destination share one
     (the log then names the move it was), and nothing but an action keys the table."""
-    # a discard is asked as a move to a graveyard, an untap as a tap ({"tapped": false})
-    asked = set(Action) - {Action.DISCARD, Action.UNTAP}
+    # a discard is asked as a move to a graveyard, an untap as a tap ({"tapped": false}), a card taken from the
+    # sideboard as a move of it
+    asked = set(Action) - {Action.DISCARD, Action.UNTAP, Action.FROM_SIDEBOARD}
     assert set(HANDLERS) == asked
     assert {HANDLERS[action] for action in MOVES.values()} == {HANDLERS[Action.TO_HAND]}
 

@@ -1148,7 +1148,8 @@ def test_what_a_phone_must_act_on_is_in_view_without_a_scroll(browsers, table, l
     anna.until(lambda: table.player("Ben")["zones"]["battlefield"][0]["counters"] == {"charge": 1})
 
 
-def test_every_action_and_its_undo_reads_as_a_sentence_on_the_others_pages_naming_no_hidden_card(browsers, table):
+def test_every_action_and_its_undo_reads_as_a_sentence_on_the_others_pages_naming_no_hidden_card(browsers, hell_table):
+    table = hell_table
     """Issue 50: every action kind (tablekit.EVERY_ACTION walks the Action enum) and its undo, read on Ben's phone
     and a spectator's board, in English and Russian: each line a sentence (no "×0", no empty «», no "(−0)", no
     field left unfilled), and no card Anna drew, was dealt or moved between her hand and her library named."""

@@ -1021,7 +1021,8 @@ def test_a_starting_life_set_once_the_game_has_begun_comes_with_the_next_game(ta
 # --- every action and its undo, as the others read them ---------------------------------------------------------
 
 
-def test_every_action_and_its_undo_names_to_each_viewer_only_what_the_actions_own_line_named(table):
+def test_every_action_and_its_undo_names_to_each_viewer_only_what_the_actions_own_line_named(hell_table):
+    table = hell_table
     """Issue 50: for every action kind (the Action enum, walked whole: a new kind cannot be forgotten), the undo
     line each viewer reads (Anna who acted, Ben, a spectator) says what that viewer read of the action's own line,
     no more, and so does the answer to another player's undo, in either language; a hidden card (drawn, taken,

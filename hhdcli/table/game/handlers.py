@@ -14,11 +14,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hhdcli.moments import Moment, moments_at
 from hhdcli.table.game import rules
 from hhdcli.table.game.errors import Depends, TableError
 from hhdcli.table.game.rules import OWN_CARDS, Action, Destination, End, Zone
 from hhdcli.table.game.store import Tx
 from hhdcli.table.game.views import Views, public_entry, shown_detail
+from hhdcli.table.game.zones import MadeZone, zone_open, zones_of
+
+LOOKING = (Moment.LOOK,)  # the moments a draw's look at the card brings
+TAKING = (Moment.DRAFT, Moment.GAME_START)  # and a take
+DECLINING = (Moment.DRAFT,)  # and a decline: it never was in the player's library
 
 Answer = dict[str, Any]
 
@@ -52,6 +58,40 @@ class Act:
 
     def describe(self, position: int, name: str | None = None) -> Answer:
         return self.views.describe(position, self.lang, name)
+
+    def put(self, position: int, moved: rules.Move) -> None:
+        """A card moved where the rules said; a Hell card that comes into the open brings the zones it names into
+        being (zones.py)."""
+        self.tx.move(position, moved.zone, moved.end, moved.player, moved.made, moved.depth)
+        if moved.zone in rules.OPEN_ZONES or moved.zone == Zone.MADE and zone_open(moved.made):
+            self.appear(position)
+
+    def appear(self, position: int) -> None:
+        """The rules: "Cards may name zones that do not exist; they are created when such a card appears": a
+        Hell card seen by all (played, declined, revealed) brings each zone it names into being, each player's
+        one with the named cards it starts with; the action's log entry says so, and its undo ends them."""
+        card = self.views.cards.get(position)
+        made = set(self.tx.made_zones())
+        new = [z for z in zones_of(card) if z.id not in made] if card is not None else []
+        created: list[int] = []
+        for zone in new:
+            self.tx.make_zone(zone.id)
+            for player in [None] if zone.shared else self.tx.names():
+                created += [self.add_named(name, player, zone) for name in zone.starts]
+        if new:
+            self.tx.amend({"zones": [z.id for z in new]}, created, [z.id for z in new])
+
+    def add_named(self, name: str, player: str | None, zone: MadeZone) -> int:
+        """A card known by its name (not a Hell card) made in a created zone."""
+        position = self.tx.last_own_card() + 1
+        self.tx.add_own_card(position, player, name)
+        self.tx.move(position, Zone.MADE, End.BOTTOM, player, zone.id)
+        return position
+
+    def moments(self, position: int, happening: tuple[Moment, ...]) -> list[str]:
+        """The moments of a Hell card that happen now (the log says them on every page)."""
+        card = self.views.cards.get(position)
+        return [str(m.moment) for m in moments_at(card, happening)] if card is not None else []
 
 
 Handler = Callable[..., Answer]
@@ -102,10 +142,12 @@ def draw(a: Act) -> Answer:
     verdict = a.views.judged(top, mine).verdict
     rules.may_draw(player, opening(tx, player)[0])
     draw_step = rules.in_draw_step(player, tx.meta("turn"), tx.meta("step"))
+    zone = rules.drawn_to(verdict)
+    now = a.moments(top, LOOKING + (TAKING if zone == Zone.HAND else ()))  # a card into the hand is taken too
     tx.log_action(player, Action.DRAW, {"position": top, "name": a.card_name(top), "verdict": verdict,
-                                        "draw_step": draw_step}, [top])
-    tx.move(top, rules.drawn_to(verdict), End.BOTTOM, player)
-    return a.views.verdict(top, mine, a.lang, draw_step)
+                                        "draw_step": draw_step, **({"moment": now} if now else {})}, [top])
+    tx.move(top, zone, End.BOTTOM, player)
+    return {**a.views.verdict(top, mine, a.lang, draw_step), "now": now}
 
 
 def _pending(a: Act) -> int:
@@ -114,18 +156,24 @@ def _pending(a: Act) -> int:
 
 
 def take(a: Act) -> Answer:
+    """The waiting card into the player's hand: its "when you draft" and "at the beginning of the game" happen
+    now."""
     position = _pending(a)
-    a.tx.log_action(a.actor, Action.TAKE, {"position": position, "name": a.card_name(position)}, [position])
+    now = a.moments(position, TAKING)
+    a.tx.log_action(a.actor, Action.TAKE, {"position": position, "name": a.card_name(position),
+                                           **({"moment": now} if now else {})}, [position])
     a.tx.move(position, Zone.HAND, End.BOTTOM, a.actor)
-    return a.describe(position)
+    return {**a.describe(position), "now": now}
 
 
 def decline(a: Act) -> Answer:
-    """The drawn card goes on top of the shared sideboard."""
+    """The drawn card goes on top of the shared sideboard: its "when you draft" happens now."""
     position = _pending(a)
-    a.tx.log_action(a.actor, Action.DECLINE, {"position": position, "name": a.card_name(position)}, [position])
-    a.tx.move(position, Zone.SIDEBOARD, End.TOP)
-    return a.describe(position)
+    now = a.moments(position, DECLINING)
+    a.tx.log_action(a.actor, Action.DECLINE, {"position": position, "name": a.card_name(position),
+                                              **({"moment": now} if now else {})}, [position])
+    a.put(position, rules.Move(Action.DECLINE, Zone.SIDEBOARD, End.TOP, None))
+    return {**a.describe(position), "now": now}
 
 
 def _deciding(a: Act) -> list[int]:
@@ -138,10 +186,12 @@ def opening_hand(a: Act) -> Answer:
     player, tx = a.player(), a.tx
     rules.may_deal(player, opening(tx, player)[0])
     positions = rules.deal(tx.top(Zone.LIBRARY, rules.OPENING_HAND))
-    tx.log_action(player, Action.OPENING_HAND, {"dealt": positions, "count": len(positions)}, positions)
+    now = sorted({m for p in positions for m in a.moments(p, LOOKING + TAKING)})
+    tx.log_action(player, Action.OPENING_HAND, {"dealt": positions, "count": len(positions),
+                                                **({"moment": now} if now else {})}, positions)
     for position in positions:
         tx.move(position, Zone.HAND, End.BOTTOM, player)
-    return {"cards": [a.describe(p) for p in positions]}
+    return {"cards": [{**a.describe(p), "now": a.moments(p, LOOKING + TAKING)} for p in positions]}
 
 
 def mulligan(a: Act) -> Answer:
@@ -156,7 +206,7 @@ def mulligan(a: Act) -> Answer:
         tx.move(position, Zone.LIBRARY, End.BOTTOM)
     for position in new:
         tx.move(position, Zone.HAND, End.BOTTOM, a.actor)
-    return {"to_bottom": returned, "cards": [a.describe(p) for p in new]}
+    return {"to_bottom": returned, "cards": [{**a.describe(p), "now": a.moments(p, LOOKING + TAKING)} for p in new]}
 
 
 def keep(a: Act, bottom: list[int]) -> Answer:
@@ -182,32 +232,179 @@ def play(a: Act, position: int) -> Answer:
     return move(a, position, Destination.BATTLEFIELD)
 
 
-def move(a: Act, position: int, to: Destination) -> Answer:
+def move(a: Act, position: int, to: Destination, whose: str | None = None, zone: str | None = None,
+         at: int | None = None) -> Answer:
     """A card moved by a player (or the host's board, None) to a zone the rules name (rules.Destination):
-    one of theirs from their hand or library, or a public one (anyone's effect may move it). A card leaving the
-    game (ante, an effect…) goes on top of the sideboard: a played card by anyone's effect, a card in hand or in
-    their library by its holder."""
+    one of theirs from their hand, library or created deck, or an open one (anyone's effect may move it: played
+    cards, any card of the sideboard, an open created zone's). A card leaving the game (ante, an effect…) goes
+    on top of the sideboard: a played card by anyone's effect, a card in hand or in their library by its holder.
+    `whose`: the player whose zones a card from the sideboard goes to (the mover's unless named), or whose created
+    zone; `zone`: which created zone; `at`: N-th from the top of a library."""
     tx, name = a.tx, a.name(position)
     found = tx.place(position)
     if to == Destination.SIDEBOARD:  # on the sideboard already: said, as the sideboard is open to all
         rules.to_sideboard(found, a.actor, position, name)
     place = rules.movable(found, a.actor, position)
-    moved = rules.move_of(place, a.actor, to, name)
+    names = tx.names()
+    where = rules.Where(rules.seated_player(names, whose) if whose is not None else None,
+                        rules.existing_zone(zone, tx.made_zones()) if to == Destination.ZONE else None, at)
+    moved = rules.move_of(place, a.actor, to, name, where)
+    action = Action.FROM_SIDEBOARD if place.zone == Zone.SIDEBOARD else moved.action
     detail = {"position": position, "name": name, "from": place.zone,
-              **({"end": moved.end} if moved.zone == Zone.DECK else {})}
-    tx.log_action(a.actor, moved.action, detail, [position])
-    tx.move(position, moved.zone, moved.end, moved.player)
+              **({"end": moved.end} if moved.zone == Zone.DECK and moved.depth is None else {}),
+              **({"at": moved.depth} if moved.depth is not None else {}),
+              **({"zone": moved.made} if moved.made else {}),
+              **({"to": str(to), "whose": moved.player} if action in (Action.FROM_SIDEBOARD, Action.TO_ZONE) else {})}
+    tx.log_action(a.actor, action, detail, [position], zones=[moved.made] if moved.made else ())
+    a.put(position, moved)
     return {**a.describe(position, name), "zone": moved.zone}
 
 
-def play_sideboard_top(a: Act) -> Answer:
-    """Anyone may play the sideboard's top card as if it were in their hand: it is played, open to all."""
+def play_sideboard_top(a: Act, position: int | None = None) -> Answer:
+    """Anyone may play the sideboard's top card as if it were in their hand; an effect may let a player cast
+    another of its cards (Sidecaster Mage): `position`. It is played, open to all."""
     player = a.player()
-    top = rules.sideboard_top(a.tx.top(Zone.SIDEBOARD))
-    name = a.name(top)
-    a.tx.log_action(player, Action.PLAY_FROM_SIDEBOARD, {"position": top, "name": name}, [top])
-    a.tx.move(top, Zone.BATTLEFIELD, End.BOTTOM, player)
-    return a.describe(top, name)
+    order = a.tx.top(Zone.SIDEBOARD, 10_000)
+    card = rules.sideboard_top(order) if position is None else rules.on_sideboard(a.tx.place(position), position).position
+    name = a.name(card)
+    a.tx.log_action(player, Action.PLAY_FROM_SIDEBOARD, {"position": card, "name": name,
+                                                        "at": order.index(card) + 1}, [card])
+    a.put(card, rules.Move(Action.PLAY_FROM_SIDEBOARD, Zone.BATTLEFIELD, End.BOTTOM, player))
+    return a.describe(card, name)
+
+
+def shuffle_sideboard(a: Act) -> Answer:
+    """The sideboard in a new random order (the rules shuffle it before a random card is taken from it)."""
+    order = a.tx.top(Zone.SIDEBOARD, 10_000)
+    a.tx.log_action(a.actor, Action.SHUFFLE_SIDEBOARD, {"count": len(order)}, order)
+    a.tx.reorder(rules.shuffled(order))
+    return {"count": len(order)}
+
+
+def random_from_sideboard(a: Act, count: int, nonbasic: bool = False) -> Answer:
+    """Cards at random from the sideboard (Nebula Warp, Search for the Nebula): it is shuffled first, as the rules
+    say, then the first `count` (nonbasic ones, with `nonbasic`) are revealed: the log names them; they stay
+    where they are, on top, for the effect to move."""
+    order = rules.shuffled(a.tx.top(Zone.SIDEBOARD, 10_000))
+    eligible = {p for p in order if not (nonbasic and a.views.is_basic(p, a.tx.own_name(p)))}
+    found = rules.revealed_at_random(order, count, eligible)
+    order = found + [p for p in order if p not in found]  # the revealed ones on top, in the order revealed
+    a.tx.log_action(a.actor, Action.RANDOM_FROM_SIDEBOARD, {"names": [a.name(p) for p in found], "count": len(found),
+                                                           "nonbasic": nonbasic}, order)
+    a.tx.reorder(order)
+    return {"cards": [a.describe(p, a.name(p)) for p in found]}
+
+
+def random_hell_card(a: Act, whose: str, count: int) -> Answer:
+    """Hell cards at random from the Hell library into a player's hand (Goblin Draft Guide, Faithful Looting: "a
+    card at random from the cube that was not drafted"): which, that player alone knows."""
+    whose = rules.seated_player(a.tx.names(), whose)
+    found = rules.random_hell_cards(a.tx.top(Zone.LIBRARY, 10_000), count)
+    a.tx.log_action(a.actor, Action.RANDOM_HELL_CARD, {"whose": whose, "count": count,
+                                                       "names": [a.card_name(p) for p in found]}, found)
+    for position in found:
+        a.tx.move(position, Zone.HAND, End.BOTTOM, whose)
+    return {"whose": whose, "count": count, **({"cards": [a.describe(p) for p in found]} if whose == a.actor else {})}
+
+
+def companion(a: Act, position: int) -> Answer:
+    """A player declares a companion on the sideboard as theirs (anywhere in it; its condition is theirs to keep)."""
+    player = a.player()
+    name = a.name(position)
+    rules.declared_companion(player, a.tx.place(position), position, a.views.is_companion(position), name)
+    a.tx.log_action(player, Action.COMPANION, {"name": name}, [], players=[player])
+    a.tx.set_companion(player, position)
+    return a.describe(position, name)
+
+
+def cast_companion(a: Act) -> Answer:
+    """Once a game a player casts their chosen companion from outside the game (the sideboard): played, theirs."""
+    player, tx = a.player(), a.tx
+    declared = next(p["companion"] for p in tx.players() if p["name"] == player)
+    position = rules.castable_companion(player, declared, tx.place(declared) if declared else None,
+                                        tx.acted_this_game(player, Action.CAST_COMPANION))
+    name = a.name(position)
+    tx.log_action(player, Action.CAST_COMPANION, {"name": name}, [position])
+    a.put(position, rules.Move(Action.CAST_COMPANION, Zone.BATTLEFIELD, End.BOTTOM, player))
+    return a.describe(position, name)
+
+
+def reveal(a: Act, position: int) -> Answer:
+    """A player shows a card of their hand to the table (a card whose text says to reveal it as it is drafted):
+    the log names it on every page."""
+    player = a.player()
+    rules.revealable(player, a.tx.place(position), position)
+    name = a.name(position)
+    a.tx.log_action(player, Action.REVEAL, {"name": name}, [])
+    a.appear(position)
+    return a.describe(position, name)
+
+
+# --- the zones Hell cards create ---------------------------------------------------------------------------
+
+
+def _zone(a: Act, zone: str, whose: str | None, theirs: bool = True) -> tuple[MadeZone, str | None]:
+    """The created zone an action is about, and whose (None: the table's). With `theirs`, a player's deck is
+    theirs alone to shuffle, reveal and take from (anyone may put a card into it)."""
+    found = rules.existing_zone(zone, a.tx.made_zones())
+    player = rules.zone_holder(found, a.actor, whose, a.tx.names())
+    if theirs:
+        rules.may_handle_zone(found, player, a.actor)
+    return found, player
+
+
+def zone_add(a: Act, zone: str, name: str, whose: str | None = None) -> Answer:
+    """A card known by its name (a player's own creature put into the auto zone, a basic into a whammy deck) into
+    a created zone: its top, if a deck."""
+    found, player = _zone(a, zone, whose, theirs=False)
+    position = a.tx.last_own_card() + 1
+    a.tx.log_action(a.actor, Action.ZONE_ADD, {"name": name, "zone": found.id, "whose": player}, [], (position,),
+                    zones=[found.id])
+    a.tx.add_own_card(position, player, name)
+    a.tx.move(position, Zone.MADE, End.TOP if found.ordered else End.BOTTOM, player, found.id)
+    return {"zone": found.id, "whose": player, "name": name, "position": position}
+
+
+def shuffle_zone(a: Act, zone: str, whose: str | None = None) -> Answer:
+    found, player = _zone(a, zone, whose)
+    cards = a.tx.in_made_zone(found.id, player)
+    a.tx.log_action(a.actor, Action.SHUFFLE_ZONE, {"zone": found.id, "whose": player, "count": len(cards)}, cards,
+                    zones=[found.id])
+    if cards:
+        a.tx.reorder(rules.shuffled(cards))
+    return {"zone": found.id, "whose": player, "count": len(cards)}
+
+
+def reveal_zone(a: Act, zone: str, whose: str | None = None, count: int = 1, at: int | None = None) -> Answer:
+    """The top `count` cards of a created deck, or its `at`-th card, revealed: the log names them; they stay."""
+    found, player = _zone(a, zone, whose)
+    cards = a.tx.in_made_zone(found.id, player)
+    shown = [rules.hidden_deck_card(found, cards, at)] if at is not None else rules.zone_top(found, cards, count)
+    names = [a.name(p) for p in shown]
+    a.tx.log_action(a.actor, Action.REVEAL_ZONE, {"zone": found.id, "whose": player, "names": names,
+                                                  "count": len(names), **({"at": at} if at else {})}, [],
+                    zones=[found.id])
+    return {"zone": found.id, "whose": player, "names": names}
+
+
+def take_from_zone(a: Act, zone: str, to: Destination, whose: str | None = None, into: str | None = None) -> Answer:
+    """A created deck's top card to a zone (a limitless deck's: a new card of its kind, Eye Collector's token
+    copies): the log names it. `into`: the created zone it goes to, when it goes to one."""
+    found, player = _zone(a, zone, whose)
+    cards = rules.zone_top(found, a.tx.in_made_zone(found.id, player))
+    position = cards[0] if cards else a.tx.last_own_card() + 1
+    place = a.tx.place(position) if cards else rules.Place(position, Zone.MADE, player, player, made=found.id)
+    name = a.name(position) if cards else str(found.well)
+    into_zone = rules.existing_zone(into, a.tx.made_zones()) if to == Destination.ZONE else None
+    moved = rules.move_of(place or rules.Place(position, Zone.MADE), a.actor, to, name,
+                          rules.Where(player, into_zone))
+    a.tx.log_action(a.actor, Action.TAKE_FROM_ZONE, {"zone": found.id, "whose": player, "name": name, "to": str(to),
+                                                     **({"into": into_zone.id} if into_zone else {})},
+                    [position], () if cards else (position,), zones=[found.id])
+    if not cards:
+        a.tx.add_own_card(position, player, name)
+    a.put(position, moved)
+    return {**a.describe(position, name), "zone": moved.zone}
 
 
 def own_card_to_sideboard(a: Act, name: str) -> Answer:
@@ -363,7 +560,8 @@ def end_game(a: Act, confirm: bool = True, confirmed: int | None = None) -> Answ
     owned = tx.owned_hell_cards((Zone.LIBRARY, Zone.SIDEBOARD))
     # the log says how many, never which: the order at the bottom is the library's secret
     tx.log_action(a.actor, Action.END_OF_GAME, {"game": game, "count": len(order)},
-                  list(dict.fromkeys(order + home + owned)), players=tx.names(), turn=True)
+                  list(dict.fromkeys(order + home + owned)), players=tx.names(), turn=True, ended=tx.made_zones())
+    tx.end_zones()  # the zones Hell cards created last to the end of the game
     tx.reset_players()  # life back to the start, no counters, nobody's turn yet
     for key in ("turn", "step", "first"):
         tx.unset_meta(key)
@@ -408,4 +606,8 @@ HANDLERS: dict[Action, Handler] = {
     Action.LIFE: life, Action.PLAYER_COUNTER: player_counter, Action.LIFE_START: life_start, Action.DIE: die,
     Action.COIN: coin, Action.FIRST_PLAYER: first_player, Action.TURN: next_turn, Action.STEP: step,
     Action.END_OF_GAME: end_game, Action.UNDO: undo,
+    Action.SHUFFLE_SIDEBOARD: shuffle_sideboard, Action.RANDOM_FROM_SIDEBOARD: random_from_sideboard,
+    Action.RANDOM_HELL_CARD: random_hell_card, Action.COMPANION: companion, Action.CAST_COMPANION: cast_companion,
+    Action.REVEAL: reveal, Action.ZONE_ADD: zone_add, Action.SHUFFLE_ZONE: shuffle_zone,
+    Action.REVEAL_ZONE: reveal_zone, Action.TAKE_FROM_ZONE: take_from_zone,
 }

@@ -20,6 +20,7 @@ from hhdcli.i18n import N_
 from hhdcli.library import OPENING_HAND
 from hhdcli.mana import Take
 from hhdcli.table.game.errors import NeedsConfirmation, TableError
+from hhdcli.table.game.zones import MadeZone, made_zone, zone_open
 
 # Cards of the players' own decks that left the game (by name, onto the sideboard) are numbered from here, above
 # every library position; their name is kept with them, Hell cards have none (their card data says it).
@@ -38,6 +39,7 @@ class Zone(StrEnum):
     EXILE = "exile"
     DECK = "deck"  # its owner's own library: the libraries keep their cards at the end of a game
     PENDING = "pending"
+    MADE = "created-zone"  # a zone a Hell card created (which one: the card's `made`, a zone of hhdcli/data/zones-v1.2.json)
 
 
 PUBLIC_ZONES = (Zone.BATTLEFIELD, Zone.GRAVEYARD, Zone.EXILE)  # where played cards are, by zone
@@ -79,6 +81,18 @@ class Action(StrEnum):
     TO_SIDEBOARD = N_("to sideboard")
     OWN_CARD_TO_SIDEBOARD = N_("own card to sideboard")
     TO_HELL_LIBRARY = N_("to the Hell library")
+    FROM_SIDEBOARD = N_("from the sideboard")  # any card of the open sideboard, by anyone, to one of their zones
+    SHUFFLE_SIDEBOARD = N_("shuffle the sideboard")
+    RANDOM_FROM_SIDEBOARD = N_("random from the sideboard")  # shuffled first, as the rules say, then revealed
+    RANDOM_HELL_CARD = N_("random Hell card")  # from the Hell library into a player's hand ("not drafted")
+    COMPANION = N_("companion")  # a companion on the sideboard declared as a player's
+    CAST_COMPANION = N_("cast companion")  # once a game, from outside the game (the sideboard)
+    TO_ZONE = N_("to a zone")  # a card into a zone a Hell card created
+    ZONE_ADD = N_("named card to a zone")  # a card by its name (a player's own, a whammy deck's basic…)
+    SHUFFLE_ZONE = N_("shuffle a zone")
+    REVEAL_ZONE = N_("reveal from a zone")
+    TAKE_FROM_ZONE = N_("take from a zone")  # a created deck's top card (a limitless one's: a new one)
+    REVEAL = N_("reveal")  # a card of the player's hand shown to the table
     END_OF_GAME = N_("end of game")
     DISCARD = N_("discard")
     TO_BATTLEFIELD = N_("to the battlefield")
@@ -105,9 +119,9 @@ class Action(StrEnum):
 OPEN_ZONES = (Zone.SIDEBOARD, *PUBLIC_ZONES)  # every viewer sees these cards
 # Zones whose cards go back to the bottom of the Hell library at the end of a game: all but the libraries (the
 # Hell library and the players' own) and the sideboard
-PLAYERS_ZONES = (Zone.HAND, *PUBLIC_ZONES, Zone.PENDING)
+PLAYERS_ZONES = (Zone.HAND, *PUBLIC_ZONES, Zone.PENDING, Zone.MADE)
 # a Hell card first moved into one of these by a player is theirs (its owner)
-OWNING_ZONES = (Zone.HAND, *PUBLIC_ZONES, Zone.DECK)
+OWNING_ZONES = (Zone.HAND, *PUBLIC_ZONES, Zone.DECK, Zone.MADE)
 # What a player drew, holds or put back is theirs to know: the others read that they acted, not on which card.
 PRIVATE_ACTIONS = (Action.DRAW, Action.TAKE, Action.OPENING_HAND, Action.MULLIGAN, Action.KEEP)
 OPENING_ACTIONS = (Action.OPENING_HAND, Action.MULLIGAN, Action.KEEP)
@@ -123,6 +137,8 @@ class Place:
     owner: str | None = None  # the rules' owner (None: nobody moved it out of Hell this game)
     tapped: bool = False  # on the battlefield only
     counters: dict[str, int] = field(default_factory=dict)  # on the battlefield only: kind → how many
+    made: str | None = None  # in a created zone (Zone.MADE): which
+    depth: int | None = None  # in its owner's library (Zone.DECK): put N-th from the top (None: top or bottom)
 
 
 @dataclass(frozen=True)
@@ -133,6 +149,8 @@ class Move:
     zone: Zone
     end: End
     player: str | None
+    made: str | None = None  # into a created zone: which
+    depth: int | None = None  # into its owner's library N-th from the top
 
 
 @dataclass(frozen=True)
@@ -147,17 +165,19 @@ class Entry:
     moved: frozenset[int] = frozenset()
     players: frozenset[str] = frozenset()  # whose life or counters it changed
     turn: bool = False  # whether it changed the turn (or the starting life)
+    zones: frozenset[str] = frozenset()  # the created zones it brought into being or acted on
 
 
 # --- seeing ---------------------------------------------------------------------------------------------------
 
 
 def may_see(place: Place | None, viewer: str | None) -> bool:
-    """A card's face: the open sideboard's and played cards for everyone, a hand (or a waiting card) for its
-    player alone, the library for nobody."""
+    """A card's face: the open sideboard's, played cards and an open created zone's for everyone, a hand (a
+    waiting card, a created deck's) for its player alone, the library for nobody."""
     if place is None:
         return False
-    return place.zone in OPEN_ZONES or viewer is not None and place.player == viewer
+    return place.zone in OPEN_ZONES or place.zone == Zone.MADE and zone_open(place.made) \
+        or viewer is not None and place.player == viewer
 
 
 # --- the library's order --------------------------------------------------------------------------------------
@@ -304,11 +324,12 @@ def to_sideboard(place: Place | None, player: str | None, position: int, name: s
 
 
 def movable(place: Place | None, player: str | None, position: int) -> Place:
-    """A card the asker may move: a public one (battlefield, graveyard, exile: anyone's effect may move it), or
-    one in their own hand or library. The host moves public cards only."""
-    mine = place is not None and place.zone in (Zone.HAND, Zone.DECK) and player is not None \
+    """A card the asker may move: an open one (battlefield, graveyard, exile, the sideboard, an open created zone:
+    anyone's effect may move it), or one in their own hand, library or created deck. The host moves open cards
+    only."""
+    mine = place is not None and place.zone in (Zone.HAND, Zone.DECK, Zone.MADE) and player is not None \
         and place.player == player
-    if place is None or not (mine or place.zone in PUBLIC_ZONES):
+    if place is None or not (mine or place.zone in OPEN_ZONES or place.zone == Zone.MADE and zone_open(place.made)):
         # the library, another's hand or waiting card: one answer for all, so that no probe tells which
         # library positions other players hold
         raise TableError("no card at library position {position}", status=404, position=position)
@@ -325,16 +346,21 @@ class Destination(StrEnum):
     HAND = "hand"
     LIBRARY_TOP = "library-top"
     LIBRARY_BOTTOM = "library-bottom"
+    LIBRARY_AT = "library-at"  # N-th from the top ("at": N)
     SIDEBOARD = "sideboard"
+    ZONE = "created-zone"  # a zone a Hell card created ("zone": its id; a player's own one: "whose", else the card's owner)
 
 
-LIBRARY_ENDS = {Destination.LIBRARY_TOP: End.TOP, Destination.LIBRARY_BOTTOM: End.BOTTOM}
+LIBRARY_ENDS = {Destination.LIBRARY_TOP: End.TOP, Destination.LIBRARY_BOTTOM: End.BOTTOM,
+                Destination.LIBRARY_AT: End.TOP}
+DEPTH_MOST = 99  # N-th from the top of a library: at most this deep
 # The action a move to each destination is asked as (its handler's key); the log names the move it turns out to
 # be (move_of: a card from a hand onto the battlefield is played)
 MOVES = {Destination.BATTLEFIELD: Action.TO_BATTLEFIELD, Destination.GRAVEYARD: Action.TO_GRAVEYARD,
          Destination.EXILE: Action.TO_EXILE, Destination.HAND: Action.TO_HAND,
          Destination.LIBRARY_TOP: Action.TO_LIBRARY, Destination.LIBRARY_BOTTOM: Action.TO_LIBRARY,
-         Destination.SIDEBOARD: Action.TO_SIDEBOARD}
+         Destination.LIBRARY_AT: Action.TO_LIBRARY, Destination.SIDEBOARD: Action.TO_SIDEBOARD,
+         Destination.ZONE: Action.TO_ZONE}
 
 
 def destination_of(to: object) -> Destination:
@@ -343,17 +369,43 @@ def destination_of(to: object) -> Destination:
     return Destination(to)
 
 
-def move_of(place: Place, mover: str | None, to: str, name: str) -> Move:
+@dataclass(frozen=True)
+class Where:
+    """The details a move may name besides its destination: whose zone (a card taken from the sideboard goes to
+    the taker's, or to the player named), which created zone, how deep in a library."""
+
+    whose: str | None = None
+    zone: MadeZone | None = None
+    at: int | None = None
+
+
+def depth_of(at: object) -> int:
+    if not isinstance(at, int) or isinstance(at, bool) or not 1 <= at <= DEPTH_MOST:
+        raise TableError("say how deep in the library: {{\"at\": N}}, from 1 (the top) to {most}", status=400,
+                         most=DEPTH_MOST)
+    return at
+
+
+def move_of(place: Place, mover: str | None, to: str, name: str, where: Where = Where()) -> Move:
     """Where a card goes and what the log calls it. A card returns to its owner's hand or library (an
     ownerless Hell card's library is the Hell library: moved through the sideboard's own action); one put onto
-    the battlefield or into a graveyard or exile stays its player's."""
+    the battlefield or into a graveyard or exile stays its player's. A card taken from the open sideboard (by an
+    effect: Arabian Dunes, Need, Sidecaster Mage) goes to the taker's zones, or to those of the player named."""
     destination = destination_of(to)
-    holder = place.player or mover
-    owner = place.owner or holder
+    if place.zone == Zone.SIDEBOARD:
+        holder = owner = where.whose or mover
+        if holder is None:
+            raise TableError('say whose zone the card goes to: {{"whose": NAME}}', status=400)
+    else:
+        holder = place.player or mover
+        owner = place.owner or holder
     if destination == Destination.SIDEBOARD:
         return Move(Action.TO_SIDEBOARD, Zone.SIDEBOARD, End.TOP, None)
     if destination in LIBRARY_ENDS:
-        return Move(Action.TO_LIBRARY, Zone.DECK, LIBRARY_ENDS[destination], owner)
+        depth = depth_of(where.at) if destination == Destination.LIBRARY_AT else None
+        return Move(Action.TO_LIBRARY, Zone.DECK, LIBRARY_ENDS[destination], owner, depth=depth)
+    if destination == Destination.ZONE:
+        return into_zone(place, where, owner, name)
     zone = Zone(destination)
     if zone == place.zone:
         raise TableError("{card} is there already", status=409, card=name)
@@ -365,6 +417,123 @@ def move_of(place: Place, mover: str | None, to: str, name: str) -> Move:
     action = {Zone.BATTLEFIELD: Action.TO_BATTLEFIELD, Zone.GRAVEYARD: Action.TO_GRAVEYARD,
               Zone.EXILE: Action.TO_EXILE}[zone]
     return Move(action, zone, End.BOTTOM, holder)
+
+
+def into_zone(place: Place, where: Where, owner: str | None, name: str) -> Move:
+    """A card into a created zone: the table's one, or a player's (the one named, else the card's owner's); a
+    deck's top."""
+    zone = where.zone
+    if zone is None:
+        raise TableError('say which zone: {{"zone": ID}}, one this game has', status=400)
+    player = None if zone.shared else where.whose or owner
+    if not zone.shared and player is None:
+        raise TableError('say whose {zone}: {{"whose": NAME}}', status=400, zone=zone.name())
+    if place.zone == Zone.MADE and place.made == zone.id and place.player == player:
+        raise TableError("{card} is there already", status=409, card=name)
+    return Move(Action.TO_ZONE, Zone.MADE, End.TOP if zone.ordered else End.BOTTOM, player, made=zone.id)
+
+
+def existing_zone(zone_id: object, made: list[str]) -> MadeZone:
+    """A created zone this game has: a zone comes into being when a card that names it appears."""
+    found = made_zone(zone_id) if isinstance(zone_id, str) else None
+    if found is None:
+        raise TableError('say which zone: {{"zone": ID}}, one this game has', status=400)
+    if found.id not in made:
+        raise TableError("there is no {zone} this game: it comes into being when a card that names it appears",
+                         status=409, zone=found.name())
+    return found
+
+
+def zone_holder(zone: MadeZone, actor: str | None, whose: str | None, names: list[str]) -> str | None:
+    """Whose zone an action on a created zone is about: the table's (None), or a player's (the one named, else the
+    acting player)."""
+    if zone.shared:
+        return None
+    player = whose or actor
+    if player is None:
+        raise TableError('say whose {zone}: {{"whose": NAME}}', status=400, zone=zone.name())
+    return seated_player(names, player)
+
+
+def may_handle_zone(zone: MadeZone, holder: str | None, actor: str | None) -> None:
+    """A player's created deck (its order nobody's to know) is theirs to shuffle, reveal from and take from."""
+    if not zone.open and holder is not None and actor != holder:
+        raise TableError("{player}'s {zone} is theirs to shuffle, reveal or take from", status=403, player=holder,
+                         zone=zone.name())
+
+
+def zone_top(zone: MadeZone, cards: list[int], count: int = 1) -> list[int]:
+    """The top `count` cards of a created deck (a limitless deck's is a new card: none here)."""
+    if not zone.ordered:
+        raise TableError("{zone} has no top: it is not a deck", status=409, zone=zone.name())
+    if not cards and zone.well is None:
+        raise TableError("{zone} is empty", status=409, zone=zone.name())
+    return cards[:count]
+
+
+def hidden_deck_card(zone: MadeZone, cards: list[int], at: int) -> int:
+    """The N-th card from the top of a created deck (its order is nobody's to know: revealing it tells)."""
+    if not 1 <= at <= len(cards):
+        raise TableError("{zone} has {count} cards", status=409, zone=zone.name(), count=len(cards))
+    return cards[at - 1]
+
+
+# --- the sideboard --------------------------------------------------------------------------------------------
+
+
+def on_sideboard(place: Place | None, position: int) -> Place:
+    if place is None or place.zone != Zone.SIDEBOARD:
+        raise TableError("no card on the sideboard at position {position}", status=404, position=position)
+    return place
+
+
+def shuffled(positions: list[int]) -> list[int]:
+    """A zone's cards in a new random order (the system's randomness: nobody can tell it from anything else)."""
+    order = list(positions)
+    random.SystemRandom().shuffle(order)
+    return order
+
+
+def revealed_at_random(order: list[int], count: int, eligible: set[int]) -> list[int]:
+    """The rules shuffle the sideboard before an effect takes a random card from it: the random cards are the
+    first `count` eligible ones of the shuffled order."""
+    found = [p for p in order if p in eligible][:count]
+    if not found:
+        raise TableError("the sideboard has no such card", status=409)
+    return found
+
+
+def random_hell_cards(library: list[int], count: int) -> list[int]:
+    """Cards at random from the Hell library (the cube's cards "that were not drafted")."""
+    if len(library) < count:
+        raise TableError("the Hell library has fewer than {count} cards", status=409, count=count)
+    return random.SystemRandom().sample(library, count)
+
+
+def declared_companion(player: str, place: Place | None, position: int, is_companion: bool, name: str) -> None:
+    """A player may declare any companion on the sideboard as their chosen companion (its condition is theirs
+    to keep)."""
+    on_sideboard(place, position)
+    if not is_companion:
+        raise TableError("{card} is not a companion", status=409, card=name)
+
+
+def castable_companion(player: str, declared: int | None, place: Place | None, cast: bool) -> int:
+    """Once a game a player may cast their chosen companion from outside the game: the sideboard."""
+    if declared is None:
+        raise TableError("{player} has declared no companion", status=409, player=player)
+    if cast:
+        raise TableError("{player} has cast their companion this game already", status=409, player=player)
+    if place is None or place.zone != Zone.SIDEBOARD:
+        raise TableError("{player}'s companion is no longer on the sideboard", status=409, player=player)
+    return declared
+
+
+def revealable(player: str, place: Place | None, position: int) -> Place:
+    """A card a player may reveal: one in their hand (or waiting, just drawn)."""
+    if place is None or place.zone not in (Zone.HAND, Zone.PENDING) or place.player != player:
+        raise TableError("{player} holds no such card", status=404, player=player)
+    return place
 
 
 def on_battlefield(place: Place | None, position: int) -> Place:
@@ -557,7 +726,7 @@ def blocking(entry: Entry, later: list[Entry]) -> list[Entry]:
     """Later actions that moved any card this one moved, changed the same player's life or counters or the turn
     (or began a later game) depend on it."""
     return [e for e in later if e.moved & entry.moved or e.players & entry.players or e.turn and entry.turn
-            or Action.END_OF_GAME in (e.action, entry.action)]
+            or e.zones & entry.zones or Action.END_OF_GAME in (e.action, entry.action)]
 
 
 # --- seats ----------------------------------------------------------------------------------------------------

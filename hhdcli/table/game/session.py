@@ -253,6 +253,7 @@ class Session:
         seen = {"seed": self.seed, "game": tx.game(), "version": version, "cards": tx.outside_library(),
                 "library_count": tx.count(Zone.LIBRARY), "players": tx.players(), "log": log, "log_more": more,
                 "turn": {"player": tx.meta("turn"), "step": tx.meta("step"), "first": tx.meta("first")},
+                "zones": tx.made_zones(), "companions_cast": tx.who_did(Action.CAST_COMPANION),
                 "life_start": int(tx.meta("life_start") or rules.LIFE_START)}
         self._read[log_size] = version, seen
         return seen

@@ -30,8 +30,8 @@ IN_FORCE = "undone IS NULL AND action != ?"
 CACHE_KB = 64  # each connection's page cache (see Store.connect)
 WAL_PAGES = 100  # pages written to the write-ahead log before they are folded into the file (see Store.connect)
 WAL_KEEP = 256 * 1024  # bytes the write-ahead log is cut back to after a fold
-COLUMNS = ("position", "zone", "ord", "player", "owner", "name", "tapped", "counters")
-PLACE = "position, zone, player, owner, tapped, counters"
+COLUMNS = ("position", "zone", "ord", "player", "owner", "name", "tapped", "counters", "made", "depth")
+PLACE = "position, zone, player, owner, tapped, counters, made, depth"
 
 
 class FairLock:
@@ -114,6 +114,12 @@ def _seat_codes(db: sqlite3.Connection) -> None:
                "issued REAL NOT NULL)")
 
 
+def _made_zones(db: sqlite3.Connection) -> None:
+    """The zones Hell cards created this game (hhdcli/table/game/zones.py): one row each, from when such a card
+    appeared to the end of the game."""
+    db.execute("CREATE TABLE IF NOT EXISTS zones (id TEXT PRIMARY KEY, game INTEGER NOT NULL)")
+
+
 def _openings(db: sqlite3.Connection) -> None:
     """A player's latest opening-hand action, looked up at every state read of their page, by its own index:
     through the (game, player) one the search read back through every action of the player's game, a millisecond
@@ -137,20 +143,32 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _add_column("players", "life"),  # this game's life total (none: the starting life)
     _add_column("players", "counters"),  # poison, energy, commander damage…: a JSON object, kind → how many
     _openings,
+    _add_column("cards", "made"),  # in a created zone: which (zones.py)
+    _add_column("cards", "depth"),  # in its owner's library N-th from the top
+    _made_zones,
+    _add_column("players", "companion"),  # the companion a player declared: its position on the sideboard
 )
 # meta keys of the game's turn, which an action may change (and its undo put back)
 TURN_KEYS = ("turn", "step", "first", "life_start")
+
+
+def _trimmed(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    end = len(row)
+    while end > 3 and row[end - 1] is None:  # position, zone and ord are never empty
+        end -= 1
+    return row[:end]
 
 
 def _code_hash(code: str) -> str:
     return hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-class Tx:
-    """One transaction (or consistent read) on the state file, spoken in the table's terms."""
+class Seats:
+    """A transaction's meta values, players and seats (Tx adds the cards and the log)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self.logged = 0  # the log entry this transaction wrote (amend adds to it)
 
     # --- meta ---
 
@@ -191,11 +209,27 @@ class Tx:
 
     def players(self) -> list[dict[str, Any]]:
         """Every player in the order they came: name, colors, whether a phone holds their seat, life (None: the
-        starting life) and counters."""
+        starting life), counters and the companion they declared (its position, or None)."""
         return [{"name": r["name"], "colors": r["colors"], "seated": r["token"] is not None,
                  "life": None if r["life"] is None else int(r["life"]),
-                 "counters": load_json(r["counters"]) if r["counters"] else {}}
-                for r in self.db.execute("SELECT name, colors, token, life, counters FROM players ORDER BY rowid")]
+                 "counters": load_json(r["counters"]) if r["counters"] else {},
+                 "companion": None if r["companion"] is None else int(r["companion"])}
+                for r in self.db.execute("SELECT name, colors, token, life, counters, companion FROM players "
+                                         "ORDER BY rowid")]
+
+    def who_did(self, action: str) -> list[str]:
+        """The players who took this action this game (and it stands)."""
+        return [str(r["player"]) for r in self.db.execute(
+            "SELECT DISTINCT player FROM log WHERE game = ? AND action = ? AND undone IS NULL AND player IS NOT NULL",
+            (self.game(), action))]
+
+    def set_companion(self, player: str, position: int | None) -> None:
+        self.db.execute("UPDATE players SET companion = ? WHERE name = ?", (position, player))
+
+    def acted_this_game(self, player: str, action: str) -> bool:
+        """Whether the player took this action this game (and it stands)."""
+        return self.db.execute("SELECT 1 FROM log INDEXED BY log_openings WHERE game = ? AND player = ? AND action = ? "
+                               "AND undone IS NULL LIMIT 1", (self.game(), player, action)).fetchone() is not None
 
     def names(self) -> list[str]:
         return [str(r["name"]) for r in self.db.execute("SELECT name FROM players ORDER BY rowid")]
@@ -249,6 +283,9 @@ class Tx:
     def drop_seat_codes(self, player: str) -> None:
         self.db.execute("DELETE FROM seat_codes WHERE player = ?", (player,))
 
+class Tx(Seats):
+    """One transaction (or consistent read) on the state file, spoken in the table's terms."""
+
     # --- cards ---
 
     def new_library(self, order: list[int]) -> None:
@@ -258,7 +295,8 @@ class Tx:
     @staticmethod
     def _place(row: sqlite3.Row) -> Place:
         return Place(int(row["position"]), Zone(row["zone"]), row["player"], row["owner"], tapped=bool(row["tapped"]),
-                     counters=load_json(row["counters"]) if row["counters"] else {})
+                     counters=load_json(row["counters"]) if row["counters"] else {}, made=row["made"],
+                     depth=None if row["depth"] is None else int(row["depth"]))
 
     def place(self, position: int) -> Place | None:
         row = self.db.execute(f"SELECT {PLACE} FROM cards WHERE position = ?", (position,)).fetchone()
@@ -281,7 +319,7 @@ class Tx:
         """Every card not in the Hell library, in zone order: position, zone, player, owner, name, tapped and
         counters (a JSON object, or None)."""
         return [dict(r) for r in self.db.execute(
-            "SELECT position, zone, player, owner, name, tapped IS NOT NULL AS tapped, counters FROM cards "
+            "SELECT position, zone, player, owner, name, tapped IS NOT NULL AS tapped, counters, made, depth FROM cards "
             "WHERE zone != ? ORDER BY ord", (Zone.LIBRARY,))]
 
     def count(self, zone: Zone) -> int:
@@ -290,6 +328,31 @@ class Tx:
     def top(self, zone: Zone, count: int = 1) -> list[int]:
         return [int(r["position"]) for r in self.db.execute(
             "SELECT position FROM cards WHERE zone = ? ORDER BY ord LIMIT ?", (zone, count))]
+
+    def in_made_zone(self, made: str, player: str | None) -> list[int]:
+        """A created zone's cards, the top first (a player's own one, or the table's: None)."""
+        return [int(r["position"]) for r in self.db.execute(
+            "SELECT position FROM cards WHERE zone = ? AND made = ? AND player IS ? ORDER BY ord",
+            (Zone.MADE, made, player))]
+
+    def reorder(self, positions: list[int]) -> None:
+        """These cards of one zone in this order, the first on top, in the places (ords) they held."""
+        ords = sorted(int(r["ord"]) for r in self.db.execute(
+            f"SELECT ord FROM cards WHERE position IN ({', '.join('?' * len(positions))})", positions))
+        self.db.executemany("UPDATE cards SET ord = ? WHERE position = ?", list(zip(ords, positions, strict=True)))
+
+    def made_zones(self) -> list[str]:
+        """The zones Hell cards created this game, in the order they came."""
+        return [str(r["id"]) for r in self.db.execute("SELECT id FROM zones ORDER BY rowid")]
+
+    def make_zone(self, zone: str) -> None:
+        self.db.execute("INSERT OR IGNORE INTO zones VALUES (?, ?)", (zone, self.game()))
+
+    def end_zones(self) -> list[str]:
+        """The game's created zones gone with it (which they were, for an undo)."""
+        ended = self.made_zones()
+        self.db.execute("DELETE FROM zones")
+        return ended
 
     def held(self, player: str, zone: Zone = Zone.HAND) -> list[int]:
         """A player's Hell cards in a zone, in the order they came (a deck's own card is no Hell card)."""
@@ -312,7 +375,7 @@ class Tx:
         found = self.db.execute("SELECT MAX(position) AS p FROM cards WHERE position >= ?", (OWN_CARDS,)).fetchone()
         return int(found["p"] or OWN_CARDS)
 
-    def add_own_card(self, position: int, player: str, name: str) -> None:
+    def add_own_card(self, position: int, player: str | None, name: str) -> None:
         self.db.execute("INSERT INTO cards (position, zone, ord, player, owner, name) VALUES (?, ?, 0, ?, ?, ?)",
                         (position, Zone.BATTLEFIELD, player, player, name))
 
@@ -323,15 +386,18 @@ class Tx:
         """A new game: ownership afresh for the Hell cards."""
         self.db.execute("UPDATE cards SET owner = NULL WHERE position < ?", (OWN_CARDS,))
 
-    def move(self, position: int, zone: Zone, end: End, player: str | None = None) -> None:
-        """Put a card on the `top` or `bottom` of a zone (for a player's zones, order is the order it came)."""
+    def move(self, position: int, zone: Zone, end: End, player: str | None = None, made: str | None = None,
+             depth: int | None = None) -> None:
+        """Put a card on the `top` or `bottom` of a zone (for a player's zones, order is the order it came); `made`:
+        which created zone, `depth`: N-th from the top of its owner's library."""
         edge = self.db.execute(f"SELECT {'MIN' if end == End.TOP else 'MAX'}(ord) AS o FROM cards WHERE zone = ?",
                                (zone,)).fetchone()["o"]
         ord_ = 0 if edge is None else edge - 1 if end == End.TOP else edge + 1
         owner = self.db.execute("SELECT owner FROM cards WHERE position = ?", (position,)).fetchone()["owner"]
         # a card leaving a zone leaves its tapped state and counters behind (a new object, in the rules' words)
-        self.db.execute("UPDATE cards SET zone = ?, ord = ?, player = ?, owner = ?, tapped = NULL, counters = NULL "
-                        "WHERE position = ?", (zone, ord_, player, owner_after(zone, player, owner), position))
+        self.db.execute("UPDATE cards SET zone = ?, ord = ?, player = ?, owner = ?, tapped = NULL, counters = NULL, "
+                        "made = ?, depth = ? WHERE position = ?",
+                        (zone, ord_, player, owner_after(zone, player, owner), made, depth, position))
 
     def set_tapped(self, position: int, tapped: bool) -> None:
         self.db.execute("UPDATE cards SET tapped = ? WHERE position = ?", ("1" if tapped else None, position))
@@ -343,7 +409,8 @@ class Tx:
     # --- the log ---
 
     def log_action(self, player: str | None, action: str, detail: dict[str, Any], moving: list[int],
-                   created: Iterable[int] = (), players: Iterable[str] = (), turn: bool = False) -> None:
+                   created: Iterable[int] = (), players: Iterable[str] = (), turn: bool = False,
+                   zones: Iterable[str] = (), ended: Iterable[str] = ()) -> None:
         """Log an action with its inverse: the rows of the cards it moves as they were, the cards it creates
         (to delete), the life and counters of the `players` it changes, the turn (with `turn`) and the game
         number: a few dozen bytes, not the whole table."""
@@ -351,17 +418,37 @@ class Tx:
         before = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM cards WHERE position IN ({marks})",
                                  moving).fetchall()
         game = self.game()
-        inverse: dict[str, Any] = {"cards": [tuple(r) for r in before], "created": list(created), "game": game}
+        # each row as it was, without the empty columns at its end (an undo writes those as NULL): an end of game
+        # keeps every card it moves
+        inverse: dict[str, Any] = {"cards": [_trimmed(tuple(r)) for r in before], "created": list(created),
+                                   "game": game}
         names = list(players)
         if names:
             inverse["players"] = [tuple(r) for r in self.db.execute(
-                f"SELECT name, life, counters, colors FROM players WHERE name IN ({', '.join('?' * len(names))})",
-                names)]
+                "SELECT name, life, counters, colors, companion FROM players "
+                f"WHERE name IN ({', '.join('?' * len(names))})", names)]
         if turn:
             inverse["turn"] = {key: self.meta(key) for key in TURN_KEYS}
-        self.db.execute("INSERT INTO log (game, player, action, detail, undo) VALUES (?, ?, ?, ?, ?)",
-                        (game, player, str(action), json.dumps(detail, ensure_ascii=False), json.dumps(inverse)))
+        if zones:
+            inverse["zones"] = list(zones)  # the created zones it acts on (a later action on them depends on it)
+        if ended:
+            inverse["ended"] = list(ended)  # the created zones it ended (an undo brings them back)
+        found = self.db.execute("INSERT INTO log (game, player, action, detail, undo) VALUES (?, ?, ?, ?, ?)",
+                                (game, player, str(action), json.dumps(detail, ensure_ascii=False), json.dumps(inverse)))
+        self.logged = int(found.lastrowid or 0)
         self.changed()
+
+    def amend(self, detail: dict[str, Any], created: Iterable[int] = (), zones: Iterable[str] = ()) -> None:
+        """What this transaction's action turned out to do besides, added to its log entry: zones that came into
+        being (an undo ends them), the cards they started with (an undo deletes them)."""
+        row = self.db.execute("SELECT detail, undo FROM log WHERE id = ?", (self.logged,)).fetchone()
+        inverse = load_json(row["undo"])
+        inverse["created"] = [*inverse.get("created", []), *created]
+        inverse["made"] = [*inverse.get("made", []), *zones]
+        inverse["zones"] = [*inverse.get("zones", []), *zones]
+        self.db.execute("UPDATE log SET detail = ?, undo = ? WHERE id = ?",
+                        (json.dumps({**load_json(row["detail"]), **detail}, ensure_ascii=False), json.dumps(inverse),
+                         self.logged))
 
     @staticmethod
     def _entry(row: sqlite3.Row) -> Entry:
@@ -369,7 +456,7 @@ class Tx:
         moved = {int(r[0]) for r in inverse["cards"]} | {int(p) for p in inverse.get("created", [])}
         return Entry(int(row["id"]), int(row["game"]), row["player"], str(row["action"]), load_json(row["detail"]),
                      moved=frozenset(moved), players=frozenset(str(p[0]) for p in inverse.get("players", [])),
-                     turn="turn" in inverse)
+                     turn="turn" in inverse, zones=frozenset(inverse.get("zones", [])))
 
     def last_entry(self, player: str | None = None) -> Entry | None:
         """The table's last action still in force (not undone, not an undo), or a player's last."""
@@ -411,9 +498,14 @@ class Tx:
             names = ", ".join(COLUMNS[:len(card)])
             self.db.execute(f"INSERT OR REPLACE INTO cards ({names}) VALUES ({', '.join('?' * len(card))})", card)
         self.delete_cards(int(p) for p in inverse.get("created", []))
-        for name, life, counters, colors in inverse.get("players", []):
+        for name, life, counters, colors, *companion in inverse.get("players", []):
             self.db.execute("UPDATE players SET life = ?, counters = ?, colors = ? WHERE name = ?",
                             (life, counters, colors, name))
+            if companion:  # kept since companions were
+                self.set_companion(name, companion[0])
+        self.db.executemany("DELETE FROM zones WHERE id = ?", [(z,) for z in inverse.get("made", [])])
+        for zone in inverse.get("ended", []):
+            self.make_zone(zone)
         for key, value in inverse.get("turn", {}).items():
             if value is None:
                 self.unset_meta(key)

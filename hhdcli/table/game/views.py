@@ -11,12 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hhdcli.cards import Card, card_text
+from hhdcli.colors import BASIC_LANDS
 from hhdcli.jsonio import load_json
 from hhdcli.mana import SymbolTable, Take, judge
+from hhdcli.moments import card_moments
 from hhdcli.render.texts import shown_type_line
-from hhdcli.rulings import card_rulings
+from hhdcli.rulings import card_clarification, card_rulings
 from hhdcli.table.game.decks import PlayerDeck
 from hhdcli.table.game.rules import PRIVATE_ACTIONS, PUBLIC_ZONES, Action, Place, Zone, may_see
+from hhdcli.table.game.zones import made_zone, zone_open, zones_of
 
 # The take rule's answers and what each tells the player to do (messages of the table's catalog): when the table
 # keeps no turns, the rule as it stands; when it does, whether this draw came in the drawer's own draw step (a
@@ -40,9 +43,12 @@ def reminder(verdict: Take, draw_step: bool | None) -> str:
 # what a log entry's detail may show to those allowed to read it: names and counts, never a library-file position
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
 SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
-                "sides", "result", "step", "colors", "token", "source", "next", "entry")
+                "sides", "result", "step", "colors", "token", "source", "next", "entry", "moment", "zones", "zone", "at",
+                "to", "nonbasic", "into")
 SHOWN_KEPT = 100  # log entries whose shown detail is kept (a state read shows the newest 30, a page of the log 30 more)
-PRIVATE_KEPT = ("count", "end", "from")  # what the others read of a private action: that a card went, not which
+# what the others read of a private action: that a card went, not which (and that its moment happens now: the
+# rules move a drafted card's trigger to its take, which the table sees happen)
+PRIVATE_KEPT = ("count", "end", "from", "moment", "at", "zone", "whose")
 
 
 def shown_detail(detail: dict[str, Any]) -> dict[str, Any]:
@@ -51,8 +57,12 @@ def shown_detail(detail: dict[str, Any]) -> dict[str, Any]:
 
 
 def hidden_move(action: str, detail: dict[str, Any]) -> bool:
-    """A card moved between its holder's hand and library: the others saw a card go, not which."""
-    return action in (Action.TO_HAND, Action.TO_LIBRARY) and detail.get("from") in (Zone.HAND, Zone.DECK)
+    """A card moved between its holder's hand, library and created decks: the others saw a card go, not which.
+    (Hell cards given at random into a player's hand are that player's to know.)"""
+    hidden_from = detail.get("from") in (Zone.HAND, Zone.DECK) or detail.get("from") == Zone.MADE \
+        and not zone_open(detail.get("zone"))
+    return action in (Action.TO_HAND, Action.TO_LIBRARY) and hidden_from \
+        or action == Action.TO_ZONE and hidden_from and not zone_open(detail.get("zone"))
 
 
 def seen_detail(action: str, player: str | None, shown: dict[str, Any], viewer: str | None) -> dict[str, Any]:
@@ -70,6 +80,8 @@ def seen_detail(action: str, player: str | None, shown: dict[str, Any], viewer: 
         return {"undone": undone, "whose": whose, "entry": seen_detail(undone, whose, entry, viewer)}
     if (action in PRIVATE_ACTIONS or hidden_move(action, shown)) and player != viewer:
         return {k: v for k, v in shown.items() if k in PRIVATE_KEPT}
+    if action == Action.RANDOM_HELL_CARD and shown.get("whose") != viewer:  # the receiver's alone, the giver's not
+        return {k: v for k, v in shown.items() if k != "names"}
     return shown
 
 
@@ -156,6 +168,15 @@ class Views:
         card = self.cards.get(position)
         return card.name if card is not None else own_name or "?"
 
+    def is_basic(self, position: int, own_name: str | None = None) -> bool:
+        """A basic land: one of the pool's, or a card known by a basic land's name."""
+        card = self.cards.get(position)
+        return card.is_basic if card is not None else (own_name or "") in BASIC_LANDS
+
+    def is_companion(self, position: int) -> bool:
+        card = self.cards.get(position)
+        return card is not None and any(r.id == "companion" for r in card_rulings(card))
+
     def judged(self, position: int, colors: str) -> Any:
         """The take rule's answer for a card and a deck's colors (once per session)."""
         key = (position, colors)
@@ -169,7 +190,8 @@ class Views:
         card = self.cards.get(position)
         if card is None:
             return {"position": position, "name": name or "?", "hell": False, "cost": "", "type_line": "",
-                    "image": None, "face": None, "text": "", "hell_rulings": [], "tokens": []}
+                    "image": None, "face": None, "text": "", "hell_rulings": [], "tokens": [], "clarification": None,
+                    "moments": [], "companion": False, "zones": []}
         key = (position, lang)
         found = self._described.get(key)
         if found is None:
@@ -182,6 +204,10 @@ class Views:
                 "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
                 "hell_rulings": [{"id": r.id, "name": r.name(lang), "text": r.text(lang)}
                                  for r in card_rulings(card)],
+                "clarification": card_clarification(card, lang),  # the format's word on this very card
+                "moments": [{"moment": m.moment, "words": m.words} for m in card_moments(card)],
+                "companion": self.is_companion(position),
+                "zones": [{"id": z.id, "name": z.name(lang)} for z in zones_of(card)],
                 "tokens": self.made_by(position, lang)}
         return dict(found)
 
@@ -198,7 +224,12 @@ class Views:
         sideboard)."""
         position = int(row["position"])
         found = {"position": position, "id": self.face_of.get(position) or f"own-{position}",
-                 "name": self.name(position, row["name"]), "hell": position in self.cards, "owner": row["owner"]}
+                 "name": self.name(position, row["name"]), "hell": position in self.cards, "owner": row["owner"],
+                 "basic": self.is_basic(position, row["name"])}
+        if row.get("zone") == Zone.SIDEBOARD and self.is_companion(position):
+            found["companion"] = True
+        if row.get("depth") is not None:
+            found["depth"] = int(row["depth"])
         if row.get("zone") == Zone.BATTLEFIELD:
             counters = load_json(row["counters"]) if row.get("counters") else {}
             made = self.made_names(position) if counters else {}  # its tokens in play: counters named by id
@@ -217,20 +248,48 @@ class Views:
         others' counts and played cards, the open sideboard, the library count and the log with the others'
         private cards left out. Cards are listed by reference; their descriptions come from `described_faces`."""
         by_player: dict[str, list[dict[str, Any]]] = {}
-        sideboard = []
+        sideboard, made = [], []
         for row in seen["cards"]:
             if row["zone"] == Zone.SIDEBOARD:
                 sideboard.append(self.ref(row))
+            elif row["zone"] == Zone.MADE:
+                made.append(row)
             elif row["player"] is not None:
                 by_player.setdefault(row["player"], []).append(row)
+        sideboard_at = {ref["position"]: ref for ref in sideboard}
         return {
             "seed": seen["seed"], "game": seen["game"], "version": seen["version"], "you": viewer,
             "library_count": seen["library_count"], "sideboard": sideboard, "turn": seen["turn"],
             "life_start": seen["life_start"],
-            "players": [self.player({**p, "life": seen["life_start"] if p["life"] is None else p["life"]},
-                                    by_player.get(p["name"], []), viewer, phase, lang) for p in seen["players"]],
+            "players": [{**self.player({**p, "life": seen["life_start"] if p["life"] is None else p["life"]},
+                                       by_player.get(p["name"], []), viewer, phase, lang),
+                          "companion": sideboard_at.get(p["companion"]) if p.get("companion") else None,
+                          "companion_cast": p["name"] in seen.get("companions_cast", ())} for p in seen["players"]],
+            "zones": [self.zone(zone, made, seen["players"], viewer, lang) for zone in seen.get("zones", [])],
             "log": [public_entry(e, viewer, self.shown_details) for e in seen["log"]], "log_more": seen["log_more"],
         }
+
+    def zone(self, zone_id: str, rows: list[dict[str, Any]], players: list[dict[str, Any]], viewer: str | None,
+             lang: str) -> dict[str, Any]:
+        """A zone a Hell card created, as `viewer` sees it: its name and kind, and its cards (an open zone's for
+        everyone; a deck's to its player alone, in no telling order) or their count."""
+        spec = made_zone(zone_id)
+        if spec is None:  # a zone of newer card data than this hhd knows
+            return {"id": zone_id, "name": zone_id, "scope": "shared", "open": True, "ordered": False, "well": None,
+                    "holders": []}
+        mine = [r for r in rows if r["made"] == zone_id]
+
+        def holder(name: str | None) -> dict[str, Any]:
+            held = [r for r in mine if r["player"] == name]
+            seen = spec.open or name is not None and name == viewer
+            cards = [self.ref(r) for r in held] if seen else []
+            if seen and spec.ordered and not spec.open:  # its player knows what is in it, not in which order
+                cards.sort(key=lambda c: (c["name"], c["position"]))
+            return {"player": name, "count": len(held), "cards": cards}
+
+        return {"id": spec.id, "name": spec.name(lang), "scope": spec.scope, "open": spec.open,
+                "ordered": spec.ordered, "well": spec.well,
+                "holders": [holder(None)] if spec.shared else [holder(p["name"]) for p in players]}
 
     def player(self, player: dict[str, Any], mine: list[dict[str, Any]], viewer: str | None, phase: str | None,
                lang: str) -> dict[str, Any]:

@@ -24,11 +24,12 @@ Reads = Callable[[], dict[str, Any]]
 
 def _route(path: str, action: Action, who: Who, reads: Reads | None = None) -> None:
     """The route of an action whose values are read by `reads` (none: it reads nothing but who asks), named as
-    its path's last part (opening_hand)."""
+    its path (opening_hand, zone_shuffle)."""
     def route(actor: str | None) -> Any:
         return act(action, actor, **(reads() if reads else {}))
 
-    route.__name__ = route.__qualname__ = path.rsplit("/", 1)[1].replace("-", "_")
+    # the endpoint's name: the path after /api/ (two actions' paths may end alike: sideboard/shuffle, zone/shuffle)
+    route.__name__ = route.__qualname__ = path.removeprefix("/api/").replace("/", "_").replace("-", "_")
     table.post(path)(acts(who)(route))
 
 
@@ -42,7 +43,33 @@ ROUTES: list[tuple[str, Action, Who, Reads | None]] = [
     # "bottom": the Hell cards that go to the bottom, in the order ticked
     ("/api/keep", Action.KEEP, Who.PLAYER, lambda: {"bottom": bodies.to_bottom()}),
     ("/api/play", Action.PLAY, Who.PLAYER, lambda: {"position": bodies.position()}),
-    ("/api/play-sideboard", Action.PLAY_FROM_SIDEBOARD, Who.PLAYER, None),
+    # the sideboard's top card, or {"position": N}: any card of it an effect lets the player cast
+    ("/api/play-sideboard", Action.PLAY_FROM_SIDEBOARD, Who.PLAYER, lambda: {"position": bodies.optional_position()}),
+    ("/api/sideboard/shuffle", Action.SHUFFLE_SIDEBOARD, Who.PLAYER_OR_HOST, None),
+    # {"count": 4, "nonbasic": true}: shuffled first (the rules), then that many revealed at random
+    ("/api/sideboard/random", Action.RANDOM_FROM_SIDEBOARD, Who.PLAYER_OR_HOST,
+     lambda: {"count": bodies.count(), "nonbasic": bodies.flag("nonbasic")}),
+    # {"whose": NAME, "count": 1}: Hell cards at random from the Hell library into a player's hand
+    ("/api/random-hell-card", Action.RANDOM_HELL_CARD, Who.PLAYER_OR_HOST,
+     lambda: {"whose": bodies.whose(), "count": bodies.count()}),
+    # {"position": N}: a companion on the sideboard declared as the asker's; then cast once a game
+    ("/api/companion", Action.COMPANION, Who.PLAYER, lambda: {"position": bodies.position()}),
+    ("/api/companion/cast", Action.CAST_COMPANION, Who.PLAYER, None),
+    # {"position": N}: a card of the asker's hand shown to the table
+    ("/api/reveal", Action.REVEAL, Who.PLAYER, lambda: {"position": bodies.position()}),
+    # the zones Hell cards create: {"zone": ID, "whose": NAME (a player's own zone; the asker's unless said)}
+    ("/api/zone/add", Action.ZONE_ADD, Who.PLAYER_OR_HOST,
+     lambda: {"zone": bodies.zone(), "name": bodies.own_card(), "whose": bodies.optional_whose()}),
+    ("/api/zone/shuffle", Action.SHUFFLE_ZONE, Who.PLAYER_OR_HOST,
+     lambda: {"zone": bodies.zone(), "whose": bodies.optional_whose()}),
+    # {"count": N} from the top, or {"at": N}: the N-th card
+    ("/api/zone/reveal", Action.REVEAL_ZONE, Who.PLAYER_OR_HOST,
+     lambda: {"zone": bodies.zone(), "whose": bodies.optional_whose(), "count": bodies.count(),
+              **({"at": bodies.where()["at"]} if "at" in bodies.body() else {})}),
+    # {"to": a destination (as /api/move's), "into": ID when it goes to another created zone}
+    ("/api/zone/take", Action.TAKE_FROM_ZONE, Who.PLAYER_OR_HOST,
+     lambda: {"zone": bodies.zone(), "whose": bodies.optional_whose(), "to": bodies.destination(),
+              **({"into": bodies.body()["into"]} if isinstance(bodies.body().get("into"), str) else {})}),
     ("/api/to-sideboard", Action.TO_SIDEBOARD, Who.PLAYER,
      lambda: {"position": bodies.card_position(), "to": Destination.SIDEBOARD}),
     # a card of the player's own deck leaves the game: onto the sideboard's top, by name
@@ -82,10 +109,12 @@ for _path, _action, _who, _reads in ROUTES:
 @acts(Who.PLAYER_OR_HOST)
 def move(actor: str | None) -> Any:
     """A card to another zone: {"position": N, "to": a rules.Destination} (its owner's hand or library; the
-    sideboard: it leaves the game), asked as the action its destination names (rules.MOVES)."""
+    sideboard: it leaves the game; a created zone: "zone": ID), asked as the action its destination names
+    (rules.MOVES). A card of the open sideboard goes to the asker's zones, or to "whose"'s; "at": N puts a card
+    N-th from the top of a library."""
     position = bodies.card_position()
     to = bodies.destination()
-    return act(MOVES[to], actor, position=position, to=to)
+    return act(MOVES[to], actor, position=position, to=to, **bodies.where())
 
 
 @table.post("/api/deck")

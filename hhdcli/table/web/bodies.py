@@ -21,6 +21,7 @@ MAX_PLAYER = 40  # a late player's name
 MAX_IDS = 300  # card descriptions asked for at once
 MAX_DELTA = 99  # counters or life changed at once
 MAX_TOKEN_ID = 64  # a token's id ("token-" and the registry's)
+MAX_AT_ONCE = 20  # cards revealed or taken at random at once (Search for the Nebula reveals four)
 
 
 def text_ok(value: str) -> bool:
@@ -121,6 +122,52 @@ def card_position() -> int:
 
 def destination() -> Destination:
     return rules.destination_of(body().get("to"))
+
+
+def optional_position() -> int | None:
+    """A card a request may name (none: the top card)."""
+    return position() if body().get("position") is not None else None
+
+
+def where() -> dict[str, Any]:
+    """What a move may say besides its card and destination: whose zones ("whose"), which created zone ("zone"),
+    how deep in a library ("at")."""
+    found: dict[str, Any] = {}
+    for key in ("whose", "zone"):
+        value = body().get(key)
+        if value is not None and (not isinstance(value, str) or not value or len(value) > MAX_NAME or not text_ok(value)):
+            raise TableError('"{key}" is a name', status=400, key=key)
+        if value is not None:
+            found[key] = value
+    if body().get("at") is not None:
+        found["at"] = rules.depth_of(body().get("at"))
+    return found
+
+
+def count(most: int = MAX_AT_ONCE) -> int:
+    """How many cards an action takes at once (1 unless said)."""
+    value = body().get("count", 1)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= most:
+        raise TableError("take 1 to {most} cards at a time", status=400, most=most)
+    return value
+
+
+def flag(key: str) -> bool:
+    value = body().get(key, False)
+    if not isinstance(value, bool):
+        raise TableError('"{key}" is true or false', status=400, key=key)
+    return value
+
+
+def zone() -> str:
+    value = body().get("zone")
+    if not isinstance(value, str) or not value or len(value) > MAX_NAME:
+        raise TableError('say which zone: {{"zone": ID}}, one this game has', status=400)
+    return value
+
+
+def optional_whose() -> str | None:
+    return whose() if body().get("whose") is not None else None
 
 
 def tapped() -> bool:
