@@ -12,7 +12,6 @@ from enum import StrEnum
 from functools import cache
 
 from hhdcli.cards import Card
-from hhdcli.i18n import N_
 from hhdcli.rulings import card_rulings
 
 
@@ -23,11 +22,6 @@ class Moment(StrEnum):
     DRAFT = "draft"  # the player takes it, or declines it to the sideboard
     GAME_START = "game-start"  # the player takes it (it is now "in their library" at the game's beginning)
 
-
-# What the phone says happens now, per moment (messages of the table's catalog)
-SAID = {Moment.LOOK: N_("When a pack with this card comes to you: now, as you look at it"),
-        Moment.DRAFT: N_("When you draft this card: now, as you take it or decline it"),
-        Moment.GAME_START: N_("At the beginning of the game: now, as you take it")}
 
 # The sentences of a card's text that name each moment (lower-cased, the card's own name left in)
 _PATTERNS = {

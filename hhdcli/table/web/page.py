@@ -3,7 +3,8 @@ stylesheet and ES modules (hhdcli/table/web/static/), and a JSON bootstrap the m
 the scripts use (marked in them as T("…") and P("…", "…", n) and read out with Babel's JavaScript extractor, so
 a new word cannot be left out of the catalog), the catalog's plural rule, the mana symbols drawn as styled
 symbols, and every value of the rules the scripts compare with what the server sends: the names of the zones,
-actions, ends, destinations, turn steps, counters, verdicts, opening hands and coins."""
+actions, ends, destinations, turn steps, counters, verdicts, opening hands, coins and moments, and the names of
+the zones Hell cards create."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from cachetools import LRUCache, cached
 from cachetools.keys import hashkey
 
 from hhdcli.mana import Take
+from hhdcli.moments import Moment
 from hhdcli.table.game.rules import (
     COMMANDER_KEY,
     Action,
@@ -33,6 +35,7 @@ from hhdcli.table.game.rules import (
 )
 from hhdcli.table.game.session import Session
 from hhdcli.table.game.views import REMINDER_MESSAGES, VERDICTS
+from hhdcli.table.game.zones import made_zones
 from hhdcli.table.web.i18n import plural_rule, translations
 
 PAGE = "table.html.j2"
@@ -109,7 +112,8 @@ def bootstrap(lang: str, symbols: dict[str, dict[str, str]], catalog: gettext.Nu
             "symbols": symbols, "actions": names(Action), "zones": names(Zone), "ends": names(End),
             "destinations": names(Destination), "steps": names(Step), "card_counters": names(CardCounter),
             "player_counters": names(PlayerCounter), "commander_key": COMMANDER_KEY, "verdicts": names(Take),
-            "openings": names(Opening), "coins": names(Coin),
+            "openings": names(Opening), "coins": names(Coin), "moments": names(Moment),
+            "made_zones": {z.id: z.name(lang) for z in made_zones().values()},  # the zones cards create, named
             "step_order": [str(s) for s in Step]}  # the steps in a turn's order (the JSON's objects come sorted by key)
 
 

@@ -16,6 +16,8 @@ export const COMMANDER_KEY = boot.commander_key;  // commander damage's key: thi
 export const VERDICTS = boot.verdicts;  // Take's: the take rule's answer for a drawn card (land, take, choice)
 export const OPENINGS = boot.openings;  // Opening's: a player's opening hand dealt, or kept (none yet: null)
 export const COINS = boot.coins;  // Coin's: heads or tails, as the log says a coin fell
+export const MOMENTS = boot.moments;  // Moment's: when a card's draft-time text happens (look, draft, game start)
+export const MADE_ZONES = boot.made_zones;  // the zones Hell cards create, by id: their names in this language
 
 export function T(message) { return boot.messages.T[message] ?? message; }
 

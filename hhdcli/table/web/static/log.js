@@ -2,7 +2,7 @@
 // actions are named as the server's Action enum names them (ACTIONS, from the bootstrap).
 import { el, page } from "./page.js";
 import { rich, stepName, symbolOf } from "./names.js";
-import { ACTIONS as A, CARD_COUNTERS as CC, COINS, ENDS, F, P, PLAYER_COUNTERS as PC, T, sentence } from "./i18n.js";
+import { ACTIONS as A, CARD_COUNTERS as CC, COINS, DESTINATIONS as TO, ENDS, F, MADE_ZONES, MOMENTS, P, PLAYER_COUNTERS as PC, T, sentence } from "./i18n.js";
 
 // a card put on top of a library or at its bottom, said by the log's entry (its `end`, End's)
 const atEnd = (d, top, bottom) => d.end === ENDS.BOTTOM ? bottom : top;
@@ -26,8 +26,22 @@ const SAY = {
   [A.TO_GRAVEYARD]: () => T("{player} put {card} into the graveyard"),
   [A.TO_EXILE]: () => T("{player} exiled {card}"),
   [A.TO_HAND]: (d) => d.name ? T("{player} returned {card} to its owner's hand") : T("{player} drew a Hell card from their library"),
-  [A.TO_LIBRARY]: (d) => d.name ? atEnd(d, T("{player} put {card} on top of its owner's library"), T("{player} put {card} at the bottom of its owner's library"))
+  [A.TO_LIBRARY]: (d) => d.at ? (d.name ? T("{player} put {card} into its owner's library, {at} from the top") : T("{player} put a Hell card into their library, {at} from the top"))
+                      : d.name ? atEnd(d, T("{player} put {card} on top of its owner's library"), T("{player} put {card} at the bottom of its owner's library"))
                                 : T("{player} put a Hell card into their library"),
+  [A.FROM_SIDEBOARD]: (d) => fromSideboard(d),
+  [A.SHUFFLE_SIDEBOARD]: () => T("{player} shuffled the sideboard"),
+  [A.RANDOM_FROM_SIDEBOARD]: () => T("{player} shuffled the sideboard and revealed at random: {names}"),
+  [A.RANDOM_HELL_CARD]: (d, v) => d.names ? P("{player} put {count} random Hell card into {whose}'s hand: {names}", "{player} put {count} random Hell cards into {whose}'s hand: {names}", v.count)
+                                          : P("{player} put {count} random Hell card into {whose}'s hand", "{player} put {count} random Hell cards into {whose}'s hand", v.count),
+  [A.COMPANION]: () => T("{player} declared {card} their companion"),
+  [A.CAST_COMPANION]: () => T("{player} cast their companion {card} from outside the game"),
+  [A.REVEAL]: () => T("{player} revealed {card}"),
+  [A.TO_ZONE]: (d) => d.name ? intoZone(d) : T("{player} put a Hell card into their {zone}"),
+  [A.ZONE_ADD]: (d) => intoZone(d),
+  [A.SHUFFLE_ZONE]: (d) => d.whose ? T("{player} shuffled {whose}'s {zone}") : T("{player} shuffled the {zone}"),
+  [A.REVEAL_ZONE]: (d) => d.whose ? T("{player} revealed from {whose}'s {zone}: {names}") : T("{player} revealed from the {zone}: {names}"),
+  [A.TAKE_FROM_ZONE]: (d) => d.whose ? T("{player} took {card} from {whose}'s {zone}: {where}") : T("{player} took {card} from the {zone}: {where}"),
   [A.TAP]: () => T("{player} tapped {card}"),
   [A.UNTAP]: () => T("{player} untapped {card}"),
   [A.CARD_COUNTER]: (d, v) => bySign(d, cardCounterOn(d.kind, v.delta), cardCounterOff(d.kind, v.delta)),
@@ -44,6 +58,18 @@ const SAY = {
   [A.DECK]: (d) => d.colors ? T("{player}'s deck: its lands make {colors}") : T("{player}'s deck: its lands make no color"),
   [A.END_OF_GAME]: (d, v) => P("{player} ended game {game}: {count} Hell card to the bottom of the Hell library", "{player} ended game {game}: {count} Hell cards to the bottom of the Hell library", v.count),
 };
+
+// where a card went, as a destination says it ("battlefield", "{whose}'s hand")
+function whereTo(d) {
+  return { [TO.HAND]: T("into {whose}'s hand"), [TO.BATTLEFIELD]: T("onto the battlefield"), [TO.GRAVEYARD]: T("into {whose}'s graveyard"),
+           [TO.EXILE]: T("into exile"), [TO.LIBRARY_TOP]: T("on top of {whose}'s library"), [TO.LIBRARY_BOTTOM]: T("at the bottom of {whose}'s library"),
+           [TO.LIBRARY_AT]: T("into {whose}'s library, {at} from the top"), [TO.SIDEBOARD]: T("onto the sideboard"),
+           [TO.ZONE]: T("into {whose}'s {into}") }[d.to] || d.to || "";
+}
+function fromSideboard(d) {  // any card of the open sideboard, by anyone, to one of their zones (or the player named)
+  return F(T("{player} took {card} from the sideboard {where}"), { where: whereTo(d) });
+}
+function intoZone(d) { return d.whose ? T("{player} put {card} into {whose}'s {zone}") : T("{player} put {card} into the {zone}"); }
 
 // Counters put on or taken off, a sentence a kind: "Cleo put 2 poison counters on Ben (now 3)", with each
 // language's own plural of "counter" (the kinds are rules.CardCounter's and rules.PlayerCounter's, from the bootstrap)
@@ -90,11 +116,24 @@ export function logSentence(e) {
   const d = e.detail || {};
   const v = { player: e.player || sentence(T("the host")), card: d.name || "", count: d.count ?? 0, game: d.game ?? e.game,
               whose: d.whose || "", kind: d.kind || "", delta: Math.abs(d.delta || 0), sides: d.sides ?? "", result: d.result ?? "",
-              step: stepName(d.step || ""), colors: [...(d.colors || "")].map(symbolOf).join(""), token: d.token || "", source: d.source || "", total: d.count ?? 0 };
+              step: stepName(d.step || ""), colors: [...(d.colors || "")].map(symbolOf).join(""), token: d.token || "", source: d.source || "", total: d.count ?? 0,
+              at: d.at ?? "", zone: zoneName(d.zone), into: zoneName(d.into || d.zone), names: (d.names || []).join(", ") };
+  v.where = F(whereTo(d), v);
   if (e.action === A.UNDO) {  // the line taken back, said again as this viewer read it, after who took it back
     const what = logSentence({ action: d.undone, player: d.whose, game: e.game, detail: d.entry || {} });
     return F(T("{player} took back: {what}"), { player: v.player, what });
   }
   const say = SAY[e.action];
-  return F(say ? say(d, v) : e.action, v);
+  return F(say ? say(d, v) : e.action, v) + moments(d) + madeZones(d);
+}
+
+const zoneName = id => (id && MADE_ZONES[id]) || id || "";
+// a line's card whose draft-time text happens now, said on every page ("— its 'when you draft' happens now")
+function moments(d) {
+  const said = { [MOMENTS.LOOK]: T("its “when a pack comes to you” happens now"), [MOMENTS.DRAFT]: T("its “when you draft” happens now"),
+                 [MOMENTS.GAME_START]: T("its “at the beginning of the game” happens now") };
+  return (d.moment || []).map(m => " — " + (said[m] || m)).join("");
+}
+function madeZones(d) {  // zones that came into being with the line's card
+  return (d.zones || []).length ? " — " + F(T("new zone: {zones}"), { zones: d.zones.map(zoneName).join(", ") }) : "";
 }

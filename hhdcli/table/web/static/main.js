@@ -2,6 +2,7 @@
 import { $, VIEW_KEY, el, page, setDrawn } from "./page.js";
 import { api, call, connect, onState, showError, undo } from "./api.js";
 import { boardView, closeCounters, closeEnd, nextStep, render, sayLast } from "./render.js";
+import { closeZone, giveRandomHellCards, randomFromSideboard, sendGift, showMoments } from "./zones.js";
 import { rich, symbolOf } from "./names.js";
 import { F, T, VERDICTS, sentence } from "./i18n.js";
 
@@ -16,7 +17,16 @@ $("draw").onclick = async () => {
   setDrawn(null); render();  // the last card is not shown again while the new one comes
   const answer = await call($("draw").dataset.action);
   if (answer && answer.verdict) { setDrawn(answer.verdict === VERDICTS.CHOICE ? null : answer); render(); }
+  const moving = answer && (answer.now ? answer : (answer.cards || []).find(c => c.now && c.now.length));
+  if (moving) showMoments(moving, moving.now, true);  // a card's "when you draft" (or its look, its game start) now
 };
+// take or decline a drawn choice card: its "when you draft" happens now, said on this phone
+for (const [id, held] of [["take", true], ["decline", false]]) {
+  document.querySelector(`button[data-action="${id}"]`).onclick = async () => {
+    const answer = await call(id);
+    if (answer) showMoments(answer, answer.now, held);
+  };
+}
 $("undo").onclick = () => undo();
 $("dismiss").onclick = () => { setDrawn(null); render(); };
 $("keep").onclick = () => { const bottom = page.ticked.slice(); page.ticked = []; call("keep", { bottom }); };
@@ -83,6 +93,18 @@ $("life-start-cancel").onclick = () => $("life-start-dialog").close();
 $("life-start-form").onsubmit = async e => { e.preventDefault();
   if (await call("host/life-start", { life: Number($("life-start").value) })) $("life-start-dialog").close(); };
 $("counters-close").onclick = () => closeCounters();
+// what Hell cards ask of the table: the sideboard's shuffle and random cards, Hell cards at random into a hand, a
+// companion cast, the created zones' dialog, a moment said
+$("sb-shuffle").onclick = () => call("sideboard/shuffle");
+$("sb-random").onclick = () => randomFromSideboard();
+$("tools-gift").onclick = () => { $("tools").close(); giveRandomHellCards(); };
+$("board-gift").onclick = () => giveRandomHellCards();
+$("gift-form").onsubmit = sendGift;
+$("gift-cancel").onclick = () => $("gift").close();
+$("companion-cast").onclick = () => call("companion/cast");
+$("moment-ok").onclick = () => $("moment").close();
+$("zone-close").onclick = () => closeZone();
+$("revealed-close").onclick = () => $("revealed").close();
 
 // a deck from this phone: pasted, or its colors picked; the table answers with its colors and hhd check's warnings
 async function useDeck(extra) {

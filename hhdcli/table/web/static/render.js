@@ -1,18 +1,14 @@
 // What the page shows: the state the API read, drawn into the page's sections (a phone's hand, or the laptop's
 // board), and the dialogs a card or a seat opens.
 import { $, el, page, setDrawn } from "./page.js";
-import { CARD_COUNTERS as CC, COMMANDER_KEY, DESTINATIONS as TO, ENDS, F, OPENINGS, P, PLAYER_COUNTERS as PC, STEP_ORDER, T, ZONES } from "./i18n.js";
+import { COMMANDER_KEY, F, OPENINGS, P, PLAYER_COUNTERS as PC, STEP_ORDER, T, ZONES } from "./i18n.js";
 import { call, join } from "./api.js";
 import { logLine, logSentence } from "./log.js";
+import { openCard } from "./cardacts.js";
+import { clarified, full, image, myPlayer, owned, rulings, tokens } from "./cards.js";
+import { renderCompanion, renderSideboardTools, renderZones } from "./zones.js";
 import { cardCounterName, commanderOf, playerCounterName, rich, stepName, symbolOf } from "./names.js";
 
-function image(img, card, alt = card.name) {  // the print image from the laptop's cache, else the face hhd draws: never another site
-  img.alt = alt;  // "" where the card's name is written beside it
-  if (card.face) img.src = card.face;
-}
-function full(ref) { return { ...ref, ...page.described.get(ref.id), owner: ref.owner }; }
-
-export function myPlayer() { return page.state.players.find(p => p.name === page.state.you); }  // this phone's player, if any
 export function boardView() { return page.view ? page.view === "board" : (!page.state || !page.state.you) && window.innerWidth >= 900; }
 
 export function render() {
@@ -40,6 +36,9 @@ export function render() {
   renderHand(me);
   renderDeck(me);
   renderSideboard(me);
+  renderSideboardTools(me);
+  renderCompanion(me);
+  renderZones(me);
   renderPlayers();
   renderPlayed();
   renderLives(me);
@@ -169,26 +168,8 @@ function renderDrawn(me) {
   rich($("drawn-reminder"), T(shown.reminder));
   rich($("drawn-text"), shown.text || "");
   rulings($("drawn-rulings"), shown);
+  clarified($("drawn-clar"), shown);
   tokens($("drawn-tokens"), shown);
-}
-
-function rulings(list, card) {  // the format's own rulings on a card, under its text
-  list.replaceChildren(...(card.hell_rulings || []).map(r => rich(el("li"), T("In Hell's Half-Draft:") + " " + r.text)));
-}
-
-function tokens(list, card) {  // the tokens a card makes, under its rulings: a tap shows the token's face (again: hides it)
-  list.replaceChildren(...(card.tokens || []).map(t => {
-    const item = el("li");
-    const button = el("button", F(T("Makes a token: {token}"), { token: t.name }), { class: "soft", "aria-expanded": "false" });
-    button.onclick = () => {
-      const open = item.querySelector("img");
-      if (open) { open.remove(); button.setAttribute("aria-expanded", "false"); return; }
-      const img = el("img"); img.alt = t.name + " — " + t.type_line; img.src = t.face;
-      item.append(img); button.setAttribute("aria-expanded", "true");
-    };
-    item.append(button);
-    return item;
-  }));
 }
 
 // The rules deal the opening hand before the game: until a player has theirs, the bar's main button deals it (and
@@ -268,7 +249,7 @@ function renderSideboard(me) {
     tile.onclick = () => openCard(c, ZONES.SIDEBOARD, i === 0);
     li.append(tile); return li; }));
 }
-function owned(c) { return c.owner ? F(T("owner: {player}"), { player: c.owner }) : T("no owner"); }
+
 
 function renderPlayers() {
   const state = page.state;
@@ -280,6 +261,7 @@ function renderPlayers() {
     how.append(el("span", " · ", { class: "board-only" }), el("span", P("{count} life", "{count} life", p.life), { class: "board-only life-said" }));  // the board's first screen
     const counted = Object.entries(p.counters || {}).map(([key, n]) => playerCounterName(key) + " " + n).join(" · ");
     if (counted) how.append(el("span", " · " + counted, { class: "board-only" }));  // poison and the rest, in view too
+    if (p.companion) how.append(el("span", " · " + F(p.companion_cast ? T("companion {card}: cast") : T("companion {card}"), { card: p.companion.name })));
     li.append(who, how);
     if (state.host && p.seated) {  // one button beside the name: the seat's choices, and what each does, in a dialog
       const seat = el("button", T("Seat…"), { class: "soft" }); seat.append(el("span", " " + p.name, { class: "sr" }));
@@ -316,53 +298,3 @@ async function reseatPlayer(name) {
   $("reseat").showModal();
 }
 
-// A card full screen: its text, rulings and what may be done with it where it is (`zone`; the sideboard's `top`
-// may be played; a card just drawn, zone null, has its buttons beside it instead)
-function openCard(c, zone, top = false) {
-  $("dlg-name").textContent = c.name;
-  $("dlg-img").hidden = !c.hell; if (c.hell) image($("dlg-img"), c);
-  rich($("dlg-text"), c.text || "");
-  rulings($("dlg-rulings"), c);
-  tokens($("dlg-tokens"), c);
-  const open = [ZONES.BATTLEFIELD, ZONES.GRAVEYARD, ZONES.EXILE].includes(zone);
-  $("dlg-owner").textContent = zone === ZONES.SIDEBOARD || open ? owned(c) : "";
-  const acts = [];  // a button each: the API's address it calls (api/<action>), its words, its body
-  const act = (action, label, extra, style = "", aria = "") => { const b = el("button", label, { class: style, ...(aria ? { "aria-label": aria } : {}) });
-    b.onclick = async () => { $("card-dialog").close(); await call(action, extra); }; acts.push(b); };
-  const me = myPlayer();
-  const move = (label, to, style = "soft") => act("move", label, { position: c.position, to }, style);
-  if (zone === ZONES.BATTLEFIELD && (me || page.state.host)) {
-    act("tap", c.tapped ? T("Untap") : T("Tap"), { position: c.position, tapped: !c.tapped }, "good");
-    for (const kind of [CC.PLUS, CC.MINUS, CC.CHARGE, CC.LOYALTY]) {  // each kind up, and down when there is one to take off
-      const said = cardCounterName(kind), n = (c.counters || {})[kind] || 0;
-      act("card-counter", "+ " + said + (n ? " (" + n + ")" : ""), { position: c.position, kind, delta: 1 }, "soft", F(T("one {kind} counter more on {card}"), { kind: said, card: c.name }));
-      if (n) act("card-counter", "− " + said, { position: c.position, kind, delta: -1 }, "soft", F(T("one {kind} counter less on {card}"), { kind: said, card: c.name }));
-    }
-  }
-  if (zone === ZONES.BATTLEFIELD && (me && me.name === c.controller || page.state.host)) {  // its tokens, counted by its controller
-    for (const t of c.tokens || []) {
-      act("tokens", F(T("+1 token: {token}"), { token: t.name }), { position: c.position, token: t.id, delta: 1 });
-      if ((c.tokens_in_play || []).some(n => n.id === t.id)) act("tokens", F(T("−1 token: {token}"), { token: t.name }), { position: c.position, token: t.id, delta: -1 });
-    }
-  }
-  if (zone === ZONES.HAND && me) { move(T("Play it"), TO.BATTLEFIELD, "good"); move(T("Discard"), TO.GRAVEYARD); }
-  if (open && (me || page.state.host)) {
-    for (const [to, label] of [[TO.BATTLEFIELD, T("→ battlefield")], [TO.GRAVEYARD, T("→ graveyard")], [TO.EXILE, T("→ exile")]])
-      if (to !== zone) move(label, to);
-  }
-  if ((zone === ZONES.HAND || open) && (me || page.state.host)) {
-    if (zone !== ZONES.HAND) { move(T("→ its owner's hand"), TO.HAND); }
-    else move(T("→ exile"), TO.EXILE);
-    move(T("→ its owner's library: top"), TO.LIBRARY_TOP); move(T("→ its owner's library: bottom"), TO.LIBRARY_BOTTOM);
-    move(T("→ sideboard (leaves the game)"), TO.SIDEBOARD);
-  }
-  if (zone === ZONES.DECK && me) move(T("Draw it into my hand"), TO.HAND, "good");
-  if (zone === ZONES.SIDEBOARD && top && me) act("play-sideboard", T("Play it"), {}, "good");
-  if (zone === ZONES.SIDEBOARD && c.hell && !c.owner && (me || page.state.host)) {  // "put into its owner's library"
-    act("to-hell-library", T("Hell library: top"), { position: c.position, end: ENDS.TOP }, "soft");
-    act("to-hell-library", T("Hell library: bottom"), { position: c.position, end: ENDS.BOTTOM }, "soft");
-  }
-  $("dlg-acts").replaceChildren(...acts);
-  $("card-dialog").showModal();
-  $("card-dialog").scrollTop = 0; $("dlg-name").focus();  // the card from its top, not scrolled to its buttons
-}
