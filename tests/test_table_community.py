@@ -67,7 +67,8 @@ class Server:
                                           None if body is None else json.dumps(body).encode(), headers)
         return status, json.loads(data)
 
-    def open(self, fields: dict[str, str], upload: bytes | None = None) -> tuple[int, str]:
+    def open(self, fields: dict[str, str], upload: bytes | None = None, headers: dict[str, str] | None = None
+             ) -> tuple[int, str]:
         boundary = uuid.uuid4().hex
         parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
                  for k, v in fields.items()]
@@ -76,7 +77,8 @@ class Server:
                          f"Content-Type: application/json\r\n\r\n".encode() + upload + b"\r\n")
         body = b"".join(parts) + f"--{boundary}--\r\n".encode()
         status, _headers, data = self.ask("POST", "/open", body,
-                                          {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+                                          {"Content-Type": f"multipart/form-data; boundary={boundary}",
+                                           **(headers or {})})
         return status, data.decode()
 
     def stop(self, sig: int = signal.SIGTERM) -> tuple[str, str]:
@@ -163,6 +165,17 @@ def test_a_seats_deck_and_colors_are_read_as_a_phones_are_and_refused_naming_the
     state = server.api("/api/state", opened(page)["code"])[1]
     assert status == 201 and [p["colors"] for p in state["players"]] == ["RG"]
     assert len(list((server.root / "tables").iterdir())) == 1  # the refused ones left no folder
+
+
+def test_a_chat_message_pasted_as_a_deck_is_refused_in_the_openers_language_not_seated_colorless(server):
+    """A text naming no card hhd knows once made a colorless player with no word on the page: it is refused,
+    naming the seat, in the opener's language, and opens no table."""
+    chat = {"name0": "Anna", "seed": "ember-tide-42", "deck0": "hey guys, here is my deck, it is great"}
+    status, page = server.open(chat)
+    assert status == 400 and "Anna: no card found in the deck list" in page, page
+    status, page = server.open(chat, headers={"Accept-Language": "ru"})
+    assert status == 400 and "Anna: в списке колоды не найдено ни одной карты" in page, page
+    assert not list((server.root / "tables").iterdir())
 
 
 def test_a_typed_short_code_leads_to_the_table_and_guessing_is_rate_limited(server):
