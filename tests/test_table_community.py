@@ -237,6 +237,34 @@ def test_an_uploaded_library_is_checked_as_hhd_show_checks_it(server, library, t
     assert len(list((server.root / "tables").iterdir())) == 1  # the refused one left nothing behind
 
 
+CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def test_control_characters_in_an_uploaded_librarys_card_names_never_reach_a_page(server, library):
+    """A library file uploaded to hhd serve holds what its sender wrote: a card copy named with ESC, BEL and NUL
+    (cards the card data does not know are shown from their copy) is shown without them, in the dealt hand and
+    in /api/state, never raw."""
+    document = json.loads(library.read_text())
+    hostile = [entry for entry in document["cards"] if entry.get("card")]  # the Hell cards (basics keep no copy)
+    for i, entry in enumerate(hostile, 1):
+        entry["position"] = i
+        entry["id"] = entry["card"]["id"] = f"not-in-the-data-{i}"
+        entry["name"] = entry["card"]["name"] = f"Evil\x1b]0;pwned\x07 Card\x00 {i}"
+        entry["card"]["faces"][0]["name"] = entry["card"]["name"]
+        entry["card"].pop("image", None)  # nor found by its picture
+    document["cards"], document["size"] = hostile, len(hostile)
+    status, page = server.open({"name0": "Anna", "colors0": "RG"}, json.dumps(document).encode())
+    assert status == 201, page
+    code = opened(page)["code"]
+    token = server.api("/api/join", code, {"player": "Anna"})[1]["token"]
+    status, dealt = server.api("/api/opening-hand", code, {}, token)
+    assert status == 200 and dealt["cards"], dealt
+    assert all(re.fullmatch(r"Evil\]0;pwned Card \d+", card["name"]) for card in dealt["cards"]), dealt
+    status, state = server.api("/api/state", code, token=token)
+    shown = json.dumps(state, ensure_ascii=False)
+    assert status == 200 and "Evil]0;pwned Card" in shown and not CONTROLS.search(shown)
+
+
 def test_tables_do_not_see_each_other(server):
     first = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "one-1"})[1])
     second = opened(server.open({"name0": "Zoe", "colors0": "G", "seed": "two-2"})[1])
