@@ -301,6 +301,34 @@ def test_pages_reconnect_by_themselves_after_the_server_restarts(browsers, legac
         second.stop()
 
 
+def not_answering(page: Page) -> str:
+    """The page's banner once a tap met the stopped server (the table "not answering")."""
+    page.click("#draw")  # the bar's first action (the opening hand): its request fails
+    page.until(lambda: page.text("conn") == "table not answering" and page.shown("banner"))
+    return page.text("banner")
+
+
+def test_the_not_answering_banner_says_what_is_true_where_the_table_runs(browsers, legacy_cache, library, tmp_path):
+    """A laptop's hhd table is asked after on the laptop; a table of hhd serve (its page's bootstrap says so, from
+    the server) is not on anyone's laptop: its banner says the server may be restarting."""
+    from test_table_community import Server, opened
+
+    laptop = Table(tmp_path / "session.sqlite", library, legacy_cache)
+    anna = phone(browsers, 0, laptop, "Anna")
+    laptop.stop()
+    assert "is hhd table still running on the laptop?" in not_answering(anna)
+    server = Server(legacy_cache, tmp_path / "tables")
+    try:
+        board = opened(server.open({"name0": "Anna", "colors0": "RG", "seed": "ember-tide-42"})[1])["board"]
+        served = Page(browsers.get(1, PHONE), board.split("&host=")[0])
+        served.seat("Anna")
+        served.until(lambda: served.text("conn") == "connected")
+    finally:
+        server.stop()
+    said = not_answering(served)
+    assert said.startswith("The table is not answering: the server may be restarting.") and "laptop" not in said
+
+
 def errors_seen(page: Page) -> list[str]:
     """Every error the page has shown since `watch_errors`."""
     return list(page.js("return window.errorsSeen || []"))

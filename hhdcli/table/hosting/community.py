@@ -336,7 +336,7 @@ class Community:
         changes = self.changes()
         join = self.public.join_url(code, table_path(folder.name))
         return Loaded(Served(session, code, session.host_secret(), changes, join_urls=[join] if join else [],
-                             images=self.images, origin=self.public.origin, faces=self.faces), changes)
+                             images=self.images, origin=self.public.origin, faces=self.faces, community=True), changes)
 
     # --- forgetting tables -------------------------------------------------------------------------
 

@@ -220,7 +220,7 @@ def page() -> Any:
     from hhdcli.table.web.page import page_html
 
     asked, lang = request.args.get("lang"), language()
-    made = page_html(served().session, lang, url_for("table.static", filename="").rstrip("/"))
+    made = page_html(served().session, lang, url_for("table.static", filename="").rstrip("/"), served().community)
     answer = Response(made, mimetype="text/html", headers={"Cache-Control": "no-store"})
     if asked in ("en", "ru"):  # a switch the page remembers
         answer.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax", httponly=True)

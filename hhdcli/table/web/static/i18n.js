@@ -16,6 +16,7 @@ export const COMMANDER_KEY = boot.commander_key;  // commander damage's key: thi
 export const VERDICTS = boot.verdicts;  // Take's: the take rule's answer for a drawn card (land, take, choice)
 export const OPENINGS = boot.openings;  // Opening's: a player's opening hand dealt, or kept (none yet: null)
 export const COINS = boot.coins;  // Coin's: heads or tails, as the log says a coin fell
+export const COMMUNITY = boot.community;  // a table of hhd serve's (a community's server), not a laptop's hhd table
 
 export function T(message) { return boot.messages.T[message] ?? message; }
 
