@@ -318,13 +318,21 @@ def _deckstats(fetch: _Fetcher, match: re.Match[str]) -> Deck:
 def _deckstats_app(document: dict, source: str) -> Deck:
     deck = Deck(source, "Deckstats")
     for number, entry in enumerate(document["props"]["entries"], start=1):
-        # `!Companion`: the owner's mark that the site shows as the companion (before is_companion, July 2026)
-        companion = entry.get("is_companion") or str(entry.get("comment") or "").strip().lower() == "!companion"
-        zone = (Zone.COMMANDER if entry.get("is_commander") else Zone.COMPANION if companion
+        zone = (Zone.COMMANDER if entry.get("is_commander") else Zone.COMPANION if _deckstats_companion(entry)
                 else _ZONES.get(str(entry.get("zone", "main")).lower(), Zone.IGNORED))
         if zone is not Zone.IGNORED:
             _json_card(deck, number, "entries", entry.get("name"), entry.get("amount"), zone=zone)
     return deck
+
+
+def _deckstats_companion(entry: dict) -> bool:
+    """The site's own is_companion where the entry has one (since August 2026): a companion unticked on the site
+    is shown in its zone (the sideboard), whatever its owner's comment still says. Before it (July 2026) the
+    owner's `!Companion` comment was the mark the site showed as the companion."""
+    flag = entry.get("is_companion")
+    if flag is not None:
+        return flag is True
+    return str(entry.get("comment") or "").strip().lower() == "!companion"
 
 
 def _deckstats_sections(document: dict, source: str) -> Deck:

@@ -97,6 +97,10 @@ VERSIONS = {
     # init_deck_data({...}) from 2021 to April 2026 (2021: the companion in `sideboard`, marked isCompanion)
     "Deckstats-2026-08": ("https://deckstats.net/decks/30198/2034245--mtg-parser-3-amigos",
                           {DECKSTATS_PAGE: "deckstats-page.html"}, 101, 0),
+    # built from the August 2026 recording (tests/data/README.md): the companion unticked (is_companion false), its
+    # owner's `!Companion` comment left: the site's view shows it in the sideboard, where its zone puts it
+    "Deckstats-2026-08-companion-unticked": ("https://deckstats.net/decks/30198/2034245--mtg-parser-3-amigos",
+                                             {DECKSTATS_PAGE: "deckstats-page-2026-08-companion-unticked.html"}, 100, 1),
     "Deckstats-2026-07": ("https://deckstats.net/decks/30198/2034245--mtg-parser-3-amigos",
                           {DECKSTATS_PAGE: "deckstats-page-2026-07.html"}, 101, 0),
     "Deckstats-2025-10": ("https://deckstats.net/decks/30198/2034245--mtg-parser-3-amigos",
