@@ -199,8 +199,9 @@ class HhdGroup(HhdSubgroup):
             if "--debug" in arguments:
                 raise
             failed = exc if isinstance(exc, OutputError) else stdout_failed(exc)
-            if isinstance(failed, HhdError):
-                echo(_("error: {message}").format(message=failed.message), err=True, fg="red")
+            if isinstance(failed, HhdError):  # said as a command's failure is (invoke): the line, its next step
+                said_error(failed)
+                raise SystemExit(failed.exit_code) from None
             raise SystemExit(CLOSED_PIPE if isinstance(failed, BrokenPipe) else 1) from None
         finally:
             set_language(*before)  # a run in a test's process leaves the next one as it found it
@@ -225,10 +226,15 @@ class HhdGroup(HhdSubgroup):
 
             error = exc if isinstance(exc, HhdError) else InputError(
                 f"{exc.filename or _('a file')}: {os_reason(exc)}"[:300], _("check the paths given"))
-            echo(_("error: {message}").format(message=error.message), err=True, fg="red")
-            if error.hint:
-                echo(f"  → {error.hint}", err=True)
+            said_error(error)
             ctx.exit(error.exit_code)
+
+
+def said_error(error: HhdError) -> None:
+    """hhd's one-line error on stderr, with what to do next when it knows."""
+    echo(_("error: {message}").format(message=error.message), err=True, fg="red")
+    if error.hint:
+        echo(f"  → {error.hint}", err=True)
 
 
 class Finite(click.FloatRange):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from html import unescape
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING
-from urllib.parse import quote, urljoin, urlparse
+from urllib.parse import quote, urljoin, urlparse, urlsplit, urlunsplit
 
 from hhdcli.decklists import Deck, DeckEntry, Zone, _json_card, counted_once, is_card_name, parse_deck, split_name
 from hhdcli.errors import InputError, NetworkError
@@ -81,6 +81,22 @@ def read_deck_url(url: str, client: Client, mirror: str | None = None) -> Deck:
     return counted_once(deck)
 
 
+def mirror_base(mirror: str) -> str:
+    """The mirror's address without its query or fragment, and no slash at its end: what a site's host and path
+    follow."""
+    parts = urlsplit(mirror)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+
+
+def mirrored(mirror: str, url: str) -> str:
+    """A site's URL (https://HOST/PATH?QUERY) as the mirror serves it: BASE/HOST/PATH, the site's host and path
+    after the mirror's path, never after its query (http://host/good?x=1 once got /good?x=1/HOST/PATH, and the
+    deck was blamed); a query of the mirror's own (a key it asks for) is kept, before the site's."""
+    base, site = urlsplit(mirror), urlsplit(url)
+    query = "&".join(part for part in (base.query, site.query) if part)
+    return urlunsplit((base.scheme, base.netloc, f"{base.path.rstrip('/')}/{site.netloc}{site.path}", query, ""))
+
+
 @dataclass(frozen=True)
 class _Site:
     name: str
@@ -115,17 +131,14 @@ class _Fetcher:
             link=self.link, site=self.site.name, n=MAX_HOPS), _EXPORT_HINT)
 
     def _sent_to(self, url: str) -> str:
-        if not self.mirror:
-            return url
-        parsed = urlparse(url)
-        return f"{self.mirror.rstrip('/')}/{parsed.netloc}{parsed.path}" + (f"?{parsed.query}" if parsed.query else "")
+        return mirrored(self.mirror, url) if self.mirror else url
 
     def _next_hop(self, url: str, location: str) -> str:
         """Where a redirect leads, as the site's URL; refused before it is asked unless it is the site's own
         host over https (a mirror's address of a site's URL, BASE/HOST/PATH, stands for https://HOST/PATH)."""
         if not location.strip():
             raise self.changed()  # a redirect to nowhere
-        base = self.mirror.rstrip("/") if self.mirror else None
+        base = mirror_base(self.mirror) if self.mirror else None
         if base and location.startswith(base + "/"):
             target = "https://" + location[len(base) + 1:]
         elif base and location.startswith("/") and self.site.owns(location[1:].split("/")[0]) \
@@ -305,13 +318,21 @@ def _deckstats(fetch: _Fetcher, match: re.Match[str]) -> Deck:
 def _deckstats_app(document: dict, source: str) -> Deck:
     deck = Deck(source, "Deckstats")
     for number, entry in enumerate(document["props"]["entries"], start=1):
-        # `!Companion`: the owner's mark that the site shows as the companion (before is_companion, July 2026)
-        companion = entry.get("is_companion") or str(entry.get("comment") or "").strip().lower() == "!companion"
-        zone = (Zone.COMMANDER if entry.get("is_commander") else Zone.COMPANION if companion
+        zone = (Zone.COMMANDER if entry.get("is_commander") else Zone.COMPANION if _deckstats_companion(entry)
                 else _ZONES.get(str(entry.get("zone", "main")).lower(), Zone.IGNORED))
         if zone is not Zone.IGNORED:
             _json_card(deck, number, "entries", entry.get("name"), entry.get("amount"), zone=zone)
     return deck
+
+
+def _deckstats_companion(entry: dict) -> bool:
+    """The site's own is_companion where the entry has one (since August 2026): a companion unticked on the site
+    is shown in its zone (the sideboard), whatever its owner's comment still says. Before it (July 2026) the
+    owner's `!Companion` comment was the mark the site showed as the companion."""
+    flag = entry.get("is_companion")
+    if flag is not None:
+        return flag is True
+    return str(entry.get("comment") or "").strip().lower() == "!companion"
 
 
 def _deckstats_sections(document: dict, source: str) -> Deck:

@@ -97,6 +97,10 @@ VERSIONS = {
     # init_deck_data({...}) from 2021 to April 2026 (2021: the companion in `sideboard`, marked isCompanion)
     "Deckstats-2026-08": ("https://deckstats.net/decks/30198/2034245--mtg-parser-3-amigos",
                           {DECKSTATS_PAGE: "deckstats-page.html"}, 101, 0),
+    # built from the August 2026 recording (tests/data/README.md): the companion unticked (is_companion false), its
+    # owner's `!Companion` comment left: the site's view shows it in the sideboard, where its zone puts it
+    "Deckstats-2026-08-companion-unticked": ("https://deckstats.net/decks/30198/2034245--mtg-parser-3-amigos",
+                                             {DECKSTATS_PAGE: "deckstats-page-2026-08-companion-unticked.html"}, 100, 1),
     "Deckstats-2026-07": ("https://deckstats.net/decks/30198/2034245--mtg-parser-3-amigos",
                           {DECKSTATS_PAGE: "deckstats-page-2026-07.html"}, 101, 0),
     "Deckstats-2025-10": ("https://deckstats.net/decks/30198/2034245--mtg-parser-3-amigos",
@@ -181,6 +185,33 @@ def test_the_site_is_asked_with_hhds_user_agent_through_the_mirror(sites):
     [(method, path, headers)] = sites.hits
     assert (method, path) == ("GET", "/archidekt.com/api/decks/1365846/")
     assert headers["User-Agent"].startswith("hhd/")
+
+
+def recording(server: LoopbackServer, path: str, link: str, asked: list[str]) -> None:
+    """`path` answers the link's recorded answer, and each request's whole target (path and query) is kept."""
+    [(_site_path, name)] = RECORDED[link].items()
+    answer = Reply(gzip.decompress((SITES / f"{name}.gz").read_bytes()), content_type="application/json")
+
+    def route(handler) -> Reply:
+        asked.append(handler.path)
+        return answer
+
+    server.routes[path] = route
+
+
+@pytest.mark.parametrize("link, path, sent", [
+    ("https://www.archidekt.com/decks/1365846/", "/good/archidekt.com/api/decks/1365846/", "?x=1"),
+    ("https://tappedout.net/mtg-decks/mtg-parser-3-amigos/", "/good/tappedout.net/api/deck/widget/",
+     "?x=1&deck=mtg-parser-3-amigos&cols=1"),  # the site's own query after the mirror's
+])
+def test_a_mirror_address_with_a_path_and_a_query_is_asked_for_the_sites_path_after_its_path(sites, link, path,
+                                                                                            sent):
+    """--deck-sites-url http://host/good?x=1 once sent /good?x=1/HOST/PATH (the path after the query) and the
+    deck was blamed: the site's host and path go after the mirror's path, the mirror's query stays a query."""
+    asked: list[str] = []
+    recording(sites, path, link, asked)
+    deck = read_deck_url(link, client(), mirror=sites.url + "/good?x=1")
+    assert asked == [path + sent] and sorted(deck.commanders) == COMMANDERS
 
 
 GONE = "https://moxfield.com/decks/gone"

@@ -346,6 +346,21 @@ def test_a_pages_stream_carries_its_own_state_at_each_change_and_its_own_change_
         assert anna.next("state")["state"]["you"] is None  # her old phone sees a spectator's table at once
 
 
+def test_a_page_entering_the_table_wakes_no_other_page(seated):
+    """POST api/enter sets the entering page's cookies and changes nothing another page sees: it once bumped the
+    table, so every phone opening the page pushed a full state to every page of the table. The next push a
+    watching page gets is the next action's."""
+    before = seated.changes.count
+    with Stream(seated) as watching:
+        assert watching.next("state")["state"]["change"] == before
+        sent = [(b"Content-Type", b"application/json")]
+        for body in (b"{}", json.dumps({"host": seated.host}).encode()):
+            assert raw(seated, "POST", "/api/enter", sent, body)[0] == 200
+        assert seated.changes.count == before
+        assert seated.as_("Ben", "/api/life", {"whose": "Ben", "delta": -1})[0] == 200
+        assert watching.next("state")["state"]["change"] == before + 1  # the life, not an entering page
+
+
 def test_a_pages_stream_says_it_is_alive_as_an_event_the_page_sees():
     """A comment line keeps a script's stream alive; a page cannot see one, so its stream says `alive` (a page
     whose stream was silent for 40 s opens it again)."""

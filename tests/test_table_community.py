@@ -67,7 +67,8 @@ class Server:
                                           None if body is None else json.dumps(body).encode(), headers)
         return status, json.loads(data)
 
-    def open(self, fields: dict[str, str], upload: bytes | None = None) -> tuple[int, str]:
+    def open(self, fields: dict[str, str], upload: bytes | None = None, headers: dict[str, str] | None = None
+             ) -> tuple[int, str]:
         boundary = uuid.uuid4().hex
         parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
                  for k, v in fields.items()]
@@ -76,7 +77,8 @@ class Server:
                          f"Content-Type: application/json\r\n\r\n".encode() + upload + b"\r\n")
         body = b"".join(parts) + f"--{boundary}--\r\n".encode()
         status, _headers, data = self.ask("POST", "/open", body,
-                                          {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+                                          {"Content-Type": f"multipart/form-data; boundary={boundary}",
+                                           **(headers or {})})
         return status, data.decode()
 
     def stop(self, sig: int = signal.SIGTERM) -> tuple[str, str]:
@@ -165,6 +167,17 @@ def test_a_seats_deck_and_colors_are_read_as_a_phones_are_and_refused_naming_the
     assert len(list((server.root / "tables").iterdir())) == 1  # the refused ones left no folder
 
 
+def test_a_chat_message_pasted_as_a_deck_is_refused_in_the_openers_language_not_seated_colorless(server):
+    """A text naming no card hhd knows once made a colorless player with no word on the page: it is refused,
+    naming the seat, in the opener's language, and opens no table."""
+    chat = {"name0": "Anna", "seed": "ember-tide-42", "deck0": "hey guys, here is my deck, it is great"}
+    status, page = server.open(chat)
+    assert status == 400 and "Anna: no card found in the deck list" in page, page
+    status, page = server.open(chat, headers={"Accept-Language": "ru"})
+    assert status == 400 and "Anna: в списке колоды не найдено ни одной карты" in page, page
+    assert not list((server.root / "tables").iterdir())
+
+
 def test_a_typed_short_code_leads_to_the_table_and_guessing_is_rate_limited(server):
     table = opened(server.open({"name0": "Anna", "colors0": "R", "seed": "short-1"})[1])
     form = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -222,6 +235,34 @@ def test_an_uploaded_library_is_checked_as_hhd_show_checks_it(server, library, t
     status, page = server.open({"name0": "Anna", "colors0": "RG"}, json.dumps(broken).encode())
     assert status == 400 and "library file" in page and str(tmp_path) not in page
     assert len(list((server.root / "tables").iterdir())) == 1  # the refused one left nothing behind
+
+
+CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def test_control_characters_in_an_uploaded_librarys_card_names_never_reach_a_page(server, library):
+    """A library file uploaded to hhd serve holds what its sender wrote: a card copy named with ESC, BEL and NUL
+    (cards the card data does not know are shown from their copy) is shown without them, in the dealt hand and
+    in /api/state, never raw."""
+    document = json.loads(library.read_text())
+    hostile = [entry for entry in document["cards"] if entry.get("card")]  # the Hell cards (basics keep no copy)
+    for i, entry in enumerate(hostile, 1):
+        entry["position"] = i
+        entry["id"] = entry["card"]["id"] = f"not-in-the-data-{i}"
+        entry["name"] = entry["card"]["name"] = f"Evil\x1b]0;pwned\x07 Card\x00 {i}"
+        entry["card"]["faces"][0]["name"] = entry["card"]["name"]
+        entry["card"].pop("image", None)  # nor found by its picture
+    document["cards"], document["size"] = hostile, len(hostile)
+    status, page = server.open({"name0": "Anna", "colors0": "RG"}, json.dumps(document).encode())
+    assert status == 201, page
+    code = opened(page)["code"]
+    token = server.api("/api/join", code, {"player": "Anna"})[1]["token"]
+    status, dealt = server.api("/api/opening-hand", code, {}, token)
+    assert status == 200 and dealt["cards"], dealt
+    assert all(re.fullmatch(r"Evil\]0;pwned Card \d+", card["name"]) for card in dealt["cards"]), dealt
+    status, state = server.api("/api/state", code, token=token)
+    shown = json.dumps(state, ensure_ascii=False)
+    assert status == 200 and "Evil]0;pwned Card" in shown and not CONTROLS.search(shown)
 
 
 def test_tables_do_not_see_each_other(server):

@@ -301,6 +301,34 @@ def test_pages_reconnect_by_themselves_after_the_server_restarts(browsers, legac
         second.stop()
 
 
+def not_answering(page: Page) -> str:
+    """The page's banner once a tap met the stopped server (the table "not answering")."""
+    page.click("#draw")  # the bar's first action (the opening hand): its request fails
+    page.until(lambda: page.text("conn") == "table not answering" and page.shown("banner"))
+    return page.text("banner")
+
+
+def test_the_not_answering_banner_says_what_is_true_where_the_table_runs(browsers, legacy_cache, library, tmp_path):
+    """A laptop's hhd table is asked after on the laptop; a table of hhd serve (its page's bootstrap says so, from
+    the server) is not on anyone's laptop: its banner says the server may be restarting."""
+    from test_table_community import Server, opened
+
+    laptop = Table(tmp_path / "session.sqlite", library, legacy_cache)
+    anna = phone(browsers, 0, laptop, "Anna")
+    laptop.stop()
+    assert "is hhd table still running on the laptop?" in not_answering(anna)
+    server = Server(legacy_cache, tmp_path / "tables")
+    try:
+        board = opened(server.open({"name0": "Anna", "colors0": "RG", "seed": "ember-tide-42"})[1])["board"]
+        served = Page(browsers.get(1, PHONE), board.split("&host=")[0])
+        served.seat("Anna")
+        served.until(lambda: served.text("conn") == "connected")
+    finally:
+        server.stop()
+    said = not_answering(served)
+    assert said.startswith("The table is not answering: the server may be restarting.") and "laptop" not in said
+
+
 def errors_seen(page: Page) -> list[str]:
     """Every error the page has shown since `watch_errors`."""
     return list(page.js("return window.errorsSeen || []"))
@@ -1068,15 +1096,21 @@ def test_the_board_is_read_across_a_room_with_six_players(browsers, table, lang)
     assert laptop.js(SMALL_CONTROLS) == []
     assert laptop.js("return [...document.querySelectorAll('main form')].filter(e => e.offsetParent !== null)"
                      ".length") == 0
-    laptop.click("#life-start-open")
-    laptop.until(lambda: laptop.js("return document.getElementById('life-start-dialog').open"))
-    laptop.js("document.getElementById('life-start').value = '25'")
-    laptop.click("#life-start-form button[type=submit]")
-    laptop.until(lambda: not laptop.js("return document.getElementById('life-start-dialog').open")
-                 and "25" in laptop.text("life-start-open"))
-    assert laptop.js("return document.getElementById('col-play').scrollTop") == 0
-    counted = in_view(laptop, "#library, #sbcount")  # the library's and the sideboard's counts
-    assert len(counted) == 2 and all(seen and size >= 24 for seen, size in counted), counted
+    # Starting life… sits at the first column's foot, scrolled to as the host would (six players' lives above it);
+    # answered or cancelled, the column is back at its top, at the library's and the sideboard's counts
+    pool_counts = "#library, #sbcount"
+    for answer in ("#life-start-cancel", "#life-start-form button[type=submit]"):
+        laptop.js("const c = document.getElementById('col-play'); c.scrollTop = c.scrollHeight")
+        assert in_view(laptop, "#life-start-open")[0][0] and not any(seen for seen, _s in in_view(laptop, pool_counts))
+        laptop.click("#life-start-open")
+        laptop.until(lambda: laptop.js("return document.getElementById('life-start-dialog').open"))
+        laptop.js("document.getElementById('life-start').value = '25'")
+        laptop.click(answer)
+        laptop.until(lambda: not laptop.js("return document.getElementById('life-start-dialog').open"))
+        assert laptop.js("return document.getElementById('col-play').scrollTop") == 0, answer
+        counted = in_view(laptop, pool_counts)  # the library's and the sideboard's counts
+        assert len(counted) == 2 and all(seen and size >= 24 for seen, size in counted), (answer, counted)
+    laptop.until(lambda: "25" in laptop.text("life-start-open"))
     # set mid-game: from the next game; every life stays as it was
     assert all(p["life"] == 20 for p in table.state()["players"]) and table.state()["life_start"] == 25
     assert table.state()["log"][0]["detail"] == {"count": 25, "next": True}

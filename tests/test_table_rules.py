@@ -828,6 +828,16 @@ def test_a_deck_pasted_from_a_phone_sets_its_colors_for_the_next_draw_with_hhd_c
     assert table.as_("Cleo", "/api/deck", {"colors": "XYZ"})[0] == 400
 
 
+def test_a_chat_message_pasted_from_a_phone_is_refused_in_the_askers_language_and_keeps_the_colors(table):
+    """Text naming no card hhd knows is no deck: refused (not a colorless player), the colors stay."""
+    chat = {"text": "hey guys, here is my deck, it is great"}
+    status, refused = table.as_("Anna", "/api/deck", chat)
+    assert status == 400 and refused["error"].startswith("no card found in the deck list"), refused
+    status, refused = table.call("/api/deck", chat, {"Accept-Language": "ru"}, token=table.seat("Anna"))
+    assert status == 400 and refused["error"].startswith("в списке колоды не найдено ни одной карты"), refused
+    assert table.player("Anna", viewer="")["colors"] == "RG"
+
+
 def maker_in_play(table: Table, name: str) -> int:
     """The player draws from Hell (taking every card) until a card that makes tokens comes, and plays it."""
     makers = {p for p in table.session.cards if table.session.views.made_names(p)}

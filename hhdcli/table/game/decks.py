@@ -33,6 +33,15 @@ class EmptyDeck(TableError):
                          status=400)
 
 
+class NoCardFound(TableError):
+    """A text naming no card hhd knows (a chat message pasted as a deck): refused, not taken for a deck without
+    lands, which would seat a colorless player without a word."""
+
+    def __init__(self) -> None:
+        super().__init__(N_("no card found in the deck list: paste the list itself, one card a line (4 Forest), "
+                            "or its link"), status=400)
+
+
 class NoLinks(TableError):
     """A deck link where nothing reads links (a table started without the network)."""
 
@@ -101,9 +110,13 @@ def read_deck(text: str, source: str = "deck", read_link: Callable[[str], Deck] 
 
 
 def deck_of(deck: Deck, hellscube: Iterable[Card], lookup: LandLookup | None = None,
-            overrides: dict[str, tuple[str, ...]] | None = None) -> PlayerDeck:
-    """A deck's colors: those its main deck's lands make (hhd check's reading), with its warnings."""
+            overrides: dict[str, tuple[str, ...]] | None = None, pasted: bool = False) -> PlayerDeck:
+    """A deck's colors: those its main deck's lands make (hhd check's reading), with its warnings. A `pasted`
+    text (a table's seat or phone) whose every name is unknown is refused (NoCardFound): a deck file on the
+    command line is warned of name by name instead."""
     from hhdcli.deck import deck_colors
 
     found = deck_colors(deck, hellscube, overrides, lookup)
+    if pasted and found.unresolved and not found.lands and not found.non_lands:
+        raise NoCardFound
     return PlayerDeck(found.colors, len(found.lands), tuple(deck.warnings), tuple(found.unresolved))

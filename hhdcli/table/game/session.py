@@ -289,7 +289,7 @@ class Session:
         session's), read as hhd check reads it: its colors, lands and warnings. Read before the action, outside
         its transaction: a link or Scryfall takes time."""
         return deck_of(read_deck(text, read_link=read_link or self.read_link, parse=parse), self.hellscube,
-                       self.lookup)
+                       self.lookup, pasted=True)
 
 
 __all__ = ["OWN_CARDS", "Session"]

@@ -242,7 +242,7 @@ class Community:
         try:
             if seat.deck.strip():
                 deck = decks.read_deck(seat.deck, name, self.read_link, parsed_apart)  # a long list apart
-                return decks.deck_of(deck, self.cache.cards)
+                return decks.deck_of(deck, self.cache.cards, pasted=True)
             return decks.picked_colors(seat.colors)
         except decks.BadColors as exc:
             raise Refused("{name}: colors are the letters W U B R G P", "for example RG, or paste the deck list",
@@ -252,6 +252,9 @@ class Community:
                           name=name) from exc
         except decks.LinkUnread as exc:
             raise Refused("{name}: the deck link could not be read: {reason}", name=name, reason=exc.reason) from exc
+        except decks.NoCardFound as exc:
+            raise Refused("{name}: no card found in the deck list", "paste the list itself, one card a line "
+                          "(4 Forest), or its link", name=name) from exc
         except decks.EmptyDeck as exc:
             raise Refused("{name}: no cards read from the deck list", "paste it as text, one card a line (4 Forest)",
                           name=name) from exc
@@ -333,7 +336,7 @@ class Community:
         changes = self.changes()
         join = self.public.join_url(code, table_path(folder.name))
         return Loaded(Served(session, code, session.host_secret(), changes, join_urls=[join] if join else [],
-                             images=self.images, origin=self.public.origin, faces=self.faces), changes)
+                             images=self.images, origin=self.public.origin, faces=self.faces, community=True), changes)
 
     # --- forgetting tables -------------------------------------------------------------------------
 

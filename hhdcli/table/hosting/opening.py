@@ -16,6 +16,7 @@ from hhdcli.table.game.store import Damaged, StateUnwritable
 
 if TYPE_CHECKING:
     from hhdcli.cache import CardCache
+    from hhdcli.cards import Card
     from hhdcli.library import ResolvedLibrary
     from hhdcli.table.game.changes import Changes
 
@@ -28,7 +29,7 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
     from hhdcli.files import dump_json
 
     content = hashlib.sha256(dump_json(resolved.library.to_json())).hexdigest()
-    session = Session(state_file, resolved.by_position, cache.symbol_table,
+    session = Session(state_file, table_cards(resolved.by_position), cache.symbol_table,
                       resolved.library.seed, content, hellscube=list(cache.cards))
     try:
         return session, session.start(players, life, check)
@@ -43,6 +44,23 @@ def open_session(resolved: ResolvedLibrary, cache: CardCache, players: dict[str,
             raise InputError(said, _("restore it (and its -wal file) from a backup, or pass another --state FILE: "
                                      "it is left as it is")) from exc
         raise InputError(said, _("pass another --state FILE for this library")) from exc
+
+
+def table_cards(cards: dict[int, Card]) -> dict[int, Card]:
+    """The library's cards as a table shows them: a control character in a card's name (ESC, BEL, NUL: a library
+    file uploaded to hhd serve holds what its sender wrote; a registry's name too) is dropped, as every file hhd
+    writes drops it, so that no page, API answer or log carries it raw."""
+    from dataclasses import replace
+
+    from hhdcli.terminal import file_text
+
+    def shown(card: Card) -> Card:
+        if all(file_text(name) == name for name in (card.name, *(face.name for face in card.faces))):
+            return card
+        return replace(card, name=file_text(card.name),
+                       faces=tuple(replace(face, name=file_text(face.name)) for face in card.faces))
+
+    return {position: shown(card) for position, card in cards.items()}
 
 
 JOIN_CODE_BYTES = 10  # 80 bits: a code in a link cannot be guessed from the internet

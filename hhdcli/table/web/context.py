@@ -46,6 +46,7 @@ class Served:
     faces: Faces = FACES  # the faces shown, kept for the whole server (by bytes), not per table
     origin: str | None = None  # the public address's origin (--public-url): the only one that may act
     damaged: bool = False  # its state file was found damaged while it ran: nothing is read or written again
+    community: bool = False  # one of hhd serve's tables: a page not answered blames the server, not a laptop
 
 
 class FastJSON(DefaultJSONProvider):

@@ -105,10 +105,11 @@ def symbol_styles(session: Session) -> dict[str, dict[str, str]]:
 
 
 def bootstrap(lang: str, symbols: dict[str, dict[str, str]], catalog: gettext.NullTranslations | None = None,
-              plural: str | None = None) -> dict[str, Any]:
-    """What the page's scripts read from its JSON data island: everything the server knows that they need."""
+              plural: str | None = None, community: bool = False) -> dict[str, Any]:
+    """What the page's scripts read from its JSON data island: everything the server knows that they need
+    (`community`: the table is one of hhd serve's, whose page, not answered, speaks of a server, not a laptop)."""
     plural = plural or plural_rule(lang)
-    return {"lang": lang, "messages": page_messages(lang, catalog, plural), "plural": plural,
+    return {"lang": lang, "messages": page_messages(lang, catalog, plural), "plural": plural, "community": community,
             "symbols": symbols, "actions": names(Action), "zones": names(Zone), "ends": names(End),
             "destinations": names(Destination), "steps": names(Step), "card_counters": names(CardCounter),
             "player_counters": names(PlayerCounter), "commander_key": COMMANDER_KEY, "verdicts": names(Take),
@@ -125,14 +126,16 @@ def names(members: type[StrEnum]) -> dict[str, str]:
 # The pages last made, for the whole server, by table (its state file), language and static address: a page is
 # 55 KB (most of it the language's messages) and 5 ms to make, asked for once per phone and table; kept per table,
 # 100 tables kept 5.6 MB of them for the whole evening. Locked: hhd table's tests serve it from threads.
-@cached(LRUCache(maxsize=16), key=lambda session, lang, static: hashkey(session.path, lang, static), lock=Lock())
-def page_html(session: Session, lang: str, static: str) -> str:
-    """The page in `lang`; `static` is the address its stylesheet and modules are served under."""
+@cached(LRUCache(maxsize=16), key=lambda session, lang, static, community=False:
+        hashkey(session.path, lang, static, community), lock=Lock())
+def page_html(session: Session, lang: str, static: str, community: bool = False) -> str:
+    """The page in `lang`; `static` is the address its stylesheet and modules are served under; `community`: a
+    table of hhd serve's."""
     from hhdcli.render.documents.templates import render
 
     catalog = translations(lang)
     return render(PAGE, seed=session.seed, lang=lang, _=catalog.gettext, static=static,
-                  bootstrap=bootstrap(lang, symbol_styles(session)))
+                  bootstrap=bootstrap(lang, symbol_styles(session), community=community))
 
 
 def qr_svg(url: str) -> str:

@@ -165,11 +165,16 @@ def check_code() -> Any:
     return jsonify(error=gettext()("this table needs its join code: open the address hhd table printed")), 403
 
 
+# POSTs that change nothing another page sees: a page trading its address's code for its own cookies (each phone
+# opening the page would otherwise push a full state to every page of the table)
+UNSEEN = frozenset({"table.enter"})
+
+
 @table.after_app_request
 def announce(response: Response) -> Response:
     """Every action that went through wakes the pages listening for changes; every answer carries the page's
     Content-Security-Policy (a page of ours runs nothing but its own files)."""
-    if request.method == "POST" and response.status_code < 400:
+    if request.method == "POST" and response.status_code < 400 and request.endpoint not in UNSEEN:
         served().changes.bump(by=reads.asker_key())
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     return response
@@ -215,7 +220,7 @@ def page() -> Any:
     from hhdcli.table.web.page import page_html
 
     asked, lang = request.args.get("lang"), language()
-    made = page_html(served().session, lang, url_for("table.static", filename="").rstrip("/"))
+    made = page_html(served().session, lang, url_for("table.static", filename="").rstrip("/"), served().community)
     answer = Response(made, mimetype="text/html", headers={"Cache-Control": "no-store"})
     if asked in ("en", "ru"):  # a switch the page remembers
         answer.set_cookie("hhd_lang", lang, max_age=365 * 86400, samesite="Lax", httponly=True)

@@ -1,7 +1,7 @@
 // The table's API and the connection to it: who this device is (its seat's token, the host's secret), requests,
 // the state read, and pushed changes (server-sent events, with polling while the stream is not there).
 import { $, FRAGMENT_KEY, VIEW_KEY, page } from "./page.js";
-import { T, sentence } from "./i18n.js";
+import { COMMUNITY, T, sentence } from "./i18n.js";
 
 // who this device is: cookies the table set, for its path alone (its code, this phone's seat, the host's secret:
 // never readable here, never in an address). The address brings them after "#", which browsers never send: the
@@ -47,9 +47,14 @@ function setConn(now) {
   $("conn").textContent = said; $("conn").className = "status " + ({ up: "", reconnecting: "reconnecting", down: "down" }[now] || "");
   $("banner").hidden = now === "up" || now === "connecting";
   $("banner").className = "banner" + (now === "down" ? " down" : "");
-  $("banner").textContent = now === "down" ? T("The table is not answering: is hhd table still running on the laptop? This page reconnects by itself.")
-                                           : T("Connection lost: reconnecting…");
+  $("banner").textContent = now === "down" ? notAnsweringSaid() : T("Connection lost: reconnecting…");
   barSaid();
+}
+
+// what is true of the table's silence where it runs: the server tells the page which (its bootstrap)
+function notAnsweringSaid() {
+  return COMMUNITY ? T("The table is not answering: the server may be restarting. This page reconnects by itself.")
+                   : T("The table is not answering: is hhd table still running on the laptop? This page reconnects by itself.");
 }
 
 // a proxy's own answer while the table behind it is away (Caddy's 502, a 503 or 504 page): not the table's words

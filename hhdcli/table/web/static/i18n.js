@@ -18,6 +18,7 @@ export const OPENINGS = boot.openings;  // Opening's: a player's opening hand de
 export const COINS = boot.coins;  // Coin's: heads or tails, as the log says a coin fell
 export const MOMENTS = boot.moments;  // Moment's: when a card's draft-time text happens (look, draft, game start)
 export const MADE_ZONES = boot.made_zones;  // the zones Hell cards create, by id: their names in this language
+export const COMMUNITY = boot.community;  // a table of hhd serve's (a community's server), not a laptop's hhd table
 
 export function T(message) { return boot.messages.T[message] ?? message; }
 

@@ -41,9 +41,11 @@ $("end").onclick = async () => {  // the first step says what ending the game wi
   $("end-said").textContent = sentence(answer.error); $("end-confirm").hidden = false; $("end").hidden = true;
   $("end-confirm").scrollIntoView({ block: "center" });  // the question where the eyes are, wherever End was tapped
 };
-// on the board End and Undo sit at the foot of the seats column: once answered, the column goes back to its top,
-// to every player's name and life, rather than staying scrolled away from them
-const seatsToTop = () => { if (boardView()) $("col-seats").scrollTo(0, 0); };
+// on the board End and Undo sit at the foot of the seats column, Starting life… at the first column's: once
+// answered, the column goes back to its top (every player's name and life; the library's and sideboard's counts),
+// rather than staying scrolled away from them
+const toTop = column => { if (boardView()) $(column).scrollTo(0, 0); };
+const seatsToTop = () => toTop("col-seats");
 $("end-no").onclick = () => { closeEnd(); seatsToTop(); };
 $("end-yes").onclick = async () => { const game = page.ending; closeEnd(); setDrawn(null); seatsToTop(); await call("end-game", { confirm: true, game }); };
 $("board-undo").onclick = async () => { await undo(); seatsToTop(); };
@@ -89,6 +91,7 @@ $("tools-close").onclick = () => $("tools").close();
 $("tools-end").onclick = () => { $("tools").close(); $("end").click(); };
 // the starting life in a dialog of its own: the board's columns never scroll to a form and away from the counts
 $("life-start-open").onclick = () => { $("life-start").value = page.state.life_start; $("life-start-dialog").showModal(); $("life-start").focus(); };
+$("life-start-dialog").onclose = () => toTop("col-play");  // however it closes: answered, cancelled, Escape
 $("life-start-cancel").onclick = () => $("life-start-dialog").close();
 $("life-start-form").onsubmit = async e => { e.preventDefault();
   if (await call("host/life-start", { life: Number($("life-start").value) })) $("life-start-dialog").close(); };
