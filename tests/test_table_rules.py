@@ -917,16 +917,20 @@ STRING = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`]*)`"""
 def test_every_value_the_page_compares_comes_from_its_bootstrap_not_from_words_of_its_own():
     """Every value the page's scripts compare with what the server sends is one of the rules' enums, which the
     bootstrap sends (zones, actions, ends, destinations, turn steps in order, counters and commander damage's key,
-    the take rule's verdicts, opening hands, coins): none is written in the JavaScript, in any module."""
+    the take rule's verdicts, opening hands, coins, moments): none is written in the JavaScript, in any module."""
     from hhdcli.mana import Take
+    from hhdcli.moments import Moment
     from hhdcli.table.game import rules
+    from hhdcli.table.game.zones import made_zones
     from hhdcli.table.web.page import bootstrap
 
     data = bootstrap("en", {})
     enums = {"actions": rules.Action, "zones": rules.Zone, "ends": rules.End, "destinations": rules.Destination,
              "steps": rules.Step, "card_counters": rules.CardCounter, "player_counters": rules.PlayerCounter,
-             "verdicts": Take, "openings": rules.Opening, "coins": rules.Coin}
-    assert {key for key, value in data.items() if isinstance(value, dict)} == {*enums, "messages", "symbols"}
+             "verdicts": Take, "openings": rules.Opening, "coins": rules.Coin, "moments": Moment}
+    assert {key for key, value in data.items() if isinstance(value, dict)} == {*enums, "messages", "symbols",
+                                                                               "made_zones"}
+    assert data["made_zones"] == {z.id: z.name("en") for z in made_zones().values()}  # the created zones' names
     for key, enum in enums.items():
         assert data[key] == {m.name: m.value for m in enum}, key
     assert data["step_order"] == ["untap", "upkeep", "draw", "main 1", "combat", "main 2", "end"]

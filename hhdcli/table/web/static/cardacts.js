@@ -75,7 +75,7 @@ function tokenActs(c, act) {  // its tokens, counted by its controller
 function zoneActs(c, zone, move) {
   for (const z of page.state.zones || []) {
     if (zone === ZONES.MADE && c.made === z.id) continue;
-    move(F(T("→ {zone}"), { zone: MADE_ZONES[z.id] || z.name }), TO.ZONE, "soft", { zone: z.id });
+    move(F(T("→ the {zone}"), { zone: MADE_ZONES[z.id] || z.name }), TO.ZONE, "soft", { zone: z.id });
   }
 }
 
@@ -89,7 +89,7 @@ function sideboardActs(c, top, me, act, move, nth) {
     move(T("→ my library: top"), TO.LIBRARY_TOP); move(T("→ my library: bottom"), TO.LIBRARY_BOTTOM);
     nth(T("→ my library: N-th from the top…"));
     move(T("→ my graveyard"), TO.GRAVEYARD); move(T("→ exile"), TO.EXILE); move(T("→ battlefield"), TO.BATTLEFIELD);
-    for (const z of page.state.zones || []) move(F(T("→ {zone}"), { zone: MADE_ZONES[z.id] || z.name }), TO.ZONE, "soft", { zone: z.id });
+    for (const z of page.state.zones || []) move(F(T("→ the {zone}"), { zone: MADE_ZONES[z.id] || z.name }), TO.ZONE, "soft", { zone: z.id });
     if (c.companion && !(me.companion && me.companion.position === c.position))
       act("companion", T("Declare it my companion"), { position: c.position });
   }

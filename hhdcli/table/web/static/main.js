@@ -21,11 +21,8 @@ $("draw").onclick = async () => {
   if (moving) showMoments(moving, moving.now, true);  // a card's "when you draft" (or its look, its game start) now
 };
 // take or decline a drawn choice card: its "when you draft" happens now, said on this phone
-for (const [id, held] of [["take", true], ["decline", false]]) {
-  document.querySelector(`button[data-action="${id}"]`).onclick = async () => {
-    const answer = await call(id);
-    if (answer) showMoments(answer, answer.now, held);
-  };
+for (const b of document.querySelectorAll("#choice button[data-action]")) {  // a taken card stays in the hand
+  b.onclick = async () => { const answer = await call(b.dataset.action); if (answer) showMoments(answer, answer.now, "held" in b.dataset); };
 }
 $("undo").onclick = () => undo();
 $("dismiss").onclick = () => { setDrawn(null); render(); };
