@@ -256,6 +256,13 @@ EVERY_ACTION: list[tuple[Action, Any, str, Any]] = [
     (Action.SHUFFLE_ZONE, None, "/api/zone/shuffle", {"zone": "whammy"}),
     (Action.REVEAL_ZONE, None, "/api/zone/reveal", {"zone": "whammy", "count": 2}),
     (Action.TAKE_FROM_ZONE, None, "/api/zone/take", {"zone": "whammy", "to": "battlefield"}),
+    (Action.NOTE, None, "/api/note", lambda t: {"position": anna_holds(t)[-1], "note": "red"}),  # not the one revealed
+    (Action.FACE_DOWN, None, "/api/move", lambda t: {"position": anna_holds(t)[0], "to": "battlefield",
+                                                     "face_down": True}),
+    (Action.FACE_UP, None, "/api/face-up", lambda t: {"position": next(
+        c["position"] for c in t.player("Anna")["zones"]["battlefield"] if c.get("face_down"))}),
+    (Action.CONTROL, None, "/api/control", lambda t: {"position": _public(t, "battlefield"), "whose": "Ben"}),
+    (Action.TOKEN_CARD, None, "/api/token-card", {"name": "Path to Exile", "to": "hand"}),
     (Action.TOKENS, _maker_in_play, "/api/tokens", lambda t: {
         "position": next(c["position"] for c in t.player("Anna")["zones"]["battlefield"] if c["tokens_in_play"]
                          or t.session.views.made_names(c["position"])),

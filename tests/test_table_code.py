@@ -87,8 +87,8 @@ def test_every_action_a_player_or_the_host_takes_has_its_handler_in_one_table():
     """Each log action a request may ask for has its handler; the moves asked by their destination share one
     (the log then names the move it was), and nothing but an action keys the table."""
     # a discard is asked as a move to a graveyard, an untap as a tap ({"tapped": false}), a card taken from the
-    # sideboard as a move of it
-    asked = set(Action) - {Action.DISCARD, Action.UNTAP, Action.FROM_SIDEBOARD}
+    # sideboard as a move of it, a card put face down as a move with {"face_down": true}
+    asked = set(Action) - {Action.DISCARD, Action.UNTAP, Action.FROM_SIDEBOARD, Action.FACE_DOWN}
     assert set(HANDLERS) == asked
     assert {HANDLERS[action] for action in MOVES.values()} == {HANDLERS[Action.TO_HAND]}
 

@@ -62,9 +62,19 @@ class Act:
     def put(self, position: int, moved: rules.Move) -> None:
         """A card moved where the rules said; a Hell card that comes into the open brings the zones it names into
         being (zones.py)."""
-        self.tx.move(position, moved.zone, moved.end, moved.player, moved.made, moved.depth)
-        if moved.zone in rules.OPEN_ZONES or moved.zone == Zone.MADE and zone_open(moved.made):
+        self.tx.move(position, moved.zone, moved.end, moved.player, moved.made, moved.depth, moved.face_down)
+        if not moved.face_down and (moved.zone in rules.OPEN_ZONES or moved.zone == Zone.MADE and zone_open(moved.made)):
             self.appear(position)
+
+    def seen_name(self, place: rules.Place | None, position: int) -> dict[str, Any]:
+        """A card as a log line names it: by its name, or (face down, or where the others cannot see it) as a
+        line its player alone reads whole (views.seen_detail)."""
+        name = {"name": self.name(position)}
+        if place is not None and place.face_down:
+            return {**name, "face_down": True, "private": True}
+        if place is not None and not rules.may_see(place, None):
+            return {**name, "private": True}
+        return name
 
     def appear(self, position: int) -> None:
         """The rules: "Cards may name zones that do not exist; they are created when such a card appears": a
@@ -233,29 +243,41 @@ def play(a: Act, position: int) -> Answer:
 
 
 def move(a: Act, position: int, to: Destination, whose: str | None = None, zone: str | None = None,
-         at: int | None = None) -> Answer:
+         at: int | None = None, face_down: bool = False) -> Answer:
     """A card moved by a player (or the host's board, None) to a zone the rules name (rules.Destination):
     one of theirs from their hand, library or created deck, or an open one (anyone's effect may move it: played
     cards, any card of the sideboard, an open created zone's). A card leaving the game (ante, an effect…) goes
     on top of the sideboard: a played card by anyone's effect, a card in hand or in their library by its holder.
     `whose`: the player whose zones a card from the sideboard goes to (the mover's unless named), or whose created
-    zone; `zone`: which created zone; `at`: N-th from the top of a library."""
+    zone, or the player a card is given to (their hand or library, Lump of Coal) or put under (the battlefield);
+    `zone`: which created zone; `at`: N-th from the top of a library; `face_down`: played, exiled or put into a
+    zone face down (its face its controller's alone)."""
     tx, name = a.tx, a.name(position)
     found = tx.place(position)
     if to == Destination.SIDEBOARD:  # on the sideboard already: said, as the sideboard is open to all
         rules.to_sideboard(found, a.actor, position, name)
     place = rules.movable(found, a.actor, position)
     names = tx.names()
+    made = tx.made_zones()
+    # a card put face down into a zone it names brings the zone into being (a hidden agenda's command zone): the
+    # table sees a face-down card there, not which
+    naming = {z.id for z in zones_of(a.views.cards[position])} if face_down and position in a.views.cards else set()
+    new_zone = [zone] if zone in naming and zone not in made else []
     where = rules.Where(rules.seated_player(names, whose) if whose is not None else None,
-                        rules.existing_zone(zone, tx.made_zones()) if to == Destination.ZONE else None, at)
+                        rules.existing_zone(zone, made + new_zone) if to == Destination.ZONE else None, at, face_down)
     moved = rules.move_of(place, a.actor, to, name, where)
     action = Action.FROM_SIDEBOARD if place.zone == Zone.SIDEBOARD else moved.action
     detail = {"position": position, "name": name, "from": place.zone,
               **({"end": moved.end} if moved.zone == Zone.DECK and moved.depth is None else {}),
-              **({"at": moved.depth} if moved.depth is not None else {}),
+              **({"at": moved.depth} if moved.depth else {"shuffled": True} if moved.depth == 0 else {}),
               **({"zone": moved.made} if moved.made else {}),
-              **({"to": str(to), "whose": moved.player} if action in (Action.FROM_SIDEBOARD, Action.TO_ZONE) else {})}
+              **({"to": str(to), "whose": moved.player} if action in (Action.FROM_SIDEBOARD, Action.TO_ZONE,
+                                                                       Action.FACE_DOWN) else {}),
+              **({"whose": moved.player} if moved.player != (place.owner or place.player) and moved.player else {})}
     tx.log_action(a.actor, action, detail, [position], zones=[moved.made] if moved.made else ())
+    if new_zone:
+        tx.make_zone(new_zone[0])
+        tx.amend({"zones": new_zone}, zones=new_zone)
     a.put(position, moved)
     return {**a.describe(position, name), "zone": moved.zone}
 
@@ -335,9 +357,67 @@ def reveal(a: Act, position: int) -> Answer:
     player = a.player()
     rules.revealable(player, a.tx.place(position), position)
     name = a.name(position)
-    a.tx.log_action(player, Action.REVEAL, {"name": name}, [])
+    a.tx.log_action(player, Action.REVEAL, {"name": name}, [position])
+    a.tx.set_card(position, revealed="1")  # the others' pages show it, until it moves
     a.appear(position)
     return a.describe(position, name)
+
+
+# --- a card's states -----------------------------------------------------------------------------------------
+
+
+def note(a: Act, position: int, note: object) -> Answer:
+    """A note on a card, set or changed by its controller (a chosen color, a land type, a name, a vote…): shown
+    with the card wherever it may be seen; none clears it. A note on a card the others cannot see is theirs too."""
+    name = a.name(position)
+    place = rules.controlled(a.tx.place(position), a.actor, position, name)
+    text = rules.noted(note)
+    a.tx.log_action(a.actor, Action.NOTE, {**a.seen_name(place, position), "note": text or ""}, [position])
+    a.tx.set_card(position, note=text)
+    return {**a.describe(position, name), "note": text}
+
+
+def face_up(a: Act, position: int) -> Answer:
+    """A face-down card turned face up by its controller: the log names it on every page."""
+    name = a.name(position)
+    place = rules.controlled(a.tx.place(position), a.actor, position, name)
+    rules.turned_up(place, name)
+    a.tx.log_action(a.actor, Action.FACE_UP, {"name": name, "from": place.zone}, [position])
+    a.tx.set_card(position, face_down=None)
+    a.appear(position)
+    return a.describe(position, name)
+
+
+def control(a: Act, position: int, whose: str) -> Answer:
+    """A card on the battlefield under another player's control; its owner stays (it dies into its owner's
+    graveyard, returns to its owner's hand)."""
+    place = a.tx.place(position)
+    name = a.name(position)
+    if place is not None and place.face_down and place.player != a.actor:  # its controller's to give
+        raise TableError("no card on the battlefield at position {position}", status=404, position=position)
+    to = rules.control_to(place, position, whose, a.tx.names(), name)
+    a.tx.log_action(a.actor, Action.CONTROL, {**a.seen_name(place, position), "whose": to,
+                                              "from": place.player if place else None}, [position])
+    a.tx.set_card(position, player=to)
+    return {**a.describe(position, name), "player": to}
+
+
+def token_card(a: Act, name: str, to: Destination, whose: str | None = None, zone: str | None = None) -> Answer:
+    """A token card made by its name (a token made off the battlefield: Path to Path to Exile's copy in a hand,
+    Tim 2's Gutshot on the stack, Collect Call's Eye Collectors; a copy of a random card, named): it moves like a
+    card between every zone, counted where it is, outliving its maker; it is `whose`'s (the acting player's),
+    as a token made in a player's zone is theirs."""
+    owner = rules.seated_player(a.tx.names(), whose or a.player())
+    position = a.tx.last_own_card() + 1
+    made = rules.existing_zone(zone, a.tx.made_zones()) if to == Destination.ZONE else None
+    moved = rules.move_of(rules.Place(position, Zone.PENDING, owner, owner), owner, to, name,
+                          rules.Where(owner, made))
+    a.tx.log_action(a.actor, Action.TOKEN_CARD, {"name": name, "to": str(to), "whose": owner,
+                                                 **({"zone": made.id} if made else {})}, [], (position,),
+                    zones=[made.id] if made else ())
+    a.tx.add_own_card(position, owner, name, token=True)
+    a.put(position, moved)
+    return {**a.views.describe(position, name=name), "zone": moved.zone, "owner": owner}
 
 
 # --- the zones Hell cards create ---------------------------------------------------------------------------
@@ -442,8 +522,9 @@ def tap(a: Act, position: int, tapped: bool) -> Answer:
 
 
 def card_counter(a: Act, position: int, kind: str, delta: int) -> Answer:
-    """Counters of a kind put on (or taken off) a card on the battlefield."""
-    place = rules.on_battlefield(a.tx.place(position), position)
+    """Counters of a kind put on (or taken off) a face-up card open to all: on the battlefield, in a graveyard, in
+    exile, in an open created zone (time counters on a suspended card)."""
+    place = rules.counted_place(a.tx.place(position), position)
     name = a.name(position)
     counters = rules.counted(place.counters, kind, delta, name)
     a.tx.log_action(a.actor, Action.CARD_COUNTER, {"position": position, "name": name, "kind": kind,
@@ -609,5 +690,6 @@ HANDLERS: dict[Action, Handler] = {
     Action.SHUFFLE_SIDEBOARD: shuffle_sideboard, Action.RANDOM_FROM_SIDEBOARD: random_from_sideboard,
     Action.RANDOM_HELL_CARD: random_hell_card, Action.COMPANION: companion, Action.CAST_COMPANION: cast_companion,
     Action.REVEAL: reveal, Action.ZONE_ADD: zone_add, Action.SHUFFLE_ZONE: shuffle_zone,
-    Action.REVEAL_ZONE: reveal_zone, Action.TAKE_FROM_ZONE: take_from_zone,
+    Action.REVEAL_ZONE: reveal_zone, Action.TAKE_FROM_ZONE: take_from_zone, Action.NOTE: note,
+    Action.FACE_UP: face_up, Action.CONTROL: control, Action.TOKEN_CARD: token_card,
 }

@@ -93,6 +93,11 @@ class Action(StrEnum):
     REVEAL_ZONE = N_("reveal from a zone")
     TAKE_FROM_ZONE = N_("take from a zone")  # a created deck's top card (a limitless one's: a new one)
     REVEAL = N_("reveal")  # a card of the player's hand shown to the table
+    NOTE = N_("note")  # a chosen color, type, number, name… written on a card (Cockatrice's annotation)
+    FACE_DOWN = N_("face down")  # a card played, exiled or put into a zone face down (morph, a hidden agenda)
+    FACE_UP = N_("face up")  # a face-down card turned face up by its controller
+    CONTROL = N_("control")  # a card on the battlefield under another player's control (its owner stays)
+    TOKEN_CARD = N_("token card")  # a token card made by name in a zone (a token made off the battlefield)
     END_OF_GAME = N_("end of game")
     DISCARD = N_("discard")
     TO_BATTLEFIELD = N_("to the battlefield")
@@ -123,7 +128,12 @@ PLAYERS_ZONES = (Zone.HAND, *PUBLIC_ZONES, Zone.PENDING, Zone.MADE)
 # a Hell card first moved into one of these by a player is theirs (its owner)
 OWNING_ZONES = (Zone.HAND, *PUBLIC_ZONES, Zone.DECK, Zone.MADE)
 # What a player drew, holds or put back is theirs to know: the others read that they acted, not on which card.
-PRIVATE_ACTIONS = (Action.DRAW, Action.TAKE, Action.OPENING_HAND, Action.MULLIGAN, Action.KEEP)
+PRIVATE_ACTIONS = (Action.DRAW, Action.TAKE, Action.OPENING_HAND, Action.MULLIGAN, Action.KEEP, Action.FACE_DOWN)
+# where a card's note still means something: it stays with the card in these, and goes when it leaves for a library
+# or the sideboard (a new object, read by nobody's note)
+NOTED_ZONES = (Zone.HAND, Zone.PENDING, *PUBLIC_ZONES, Zone.MADE)
+FACE_DOWN_ZONES = (Zone.BATTLEFIELD, Zone.EXILE, Zone.MADE)  # where a card may go face down (morph, exile, agenda)
+NOTE_MOST = 100  # characters of a note
 OPENING_ACTIONS = (Action.OPENING_HAND, Action.MULLIGAN, Action.KEEP)
 
 
@@ -138,7 +148,11 @@ class Place:
     tapped: bool = False  # on the battlefield only
     counters: dict[str, int] = field(default_factory=dict)  # on the battlefield only: kind → how many
     made: str | None = None  # in a created zone (Zone.MADE): which
-    depth: int | None = None  # in its owner's library (Zone.DECK): put N-th from the top (None: top or bottom)
+    depth: int | None = None  # in its owner's library (Zone.DECK): put N-th from the top (0: shuffled in; None: an end)
+    note: str | None = None  # what its controller noted on it
+    face_down: bool = False  # its face its controller's alone
+    revealed: bool = False  # in a hand, shown to the table
+    token: bool = False  # a token card (made by name off the battlefield, or with the supertype Token)
 
 
 @dataclass(frozen=True)
@@ -150,7 +164,8 @@ class Move:
     end: End
     player: str | None
     made: str | None = None  # into a created zone: which
-    depth: int | None = None  # into its owner's library N-th from the top
+    depth: int | None = None  # into its owner's library N-th from the top (0: shuffled in)
+    face_down: bool = False
 
 
 @dataclass(frozen=True)
@@ -176,8 +191,12 @@ def may_see(place: Place | None, viewer: str | None) -> bool:
     waiting card, a created deck's) for its player alone, the library for nobody."""
     if place is None:
         return False
+    if viewer is not None and place.player == viewer:
+        return True
+    if place.face_down:  # its controller's alone, wherever it is
+        return False
     return place.zone in OPEN_ZONES or place.zone == Zone.MADE and zone_open(place.made) \
-        or viewer is not None and place.player == viewer
+        or place.zone == Zone.HAND and place.revealed
 
 
 # --- the library's order --------------------------------------------------------------------------------------
@@ -329,7 +348,9 @@ def movable(place: Place | None, player: str | None, position: int) -> Place:
     only."""
     mine = place is not None and place.zone in (Zone.HAND, Zone.DECK, Zone.MADE) and player is not None \
         and place.player == player
-    if place is None or not (mine or place.zone in OPEN_ZONES or place.zone == Zone.MADE and zone_open(place.made)):
+    hidden = place is not None and place.face_down and place.player != player  # its controller's to move
+    if place is None or hidden or not (mine or place.zone in OPEN_ZONES
+                                       or place.zone == Zone.MADE and zone_open(place.made)):
         # the library, another's hand or waiting card: one answer for all, so that no probe tells which
         # library positions other players hold
         raise TableError("no card at library position {position}", status=404, position=position)
@@ -347,19 +368,21 @@ class Destination(StrEnum):
     LIBRARY_TOP = "library-top"
     LIBRARY_BOTTOM = "library-bottom"
     LIBRARY_AT = "library-at"  # N-th from the top ("at": N)
+    LIBRARY_SHUFFLED = "library-shuffled"  # shuffled into it
     SIDEBOARD = "sideboard"
     ZONE = "created-zone"  # a zone a Hell card created ("zone": its id; a player's own one: "whose", else the card's owner)
 
 
 LIBRARY_ENDS = {Destination.LIBRARY_TOP: End.TOP, Destination.LIBRARY_BOTTOM: End.BOTTOM,
-                Destination.LIBRARY_AT: End.TOP}
+                Destination.LIBRARY_AT: End.TOP, Destination.LIBRARY_SHUFFLED: End.BOTTOM}
 DEPTH_MOST = 99  # N-th from the top of a library: at most this deep
 # The action a move to each destination is asked as (its handler's key); the log names the move it turns out to
 # be (move_of: a card from a hand onto the battlefield is played)
 MOVES = {Destination.BATTLEFIELD: Action.TO_BATTLEFIELD, Destination.GRAVEYARD: Action.TO_GRAVEYARD,
          Destination.EXILE: Action.TO_EXILE, Destination.HAND: Action.TO_HAND,
          Destination.LIBRARY_TOP: Action.TO_LIBRARY, Destination.LIBRARY_BOTTOM: Action.TO_LIBRARY,
-         Destination.LIBRARY_AT: Action.TO_LIBRARY, Destination.SIDEBOARD: Action.TO_SIDEBOARD,
+         Destination.LIBRARY_AT: Action.TO_LIBRARY, Destination.LIBRARY_SHUFFLED: Action.TO_LIBRARY,
+         Destination.SIDEBOARD: Action.TO_SIDEBOARD,
          Destination.ZONE: Action.TO_ZONE}
 
 
@@ -377,6 +400,7 @@ class Where:
     whose: str | None = None
     zone: MadeZone | None = None
     at: int | None = None
+    face_down: bool = False  # played, exiled or put into a zone face down
 
 
 def depth_of(at: object) -> int:
@@ -399,33 +423,49 @@ def move_of(place: Place, mover: str | None, to: str, name: str, where: Where = 
     else:
         holder = place.player or mover
         owner = place.owner or holder
+    move = _moved(place, destination, holder, owner, where, name)
+    if where.face_down:
+        if move.zone not in FACE_DOWN_ZONES:
+            raise TableError("a card goes face down onto the battlefield, into exile or into a created zone",
+                             status=400)
+        return Move(Action.FACE_DOWN, move.zone, move.end, move.player, move.made, face_down=True)
+    return move
+
+
+def _moved(place: Place, destination: Destination, holder: str | None, owner: str | None, where: Where,
+           name: str) -> Move:
+    """A card goes to its owner's hand, library or graveyard (or the player named: given), onto the battlefield
+    under its controller (or the player named), into exile as its owner's."""
+    given = where.whose or owner
     if destination == Destination.SIDEBOARD:
         return Move(Action.TO_SIDEBOARD, Zone.SIDEBOARD, End.TOP, None)
     if destination in LIBRARY_ENDS:
-        depth = depth_of(where.at) if destination == Destination.LIBRARY_AT else None
-        return Move(Action.TO_LIBRARY, Zone.DECK, LIBRARY_ENDS[destination], owner, depth=depth)
+        depth = depth_of(where.at) if destination == Destination.LIBRARY_AT else \
+            0 if destination == Destination.LIBRARY_SHUFFLED else None
+        return Move(Action.TO_LIBRARY, Zone.DECK, LIBRARY_ENDS[destination], given, depth=depth)
     if destination == Destination.ZONE:
         return into_zone(place, where, owner, name)
     zone = Zone(destination)
-    if zone == place.zone:
+    if zone == place.zone and not (zone == Zone.HAND and given != place.player):
         raise TableError("{card} is there already", status=409, card=name)
     if zone == Zone.HAND:
-        return Move(Action.TO_HAND, zone, End.BOTTOM, owner)
+        return Move(Action.TO_HAND, zone, End.BOTTOM, given)
+    to = {Zone.BATTLEFIELD: where.whose or holder, Zone.GRAVEYARD: given, Zone.EXILE: given}[zone]
     if place.zone == Zone.HAND:
         return Move(Action.PLAY if zone == Zone.BATTLEFIELD else Action.DISCARD if zone == Zone.GRAVEYARD
-                    else Action.TO_EXILE, zone, End.BOTTOM, holder)
+                    else Action.TO_EXILE, zone, End.BOTTOM, to)
     action = {Zone.BATTLEFIELD: Action.TO_BATTLEFIELD, Zone.GRAVEYARD: Action.TO_GRAVEYARD,
               Zone.EXILE: Action.TO_EXILE}[zone]
-    return Move(action, zone, End.BOTTOM, holder)
+    return Move(action, zone, End.BOTTOM, to)
 
 
 def into_zone(place: Place, where: Where, owner: str | None, name: str) -> Move:
     """A card into a created zone: the table's one, or a player's (the one named, else the card's owner's); a
-    deck's top."""
+    deck's top. In the table's zone the card stays its player's (a hidden agenda face down in the command zone)."""
     zone = where.zone
     if zone is None:
         raise TableError('say which zone: {{"zone": ID}}, one this game has', status=400)
-    player = None if zone.shared else where.whose or owner
+    player = where.whose or owner  # in the table's zone too: whose card it is there (its face, its note)
     if not zone.shared and player is None:
         raise TableError('say whose {zone}: {{"whose": NAME}}', status=400, zone=zone.name())
     if place.zone == Zone.MADE and place.made == zone.id and place.player == player:
@@ -536,6 +576,53 @@ def revealable(player: str, place: Place | None, position: int) -> Place:
     return place
 
 
+# --- a card's states: a note, face down, revealed, its controller, a token card, counters anywhere -------------
+
+
+def noted(note: object) -> str | None:
+    """A note as a card carries it (none: the note goes)."""
+    if not isinstance(note, str) or len(note) > NOTE_MOST:
+        raise TableError('write the note as {{"note": TEXT}}, at most {most} characters', status=400, most=NOTE_MOST)
+    return " ".join(note.split()) or None
+
+
+def controlled(place: Place | None, actor: str | None, position: int, name: str) -> Place:
+    """A card its controller acts on (a note, its face): one in their hand, library or play; on the battlefield or
+    in another open zone, the host's board may too. Another's hidden card is not there, to them."""
+    if place is None or not may_see(place, actor) and actor is not None:
+        raise TableError("no card at library position {position}", status=404, position=position)
+    if actor is not None and place.player not in (None, actor):
+        raise TableError("{card} is {player}'s: they do that", status=403, card=name, player=place.player)
+    if actor is None and place.zone not in (*PUBLIC_ZONES, Zone.MADE):
+        raise TableError("no card at library position {position}", status=404, position=position)
+    return place
+
+
+def turned_up(place: Place, name: str) -> None:
+    if not place.face_down:
+        raise TableError("{card} is face up", status=409, card=name)
+
+
+def control_to(place: Place | None, position: int, whose: str, names: list[str], name: str) -> str:
+    """A card on the battlefield goes under another player's control (an effect gives it: Country Roads, Karen);
+    its owner stays."""
+    place = on_battlefield(place, position)
+    seated_player(names, whose)
+    if place.player == whose:
+        raise TableError("{player} controls {card} already", status=409, player=whose, card=name)
+    return whose
+
+
+def counted_place(place: Place | None, position: int) -> Place:
+    """Counters go on a face-up card open to all: on the battlefield, and also in a graveyard, in exile or in an
+    open created zone (time counters on a suspended card, on one in the auto zone)."""
+    if place is None or place.face_down or not (place.zone in PUBLIC_ZONES or place.zone == Zone.MADE
+                                                and zone_open(place.made)):
+        raise TableError("no face-up card in play, a graveyard or exile at position {position}", status=404,
+                         position=position)
+    return place
+
+
 def on_battlefield(place: Place | None, position: int) -> Place:
     """Tapping and counters are for a card on the battlefield (open to all: anyone's effect may)."""
     if place is None or place.zone != Zone.BATTLEFIELD:
@@ -551,6 +638,7 @@ class CardCounter(StrEnum):
     MINUS = "-1/-1"
     CHARGE = "charge"
     LOYALTY = "loyalty"
+    TIME = "time"  # suspend, Drive-to-work: on a card in exile or a created zone
 
 
 class PlayerCounter(StrEnum):

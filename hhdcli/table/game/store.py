@@ -23,15 +23,26 @@ from typing import Any
 from hhdcli.i18n import N_
 from hhdcli.jsonio import load_json
 from hhdcli.table.game.errors import TableError
-from hhdcli.table.game.rules import OPENING_ACTIONS, OWN_CARDS, Action, End, Entry, Place, Zone, owner_after
+from hhdcli.table.game.rules import (
+    NOTED_ZONES,
+    OPENING_ACTIONS,
+    OWN_CARDS,
+    Action,
+    End,
+    Entry,
+    Place,
+    Zone,
+    owner_after,
+)
 
 # a log entry still in force: not undone, and not itself an undo (an undo is a line of the log, not undoable)
 IN_FORCE = "undone IS NULL AND action != ?"
 CACHE_KB = 64  # each connection's page cache (see Store.connect)
 WAL_PAGES = 100  # pages written to the write-ahead log before they are folded into the file (see Store.connect)
 WAL_KEEP = 256 * 1024  # bytes the write-ahead log is cut back to after a fold
-COLUMNS = ("position", "zone", "ord", "player", "owner", "name", "tapped", "counters", "made", "depth")
-PLACE = "position, zone, player, owner, tapped, counters, made, depth"
+COLUMNS = ("position", "zone", "ord", "player", "owner", "name", "tapped", "counters", "made", "depth", "note",
+           "face_down", "revealed", "token")
+PLACE = "position, zone, player, owner, tapped, counters, made, depth, note, face_down, revealed, token"
 
 
 class FairLock:
@@ -147,6 +158,10 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _add_column("cards", "depth"),  # in its owner's library N-th from the top
     _made_zones,
     _add_column("players", "companion"),  # the companion a player declared: its position on the sideboard
+    _add_column("cards", "note"),  # what its controller noted on it
+    _add_column("cards", "face_down"),  # '1': its face its controller's alone
+    _add_column("cards", "revealed"),  # '1': in a hand, shown to the table
+    _add_column("cards", "token"),  # '1': a token card
 )
 # meta keys of the game's turn, which an action may change (and its undo put back)
 TURN_KEYS = ("turn", "step", "first", "life_start")
@@ -296,7 +311,8 @@ class Tx(Seats):
     def _place(row: sqlite3.Row) -> Place:
         return Place(int(row["position"]), Zone(row["zone"]), row["player"], row["owner"], tapped=bool(row["tapped"]),
                      counters=load_json(row["counters"]) if row["counters"] else {}, made=row["made"],
-                     depth=None if row["depth"] is None else int(row["depth"]))
+                     depth=None if row["depth"] is None else int(row["depth"]), note=row["note"],
+                     face_down=bool(row["face_down"]), revealed=bool(row["revealed"]), token=bool(row["token"]))
 
     def place(self, position: int) -> Place | None:
         row = self.db.execute(f"SELECT {PLACE} FROM cards WHERE position = ?", (position,)).fetchone()
@@ -319,8 +335,9 @@ class Tx(Seats):
         """Every card not in the Hell library, in zone order: position, zone, player, owner, name, tapped and
         counters (a JSON object, or None)."""
         return [dict(r) for r in self.db.execute(
-            "SELECT position, zone, player, owner, name, tapped IS NOT NULL AS tapped, counters, made, depth FROM cards "
-            "WHERE zone != ? ORDER BY ord", (Zone.LIBRARY,))]
+            "SELECT position, zone, player, owner, name, tapped IS NOT NULL AS tapped, counters, made, depth, note, "
+            "face_down IS NOT NULL AS face_down, revealed IS NOT NULL AS revealed, token IS NOT NULL AS token "
+            "FROM cards WHERE zone != ? ORDER BY ord", (Zone.LIBRARY,))]
 
     def count(self, zone: Zone) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM cards WHERE zone = ?", (zone,)).fetchone()[0])
@@ -330,10 +347,10 @@ class Tx(Seats):
             "SELECT position FROM cards WHERE zone = ? ORDER BY ord LIMIT ?", (zone, count))]
 
     def in_made_zone(self, made: str, player: str | None) -> list[int]:
-        """A created zone's cards, the top first (a player's own one, or the table's: None)."""
+        """A created zone's cards, the top first (a player's own one, or the table's: None, whoever's they are)."""
         return [int(r["position"]) for r in self.db.execute(
-            "SELECT position FROM cards WHERE zone = ? AND made = ? AND player IS ? ORDER BY ord",
-            (Zone.MADE, made, player))]
+            "SELECT position FROM cards WHERE zone = ? AND made = ? AND (? IS NULL OR player = ?) ORDER BY ord",
+            (Zone.MADE, made, player, player))]
 
     def reorder(self, positions: list[int]) -> None:
         """These cards of one zone in this order, the first on top, in the places (ords) they held."""
@@ -375,9 +392,9 @@ class Tx(Seats):
         found = self.db.execute("SELECT MAX(position) AS p FROM cards WHERE position >= ?", (OWN_CARDS,)).fetchone()
         return int(found["p"] or OWN_CARDS)
 
-    def add_own_card(self, position: int, player: str | None, name: str) -> None:
-        self.db.execute("INSERT INTO cards (position, zone, ord, player, owner, name) VALUES (?, ?, 0, ?, ?, ?)",
-                        (position, Zone.BATTLEFIELD, player, player, name))
+    def add_own_card(self, position: int, player: str | None, name: str, token: bool = False) -> None:
+        self.db.execute("INSERT INTO cards (position, zone, ord, player, owner, name, token) VALUES (?, ?, 0, ?, ?, ?, ?)",
+                        (position, Zone.BATTLEFIELD, player, player, name, "1" if token else None))
 
     def delete_cards(self, positions: Iterable[int]) -> None:
         self.db.executemany("DELETE FROM cards WHERE position = ?", [(p,) for p in positions])
@@ -387,17 +404,27 @@ class Tx(Seats):
         self.db.execute("UPDATE cards SET owner = NULL WHERE position < ?", (OWN_CARDS,))
 
     def move(self, position: int, zone: Zone, end: End, player: str | None = None, made: str | None = None,
-             depth: int | None = None) -> None:
+             depth: int | None = None, face_down: bool = False) -> None:
         """Put a card on the `top` or `bottom` of a zone (for a player's zones, order is the order it came); `made`:
-        which created zone, `depth`: N-th from the top of its owner's library."""
+        which created zone, `depth`: N-th from the top of its owner's library, `face_down`: its face its
+        controller's alone. It is no longer revealed; its note stays where a note still means something."""
         edge = self.db.execute(f"SELECT {'MIN' if end == End.TOP else 'MAX'}(ord) AS o FROM cards WHERE zone = ?",
                                (zone,)).fetchone()["o"]
         ord_ = 0 if edge is None else edge - 1 if end == End.TOP else edge + 1
         owner = self.db.execute("SELECT owner FROM cards WHERE position = ?", (position,)).fetchone()["owner"]
         # a card leaving a zone leaves its tapped state and counters behind (a new object, in the rules' words)
+        noted = zone in NOTED_ZONES
         self.db.execute("UPDATE cards SET zone = ?, ord = ?, player = ?, owner = ?, tapped = NULL, counters = NULL, "
-                        "made = ?, depth = ? WHERE position = ?",
-                        (zone, ord_, player, owner_after(zone, player, owner), made, depth, position))
+                        f"made = ?, depth = ?, face_down = ?, revealed = NULL{'' if noted else ', note = NULL'} "
+                        "WHERE position = ?", (zone, ord_, player, owner_after(zone, player, owner), made, depth,
+                                               "1" if face_down else None, position))
+
+    def set_card(self, position: int, **values: Any) -> None:
+        """A card's state changed where it is: its note, face, being revealed, its controller (`player`)."""
+        allowed = {"note", "face_down", "revealed", "player"}
+        assert set(values) <= allowed, values  # column names from this module only
+        marks = ", ".join(f"{key} = ?" for key in values)
+        self.db.execute(f"UPDATE cards SET {marks} WHERE position = ?", (*values.values(), position))
 
     def set_tapped(self, position: int, tapped: bool) -> None:
         self.db.execute("UPDATE cards SET tapped = ? WHERE position = ?", ("1" if tapped else None, position))

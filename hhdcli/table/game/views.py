@@ -44,11 +44,11 @@ def reminder(verdict: Take, draw_step: bool | None) -> str:
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
 SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
                 "sides", "result", "step", "colors", "token", "source", "next", "entry", "moment", "zones", "zone", "at",
-                "to", "nonbasic", "into")
+                "to", "nonbasic", "into", "note", "face_down", "private", "shuffled")
 SHOWN_KEPT = 100  # log entries whose shown detail is kept (a state read shows the newest 30, a page of the log 30 more)
 # what the others read of a private action: that a card went, not which (and that its moment happens now: the
 # rules move a drafted card's trigger to its take, which the table sees happen)
-PRIVATE_KEPT = ("count", "end", "from", "moment", "at", "zone", "whose")
+PRIVATE_KEPT = ("count", "end", "from", "moment", "at", "zone", "whose", "face_down", "to", "shuffled")
 
 
 def shown_detail(detail: dict[str, Any]) -> dict[str, Any]:
@@ -78,7 +78,10 @@ def seen_detail(action: str, player: str | None, shown: dict[str, Any], viewer: 
             if undone in PRIVATE_ACTIONS or undone in (Action.TO_HAND, Action.TO_LIBRARY):
                 entry = {} if whose != viewer else entry
         return {"undone": undone, "whose": whose, "entry": seen_detail(undone, whose, entry, viewer)}
-    if (action in PRIVATE_ACTIONS or hidden_move(action, shown)) and player != viewer:
+    # a card given into another player's hand or library is theirs to see
+    given = action in (Action.TO_HAND, Action.TO_LIBRARY) and viewer is not None and shown.get("whose") == viewer
+    if (action in PRIVATE_ACTIONS or hidden_move(action, shown) or shown.get("private")) and player != viewer \
+            and not given:
         return {k: v for k, v in shown.items() if k in PRIVATE_KEPT}
     if action == Action.RANDOM_HELL_CARD and shown.get("whose") != viewer:  # the receiver's alone, the giver's not
         return {k: v for k, v in shown.items() if k != "names"}
@@ -128,6 +131,8 @@ class Views:
     shown_details: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)  # log entries', by id
     _tokens: dict[str, Card] | None = field(default=None, repr=False)  # the library's tokens as cards, by id
     _made: dict[int, list[str]] = field(default_factory=dict, repr=False)  # a card's tokens' ids, by position
+    secret: str = field(default="", repr=False)  # the session's: face-down cards' ids are made from it
+    _down: dict[int, str] = field(default_factory=dict, repr=False)
 
     def name_faces(self, secret: str) -> None:
         """Each card's face is served under an id made from the session's secret, not its library position:
@@ -135,6 +140,7 @@ class Views:
         self.faces = {hmac.new(secret.encode(), f"face:{p}".encode(), hashlib.sha256).hexdigest()[:20]: p
                       for p in self.cards}
         self.face_of = {p: face for face, p in self.faces.items()}
+        self.secret = secret
 
     def tokens(self) -> dict[str, Card]:
         """The tokens the library's cards make, as cards by id (worked out when first asked: a table whose cards
@@ -218,14 +224,25 @@ class Views:
         return {**self.describe(position, lang), "verdict": result.verdict, "missing": list(result.missing),
                 "draw_step": draw_step, "reminder": reminder(result.verdict, draw_step)}
 
-    def ref(self, row: dict[str, Any]) -> dict[str, Any]:
+    def ref(self, row: dict[str, Any], viewer: str | None = None) -> dict[str, Any]:
         """A card the viewer may see, by reference: its face id (for its description), name and owner (None:
         nobody has moved it out of Hell; its owner's library is the Hell library, its other zones the
-        sideboard)."""
+        sideboard), and its states: a note, face down, revealed, a token card, its counters. A face-down card is
+        its controller's to know: to the others it is an opaque id, no position, no name, no note."""
         position = int(row["position"])
+        if row.get("face_down") and viewer != row["player"]:
+            return {"id": self.down_id(position), "name": "", "hell": False, "owner": row["owner"], "face_down": True,
+                    "basic": False, **({"tapped": bool(row.get("tapped"))} if row.get("zone") == Zone.BATTLEFIELD else {})}
         found = {"position": position, "id": self.face_of.get(position) or f"own-{position}",
                  "name": self.name(position, row["name"]), "hell": position in self.cards, "owner": row["owner"],
                  "basic": self.is_basic(position, row["name"])}
+        for state in ("face_down", "revealed", "token"):
+            if row.get(state):
+                found[state] = True
+        if row.get("note"):
+            found["note"] = row["note"]
+        if row.get("counters") and row.get("zone") != Zone.BATTLEFIELD:  # time counters in exile…
+            found["counters"] = load_json(row["counters"])
         if row.get("zone") == Zone.SIDEBOARD and self.is_companion(position):
             found["companion"] = True
         if row.get("depth") is not None:
@@ -235,6 +252,15 @@ class Views:
             made = self.made_names(position) if counters else {}  # its tokens in play: counters named by id
             found.update(tapped=bool(row.get("tapped")), counters={k: n for k, n in counters.items() if k not in made},
                          tokens_in_play=[{"id": k, "name": made[k], "count": counters[k]} for k in made if k in counters])
+        return found
+
+    def down_id(self, position: int) -> str:
+        """A face-down card's id for those who may not see it: made from the session's secret apart from its face
+        id (which one who saw the card before would know)."""
+        found = self._down.get(position)
+        if found is None:
+            found = self._down[position] = "down-" + hmac.new(self.secret.encode(), f"down:{position}".encode(),
+                                                              hashlib.sha256).hexdigest()[:20]
         return found
 
     def described_faces(self, ids: list[str], places: dict[int, Place], viewer: str | None,
@@ -280,9 +306,9 @@ class Views:
         mine = [r for r in rows if r["made"] == zone_id]
 
         def holder(name: str | None) -> dict[str, Any]:
-            held = [r for r in mine if r["player"] == name]
+            held = [r for r in mine if spec.shared or r["player"] == name]
             seen = spec.open or name is not None and name == viewer
-            cards = [self.ref(r) for r in held] if seen else []
+            cards = [self.ref(r, viewer) for r in held] if seen else []
             if seen and spec.ordered and not spec.open:  # its player knows what is in it, not in which order
                 cards.sort(key=lambda c: (c["name"], c["position"]))
             return {"player": name, "count": len(held), "cards": cards}
@@ -297,12 +323,14 @@ class Views:
         hand = [r for r in mine if r["zone"] == Zone.HAND]
         pending = next((r["position"] for r in mine if r["zone"] == Zone.PENDING), None)
         deck = [r for r in mine if r["zone"] == Zone.DECK]
-        zones = {str(z): [{**self.ref(r), "zone": str(z)} for r in mine if r["zone"] == z] for z in PUBLIC_ZONES}
+        zones = {str(z): [{**self.ref(r, viewer), "zone": str(z)} for r in mine if r["zone"] == z] for z in PUBLIC_ZONES}
         seen = {"name": player["name"], "colors": player["colors"], "card_count": len(hand),
                 "waiting": pending is not None, "seated": player["seated"], "zones": zones,
                 "life": player["life"], "counters": player["counters"],
-                "played": [c for cards in zones.values() for c in cards], "deck_count": len(deck)}
+                "played": [c for cards in zones.values() for c in cards], "deck_count": len(deck),
+                "revealed": [self.ref(r, viewer) for r in hand if r.get("revealed")]}  # shown to the table
         if viewer != player["name"]:  # another's hand is private, and which Hell cards went into their library
             return {**seen, "cards": [], "deck": [], "pending": None, "opening": None}
-        return {**seen, "cards": [self.ref(r) for r in hand], "deck": [self.ref(r) for r in deck], "opening": phase,
+        return {**seen, "cards": [self.ref(r, viewer) for r in hand], "deck": [self.ref(r, viewer) for r in deck],
+                "opening": phase,
                 "pending": self.verdict(pending, player["colors"], lang) if pending is not None else None}

@@ -57,6 +57,17 @@ ROUTES: list[tuple[str, Action, Who, Reads | None]] = [
     ("/api/companion/cast", Action.CAST_COMPANION, Who.PLAYER, None),
     # {"position": N}: a card of the asker's hand shown to the table
     ("/api/reveal", Action.REVEAL, Who.PLAYER, lambda: {"position": bodies.position()}),
+    # a card's states: {"position": N, "note": TEXT} ("" clears it); a face-down card turned up; {"position": N,
+    # "whose": NAME}: a card on the battlefield under another player's control; {"name": CARD, "to": a destination,
+    # "whose": NAME}: a token card made by name
+    ("/api/note", Action.NOTE, Who.PLAYER_OR_HOST, lambda: {"position": bodies.card_position(),
+                                                            "note": bodies.body().get("note")}),
+    ("/api/face-up", Action.FACE_UP, Who.PLAYER, lambda: {"position": bodies.card_position()}),
+    ("/api/control", Action.CONTROL, Who.PLAYER_OR_HOST, lambda: {"position": bodies.card_position(),
+                                                                  "whose": bodies.whose()}),
+    ("/api/token-card", Action.TOKEN_CARD, Who.PLAYER, lambda: {
+        "name": bodies.own_card(), "to": bodies.destination(), "whose": bodies.optional_whose(),
+        **({"zone": bodies.zone()} if "zone" in bodies.body() else {})}),
     # the zones Hell cards create: {"zone": ID, "whose": NAME (a player's own zone; the asker's unless said)}
     ("/api/zone/add", Action.ZONE_ADD, Who.PLAYER_OR_HOST,
      lambda: {"zone": bodies.zone(), "name": bodies.own_card(), "whose": bodies.optional_whose()}),
@@ -114,7 +125,8 @@ def move(actor: str | None) -> Any:
     N-th from the top of a library."""
     position = bodies.card_position()
     to = bodies.destination()
-    return act(MOVES[to], actor, position=position, to=to, **bodies.where())
+    return act(MOVES[to], actor, position=position, to=to, **bodies.where(),
+               **({"face_down": True} if bodies.flag("face_down") else {}))
 
 
 @table.post("/api/deck")

@@ -66,3 +66,14 @@ export function askNumber(title, value = 1, most = 99, nonbasic = false) {
   });
 }
 
+
+// a line of text asked in a small dialog (a note on a card): null when cancelled, "" to clear
+export function askText(title, value = "") {
+  $("text-title").textContent = title;
+  const input = $("text-value"); input.value = value;
+  $("text").showModal(); input.focus(); input.select();
+  return new Promise(done => {
+    $("text-form").onsubmit = e => { e.preventDefault(); $("text").close(); done(input.value.trim()); };
+    $("text-cancel").onclick = () => { $("text").close(); done(null); };
+  });
+}

@@ -25,8 +25,11 @@ const SAY = {
   [A.TO_BATTLEFIELD]: () => T("{player} put {card} onto the battlefield"),
   [A.TO_GRAVEYARD]: () => T("{player} put {card} into the graveyard"),
   [A.TO_EXILE]: () => T("{player} exiled {card}"),
-  [A.TO_HAND]: (d) => d.name ? T("{player} returned {card} to its owner's hand") : T("{player} drew a Hell card from their library"),
-  [A.TO_LIBRARY]: (d) => d.at ? (d.name ? T("{player} put {card} into its owner's library, {at} from the top") : T("{player} put a Hell card into their library, {at} from the top"))
+  [A.TO_HAND]: (d) => d.whose ? (d.name ? T("{player} put {card} into {whose}'s hand") : T("{player} put a Hell card into {whose}'s hand"))
+                  : d.name ? T("{player} returned {card} to its owner's hand") : T("{player} drew a Hell card from their library"),
+  [A.TO_LIBRARY]: (d) => d.whose ? (d.name ? T("{player} put {card} into {whose}'s library") : T("{player} put a Hell card into {whose}'s library"))
+                      : d.shuffled ? (d.name ? T("{player} shuffled {card} into its owner's library") : T("{player} shuffled a Hell card into their library"))
+                      : d.at ? (d.name ? T("{player} put {card} into its owner's library, {at} from the top") : T("{player} put a Hell card into their library, {at} from the top"))
                       : d.name ? atEnd(d, T("{player} put {card} on top of its owner's library"), T("{player} put {card} at the bottom of its owner's library"))
                                 : T("{player} put a Hell card into their library"),
   [A.FROM_SIDEBOARD]: (d) => fromSideboard(d),
@@ -41,6 +44,12 @@ const SAY = {
   [A.ZONE_ADD]: (d) => intoZone(d),
   [A.SHUFFLE_ZONE]: (d) => d.whose ? T("{player} shuffled {whose}'s {zone}") : T("{player} shuffled the {zone}"),
   [A.REVEAL_ZONE]: (d) => d.whose ? T("{player} revealed from {whose}'s {zone}: {names}") : T("{player} revealed from the {zone}: {names}"),
+  [A.NOTE]: (d) => d.name ? (d.note ? T("{player} noted on {card}: {note}") : T("{player} took the note off {card}"))
+                      : d.face_down ? T("{player} noted on a face-down card") : T("{player} noted on a card of theirs"),
+  [A.FACE_DOWN]: (d) => d.name ? T("{player} put {card} face down {where}") : T("{player} put a card face down {where}"),
+  [A.FACE_UP]: () => T("{player} turned {card} face up"),
+  [A.CONTROL]: (d) => d.name ? T("{player}: {whose} now controls {card}") : T("{player}: {whose} now controls a face-down card"),
+  [A.TOKEN_CARD]: () => T("{player} made a token card, {card}, {where}"),
   [A.TAKE_FROM_ZONE]: (d) => d.whose ? T("{player} took {card} from {whose}'s {zone}: {where}") : T("{player} took {card} from the {zone}: {where}"),
   [A.TAP]: () => T("{player} tapped {card}"),
   [A.UNTAP]: () => T("{player} untapped {card}"),
@@ -64,6 +73,7 @@ function whereTo(d) {
   return { [TO.HAND]: T("into {whose}'s hand"), [TO.BATTLEFIELD]: T("onto the battlefield"), [TO.GRAVEYARD]: T("into {whose}'s graveyard"),
            [TO.EXILE]: T("into exile"), [TO.LIBRARY_TOP]: T("on top of {whose}'s library"), [TO.LIBRARY_BOTTOM]: T("at the bottom of {whose}'s library"),
            [TO.LIBRARY_AT]: T("into {whose}'s library, {at} from the top"), [TO.SIDEBOARD]: T("onto the sideboard"),
+           [TO.LIBRARY_SHUFFLED]: T("shuffled into {whose}'s library"),
            [TO.ZONE]: T("into {whose}'s {into}") }[d.to] || d.to || "";
 }
 function fromSideboard(d) {  // any card of the open sideboard, by anyone, to one of their zones (or the player named)
@@ -78,6 +88,7 @@ function cardCounterOn(kind, n) {
            [CC.MINUS]: P("{player} put {count} −1/−1 counter on {card} (now {total})", "{player} put {count} −1/−1 counters on {card} (now {total})", n),
            [CC.CHARGE]: P("{player} put {count} charge counter on {card} (now {total})", "{player} put {count} charge counters on {card} (now {total})", n),
            [CC.LOYALTY]: P("{player} put {count} loyalty counter on {card} (now {total})", "{player} put {count} loyalty counters on {card} (now {total})", n),
+           [CC.TIME]: P("{player} put {count} time counter on {card} (now {total})", "{player} put {count} time counters on {card} (now {total})", n),
   }[kind] || P("{player} put {count} {kind} counter on {card} (now {total})", "{player} put {count} {kind} counters on {card} (now {total})", n);
 }
 function cardCounterOff(kind, n) {
@@ -85,6 +96,7 @@ function cardCounterOff(kind, n) {
            [CC.MINUS]: P("{player} took {count} −1/−1 counter off {card} (now {total})", "{player} took {count} −1/−1 counters off {card} (now {total})", n),
            [CC.CHARGE]: P("{player} took {count} charge counter off {card} (now {total})", "{player} took {count} charge counters off {card} (now {total})", n),
            [CC.LOYALTY]: P("{player} took {count} loyalty counter off {card} (now {total})", "{player} took {count} loyalty counters off {card} (now {total})", n),
+           [CC.TIME]: P("{player} took {count} time counter off {card} (now {total})", "{player} took {count} time counters off {card} (now {total})", n),
   }[kind] || P("{player} took {count} {kind} counter off {card} (now {total})", "{player} took {count} {kind} counters off {card} (now {total})", n);
 }
 function playerCounterOn(kind, n) {
@@ -117,7 +129,8 @@ export function logSentence(e) {
   const v = { player: e.player || sentence(T("the host")), card: d.name || "", count: d.count ?? 0, game: d.game ?? e.game,
               whose: d.whose || "", kind: d.kind || "", delta: Math.abs(d.delta || 0), sides: d.sides ?? "", result: d.result ?? "",
               step: stepName(d.step || ""), colors: [...(d.colors || "")].map(symbolOf).join(""), token: d.token || "", source: d.source || "", total: d.count ?? 0,
-              at: d.at ?? "", zone: zoneName(d.zone), into: zoneName(d.into || d.zone), names: (d.names || []).join(", ") };
+              at: d.at ?? "", zone: zoneName(d.zone), into: zoneName(d.into || d.zone), names: (d.names || []).join(", "),
+              note: d.note || "" };
   v.where = F(whereTo(d), v);
   if (e.action === A.UNDO) {  // the line taken back, said again as this viewer read it, after who took it back
     const what = logSentence({ action: d.undone, player: d.whose, game: e.game, detail: d.entry || {} });

@@ -2,7 +2,7 @@
 import { $, VIEW_KEY, el, page, setDrawn } from "./page.js";
 import { api, call, connect, onState, showError, undo } from "./api.js";
 import { boardView, closeCounters, closeEnd, nextStep, render, sayLast } from "./render.js";
-import { closeZone, giveRandomHellCards, randomFromSideboard, sendGift, showMoments } from "./zones.js";
+import { closeZone, giveRandomHellCards, makeTokenCard, randomFromSideboard, sendGift, sendToken, showMoments } from "./zones.js";
 import { rich, symbolOf } from "./names.js";
 import { F, T, VERDICTS, sentence } from "./i18n.js";
 
@@ -105,6 +105,9 @@ $("companion-cast").onclick = () => call("companion/cast");
 $("moment-ok").onclick = () => $("moment").close();
 $("zone-close").onclick = () => closeZone();
 $("revealed-close").onclick = () => $("revealed").close();
+$("tools-token").onclick = () => { $("tools").close(); makeTokenCard(); };
+$("token-form").onsubmit = sendToken;
+$("token-cancel").onclick = () => $("token-dialog").close();
 
 // a deck from this phone: pasted, or its colors picked; the table answers with its colors and hhd check's warnings
 async function useDeck(extra) {

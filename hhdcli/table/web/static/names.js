@@ -10,7 +10,7 @@ export function stepName(step) {
 }
 // the counters' kinds as the rules name them (rules.CardCounter, rules.PlayerCounter), said
 export function cardCounterName(kind) {
-  return { [CC.PLUS]: CC.PLUS, [CC.MINUS]: "−1/−1", [CC.CHARGE]: T("charge"), [CC.LOYALTY]: T("loyalty") }[kind] || kind;
+  return { [CC.PLUS]: CC.PLUS, [CC.MINUS]: "−1/−1", [CC.CHARGE]: T("charge"), [CC.LOYALTY]: T("loyalty"), [CC.TIME]: T("time") }[kind] || kind;
 }
 // commander damage is kept per commander: its key is COMMANDER_KEY and whose commander dealt it ("commander:Ben")
 export function commanderOf(key) { return key.startsWith(COMMANDER_KEY) ? key.slice(COMMANDER_KEY.length) : null; }

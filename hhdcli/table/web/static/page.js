@@ -14,6 +14,7 @@ export const page = {
   view: localStorage.getItem(VIEW_KEY) || "",  // "board" or "phone" when chosen, else by the screen
   described: new Map(),  // card descriptions by face id, fetched once per card
   ending: null,  // the game whose end is being confirmed (another phone may end it first)
+  dismissed: new Set(),  // cards the others revealed that this page has seen and dismissed
   // the card this phone drew stays on screen until its player dismisses it (a reload too: kept for this tab)
   drawn: JSON.parse(sessionStorage.getItem(DRAWN_KEY) || "null"),
 };

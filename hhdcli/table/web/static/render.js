@@ -39,6 +39,7 @@ export function render() {
   renderSideboardTools(me);
   renderCompanion(me);
   renderZones(me);
+  renderShown(me);
   renderPlayers();
   renderPlayed();
   renderLives(me);
@@ -51,10 +52,16 @@ export function render() {
 
 // Each player's public Hell cards by zone: "Anna · battlefield: Hype Train (tapped, +1/+1: 2)"
 const ZONE_NAMES = () => ({ [ZONES.BATTLEFIELD]: T("battlefield"), [ZONES.GRAVEYARD]: T("graveyard"), [ZONES.EXILE]: T("exile") });
-function cardState(c) {
+// a card as a list names it: its name (a face-down card: as that, its name to its controller alone) and states
+export function cardLabel(c, controller = null) { return (c.position === undefined ? T("a face-down card") : c.name) + cardState(c, controller); }
+export function cardState(c, controller = null) {
   const said = [];
+  if (c.face_down && c.position !== undefined) said.push(T("face down"));
   if (c.tapped) said.push(T("tapped"));
   for (const [kind, n] of Object.entries(c.counters || {})) said.push(cardCounterName(kind) + ": " + n);
+  if (c.note) said.push(F(T("note: {note}"), { note: c.note }));
+  if (c.token) said.push(T("token"));
+  if (controller && c.owner && c.owner !== controller) said.push(F(T("owner: {player}"), { player: c.owner }));
   return said.length ? " (" + said.join(", ") + ")" : "";
 }
 // the tokens a card made that are in play, counted with it: "Food tokens: 2"
@@ -65,8 +72,9 @@ function renderPlayed() {
     const li = el("li", "", { class: "zone" });
     li.append(el("span", p.name + " · " + names[zone] + ":", { class: "zone-name" }));
     for (const c of cards) {
-      const b = el("button", c.name + cardState(c), { class: "link card-ref" + (c.tapped ? " tapped" : "") });
-      b.onclick = () => openCard({ ...full(c), controller: p.name }, zone);
+      const b = el("button", cardLabel(c, p.name), { class: "link card-ref" + (c.tapped ? " tapped" : "") });
+      if (c.position === undefined) b.disabled = true;  // another's face-down card: its controller's to handle
+      else b.onclick = () => openCard({ ...full(c), controller: p.name }, zone);
       if (!(c.tokens_in_play || []).length) { li.append(b); continue; }
       const made = el("span", "", { class: "made" });  // the card, and under it its tokens in play
       made.append(b, el("span", tokensInPlay(c), { class: "in-play" })); li.append(made);
@@ -205,7 +213,7 @@ function renderHand(me) {
     held.append(tile);
     const img = el("img"); image(img, c, "");
     const text = el("span", "", { class: "tile-text" });  // its name and cost at 16 px, its type line beneath
-    text.append(el("span", c.name, { class: "name" }));
+    text.append(el("span", c.name + cardState(c), { class: "name" }));
     if (c.cost) text.append(rich(el("span", "", { class: "cost" }), c.cost));
     if (c.type_line) text.append(rich(el("span", "", { class: "oneline" }), c.type_line));
     tile.append(img, text);
@@ -298,3 +306,16 @@ async function reseatPlayer(name) {
   $("reseat").showModal();
 }
 
+
+// cards the others showed the table (revealed from a hand), until this page dismisses each
+function renderShown(me) {
+  const shown = page.state.players.filter(p => !me || p.name !== me.name)
+    .flatMap(p => (p.revealed || []).map(c => ({ ...full(c), who: p.name }))).filter(c => !page.dismissed.has(c.id));
+  $("shown-box").hidden = !shown.length;
+  $("shown").replaceChildren(...shown.map(c => { const li = el("li");
+    const b = el("button", F(T("{player} shows {card}"), { player: c.who, card: c.name }), { class: "link" });
+    b.onclick = () => openCard(c, null);
+    const done = el("button", T("Dismiss"), { class: "soft" }); done.append(el("span", " " + c.name, { class: "sr" }));
+    done.onclick = () => { page.dismissed.add(c.id); render(); };
+    li.append(b, done); return li; }));
+}

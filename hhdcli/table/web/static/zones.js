@@ -84,8 +84,8 @@ export function renderZones(me) {
     li.append(el("span", holderName(z, h) + ": " + P("{count} card", "{count} cards", h.count), { class: "zone-name" }));
     for (const ref of h.cards) {
       const c = full({ ...ref, made: z.id });
-      const b = el("button", c.name, { class: "link card-ref" });
-      b.onclick = () => openCard(c, ZONES.MADE);
+      const b = el("button", c.position === undefined ? T("a face-down card") : c.name + (c.note ? " (" + F(T("note: {note}"), { note: c.note }) + ")" : ""), { class: "link card-ref" });
+      if (c.position === undefined) b.disabled = true; else b.onclick = () => openCard(c, ZONES.MADE);
       li.append(b);
     }
     const mine = h.player === null ? !!me || page.state.host : me && me.name === h.player;
@@ -123,4 +123,19 @@ function fillZone(z, h, mine) {
   $("zone-add-row").hidden = !mine;
   $("zone-add").onclick = async () => { const name = $("zone-add-name").value.trim(); if (!name) { $("zone-add-name").focus(); return; }
     if (await call("zone/add", { ...body, name })) $("zone-add-name").value = ""; };
+}
+
+// a token card made by name (a copy a card puts into a hand, a token made off the battlefield): where, whose
+export function makeTokenCard() {
+  const me = myPlayer();
+  $("token-to").replaceChildren(...[[TO.HAND, T("into a hand")], [TO.BATTLEFIELD, T("onto the battlefield")], [TO.GRAVEYARD, T("into a graveyard")],
+    [TO.EXILE, T("into exile")]].map(([value, label]) => el("option", label, { value })));
+  $("token-whose").replaceChildren(...page.state.players.map(p => { const o = el("option", p.name, { value: p.name });
+    if (me && p.name === me.name) o.selected = true; return o; }));
+  $("token-dialog").showModal(); $("token-name").focus();
+}
+export async function sendToken(e) {
+  e.preventDefault();
+  const name = $("token-name").value.trim(); if (!name) { $("token-name").focus(); return; }
+  if (await call("token-card", { name, to: $("token-to").value, whose: $("token-whose").value })) { $("token-name").value = ""; $("token-dialog").close(); }
 }
