@@ -81,6 +81,14 @@ def test_a_phone_puts_cards_in_every_state_while_another_phone_and_the_board_wat
     anna.click("#dlg-more button", T("Turn it face up"))
     said(laptop, T("{player} turned {card} face up").format(player="Anna", card="Theory"))
     ben.until(lambda: "Theory" in ben.text("zones"))
+    anna.click("#undo")  # taken back: face down again, and nothing of it named to the others
+    ben.until(lambda: "Theory" not in ben.text("zones") and T("a face-down card") in ben.text("zones"))
+    undone = ben.log()[0]  # the line it took back had named it: so does its undo, and no more
+    assert undone.startswith("Anna") and "Theory" in undone
+    anna.click("#zones .card-ref", "Theory")
+    anna.until(lambda: anna.js("return document.getElementById('card-dialog').open"))
+    anna.click("#dlg-more button", T("Turn it face up"))
+    ben.until(lambda: "Theory" in ben.text("zones"))
 
     # Goblin Spy 2.0 revealed: shown on the others' pages until each dismisses it
     opened(anna, "#mine .tile", "Goblin Spy 2.0")

@@ -56,6 +56,12 @@ def test_a_phone_carries_out_hell_cards_while_another_phone_and_the_board_watch(
     for page in (ben, laptop):
         said(page, taken)
         page.until(lambda p=page: "Hype Train" not in p.texts("#sideboard .name")[0] + p.texts("#sideboard .name")[-1])
+    anna.click("#undo")  # taken back: where it was, the third card, on every page
+    laptop.until(lambda: any("Hype Train" in n for n in laptop.texts("#sideboard .name")))
+    said(ben, T("{player} took back: {what}").format(player="Anna", what=taken))
+    anna.click("#sideboard .tile", "Hype Train")
+    anna.click("#dlg-acts button", T("→ my hand"))
+    anna.until(lambda: "Hype Train" in anna.hand())
 
     # the sideboard shuffled, from the phone: said on every page
     anna.click("#sb-shuffle")

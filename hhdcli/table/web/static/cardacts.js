@@ -91,6 +91,8 @@ function stateActs(c, zone, me, act, ask, move) {
     move(F(T("→ {player}'s library: top"), { player: p.name }), TO.LIBRARY_TOP, "soft", { whose: p.name }, true);
     move(F(T("→ {player}'s library: bottom"), { player: p.name }), TO.LIBRARY_BOTTOM, "soft", { whose: p.name }, true);
   }
+  if (me && (zone === ZONES.BATTLEFIELD || zone === ZONES.HAND || zone === ZONES.GRAVEYARD || zone === ZONES.EXILE))
+    act("token-card", T("Make a token copy of it"), { name: c.name, to: TO.BATTLEFIELD }, "soft", "", true);  // a token card, its name
   if (zone === ZONES.BATTLEFIELD) for (const p of page.state.players.filter(o => o.name !== c.controller))
     act("control", F(T("{player} gains control of it"), { player: p.name }), { position: c.position, whose: p.name }, "soft", "", true);
 }
