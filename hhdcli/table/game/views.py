@@ -132,6 +132,7 @@ class Views:
     _tokens: dict[str, Card] | None = field(default=None, repr=False)  # the library's tokens as cards, by id
     _made: dict[int, list[str]] = field(default_factory=dict, repr=False)  # a card's tokens' ids, by position
     secret: str = field(default="", repr=False)  # the session's: face-down cards' ids are made from it
+    _companions: dict[int, bool] = field(default_factory=dict, repr=False)
     _down: dict[int, str] = field(default_factory=dict, repr=False)
 
     def name_faces(self, secret: str) -> None:
@@ -180,8 +181,12 @@ class Views:
         return card.is_basic if card is not None else (own_name or "") in BASIC_LANDS
 
     def is_companion(self, position: int) -> bool:
-        card = self.cards.get(position)
-        return card is not None and any(r.id == "companion" for r in card_rulings(card))
+        """A companion (its rulings say): asked of every sideboard card at every state read, so kept per card."""
+        found = self._companions.get(position)
+        if found is None:
+            card = self.cards.get(position)
+            found = self._companions[position] = card is not None and any(r.id == "companion" for r in card_rulings(card))
+        return found
 
     def judged(self, position: int, colors: str) -> Any:
         """The take rule's answer for a card and a deck's colors (once per session)."""
