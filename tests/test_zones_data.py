@@ -134,10 +134,11 @@ def test_every_card_the_rulings_read_as_making_zones_has_one_or_a_reason_in_the_
 # --- the card-by-card audit (docs/hell-cards.md) -------------------------------------------------------------
 
 AUDITED = {"sideboard", "owner", "zones", "draft", "game-start", "ante", "companion", "token-card", "token-copy"}
-# the table's operations the audit may name: the lead's API of issue 57 (part 1) and issue 59 (part 2)
-PART_1 = {"move", "play-sideboard", "sideboard-shuffle", "sideboard-random", "random-hell-card", "companion",
-          "zone-add", "zone-shuffle", "zone-reveal", "zone-take", "own-card", "moment", "clarification"}
-PART_2 = {"note", "face-down", "reveal", "give", "control", "deck-moves", "token-card", "counters-anywhere"}
+# the table's operations the audit may name: the routes of issue 57 (part 1, built: /api/…; `moment` and
+# `clarification` are what descriptions and answers carry) and issue 59 (part 2)
+PART_1 = {"move", "play-sideboard", "sideboard/shuffle", "sideboard/random", "random-hell-card", "companion",
+          "reveal", "zone/add", "zone/shuffle", "zone/reveal", "zone/take", "own-card", "moment", "clarification"}
+PART_2 = {"note", "face-down", "give", "control", "deck-moves", "token-card", "counters-anywhere"}
 PLAYERS = "players"
 
 
