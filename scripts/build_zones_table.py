@@ -48,6 +48,7 @@ class Zone:
     well: str | None  # a limitless zone: the card its top always is (a new token copy each time)
     why: str
     patterns: tuple[str, ...]
+    hell_cards: bool = True  # a Hell card may be in it (one that would be anted goes to the sideboard instead)
 
     def names(self, text: str) -> bool:
         return any(re.search(p, text) for p in self.patterns)
@@ -85,7 +86,7 @@ ZONES: tuple[Zone, ...] = (
     Zone("ante", "ante", "анте", "shared", True, False, (), None,
          "Magic's ante is one zone for all players, face up; nobody antes at the start, only card effects ante, and a "
          "Hell card that would be anted goes to the sideboard instead, so it holds only players' own cards.",
-         (r"\bante(?:d|s)?\b",)),
+         (r"\bante(?:d|s)?\b",), hell_cards=False),
 )
 
 
@@ -97,7 +98,8 @@ def naming(zone: Zone, cards: Iterable[Card]) -> list[dict[str, str]]:
 
 def build(cards: list[Card]) -> dict[str, Any]:
     zones = [{"id": z.id, "name": {"en": z.en, "ru": z.ru}, "scope": z.scope, "open": z.open, "ordered": z.ordered,
-              "starts": list(z.starts), "well": z.well, "why": z.why, "cards": naming(z, cards)} for z in ZONES]
+              "starts": list(z.starts), "well": z.well, "hell_cards": z.hell_cards, "why": z.why,
+              "cards": naming(z, cards)} for z in ZONES]
     return {"set": "Hellscube v1.2",
             "about": "The zones Hellscube v1.2 cards create (they come into being when such a card appears and last "
                      "to the end of the game): what each is was read from the cards that describe it; its cards are "

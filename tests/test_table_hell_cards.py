@@ -12,7 +12,8 @@ from hhdcli.table.game.zones import made_zones
 
 CARDS = ["Arabian Dunes", '"I Have Lethal"', "Sidecaster Mage", "Nebula Warp", "Bear but Woah",
          "Swords to Rideshares", "Big Money", "Collect Call", "Knight of ____", "Shifting Tome", "A Blue Card",
-         "Hype Train", "Goblin Draft Guide", "Faithful Looting", "Shell Game", "Search for the Nebula // The Great Nebula Field"]
+         "Hype Train", "Goblin Draft Guide", "Faithful Looting", "Shell Game", "Search for the Nebula // The Great Nebula Field",
+         "Spacefolk Looter", "Fucked or Friction"]
 
 
 @pytest.fixture
@@ -244,3 +245,26 @@ def test_each_card_shows_its_clarification_in_both_languages(hell):
     ru = hell.session.describe(dunes, "ru")
     assert en["clarification"] == "It takes any card you choose from the shared sideboard, not only its top card."
     assert ru["clarification"] and ru["clarification"] != en["clarification"]
+
+
+def test_a_hell_card_that_would_be_anted_goes_to_the_sideboard(hell):
+    spacefolk = drawn(hell, "Anna", "Spacefolk Looter")  # names the three decks; Fucked or Friction: the ante
+    if hell.player("Anna")["pending"]:
+        assert hell.as_("Anna", "/api/take")[0] == 200
+    assert hell.as_("Anna", "/api/play", {"position": spacefolk["position"]})[0] == 200
+    friction = drawn(hell, "Anna", "Fucked or Friction")
+    if hell.player("Anna")["pending"]:
+        assert hell.as_("Anna", "/api/take")[0] == 200
+    assert hell.as_("Anna", "/api/play", {"position": friction["position"]})[0] == 200
+    assert "ante" in [z["id"] for z in hell.state()["zones"]]
+    status, answer = hell.as_("Anna", "/api/move", {"position": spacefolk["position"], "to": "created-zone",
+                                                     "zone": "ante"})
+    assert status == 200 and answer["zone"] == "sideboard"  # the rules: not into the ante
+    assert hell.state()["sideboard"][0]["name"] == "Spacefolk Looter"
+    assert hell.as_("Anna", "/api/zone/add", {"zone": "ante", "name": "Black Lotus"})[0] == 200  # her own card
+    assert next(z for z in hell.state()["zones"] if z["id"] == "ante")["holders"][0]["cards"][0]["name"] == "Black Lotus"
+    # Spacefolk Looter draws from a deck: the whammy deck's top into her hand is hers to know
+    status, taken = hell.as_("Anna", "/api/zone/take", {"zone": "whammy", "to": "hand"})
+    assert status == 200
+    assert "name" not in hell.state("Ben")["log"][0]["detail"]
+    assert hell.state("Anna")["log"][0]["detail"]["name"] == taken["name"]

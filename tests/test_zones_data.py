@@ -23,7 +23,7 @@ from hhdcli.tokens import builtin_tokens
 ROOT = Path(__file__).resolve().parents[1]
 ZONES_FILE = ROOT / "hhdcli" / "data" / "zones-v1.2.json"
 AUDIT = ROOT / "docs" / "hell-cards.md"
-ZONE_KEYS = ["id", "name", "scope", "open", "ordered", "starts", "well", "why", "cards"]
+ZONE_KEYS = ["id", "name", "scope", "open", "ordered", "starts", "well", "hell_cards", "why", "cards"]
 
 
 @cache

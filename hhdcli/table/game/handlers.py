@@ -478,8 +478,11 @@ def take_from_zone(a: Act, zone: str, to: Destination, whose: str | None = None,
     into_zone = rules.existing_zone(into, a.tx.made_zones()) if to == Destination.ZONE else None
     moved = rules.move_of(place or rules.Place(position, Zone.MADE), a.actor, to, name,
                           rules.Where(player, into_zone))
+    # from a hidden deck into a hand or a library (Spacefolk Looter's draw): its player's to know
+    hidden = not found.open and moved.zone in (Zone.HAND, Zone.DECK)
     a.tx.log_action(a.actor, Action.TAKE_FROM_ZONE, {"zone": found.id, "whose": player, "name": name, "to": str(to),
-                                                     **({"into": into_zone.id} if into_zone else {})},
+                                                     **({"into": into_zone.id} if into_zone else {}),
+                                                     **({"private": True} if hidden else {})},
                     [position], () if cards else (position,), zones=[found.id])
     if not cards:
         a.tx.add_own_card(position, player, name)

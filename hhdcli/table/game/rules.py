@@ -419,7 +419,7 @@ def move_of(place: Place, mover: str | None, to: str, name: str, where: Where = 
     if place.zone == Zone.SIDEBOARD:
         holder = owner = where.whose or mover
         if holder is None:
-            raise TableError('say whose zone the card goes to: {{"whose": NAME}}', status=400)
+            raise TableError('say whose zone the card goes to: {"whose": NAME}', status=400)
     else:
         holder = place.player or mover
         owner = place.owner or holder
@@ -464,7 +464,9 @@ def into_zone(place: Place, where: Where, owner: str | None, name: str) -> Move:
     deck's top. In the table's zone the card stays its player's (a hidden agenda face down in the command zone)."""
     zone = where.zone
     if zone is None:
-        raise TableError('say which zone: {{"zone": ID}}, one this game has', status=400)
+        raise TableError('say which zone: {"zone": ID}, one this game has', status=400)
+    if not zone.hell_cards and place.position < OWN_CARDS:  # the rules: a Hell card that would be anted goes
+        return Move(Action.TO_SIDEBOARD, Zone.SIDEBOARD, End.TOP, None)  # to the sideboard instead
     player = where.whose or owner  # in the table's zone too: whose card it is there (its face, its note)
     if not zone.shared and player is None:
         raise TableError('say whose {zone}: {{"whose": NAME}}', status=400, zone=zone.name())
@@ -477,7 +479,7 @@ def existing_zone(zone_id: object, made: list[str]) -> MadeZone:
     """A created zone this game has: a zone comes into being when a card that names it appears."""
     found = made_zone(zone_id) if isinstance(zone_id, str) else None
     if found is None:
-        raise TableError('say which zone: {{"zone": ID}}, one this game has', status=400)
+        raise TableError('say which zone: {"zone": ID}, one this game has', status=400)
     if found.id not in made:
         raise TableError("there is no {zone} this game: it comes into being when a card that names it appears",
                          status=409, zone=found.name())

@@ -36,6 +36,7 @@ class MadeZone:
     starts: tuple[str, ...]  # the named cards each one holds when it comes into being
     well: str | None  # a limitless deck: its top card is always a new one of these
     makers: frozenset[str]  # the ids and names (normalized) of the cards that make it
+    hell_cards: bool = True  # a Hell card may be in it (the ante: one that would be anted goes to the sideboard)
 
     def name(self, lang: str = "en") -> str:
         found = dict(self.names)
@@ -52,7 +53,8 @@ def made_zones() -> dict[str, MadeZone]:
     document = json.loads(ZONES_FILE.read_text(encoding="utf-8"))
     return {z["id"]: MadeZone(z["id"], tuple(sorted(z["name"].items())), Scope(z["scope"]), bool(z["open"]),
                               bool(z["ordered"]), tuple(z.get("starts") or ()), z.get("well"),
-                              frozenset({c["id"] for c in z["cards"]} | {normalize_name(c["name"]) for c in z["cards"]}))
+                              frozenset({c["id"] for c in z["cards"]} | {normalize_name(c["name"]) for c in z["cards"]}),
+                              bool(z.get("hell_cards", True)))
             for z in document["zones"]}
 
 

@@ -162,7 +162,7 @@ def flag(key: str) -> bool:
 def zone() -> str:
     value = body().get("zone")
     if not isinstance(value, str) or not value or len(value) > MAX_NAME:
-        raise TableError('say which zone: {{"zone": ID}}, one this game has', status=400)
+        raise TableError('say which zone: {"zone": ID}, one this game has', status=400)
     return value
 
 

@@ -50,7 +50,8 @@ const SAY = {
   [A.FACE_UP]: () => T("{player} turned {card} face up"),
   [A.CONTROL]: (d) => d.name ? T("{player}: {whose} now controls {card}") : T("{player}: {whose} now controls a face-down card"),
   [A.TOKEN_CARD]: () => T("{player} made a token card, {card}, {where}"),
-  [A.TAKE_FROM_ZONE]: (d) => d.whose ? T("{player} took {card} from {whose}'s {zone}: {where}") : T("{player} took {card} from the {zone}: {where}"),
+  [A.TAKE_FROM_ZONE]: (d) => !d.name ? T("{player} took a card from {whose}'s {zone}: {where}")
+                       : d.whose ? T("{player} took {card} from {whose}'s {zone}: {where}") : T("{player} took {card} from the {zone}: {where}"),
   [A.TAP]: () => T("{player} tapped {card}"),
   [A.UNTAP]: () => T("{player} untapped {card}"),
   [A.CARD_COUNTER]: (d, v) => bySign(d, cardCounterOn(d.kind, v.delta), cardCounterOff(d.kind, v.delta)),

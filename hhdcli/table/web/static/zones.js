@@ -114,7 +114,17 @@ function fillZone(z, h, mine) {
   if (mine && z.ordered) {
     for (const [to, label] of [[TO.BATTLEFIELD, T("Top card → battlefield")], [TO.HAND, T("Top card → hand")], [TO.GRAVEYARD, T("Top card → graveyard")]])
       act(label, "zone/take", { to }, to === TO.BATTLEFIELD ? "good" : "soft");
-    if (!z.well) { act(T("Shuffle"), "zone/shuffle"); act(T("Reveal the top card"), "zone/reveal", { count: 1 }); }
+    if (!z.well) { act(T("Shuffle"), "zone/shuffle"); act(T("Reveal the top card"), "zone/reveal", { count: 1 });
+      // Big Money reveals from the top until a Plains; Shell Game's opponent guesses which card is the Plains
+      asked(T("Reveal the top cards…"), T("How many from the top?"), n => ({ count: n }));
+      asked(T("Reveal the N-th card…"), T("Which card, counted from the top?"), n => ({ at: n })); }
+  }
+  function asked(label, question, extra) {  // a number asked first, then the reveal
+    const b = el("button", label, { class: "soft" });
+    b.onclick = async () => { const n = await askNumber(question, 1, Math.max(h.count, 1)); if (!n) return;
+      const answer = await call("zone/reveal", { ...body, ...extra(n) });
+      if (answer && answer.names) $("zone-said").textContent = F(T("Revealed: {names}"), { names: answer.names.join(", ") }); };
+    acts.push(b);
   }
   $("zone-acts").replaceChildren(...acts);
   $("zone-cards").replaceChildren(...h.cards.map(ref => { const c = full({ ...ref, made: z.id }); const li = el("li");
