@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -433,6 +434,57 @@ class Tx:
         return [dict(e) for e in entries[:size]], len(entries) > size
 
 
+# --- the files under a running table: still the ones it writes? ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileMark:
+    """A file as the table last left it: which file (its device and inode, so a file put in its place is another)
+    and its length."""
+
+    device: int
+    inode: int
+    size: int
+
+
+@dataclass(frozen=True)
+class Marks:
+    """The state file and its write-ahead log as the table last left them (None: no such file), and what the
+    connection that wrote last read as the database's `PRAGMA data_version` then (which changes when another
+    SQLite connection commits: a writer through SQLite changes the files rightly)."""
+
+    state: FileMark | None
+    log: FileMark | None
+    writer: int = 0  # id() of that connection
+    data_version: int = -1
+
+
+def file_mark(path: Path) -> FileMark | None:
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return FileMark(found.st_dev, found.st_ino, found.st_size)
+
+
+def changed_under(known: Marks, now: Marks, writing: bool) -> str | None:
+    """Why the files are no longer the ones the table wrote (None: they are). Between two of its transactions
+    nobody else writes them, so each is as it was left; while it writes (`writing`), its own transaction may have
+    put pages in the log already (a transaction larger than the page cache spills), so the log may only grow."""
+    kinds = ((known.state, now.state, False, N_("its file was removed or replaced while the table ran"),
+              N_("its file changed while the table ran")),
+             (known.log, now.log, writing, N_("its write-ahead log was removed or replaced while the table ran"),
+              N_("its write-ahead log changed while the table ran")))
+    for was, found, may_grow, replaced, changed in kinds:
+        if was is None:
+            continue
+        if found is None or (found.device, found.inode) != (was.device, was.inode):
+            return replaced
+        if found.size != was.size and not (may_grow and found.size > was.size):
+            return changed
+    return None
+
+
 @dataclass
 class Store:
     """The SQLite file of one session."""
@@ -442,6 +494,11 @@ class Store:
     _writer: FairLock = field(default_factory=FairLock, repr=False)
     _local: threading.local = field(default_factory=threading.local, repr=False)
     _opened: list[sqlite3.Connection] = field(default_factory=list, repr=False)  # every thread's, for `close`
+    # the state file and its log as the last transaction left them (None: not known since they were opened)
+    _marks: Marks | None = field(default=None, repr=False)
+    # why the table's files are not its own any more (None: they are): every write is refused from then on and
+    # the files are never written or closed again (closing would fold a log into a file that is not its own)
+    refused: str | None = field(default=None, repr=False)
 
     def connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
@@ -468,24 +525,66 @@ class Store:
         return db
 
     def close(self) -> None:
-        """Every thread's connection closed: the last one folds the write-ahead log into the file, which then
-        stands alone (copied, moved or read by another program without its -wal file)."""
-        opened, self._opened = self._opened, []
-        self._local = threading.local()
-        for db in opened:
-            db.close()
+        """The write-ahead log folded into the file and emptied (`wal_checkpoint(TRUNCATE)`), then every thread's
+        connection closed (the last one deletes the -wal and -shm): the file stands alone, complete, to be copied,
+        backed up, moved or read by another program. A table whose files changed under it (`refused`) is left
+        as it is: its connections stay open, parked, so that no close folds its log into a file not its own."""
+        with self._writer:
+            opened, self._opened = self._opened, []
+            self._local, self._marks = threading.local(), None
+            if self.refused is not None:
+                _PARKED.extend(opened)
+                return
+            if opened:
+                try:
+                    opened[0].execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                except sqlite3.Error:
+                    pass  # the close below folds the log in all the same (as the last connection of the file)
+            for db in opened:
+                db.close()
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
+        """One transaction, committed only when the table's files are still the ones it writes: a state file or
+        -wal removed, replaced or cut under the running table (a hand, a restore over it, a clean-up script)
+        would take its actions where nobody reads them, each answered as kept. Such a write is rolled back and
+        refused (Damaged, as damage found while the table runs), and so is every write after it."""
         with self._writer:
+            if self.refused is not None:
+                raise Damaged(self.path, self.refused)
             db = self._reader()
             db.execute("BEGIN IMMEDIATE")  # one writer at a time, other processes included
             try:
+                self._check_files(db, writing=False)
                 yield Tx(db)
+                self._check_files(db, writing=True)
                 db.execute("COMMIT")
-            except BaseException:
+            except BaseException as exc:
                 _roll_back(db)
+                if not isinstance(exc, Damaged):
+                    self._marks = None  # (a rolled-back transaction may have grown the log)
                 raise
+            self._marks = self._marked(db)
+
+    def refuse(self, why: str) -> None:
+        """Damage found while the table ran: no write from now on, and the files left as they are."""
+        self.refused = self.refused or why
+
+    def _marked(self, db: sqlite3.Connection) -> Marks:
+        version = int(db.execute("PRAGMA data_version").fetchone()[0])
+        return Marks(file_mark(self.path), file_mark(_beside(self.path, "-wal")), id(db), version)
+
+    def _check_files(self, db: sqlite3.Connection, writing: bool) -> None:
+        """Four `stat` calls and a PRAGMA a transaction (as many after it, for the next): see `changed_under`."""
+        now = self._marked(db)
+        known, self._marks = self._marks, now
+        if known is None or (known.writer, known.data_version) != (now.writer, now.data_version):
+            return  # the first write since the files were opened, or another connection wrote: as they are now
+        why = changed_under(known, now, writing)
+        if why is not None:
+            self._marks = known
+            self.refused = why
+            raise Damaged(self.path, why)
 
     @contextmanager
     def snapshot(self) -> Iterator[Tx]:
@@ -526,12 +625,17 @@ class Store:
             except BaseException:
                 _roll_back(db)
                 raise
+            self._marks = self._marked(db)
 
 
 # --- an existing state file, inspected before it is opened ------------------------------------------------
 
 WAL_HEADER, FRAME_HEADER = 32, 24  # bytes (https://sqlite.org/fileformat2.html#walformat)
 DAMAGED = N_("{file} is damaged ({reason})")
+
+
+# the connections of tables refused while they ran, never closed (see Store.close)
+_PARKED: list[sqlite3.Connection] = []
 
 
 class Damaged(TableError):
@@ -694,10 +798,13 @@ def disk_full(error: BaseException) -> bool:
 
 
 def damage_found(error: BaseException) -> bool:
-    """SQLite's SQLITE_CORRUPT or SQLITE_NOTADB ("database disk image is malformed"): the state file or its -wal
-    damaged under a running table (a disk, a hand, a restore over it), here or under the error it caused."""
+    """SQLite's SQLITE_CORRUPT or SQLITE_NOTADB ("database disk image is malformed"), or Damaged: the state file or
+    its -wal damaged, removed or replaced under a running table (a disk, a hand, a restore over it), here or under
+    the error it caused."""
     found: BaseException | None = error
     while found is not None:
+        if isinstance(found, Damaged):  # the files changed under the table (Store.transaction)
+            return True
         code = getattr(found, "sqlite_errorcode", None)
         if isinstance(found, sqlite3.DatabaseError) and code is not None \
                 and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):

@@ -211,7 +211,10 @@ class Community:
                           reason=exc.message.replace(f"{library}: ", "").replace(str(library), "library.json")
                           ) from exc
         session, _resumed = open_session(resolved, self.cache, players, state, life)
-        return session.join_code(new_join_code), session.host_secret()
+        try:
+            return session.join_code(new_join_code), session.host_secret()
+        finally:
+            session.close()  # loaded again at its first request, by the server's loop
 
     def _players(self, seats: list[Seat]) -> dict[str, tuple[str, ...]]:
         from hhdcli.table.game.names import seat_names
@@ -364,11 +367,19 @@ class Community:
             self._unload(key)
         return idle
 
+    def unload_all(self) -> None:
+        """The server stops: every table out of memory, each state file whole in itself."""
+        for key in list(self.loaded):
+            self._unload(key)
+
     def _unload(self, key: str) -> None:
-        """A table out of memory, its state file closed: whole in itself, its write-ahead log folded in."""
+        """A table out of memory, its state file closed: whole in itself, its write-ahead log folded in. A table
+        refused while it ran stays refused (its files are left as they are) until the server starts again."""
         loaded = self.loaded.pop(key, None)
         if loaded is not None:
             loaded.served.session.close()
+            if loaded.served.damaged:
+                self.damaged[key] = loaded.served.session.store.refused or "damaged while it ran"
 
     def _delete(self, folder: Path) -> None:
         try:

@@ -145,6 +145,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
         server.stop(timeout=0)
     finally:
         sock.close()
+        session.close()  # the state file complete in itself: its log folded in, no -wal left beside it
     env.info(_("stopped; the session is kept in {file}: run the same hhd table command to go on where you were")
              .format(file=state_file))
 
@@ -210,6 +211,7 @@ def serve_community(env: Env, root: Path, *, host: str, port: int, public: Publi
     finally:
         sweeper.kill()
         sock.close()
+        community.unload_all()  # every table's state file complete in itself, no -wal left beside it
     env.info(_("stopped; the tables are kept in {folder}").format(folder=root))
 
 
