@@ -628,6 +628,31 @@ class Store:
             self._marks = self._marked(db)
 
 
+# --- a backup of a state file -----------------------------------------------------------------------------
+
+
+def back_up(path: Path, into: Path, closed: bool) -> None:
+    """The session in `path` as of one moment, written to `into` (a new file, whole in itself: no -wal beside it)
+    by SQLite's online backup, while the table goes on writing. Read through a read-only connection of its own,
+    which never folds a log into the file nor deletes one when it closes; a table out of memory (`closed`: its file
+    alone, complete) is read as an immutable file, so that not even a -shm is made beside it. The copy is then
+    inspected as a state file is before it is opened (Damaged when it is not a whole session). Two copies of the
+    same session are the same bytes."""
+    from urllib.parse import quote
+
+    source = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if closed else ""),
+                             uri=True, timeout=10)
+    try:
+        target = sqlite3.connect(into)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+    finally:
+        source.close()
+    inspect_state(into)
+
+
 # --- an existing state file, inspected before it is opened ------------------------------------------------
 
 WAL_HEADER, FRAME_HEADER = 32, 24  # bytes (https://sqlite.org/fileformat2.html#walformat)

@@ -27,11 +27,11 @@ from hhdcli.table.game.decks import MAX_DECK_TEXT  # a pasted deck list's charac
 from hhdcli.table.game.errors import TableError
 
 if TYPE_CHECKING:
-
     from hhdcli.cache import CardCache
     from hhdcli.decklists import Deck
     from hhdcli.table.game.changes import Changes
     from hhdcli.table.game.decks import PlayerDeck
+    from hhdcli.table.hosting.backups import Tables
     from hhdcli.table.hosting.online import Public
     from hhdcli.table.hosting.throttle import Throttle
     from hhdcli.table.web.context import Served
@@ -333,10 +333,23 @@ class Community:
             raise ValueError("its state file keeps no join code")
         session.read_link = self.read_link
         code = found[-1]
+        self._relink_short(folder, code)
         changes = self.changes()
         join = self.public.join_url(code, table_path(folder.name))
         return Loaded(Served(session, code, session.host_secret(), changes, join_urls=[join] if join else [],
                              images=self.images, origin=self.public.origin, faces=self.faces), changes)
+
+    def _relink_short(self, folder: Path, code: str) -> None:
+        """A table put back from a backup after it expired finds its short code again (the code's file is deleted
+        with the table)."""
+        from hhdcli.files import write_atomic
+
+        try:
+            short = normal_short((folder / "short").read_text(encoding="ascii"))
+            if short is not None and not (self.shorts / short).exists():
+                write_atomic(self.shorts / short, code.encode("ascii"))
+        except (OSError, UnicodeError):
+            pass
 
     # --- forgetting tables -------------------------------------------------------------------------
 
@@ -389,6 +402,14 @@ class Community:
         except (OSError, UnicodeError):
             pass
         shutil.rmtree(folder, ignore_errors=True)
+
+    def backup_view(self) -> Tables:
+        """The tables as a backup round must see them (hhdcli/table/hosting/backups.py): which are in memory, and
+        which are refused (their files left as they are)."""
+        from hhdcli.table.hosting.backups import Tables
+
+        damaged = {key for key, loaded in self.loaded.items() if loaded.served.damaged}
+        return Tables(self.tables, loaded=set(self.loaded) - damaged, refused=set(self.damaged) | damaged)
 
     def close(self) -> None:
         """The server stops: every table's event streams end now."""
