@@ -1047,8 +1047,7 @@ def serve(ctx: click.Context, env: Env, root: Path, host: str, port: int, public
       hhd serve
       hhd serve --public-url https://hell.example.org --behind-proxy
       hhd serve --max-tables 200 --max-megabytes 500 --expire 7
-      hhd serve --backups hhd-backups
-      hhd serve --backups /mnt/backup/hhd --backup-every 60 --backups-kept 24
+      hhd serve --backups hhd-backups --backup-every 60 --backups-kept 24
     """
     from hhdcli.table.hosting.backups import Plan
     from hhdcli.table.hosting.online import Public
