@@ -217,7 +217,7 @@ def test_only_changed_tables_are_backed_up_and_the_last_n_are_kept(legacy_cache,
         still, _other = a_table(server, "still-1")
         busy, quiet = table_id(played["code"]), table_id(still["code"])
         seen = [wait_for(lambda: backups_of(backups / busy))[-1]]
-        assert len(backups_of(backups / quiet)) == 1
+        wait_for(lambda: backups_of(backups / quiet))  # (in the same round, after or before it)
         for _round in range(3):
             play(server, played["code"], token, 1)
             seen.append(wait_for(lambda: [name for name in backups_of(backups / busy) if name not in seen])[-1])

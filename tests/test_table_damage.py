@@ -351,9 +351,9 @@ def test_a_write_refused_because_the_wal_was_removed_is_refused_again_after_a_re
 
 
 def test_the_check_of_a_tables_files_costs_a_few_microseconds_an_action(tmp_path, capsys):
-    """What the check adds to an action (four stat calls and a PRAGMA in its transaction, as many after it for the
-    next), the best of five batches: a small part of an action's transaction, and of the 4.2 ms of the server's
-    CPU an action takes (benchmarks/table_browserlike.py)."""
+    """What the check adds to an action (four stat calls and a PRAGMA in its transaction, two more after it for
+    the next), the best of five batches: a small part of the 4.2 ms of the server's CPU an action takes
+    (benchmarks/table_browserlike.py)."""
     import time
 
     from hhdcli.table.game.store import Store
@@ -376,7 +376,7 @@ def test_the_check_of_a_tables_files_costs_a_few_microseconds_an_action(tmp_path
     def check() -> None:
         store._check_files(db, writing=False)
         store._check_files(db, writing=True)
-        store._marks = store._marked(db)
+        store._marks = store._marked(db, store._marks.data_version)
 
     def action() -> None:
         with store.transaction() as tx:
@@ -388,4 +388,4 @@ def test_the_check_of_a_tables_files_costs_a_few_microseconds_an_action(tmp_path
     with capsys.disabled():
         print(f"\nthe files' check: {checked * 1e6:.1f} µs an action; a whole transaction with it: "
               f"{whole * 1e6:.0f} µs")
-    assert checked < 200e-6 and checked < whole / 2
+    assert checked < 150e-6  # under 4% of an action's CPU, on a loaded machine

@@ -496,6 +496,9 @@ class Store:
     _opened: list[sqlite3.Connection] = field(default_factory=list, repr=False)  # every thread's, for `close`
     # the state file and its log as the last transaction left them (None: not known since they were opened)
     _marks: Marks | None = field(default=None, repr=False)
+    # held while a backup reads the file and while the store closes: a close waits for a backup under way (whose
+    # connection would keep it from deleting the -wal), and a backup finds a closed store closed
+    _closing: threading.Lock = field(default_factory=threading.Lock, repr=False)
     # why the table's files are not its own any more (None: they are): every write is refused from then on and
     # the files are never written or closed again (closing would fold a log into a file that is not its own)
     refused: str | None = field(default=None, repr=False)
@@ -529,7 +532,7 @@ class Store:
         connection closed (the last one deletes the -wal and -shm): the file stands alone, complete, to be copied,
         backed up, moved or read by another program. A table whose files changed under it (`refused`) is left
         as it is: its connections stay open, parked, so that no close folds its log into a file not its own."""
-        with self._writer:
+        with self._writer, self._closing:
             opened, self._opened = self._opened, []
             self._local, self._marks = threading.local(), None
             if self.refused is not None:
@@ -564,20 +567,35 @@ class Store:
                 if not isinstance(exc, Damaged):
                     self._marks = None  # (a rolled-back transaction may have grown the log)
                 raise
-            self._marks = self._marked(db)
+            self._marks = self._marked(db, self._marks.data_version if self._marks is not None else None)
+
+    def back_up(self, into: Path) -> bool:
+        """A consistent copy of the open session written to `into` (see `back_up`), from any thread, while the table
+        goes on; False when the store is not open (closed, or never opened: its file alone is the session) or
+        refused (its files are not its own)."""
+        with self._closing:
+            if not self._opened or self.refused is not None:
+                return False
+            back_up(self.path, into, closed=False)
+            return True
 
     def refuse(self, why: str) -> None:
         """Damage found while the table ran: no write from now on, and the files left as they are."""
         self.refused = self.refused or why
 
-    def _marked(self, db: sqlite3.Connection) -> Marks:
-        version = int(db.execute("PRAGMA data_version").fetchone()[0])
+    def _marked(self, db: sqlite3.Connection, version: int | None = None) -> Marks:
+        """The files as they are now, and the data version `db` reads (`version`: read already in this
+        transaction, which our own commit does not change)."""
+        if version is None:
+            version = int(db.execute("PRAGMA data_version").fetchone()[0])
         return Marks(file_mark(self.path), file_mark(_beside(self.path, "-wal")), id(db), version)
 
     def _check_files(self, db: sqlite3.Connection, writing: bool) -> None:
-        """Four `stat` calls and a PRAGMA a transaction (as many after it, for the next): see `changed_under`."""
-        now = self._marked(db)
-        known, self._marks = self._marks, now
+        """Two `stat` calls (and at the start a PRAGMA) before and after the transaction's work, two more after its
+        commit for the next (`transaction`): see `changed_under`."""
+        known = self._marks
+        now = self._marked(db, known.data_version if writing and known is not None else None)
+        self._marks = now
         if known is None or (known.writer, known.data_version) != (now.writer, now.data_version):
             return  # the first write since the files were opened, or another connection wrote: as they are now
         why = changed_under(known, now, writing)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from hhdcli.files import write_atomic
 from hhdcli.i18n import _
-from hhdcli.table.game.store import back_up
+from hhdcli.table.game.store import Store, back_up
 from hhdcli.table.hosting.community import last_action
 
 BACKUP_EVERY = 15.0  # minutes between two rounds
@@ -55,11 +55,12 @@ class Plan:
 
 @dataclass
 class Tables:
-    """What the server's loop says of its tables when a round starts: the folder of the tables, the ones in
-    memory (their files are open: read through SQLite's locks) and the ones refused (never touched)."""
+    """What the server's loop says of its tables when a round starts: the folder of the tables, the stores of the
+    ones in memory (their files are open: copied through their store, which a close waits for) and the ones
+    refused (never touched)."""
 
     folder: Path
-    loaded: set[str] = field(default_factory=set)
+    loaded: dict[str, Store] = field(default_factory=dict)
     refused: set[str] = field(default_factory=set)
 
 
@@ -126,7 +127,7 @@ class Backups:
                     if self.stopping.is_set():
                         break
                     key = folder.name
-                    if is_table_id(key) and key not in tables.refused and self._table(folder, key not in tables.loaded):
+                    if is_table_id(key) and key not in tables.refused and self._table(folder, tables.loaded.get(key)):
                         done += 1
                 self._forget_gone(tables.folder)
             except FolderUnwritable as exc:
@@ -136,20 +137,20 @@ class Backups:
                 self.log(_("hhd serve: backups not made: {reason}").format(reason=exc.strerror or exc))
         return done
 
-    def _table(self, folder: Path, closed: bool) -> bool:
-        """One table copied when it changed since its last copy; True when a new copy was kept."""
+    def _table(self, folder: Path, store: Store | None) -> bool:
+        """One table copied when it changed since its last copy (`store`: its store when it is in memory); True
+        when a new copy was kept."""
         key, state = folder.name, folder / "state.sqlite"
         into = self.plan.folder / key
         try:
             changed = last_action(folder)
             if not due(changed, self._copied(key, into)) or not state.is_file():
                 return False
-            if closed and any((folder / f"state.sqlite{suffix}").exists() for suffix in ("-wal", "-shm")):
-                return False  # not closed by this server (a crash before it): copied once it has been opened
             began = time.time()
-            kept = self._copy(folder, into, closed)
-            self.copied[key] = began
-            return kept
+            kept = self._copy(folder, into, store)
+            if kept is not None:
+                self.copied[key] = began
+            return bool(kept)
         except FolderUnwritable:
             raise
         except Exception as exc:  # noqa: BLE001  # this table's failure: said, and the others go on
@@ -165,7 +166,9 @@ class Backups:
                 self.copied[key] = (into / newest[-1]).stat().st_mtime
         return self.copied.get(key)
 
-    def _copy(self, folder: Path, into: Path, closed: bool) -> bool:
+    def _copy(self, folder: Path, into: Path, store: Store | None) -> bool | None:
+        """The table's session copied: True when kept, False when the same as its newest copy, None when it could
+        not be read (its files open elsewhere: not closed by this server, or loaded meanwhile; copied next time)."""
         names = sorted(name for name in _names(into) if is_backup(name))
         temporary = into / f".{backup_name(datetime.now(UTC))}.{os.getpid()}.tmp"
         try:
@@ -177,7 +180,12 @@ class Backups:
                     write_atomic(into / name, data)
                 temporary.write_bytes(b"")  # (an empty file is an empty database to SQLite)
             try:
-                back_up(folder / "state.sqlite", temporary, closed)
+                if not (store is not None and store.back_up(temporary)):
+                    # out of memory: its file alone, read as immutable, unless files beside it say it is open (a
+                    # store loaded meanwhile) or was not closed by this server (a crash: inspected when opened)
+                    if any((folder / f"state.sqlite{suffix}").exists() for suffix in ("-wal", "-shm")):
+                        return None
+                    back_up(folder / "state.sqlite", temporary, closed=True)
             except sqlite3.Error as exc:
                 if _disk_full(exc):
                     raise FolderUnwritable(str(exc)) from exc

@@ -409,7 +409,8 @@ class Community:
         from hhdcli.table.hosting.backups import Tables
 
         damaged = {key for key, loaded in self.loaded.items() if loaded.served.damaged}
-        return Tables(self.tables, loaded=set(self.loaded) - damaged, refused=set(self.damaged) | damaged)
+        stores = {key: loaded.served.session.store for key, loaded in self.loaded.items() if key not in damaged}
+        return Tables(self.tables, loaded=stores, refused=set(self.damaged) | damaged)
 
     def close(self) -> None:
         """The server stops: every table's event streams end now."""
