@@ -389,3 +389,62 @@ def test_the_check_of_a_tables_files_costs_a_few_microseconds_an_action(tmp_path
         print(f"\nthe files' check: {checked * 1e6:.1f} µs an action; a whole transaction with it: "
               f"{whole * 1e6:.0f} µs")
     assert checked < 150e-6  # under 4% of an action's CPU, on a loaded machine
+
+
+def test_hhd_tables_own_table_refuses_a_write_after_its_wal_is_removed_and_says_so_once(legacy_cache, library,
+                                                                                       tmp_path, capfd):
+    """`hhd table`'s table as `hhd serve`'s: the -wal removed under it, its next action is refused (503) before
+    any answer, one line in the host's terminal, and the stop leaves the files as the removal left them."""
+    running = Table(tmp_path / "state.sqlite", library, legacy_cache)
+    try:
+        for _ in range(3):
+            assert running.as_("Anna", "/api/life", {"whose": "Ben", "delta": -1})[0] == 200
+        version = running.state()["version"]
+        wal(tmp_path / "state.sqlite").unlink()
+        left = folder_hash(tmp_path)
+        capfd.readouterr()
+        status, answer = running.as_("Anna", "/api/life", {"whose": "Ben", "delta": -1})
+        assert status == 503 and "damaged" in answer["error"] and running.session.version() == version
+        assert running.as_("Anna", "/api/draw")[0] == 503 and folder_hash(tmp_path) == left
+        said = [line for line in capfd.readouterr().err.splitlines() if line.startswith("hhd table:")]
+        assert len(said) == 1 and "its write-ahead log was removed or replaced while the table ran" in said[0], said
+    finally:
+        running.stop()
+    assert folder_hash(tmp_path) == left  # closed without folding a log into a file that is not its own
+
+
+def test_a_served_table_refused_while_it_ran_stays_refused_when_it_leaves_memory(legacy_cache, tmp_path):
+    """Refused tables leave memory as the others do, their files untouched, and stay refused (never loaded again
+    from files that changed under them) until the server starts again; the others go on."""
+    import time
+
+    from test_table_community import table_client
+
+    from hhdcli.cache import load_cache
+    from hhdcli.table.hosting.community import UNLOAD_AFTER, Community, Seat
+    from hhdcli.table.hosting.online import Public
+    from hhdcli.table.hosting.opening import stream_changes
+    from hhdcli.table.hosting.throttle import Throttle
+
+    community = Community(tmp_path, load_cache(legacy_cache), Public(), Throttle(), stream_changes,
+                          log=lambda line: None)
+    changed, other = (community.open([Seat("Anna", "R")], seed, None) for seed in ("gone-1", "other-1"))
+    tokens = {}
+    for table in (changed, other):
+        with table_client(community, table.code) as client:
+            tokens[table.code] = client.post("/api/join", json={"player": "Anna"},
+                                             headers=authorization(table.code)).json["token"]
+    folder = tmp_path / "tables" / table_id(changed.code)
+    replace_by_copy(folder / "state.sqlite")
+    with table_client(community, changed.code) as client:
+        assert client.post("/api/first-player", json={},
+                           headers=authorization(changed.code, tokens[changed.code])).status_code == 503
+    left = folder_hash(folder)
+    assert sorted(community.unload_idle(time.monotonic() + UNLOAD_AFTER + 1)) == \
+        sorted([table_id(changed.code), table_id(other.code)])
+    assert folder_hash(folder) == left  # its connections left open: no log folded into the new file
+    assert isinstance(community.table_for(changed.code), str)  # refused, not loaded again
+    assert community.backup_view().refused == {table_id(changed.code)}
+    with table_client(community, other.code) as client:
+        assert client.post("/api/first-player", json={},
+                           headers=authorization(other.code, tokens[other.code])).status_code == 200

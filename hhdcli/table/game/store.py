@@ -555,8 +555,14 @@ class Store:
         with self._writer:
             if self.refused is not None:
                 raise Damaged(self.path, self.refused)
-            db = self._reader()
-            db.execute("BEGIN IMMEDIATE")  # one writer at a time, other processes included
+            if getattr(self._local, "db", None) is None:
+                self._refuse_if_changed()  # a new connection would take whatever files are there now, as its own
+            try:
+                db = self._reader()
+                db.execute("BEGIN IMMEDIATE")  # one writer at a time, other processes included
+            except sqlite3.Error as exc:  # (SQLite's own error when the -wal went under a new connection)
+                self._refuse_if_changed(exc)
+                raise
             try:
                 self._check_files(db, writing=False)
                 yield Tx(db)
@@ -590,6 +596,17 @@ class Store:
             version = int(db.execute("PRAGMA data_version").fetchone()[0])
         return Marks(file_mark(self.path), file_mark(_beside(self.path, "-wal")), id(db), version)
 
+    def _refuse_if_changed(self, cause: BaseException | None = None) -> None:
+        """Damaged when the files are not the ones the last transaction left (the log may have grown: another
+        SQLite connection may have written), before a connection of this thread is opened on them."""
+        if self._marks is None:
+            return
+        now = Marks(file_mark(self.path), file_mark(_beside(self.path, "-wal")))
+        why = changed_under(self._marks, now, writing=True)
+        if why is not None:
+            self.refused = why
+            raise Damaged(self.path, why) from cause
+
     def _check_files(self, db: sqlite3.Connection, writing: bool) -> None:
         """Two `stat` calls (and at the start a PRAGMA) before and after the transaction's work, two more after its
         commit for the next (`transaction`): see `changed_under`."""
@@ -607,6 +624,8 @@ class Store:
     @contextmanager
     def snapshot(self) -> Iterator[Tx]:
         """Reads that all see the same moment, whatever the phones do meanwhile."""
+        if getattr(self._local, "db", None) is None:
+            self._refuse_if_changed()  # (see transaction)
         db = self._reader()
         db.execute("BEGIN")
         try:
