@@ -18,12 +18,17 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from tablekit import free_port
-from test_table_community import Server, opened
+from tablekit import authorization, free_port
+from test_table_community import Server, opened, table_client
+from test_table_damage import folder_hash, replace_by_copy
 from test_table_serve import hhd_table
 
-from hhdcli.table.hosting.backups import backup_name, dropped, due, is_backup
-from hhdcli.table.hosting.community import table_id
+from hhdcli.cache import load_cache
+from hhdcli.table.hosting.backups import Backups, Plan, backup_name, dropped, due, is_backup
+from hhdcli.table.hosting.community import UNLOAD_AFTER, Community, Seat, table_id
+from hhdcli.table.hosting.online import Public
+from hhdcli.table.hosting.opening import stream_changes
+from hhdcli.table.hosting.throttle import Throttle
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -274,3 +279,63 @@ def test_a_backup_interval_out_of_range_is_refused(synced, tmp_path, value):
                     "--backup-every", value)
     assert result.exit_code == 2 and "--backup-every" in result.output
     assert not (tmp_path / "tables").exists() and not (tmp_path / "b").exists()
+
+
+def test_a_round_copies_tables_in_and_out_of_memory_and_leaves_alone_refused_crashed_and_gone_ones(legacy_cache,
+                                                                                                 tmp_path):
+    """One round, in this process, over real tables: one in memory (copied through its store), one out of memory
+    (its file read as immutable: nothing made beside it), one refused while it ran and one left by a crash (both
+    never touched); the backups of a table gone from --dir go --expire days after the newest."""
+    community = Community(tmp_path / "served", load_cache(legacy_cache), Public(), Throttle(), stream_changes,
+                          log=lambda line: None)
+    opened_ = {name: community.open([Seat("Anna", "R")], f"round-{name}", None)
+               for name in ("loaded", "unloaded", "refused", "crashed")}
+    keys = {name: table_id(table.code) for name, table in opened_.items()}
+    folders = {name: tmp_path / "served" / "tables" / key for name, key in keys.items()}
+    for name, table in opened_.items():
+        with table_client(community, table.code) as client:
+            token = client.post("/api/join", json={"player": "Anna"}, headers=authorization(table.code)).json["token"]
+            assert client.post("/api/first-player", json={},
+                               headers=authorization(table.code, token)).status_code == 200
+            if name == "refused":
+                replace_by_copy(folders[name] / "state.sqlite")
+                assert client.post("/api/first-player", json={},
+                                   headers=authorization(table.code, token)).status_code == 503
+    community.unload_idle(time.monotonic() + UNLOAD_AFTER + 1)  # all four leave memory; the first comes back
+    assert not isinstance(community.table_for(opened_["loaded"].code), str)
+    for suffix in ("-wal", "-shm"):  # as a kill -9 of an earlier server left it
+        (folders["crashed"] / f"state.sqlite{suffix}").write_bytes(b"")
+    untouched = {name: folder_hash(folders[name]) for name in ("unloaded", "refused", "crashed")}
+    backups = tmp_path / "backups"
+    gone, recent = backups / ("0" * 64), backups / ("1" * 64)
+    for folder, age in ((gone, 15 * 86400), (recent, 86400)):
+        folder.mkdir(parents=True)
+        (folder / "state-2026-01-01T00-00-00Z.sqlite").write_bytes(b"")
+        os.utime(folder / "state-2026-01-01T00-00-00Z.sqlite", (time.time() - age, time.time() - age))
+    lines: list[str] = []
+    copier = Backups(Plan(backups, kept=8, forget_after=14 * 86400), lines.append)
+
+    assert copier.round(community.backup_view()) == 2 and lines == []
+    assert {name for name, key in keys.items() if backups_of(backups / key)} == {"loaded", "unloaded"}
+    assert {name: folder_hash(folders[name]) for name in untouched} == untouched  # not a byte, not a file more
+    assert not gone.exists() and recent.exists()
+    with table_client(community, opened_["loaded"].code) as client:
+        version = client.get("/api/state", headers=authorization(opened_["loaded"].code)).json["version"]
+    copy = read_alone(backups / keys["loaded"] / backups_of(backups / keys["loaded"])[0], tmp_path / "read")
+    assert copy["version"] == version and copy["log"] == ["first player"]
+    assert copier.round(community.backup_view()) == 0  # nothing changed since
+    community.unload_all()
+
+
+def test_a_table_put_back_from_its_backup_after_it_expired_finds_its_short_code_again(legacy_cache, tmp_path):
+    community = Community(tmp_path, load_cache(legacy_cache), Public(), Throttle(), stream_changes)
+    table = community.open([Seat("Anna", "R")], "expired-1", None)
+    folder = tmp_path / "tables" / table_id(table.code)
+    kept = tmp_path / "kept"
+    shutil.copytree(folder, kept)
+    assert community.sweep(now=time.time() + 30 * 86400) == [table_id(table.code)]
+    assert community.code_for_short(table.short) is None
+    shutil.copytree(kept, folder)  # the backup's library.json, short and state put back
+    assert community.code_for_short(table.short) is None and community.table_for(table.code) is not None
+    assert community.code_for_short(table.short) == table.code
+    community.unload_all()
