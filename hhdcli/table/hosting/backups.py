@@ -108,14 +108,6 @@ class Backups:
     busy: threading.Lock = field(default_factory=threading.Lock)  # held by a round: the server's stop waits for it
     stopping: threading.Event = field(default_factory=threading.Event)
 
-    def check_folder(self) -> None:
-        """The folder made and written to once, at start: an option that cannot work is said before a port is
-        taken (OSError)."""
-        self.plan.folder.mkdir(parents=True, exist_ok=True)
-        probe = self.plan.folder / ".hhd-probe"
-        probe.write_bytes(b"")
-        probe.unlink()
-
     def round(self, tables: Tables) -> int:
         """Every changed table copied, the old copies dropped: how many were copied. Runs off the server's loop."""
         done = 0
@@ -169,6 +161,8 @@ class Backups:
     def _copy(self, folder: Path, into: Path, store: Store | None) -> bool | None:
         """The table's session copied: True when kept, False when the same as its newest copy, None when it could
         not be read (its files open elsewhere: not closed by this server, or loaded meanwhile; copied next time)."""
+        if store is None and _open_beside(folder):
+            return None
         names = sorted(name for name in _names(into) if is_backup(name))
         temporary = into / f".{backup_name(datetime.now(UTC))}.{os.getpid()}.tmp"
         try:
@@ -183,7 +177,7 @@ class Backups:
                 if not (store is not None and store.back_up(temporary)):
                     # out of memory: its file alone, read as immutable, unless files beside it say it is open (a
                     # store loaded meanwhile) or was not closed by this server (a crash: inspected when opened)
-                    if any((folder / f"state.sqlite{suffix}").exists() for suffix in ("-wal", "-shm")):
+                    if _open_beside(folder):
                         return None
                     back_up(folder / "state.sqlite", temporary, closed=True)
             except sqlite3.Error as exc:
@@ -213,6 +207,12 @@ class Backups:
             if not times or now - max(times) > self.plan.forget_after:
                 shutil.rmtree(into, ignore_errors=True)
                 self.copied.pop(into.name, None)
+
+
+def _open_beside(folder: Path) -> bool:
+    """Whether a table's file has its log or index beside it: open (loaded meanwhile), or not closed by this
+    server (left by a crash: inspected when it is opened)."""
+    return any((folder / f"state.sqlite{suffix}").exists() for suffix in ("-wal", "-shm"))
 
 
 def _names(folder: Path) -> list[str]:
