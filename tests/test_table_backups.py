@@ -173,7 +173,7 @@ def restore_as_documented(tables: Path, backups: Path, key: str, backup: str) ->
     (the systemctl lines are the test's own stop and start)."""
     text = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
     section = text[text.index("**Restoring one table**"):]
-    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    block = re.search(r"```shell\n(.*?)```", section, re.S).group(1)
     assert block.count("systemctl") == 2
     commands = "\n".join(line for line in block.splitlines() if "systemctl" not in line)
     commands = commands.replace("/var/lib/hhd/tables", str(tables)).replace("/var/backups/hhd", str(backups)) \
