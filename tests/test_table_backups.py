@@ -340,3 +340,43 @@ def test_a_table_put_back_from_its_backup_after_it_expired_finds_its_short_code_
     assert community.code_for_short(table.short) is None and community.table_for(table.code) is not None
     assert community.code_for_short(table.short) == table.code
     community.unload_all()
+
+
+@pytest.fixture(name="small_disk")
+def small_disk_fixture(tmp_path):
+    """A real file system of 320 KB (tmpfs), where this machine lets the tests mount one."""
+    folder = tmp_path / "small-disk"
+    folder.mkdir()
+    mounted = shutil.which("mount") and subprocess.run(["mount", "-t", "tmpfs", "-o", "size=320k", "tmpfs",
+                                                        str(folder)], capture_output=True).returncode == 0
+    if not mounted:
+        pytest.skip("needs a tmpfs this process may mount (root)")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True)
+
+
+def test_a_full_backup_disk_is_one_line_a_round_leaves_no_half_copy_and_the_server_goes_on(legacy_cache, tmp_path,
+                                                                                            small_disk):
+    from hhdcli.table.game.store import inspect_state
+
+    server = Served(legacy_cache, tmp_path / "tables", "--backups", str(small_disk), "--backup-every", "0.05")
+    try:
+        tables = [a_table(server, f"full-{n}") for n in range(8)]
+        for table, token in tables:
+            play(server, table["code"], token, 3)
+        time.sleep(10)  # three rounds at least: the disk fills in the first, and stays full
+        for table, token in tables:  # every table goes on
+            assert server.api("/api/life", table["code"], {"whose": "Ben", "delta": -1}, token)[0] == 200
+    finally:
+        _out, err = server.stop()
+    said = [line for line in err.splitlines() if "backups not written" in line]
+    assert 2 <= len(said) <= 5 and all(str(small_disk) in line for line in said), err  # one line a round
+    assert "Traceback" not in err and any(backups_of(folder) for folder in small_disk.iterdir())
+    assert not [line for line in err.splitlines() if "not backed up" in line], err
+    for folder in small_disk.iterdir():
+        for name in os.listdir(folder):
+            assert is_backup(name) or name in ("library.json", "short"), name  # no temporary file left
+            if is_backup(name):
+                assert inspect_state(folder / name)["seed"].startswith("full-")  # each one whole
