@@ -1025,30 +1025,48 @@ def table(env: Env, library: Path, decks: tuple[str, ...], players: tuple[str, .
         help=N_("Keep at most this many tables: beyond it, new tables are refused (open ones go on)."))
 @option("--max-megabytes", type=Finite(1, 10**7), default=2000, show_default=True, metavar="MB",
         help=N_("Keep at most this many megabytes of tables in --dir: beyond it, new tables are refused."))
+@option("--backups", "backups", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+        help=N_("Back up the tables into this folder while the server runs: each table changed since its last "
+                "backup, every --backup-every minutes."))
+@option("--backup-every", type=Finite(0.05, 10080), default=15, show_default=True, metavar="MINUTES",
+        help=N_("Minutes between two backups (with --backups)."))
+@option("--backups-kept", type=click.IntRange(1, 10000), default=8, show_default=True, metavar="N",
+        help=N_("Backups kept for each table, the newest (with --backups)."))
 @offline_option
 @pass_env
-def serve(env: Env, root: Path, host: str, port: int, public_url: str | None, behind_proxy: bool,
-          expire: float, max_tables: int, max_megabytes: float) -> None:
+@click.pass_context
+def serve(ctx: click.Context, env: Env, root: Path, host: str, port: int, public_url: str | None, behind_proxy: bool,
+          expire: float, max_tables: int, max_megabytes: float, backups: Path | None, backup_every: float,
+          backups_kept: int) -> None:
     """Run Hell tables for a community: anyone opens a table on the front page.
 
     The front page (English and Russian) opens a table: the players, each with their lands' colors or
     their deck list, and a seed or a library file of hhd generate. The opener gets the board's link (the
     host's); players join by link, QR code or the table's short code. Each table lives in its own folder
     under --dir, is found by its code alone and is deleted after --expire days without an action. Ctrl-C
-    or SIGTERM stops the server; the tables are kept.
+    or SIGTERM stops the server; the tables are kept, each in its state file alone. --backups DIR
+    copies the tables changed since their last backup every --backup-every minutes into DIR, the last
+    --backups-kept of each kept.
 
     \b
     Examples:
       hhd serve
       hhd serve --public-url https://hell.example.org --behind-proxy
       hhd serve --max-tables 200 --max-megabytes 500 --expire 7
+      hhd serve --backups hhd-backups --backup-every 60 --backups-kept 24
     """
+    from hhdcli.table.hosting.backups import Plan
     from hhdcli.table.hosting.online import Public
     from hhdcli.table.hosting.online import public_url as checked_url
     from hhdcli.table.hosting.serve import serve_community
 
-    serve_community(env, root, host=host, port=port, public=Public(checked_url(public_url), behind_proxy),
-                    expire_days=expire, max_tables=max_tables, max_megabytes=max_megabytes)
+    if backups is None and (_given(ctx, "backup_every") or _given(ctx, "backups_kept")):
+        raise InputError(_("--backup-every and --backups-kept say how to back up the tables, and need --backups DIR"),
+                         _("add --backups DIR, the folder of the backups"))
+    plan = None if backups is None else Plan(backups, backup_every * 60, backups_kept, expire * 86400.0)
+    public = Public(checked_url(public_url), behind_proxy)
+    serve_community(env, root, host=host, port=port, public=public, expire_days=expire, max_tables=max_tables,
+                    max_megabytes=max_megabytes, backups=plan)
 
 
 @cli.group()

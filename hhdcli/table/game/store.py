@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -552,6 +553,57 @@ class Tx(Seats):
         return [dict(e) for e in entries[:size]], len(entries) > size
 
 
+# --- the files under a running table: still the ones it writes? ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileMark:
+    """A file as the table last left it: which file (its device and inode, so a file put in its place is another)
+    and its length."""
+
+    device: int
+    inode: int
+    size: int
+
+
+@dataclass(frozen=True)
+class Marks:
+    """The state file and its write-ahead log as the table last left them (None: no such file), and what the
+    connection that wrote last read as the database's `PRAGMA data_version` then (which changes when another
+    SQLite connection commits: a writer through SQLite changes the files rightly)."""
+
+    state: FileMark | None
+    log: FileMark | None
+    writer: int = 0  # id() of that connection
+    data_version: int = -1
+
+
+def file_mark(path: Path) -> FileMark | None:
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return FileMark(found.st_dev, found.st_ino, found.st_size)
+
+
+def changed_under(known: Marks, now: Marks, writing: bool) -> str | None:
+    """Why the files are no longer the ones the table wrote (None: they are). Between two of its transactions
+    nobody else writes them, so each is as it was left; while it writes (`writing`), its own transaction may have
+    put pages in the log already (a transaction larger than the page cache spills), so the log may only grow."""
+    kinds = ((known.state, now.state, False, N_("its file was removed or replaced while the table ran"),
+              N_("its file changed while the table ran")),
+             (known.log, now.log, writing, N_("its write-ahead log was removed or replaced while the table ran"),
+              N_("its write-ahead log changed while the table ran")))
+    for was, found, may_grow, replaced, changed in kinds:
+        if was is None:
+            continue
+        if found is None or (found.device, found.inode) != (was.device, was.inode):
+            return replaced
+        if found.size != was.size and not (may_grow and found.size > was.size):
+            return changed
+    return None
+
+
 @dataclass
 class Store:
     """The SQLite file of one session."""
@@ -561,6 +613,14 @@ class Store:
     _writer: FairLock = field(default_factory=FairLock, repr=False)
     _local: threading.local = field(default_factory=threading.local, repr=False)
     _opened: list[sqlite3.Connection] = field(default_factory=list, repr=False)  # every thread's, for `close`
+    # the state file and its log as the last transaction left them (None: not known since they were opened)
+    _marks: Marks | None = field(default=None, repr=False)
+    # held while a backup reads the file and while the store closes: a close waits for a backup under way (whose
+    # connection would keep it from deleting the -wal), and a backup finds a closed store closed
+    _closing: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    # why the table's files are not its own any more (None: they are): every write is refused from then on and
+    # the files are never written or closed again (closing would fold a log into a file that is not its own)
+    refused: str | None = field(default=None, repr=False)
 
     def connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
@@ -587,28 +647,104 @@ class Store:
         return db
 
     def close(self) -> None:
-        """Every thread's connection closed: the last one folds the write-ahead log into the file, which then
-        stands alone (copied, moved or read by another program without its -wal file)."""
-        opened, self._opened = self._opened, []
-        self._local = threading.local()
-        for db in opened:
-            db.close()
+        """The write-ahead log folded into the file and emptied (`wal_checkpoint(TRUNCATE)`), then every thread's
+        connection closed (the last one deletes the -wal and -shm): the file stands alone, complete, to be copied,
+        backed up, moved or read by another program. A table whose files changed under it (`refused`) is left
+        as it is: its connections stay open, parked, so that no close folds its log into a file not its own."""
+        with self._writer, self._closing:
+            opened, self._opened = self._opened, []
+            self._local, self._marks = threading.local(), None
+            if self.refused is not None:
+                _PARKED.extend(opened)
+                return
+            if opened:
+                try:
+                    opened[0].execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                except sqlite3.Error:
+                    pass  # the close below folds the log in all the same (as the last connection of the file)
+            for db in opened:
+                db.close()
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
+        """One transaction, committed only when the table's files are still the ones it writes: a state file or
+        -wal removed, replaced or cut under the running table (a hand, a restore over it, a clean-up script)
+        would take its actions where nobody reads them, each answered as kept. Such a write is rolled back and
+        refused (Damaged, as damage found while the table runs), and so is every write after it."""
         with self._writer:
-            db = self._reader()
-            db.execute("BEGIN IMMEDIATE")  # one writer at a time, other processes included
+            if self.refused is not None:
+                raise Damaged(self.path, self.refused)
+            if getattr(self._local, "db", None) is None:
+                self._refuse_if_changed()  # a new connection would take whatever files are there now, as its own
             try:
-                yield Tx(db)
-                db.execute("COMMIT")
-            except BaseException:
-                _roll_back(db)
+                db = self._reader()
+                db.execute("BEGIN IMMEDIATE")  # one writer at a time, other processes included
+            except sqlite3.Error as exc:  # (SQLite's own error when the -wal went under a new connection)
+                self._refuse_if_changed(exc)
                 raise
+            try:
+                self._check_files(db, writing=False)
+                yield Tx(db)
+                self._check_files(db, writing=True)
+                db.execute("COMMIT")
+            except BaseException as exc:
+                _roll_back(db)
+                if not isinstance(exc, Damaged):
+                    self._marks = None  # (a rolled-back transaction may have grown the log)
+                raise
+            self._marks = self._marked(db, self._marks.data_version if self._marks is not None else None)
+
+    def back_up(self, into: Path) -> bool:
+        """A consistent copy of the open session written to `into` (see `back_up`), from any thread, while the table
+        goes on; False when the store is not open (closed, or never opened: its file alone is the session) or
+        refused (its files are not its own)."""
+        with self._closing:
+            if not self._opened or self.refused is not None:
+                return False
+            back_up(self.path, into, closed=False)
+            return True
+
+    def refuse(self, why: str) -> None:
+        """Damage found while the table ran: no write from now on, and the files left as they are."""
+        self.refused = self.refused or why
+
+    def _marked(self, db: sqlite3.Connection, version: int | None = None) -> Marks:
+        """The files as they are now, and the data version `db` reads (`version`: read already in this
+        transaction, which our own commit does not change)."""
+        if version is None:
+            version = int(db.execute("PRAGMA data_version").fetchone()[0])
+        return Marks(file_mark(self.path), file_mark(_beside(self.path, "-wal")), id(db), version)
+
+    def _refuse_if_changed(self, cause: BaseException | None = None) -> None:
+        """Damaged when the files are not the ones the last transaction left (the log may have grown: another
+        SQLite connection may have written), before a connection of this thread is opened on them."""
+        if self._marks is None:
+            return
+        now = Marks(file_mark(self.path), file_mark(_beside(self.path, "-wal")))
+        why = changed_under(self._marks, now, writing=True)
+        if why is not None:
+            self.refused = why
+            raise Damaged(self.path, why) from cause
+
+    def _check_files(self, db: sqlite3.Connection, writing: bool) -> None:
+        """Two `stat` calls (and at the start a PRAGMA) before and after the transaction's work, two more after its
+        commit for the next (`transaction`): see `changed_under`."""
+        known = self._marks
+        now = self._marked(db, known.data_version if writing and known is not None else None)
+        self._marks = now
+        if known is None or (known.writer, known.data_version) != (now.writer, now.data_version):
+            return  # the first write since the files were opened, or another connection wrote: as they are now
+        why = changed_under(known, now, writing)
+        if why is not None:
+            self._marks = known
+            self.refused = why
+            raise Damaged(self.path, why)
 
     @contextmanager
     def snapshot(self) -> Iterator[Tx]:
         """Reads that all see the same moment, whatever the phones do meanwhile."""
+        if getattr(self._local, "db", None) is None:
+            self._refuse_if_changed()  # (see transaction)
         db = self._reader()
         db.execute("BEGIN")
         try:
@@ -645,12 +781,42 @@ class Store:
             except BaseException:
                 _roll_back(db)
                 raise
+            self._marks = self._marked(db)
+
+
+# --- a backup of a state file -----------------------------------------------------------------------------
+
+
+def back_up(path: Path, into: Path, closed: bool) -> None:
+    """The session in `path` as of one moment, written to `into` (a new file, whole in itself: no -wal beside it)
+    by SQLite's online backup, while the table goes on writing. Read through a read-only connection of its own,
+    which never folds a log into the file nor deletes one when it closes; a table out of memory (`closed`: its file
+    alone, complete) is read as an immutable file, so that not even a -shm is made beside it. The copy is then
+    inspected as a state file is before it is opened (Damaged when it is not a whole session). Two copies of the
+    same session are the same bytes."""
+    from urllib.parse import quote
+
+    source = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if closed else ""),
+                             uri=True, timeout=10)
+    try:
+        target = sqlite3.connect(into)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+    finally:
+        source.close()
+    inspect_state(into)
 
 
 # --- an existing state file, inspected before it is opened ------------------------------------------------
 
 WAL_HEADER, FRAME_HEADER = 32, 24  # bytes (https://sqlite.org/fileformat2.html#walformat)
 DAMAGED = N_("{file} is damaged ({reason})")
+
+
+# the connections of tables refused while they ran, never closed (see Store.close)
+_PARKED: list[sqlite3.Connection] = []
 
 
 class Damaged(TableError):
@@ -813,10 +979,13 @@ def disk_full(error: BaseException) -> bool:
 
 
 def damage_found(error: BaseException) -> bool:
-    """SQLite's SQLITE_CORRUPT or SQLITE_NOTADB ("database disk image is malformed"): the state file or its -wal
-    damaged under a running table (a disk, a hand, a restore over it), here or under the error it caused."""
+    """SQLite's SQLITE_CORRUPT or SQLITE_NOTADB ("database disk image is malformed"), or Damaged: the state file or
+    its -wal damaged, removed or replaced under a running table (a disk, a hand, a restore over it), here or under
+    the error it caused."""
     found: BaseException | None = error
     while found is not None:
+        if isinstance(found, Damaged):  # the files changed under the table (Store.transaction)
+            return True
         code = getattr(found, "sqlite_errorcode", None)
         if isinstance(found, sqlite3.DatabaseError) and code is not None \
                 and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):

@@ -27,11 +27,11 @@ from hhdcli.table.game.decks import MAX_DECK_TEXT  # a pasted deck list's charac
 from hhdcli.table.game.errors import TableError
 
 if TYPE_CHECKING:
-
     from hhdcli.cache import CardCache
     from hhdcli.decklists import Deck
     from hhdcli.table.game.changes import Changes
     from hhdcli.table.game.decks import PlayerDeck
+    from hhdcli.table.hosting.backups import Tables
     from hhdcli.table.hosting.online import Public
     from hhdcli.table.hosting.throttle import Throttle
     from hhdcli.table.web.context import Served
@@ -211,7 +211,10 @@ class Community:
                           reason=exc.message.replace(f"{library}: ", "").replace(str(library), "library.json")
                           ) from exc
         session, _resumed = open_session(resolved, self.cache, players, state, life)
-        return session.join_code(new_join_code), session.host_secret()
+        try:
+            return session.join_code(new_join_code), session.host_secret()
+        finally:
+            session.close()  # loaded again at its first request, by the server's loop
 
     def _players(self, seats: list[Seat]) -> dict[str, tuple[str, ...]]:
         from hhdcli.table.game.names import seat_names
@@ -333,10 +336,23 @@ class Community:
             raise ValueError("its state file keeps no join code")
         session.read_link = self.read_link
         code = found[-1]
+        self._relink_short(folder, code)
         changes = self.changes()
         join = self.public.join_url(code, table_path(folder.name))
         return Loaded(Served(session, code, session.host_secret(), changes, join_urls=[join] if join else [],
                              images=self.images, origin=self.public.origin, faces=self.faces, community=True), changes)
+
+    def _relink_short(self, folder: Path, code: str) -> None:
+        """A table put back from a backup after it expired finds its short code again (the code's file is deleted
+        with the table)."""
+        from hhdcli.files import write_atomic
+
+        try:
+            short = normal_short((folder / "short").read_text(encoding="ascii"))
+            if short is not None and not (self.shorts / short).exists():
+                write_atomic(self.shorts / short, code.encode("ascii"))
+        except (OSError, UnicodeError):
+            pass
 
     # --- forgetting tables -------------------------------------------------------------------------
 
@@ -367,11 +383,19 @@ class Community:
             self._unload(key)
         return idle
 
+    def unload_all(self) -> None:
+        """The server stops: every table out of memory, each state file whole in itself."""
+        for key in list(self.loaded):
+            self._unload(key)
+
     def _unload(self, key: str) -> None:
-        """A table out of memory, its state file closed: whole in itself, its write-ahead log folded in."""
+        """A table out of memory, its state file closed: whole in itself, its write-ahead log folded in. A table
+        refused while it ran stays refused (its files are left as they are) until the server starts again."""
         loaded = self.loaded.pop(key, None)
         if loaded is not None:
             loaded.served.session.close()
+            if loaded.served.damaged:
+                self.damaged[key] = loaded.served.session.store.refused or "damaged while it ran"
 
     def _delete(self, folder: Path) -> None:
         try:
@@ -381,6 +405,15 @@ class Community:
         except (OSError, UnicodeError):
             pass
         shutil.rmtree(folder, ignore_errors=True)
+
+    def backup_view(self) -> Tables:
+        """The tables as a backup round must see them (hhdcli/table/hosting/backups.py): which are in memory, and
+        which are refused (their files left as they are)."""
+        from hhdcli.table.hosting.backups import Tables
+
+        damaged = {key for key, loaded in self.loaded.items() if loaded.served.damaged}
+        stores = {key: loaded.served.session.store for key, loaded in self.loaded.items() if key not in damaged}
+        return Tables(self.tables, loaded=stores, refused=set(self.damaged) | damaged)
 
     def close(self) -> None:
         """The server stops: every table's event streams end now."""

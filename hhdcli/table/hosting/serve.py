@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from hhdcli.cache import CardCache
     from hhdcli.env import Env
     from hhdcli.library import ResolvedLibrary
+    from hhdcli.table.hosting.backups import Plan
     from hhdcli.table.hosting.online import Public
     from hhdcli.table.web.images import Faces
 
@@ -145,6 +147,7 @@ def serve(env: Env, resolved: ResolvedLibrary, cache: CardCache, players: dict[s
         server.stop(timeout=0)
     finally:
         sock.close()
+        session.close()  # the state file complete in itself: its log folded in, no -wal left beside it
     env.info(_("stopped; the session is kept in {file}: run the same hhd table command to go on where you were")
              .format(file=state_file))
 
@@ -159,27 +162,37 @@ SWEEP_EVERY = 600.0  # seconds between two looks for tables idle past --expire
 
 
 def serve_community(env: Env, root: Path, *, host: str, port: int, public: Public, expire_days: float,
-                    max_tables: int | None = None, max_megabytes: float | None = None) -> None:
+                    max_tables: int | None = None, max_megabytes: float | None = None,
+                    backups: Plan | None = None) -> None:
     """`hhd serve`: the front page and every table under `root`, until Ctrl-C or SIGTERM; at most `max_tables`
-    tables and `max_megabytes` of their files (None: the defaults) before new tables are refused."""
+    tables and `max_megabytes` of their files (None: the defaults) before new tables are refused; every table
+    changed since its last copy backed up by `backups` (None: none) on a thread of its own."""
     import gevent
 
+    from hhdcli.table.hosting.backups import Backups
     from hhdcli.table.hosting.community import MAX_MEGABYTES, MAX_TABLES, UNLOAD_EVERY, Community
     from hhdcli.table.hosting.front import dispatcher, front_app
     from hhdcli.table.hosting.opening import stream_changes
     from hhdcli.table.hosting.server import Bounds, make_server, run
     from hhdcli.table.hosting.throttle import Throttle
+    from hhdcli.table.web.offloop import off_loop
 
     cache = env.cards()  # a cache that cannot be read is said before a port is taken
+    if backups is not None:
+        check_backups_folder(backups.folder, root)
+    made = ready_folder(root, _("cannot keep tables in {folder}: {reason}"), _("choose another --dir"))
+    if backups is not None:
+        try:
+            made += ready_folder(backups.folder, _("cannot keep backups in {folder}: {reason}"),
+                                 _("choose another --backups folder"))
+        except InputError:
+            _remove_made(made)
+            raise
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        probe = root / ".hhd-probe"  # the folder must take new tables, not only exist
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise InputError(_("cannot keep tables in {folder}: {reason}").format(folder=root, reason=exc.strerror),
-                         _("choose another --dir")) from exc
-    sock = listen(host, port)
+        sock = listen(host, port)
+    except InputError:
+        _remove_made(made)
+        raise
     try:
         community = Community(root, cache, public, Throttle(), stream_changes, expire=expire_days * 86400.0,
                               images=env.cache_dir / "images", faces=served_faces(env), read_link=env.read_pasted_deck,
@@ -189,6 +202,7 @@ def serve_community(env: Env, root: Path, *, host: str, port: int, public: Publi
     except BaseException:
         sock.close()
         raise
+    copier = Backups(backups, lambda line: print(line, file=sys.stderr, flush=True)) if backups else None
 
     def sweeping() -> None:
         while True:
@@ -199,18 +213,67 @@ def serve_community(env: Env, root: Path, *, host: str, port: int, public: Publi
                 gevent.sleep(UNLOAD_EVERY)
                 community.unload_idle()
 
-    sweeper = gevent.spawn(sweeping)
+    def backing_up(copier: Backups) -> None:
+        while True:
+            gevent.sleep(copier.plan.every)
+            try:  # on a thread: copying a table's file (SQLite lets go of Python's lock) holds no table's requests
+                off_loop(copier.round, community.backup_view())
+            except Exception as exc:  # noqa: BLE001  # hhd's own failure: one line, and the next round
+                print(_("hhd serve: backups failed: {reason}").format(reason=exc), file=sys.stderr, flush=True)
+
+    workers = [gevent.spawn(sweeping)] + ([gevent.spawn(backing_up, copier)] if copier else [])
     try:
         env.info(_("serving the tables in {folder}").format(folder=root))
+        if copier is not None:
+            env.info(_("backing up the tables changed every {minutes:g} minutes into {folder}, the last {kept} of "
+                       "each kept").format(minutes=copier.plan.every / 60, folder=copier.plan.folder,
+                                           kept=copier.plan.kept))
         for url in [public.join_url(None)] if public.url else addresses(host, sock.getsockname()[1], None):
             print(_("open {url}").format(url=url), flush=True)
         run(server, community.close)
     except KeyboardInterrupt:
         server.stop(timeout=0)
     finally:
-        sweeper.kill()
+        gevent.killall(workers)
         sock.close()
+        if copier is not None:  # a round's copy under way is finished before the tables are closed
+            copier.stopping.set()
+            with copier.busy:
+                pass
+        community.unload_all()  # every table's state file complete in itself, no -wal left beside it
     env.info(_("stopped; the tables are kept in {folder}").format(folder=root))
+
+
+def check_backups_folder(backups: Path, root: Path) -> None:
+    """--backups may not be where the server keeps its tables (their folders are its tables)."""
+    found = backups.resolve()
+    for kept in (root / "tables", root / "short"):
+        if found == kept.resolve() or kept.resolve() in found.parents:
+            raise InputError(_("--backups {folder} is inside {tables}, where the server keeps its tables").format(
+                folder=backups, tables=kept), _("choose a folder outside it, best on another disk"))
+
+
+def ready_folder(folder: Path, cannot: str, hint: str) -> list[Path]:
+    """A folder made (with its parents) and written to once, or one line saying why not: the folders made, for
+    `_remove_made` to take away when a later option is refused (a refused start leaves nothing behind)."""
+    made = [parent for parent in [folder, *folder.parents] if not parent.exists()]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".hhd-probe"  # the folder must take new files, not only exist
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        _remove_made(made)
+        raise InputError(cannot.format(folder=folder, reason=exc.strerror), hint) from exc
+    return made
+
+
+def _remove_made(made: list[Path]) -> None:
+    for folder in made:  # the deepest first
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def served_faces(env: Env) -> Faces:

@@ -34,7 +34,7 @@ from hhdcli.http import LOOPBACK_NAMES
 from hhdcli.table.game.changes import Changes
 from hhdcli.table.game.errors import Depends, NeedsConfirmation, TableError
 from hhdcli.table.game.session import Session
-from hhdcli.table.game.store import damage_found, disk_full
+from hhdcli.table.game.store import Damaged, damage_found, disk_full
 from hhdcli.table.web import actions, bodies, reads
 from hhdcli.table.web.bodies import MAX_BODY
 from hhdcli.table.web.context import (
@@ -182,7 +182,10 @@ def announce(response: Response) -> Response:
 
 @table.app_errorhandler(TableError)
 def refused(error: TableError) -> Any:
-    """The refusal in the asker's language; `confirm` when confirming would let it through."""
+    """The refusal in the asker's language; `confirm` when confirming would let it through. The table's files
+    changed under it (Damaged) is no refusal of the asker's: it is said as damage is."""
+    if isinstance(error, Damaged):
+        return failed(error)
     return jsonify(error=error.said(gettext()), confirm=isinstance(error, NeedsConfirmation),
                    depends=isinstance(error, Depends)), error.status
 
@@ -201,8 +204,10 @@ def failed(error: Exception) -> Any:
 
     if damage_found(error):
         served().damaged = True
-        echo(f"hhd table: the state file {served().session.path} is damaged ({error}): the table answers 503 and "
-             "writes nothing more; stop it and restore the file with its -wal from a backup", err=True)
+        served().session.store.refuse(str(error))
+        said = error.values["reason"] if isinstance(error, Damaged) else error
+        echo(f"hhd table: the state file {served().session.path} is damaged ({said}): the table answers 503 and "
+             "writes nothing more; stop it and restore the file from a backup", err=True)
         return damaged_answer()
     # through the write guard: the path is the client's, and may hold an escape sequence
     echo(f"hhd table: {request.method} {request.path} failed: {type(error).__name__}: {error}", err=True)
