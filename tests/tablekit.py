@@ -325,3 +325,13 @@ def deal_to(table: Table, player: str, position: int, end: str = "top") -> None:
         db.commit()
     finally:
         db.close()
+
+
+def table_with(cards: list[str], library: Path, cache_dir: Path, folder: Path) -> Table:
+    """A table whose library holds these Hellscube v1.2 cards, none of them dealt into an opening hand (each test
+    draws the ones it needs): Anna, Ben and Cleo have kept theirs."""
+    running = Table(folder / "session.sqlite", library_with(library, cache_dir, cards, folder / "hell.json"), cache_dir)
+    for name in cards:
+        deal_to(running, "Anna", hell_position(running, name), "bottom")
+    kept(running, "Anna", "Ben", "Cleo")
+    return running

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tablekit import Table, deal_to, kept, library_with
+from tablekit import Table, deal_to, hell_position, table_with
 
 CARDS = ["Knight of ____", "Theory", "Goblin Spy 2.0", "Lump of Coal", "Country Roads", "Hype Train",
          "Path to Path to Exile", "Trapeze Artist", "Bo Mat, the Courier", "Karzilek, Butcher of Pavement"]
@@ -18,22 +18,15 @@ CARDS = ["Knight of ____", "Theory", "Goblin Spy 2.0", "Lump of Coal", "Country 
 
 @pytest.fixture
 def states(legacy_cache, library, tmp_path):
-    running = Table(tmp_path / "session.sqlite", library_with(library, legacy_cache, CARDS, tmp_path / "s.json"),
-                    legacy_cache)
-    for name in CARDS:
-        deal_to(running, "Anna", position_of(running, name), "bottom")
-    kept(running, "Anna", "Ben", "Cleo")
+    """A table whose library holds the cards of CARDS; Anna, Ben and Cleo have kept their opening hands."""
+    running = table_with(CARDS, library, legacy_cache, tmp_path)
     yield running
     running.stop()
 
 
-def position_of(table: Table, name: str) -> int:
-    return next(p for p, card in table.session.cards.items() if card.name == name)
-
-
 def in_hand(table: Table, player: str, name: str) -> int:
     """The named card drawn by the player and taken: in their hand."""
-    position = position_of(table, name)
+    position = hell_position(table, name)
     deal_to(table, player, position)
     assert table.as_(player, "/api/draw")[0] == 200
     if table.player(player)["pending"]:

@@ -6,7 +6,7 @@ player's hand, companions, the zones Hell cards create, the moments the format n
 from __future__ import annotations
 
 import pytest
-from tablekit import Table, deal_to, kept, library_with
+from tablekit import Table, deal_to, hell_position, table_with
 
 from hhdcli.table.game.zones import made_zones
 
@@ -18,23 +18,15 @@ CARDS = ["Arabian Dunes", '"I Have Lethal"', "Sidecaster Mage", "Nebula Warp", "
 
 @pytest.fixture
 def hell(legacy_cache, library, tmp_path):
-    """A table whose library holds the cards of CARDS; Anna and Ben have kept their opening hands."""
-    running = Table(tmp_path / "session.sqlite", library_with(library, legacy_cache, CARDS, tmp_path / "hell.json"),
-                    legacy_cache)
-    for name in CARDS:  # none of them dealt into an opening hand: each test draws the ones it needs
-        deal_to(running, "Anna", position_of(running, name), "bottom")
-    kept(running, "Anna", "Ben", "Cleo")
+    """A table whose library holds the cards of CARDS; Anna, Ben and Cleo have kept their opening hands."""
+    running = table_with(CARDS, library, legacy_cache, tmp_path)
     yield running
     running.stop()
 
 
-def position_of(table: Table, name: str) -> int:
-    return next(p for p, card in table.session.cards.items() if card.name == name)
-
-
 def drawn(table: Table, player: str, name: str) -> dict:
     """The named card drawn by the player (put on top of the Hell library first): its answer."""
-    deal_to(table, player, position_of(table, name))
+    deal_to(table, player, hell_position(table, name))
     status, card = table.as_(player, "/api/draw")
     assert status == 200, card
     assert card["name"] == name
@@ -59,7 +51,7 @@ def test_arabian_dunes_takes_any_card_of_the_sideboard_into_the_takers_hand(hell
     for name in ("Hype Train", "Nebula Warp", "Shell Game"):
         onto_sideboard(hell, "Anna", name)
     assert sideboard(hell) == ["Shell Game", "Nebula Warp", "Hype Train"]
-    hype = position_of(hell, "Hype Train")
+    hype = hell_position(hell, "Hype Train")
     status, answer = hell.as_("Ben", "/api/move", {"position": hype, "to": "hand"})  # the bottom card, by Ben
     assert status == 200, answer
     assert "Hype Train" in [c["name"] for c in hell.player("Ben")["cards"]]
@@ -98,7 +90,7 @@ def test_a_card_goes_n_th_from_the_top_of_its_owners_library(hell):
 def test_sidecaster_mage_casts_any_instant_or_sorcery_of_the_sideboard(hell):
     for name in ("Nebula Warp", "Hype Train"):
         onto_sideboard(hell, "Ben", name)
-    warp = position_of(hell, "Nebula Warp")
+    warp = hell_position(hell, "Nebula Warp")
     status, answer = hell.as_("Anna", "/api/play-sideboard", {"position": warp})
     assert status == 200, answer
     assert "Nebula Warp" in [c["name"] for c in hell.player("Anna")["played"]]
@@ -135,7 +127,7 @@ def test_a_companion_is_declared_from_anywhere_in_the_sideboard_and_cast_once_a_
     bear = onto_sideboard(hell, "Ben", "Bear but Woah")
     onto_sideboard(hell, "Ben", "Hype Train")  # now the companion is not the top card
     assert hell.state()["sideboard"][1]["companion"] is True
-    assert hell.as_("Anna", "/api/companion", {"position": position_of(hell, "Hype Train")})[0] == 409
+    assert hell.as_("Anna", "/api/companion", {"position": hell_position(hell, "Hype Train")})[0] == 409
     status, answer = hell.as_("Anna", "/api/companion", {"position": bear})
     assert status == 200, answer
     assert hell.player("Anna", viewer="Cleo")["companion"]["name"] == "Bear but Woah"
@@ -240,7 +232,7 @@ def test_moments_happen_when_a_card_is_looked_at_taken_or_declined_and_the_log_s
 
 
 def test_each_card_shows_its_clarification_in_both_languages(hell):
-    dunes = position_of(hell, "Arabian Dunes")
+    dunes = hell_position(hell, "Arabian Dunes")
     en = hell.session.describe(dunes, "en")
     ru = hell.session.describe(dunes, "ru")
     assert en["clarification"] == "It takes any card you choose from the shared sideboard, not only its top card."

@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-from tablekit import deal_to, needs_chromium
-from test_table_hell_cards import drawn, hell, onto_sideboard, position_of  # noqa: F401 (hell: the fixture)
+from tablekit import deal_to, hell_position, needs_chromium
+from test_table_hell_cards import drawn, hell, onto_sideboard  # noqa: F401 (hell: the fixture)
 from test_table_page import BOARD, PHONE, Page, board, browsers, names_of, phone, snap  # noqa: F401 (browsers)
 
 from hhdcli.table.game.zones import made_zones
@@ -100,7 +100,7 @@ def test_a_phone_carries_out_hell_cards_while_another_phone_and_the_board_watch(
     snap(ben, shots, "03-phone-watching", names)
 
     # Knight of ____ taken by Ben: "when you draft" happens now, said on his phone with its clarification
-    knight = position_of(hell, "Knight of ____")
+    knight = hell_position(hell, "Knight of ____")
     deal_to(hell, "Ben", knight)
     moment_open = "return document.getElementById('moment').open"
     ben.press("draw")
@@ -119,6 +119,6 @@ def test_a_phone_carries_out_hell_cards_while_another_phone_and_the_board_watch(
     # Nebula Warp's clarification, read on the board from the sideboard
     laptop.click("#sideboard .tile", "Nebula Warp")
     laptop.until(lambda: laptop.js("return document.getElementById('card-dialog').open"))
-    warp = hell.session.describe(position_of(hell, "Nebula Warp"), lang)["clarification"]
+    warp = hell.session.describe(hell_position(hell, "Nebula Warp"), lang)["clarification"]
     assert warp and warp in laptop.text("dlg-clar")
     snap(laptop, shots, "05-board-clarification", names)
