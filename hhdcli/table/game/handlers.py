@@ -10,109 +10,15 @@ player, or None for the host (the laptop running the table).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
-from hhdcli.moments import Moment, moments_at
-from hhdcli.table.game import rules
-from hhdcli.table.game.errors import Depends, TableError
+from hhdcli.table.game import hell_actions as hell
+from hhdcli.table.game import hell_rules, rules
+from hhdcli.table.game.acting import DECLINING, LOOKING, TAKING, Act, Answer, Handler, seated_colors
+from hhdcli.table.game.errors import Depends
 from hhdcli.table.game.rules import OWN_CARDS, Action, Destination, End, Zone
 from hhdcli.table.game.store import Tx
-from hhdcli.table.game.views import Views, public_entry, shown_detail
-from hhdcli.table.game.zones import MadeZone, zone_open, zones_of
-
-LOOKING = (Moment.LOOK,)  # the moments a draw's look at the card brings
-TAKING = (Moment.DRAFT, Moment.GAME_START)  # and a take
-DECLINING = (Moment.DRAFT,)  # and a decline: it never was in the player's library
-
-Answer = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Act:
-    """One action under way: its transaction, the views, who acts (None: the host) and in which language."""
-
-    tx: Tx
-    views: Views
-    actor: str | None
-    lang: str
-    seed: str  # the secret of a session from before one was kept
-
-    def player(self) -> str:
-        """The acting player, seated at this table (an action only a player takes)."""
-        player = self.actor or ""
-        seated_colors(self.tx, player)
-        return player
-
-    def name(self, position: int) -> str:
-        return self.views.name(position, None if position in self.views.cards else self.tx.own_name(position))
-
-    def card_name(self, position: int) -> str:
-        return self.views.cards[position].name
-
-    def secret(self) -> str:
-        """The session's secret (a session from before it was kept has its seed): the faces' ids and the
-        end-of-game shuffles are made from it."""
-        return self.tx.meta("secret") or self.seed
-
-    def describe(self, position: int, name: str | None = None) -> Answer:
-        return self.views.describe(position, self.lang, name)
-
-    def put(self, position: int, moved: rules.Move) -> None:
-        """A card moved where the rules said; a Hell card that comes into the open brings the zones it names into
-        being (zones.py)."""
-        self.tx.move(position, moved.zone, moved.end, moved.player, moved.made, moved.depth, moved.face_down)
-        if not moved.face_down and (moved.zone in rules.OPEN_ZONES or moved.zone == Zone.MADE and zone_open(moved.made)):
-            self.appear(position)
-
-    def seen_name(self, place: rules.Place | None, position: int) -> dict[str, Any]:
-        """A card as a log line names it: by its name, or (face down, or where the others cannot see it) as a
-        line its player alone reads whole (views.seen_detail)."""
-        name = {"name": self.name(position)}
-        if place is not None and place.face_down:
-            return {**name, "face_down": True, "private": True}
-        if place is not None and not rules.may_see(place, None):
-            return {**name, "private": True}
-        return name
-
-    def appear(self, position: int) -> None:
-        """The rules: "Cards may name zones that do not exist; they are created when such a card appears": a
-        Hell card seen by all (played, declined, revealed) brings each zone it names into being, each player's
-        one with the named cards it starts with; the action's log entry says so, and its undo ends them."""
-        card = self.views.cards.get(position)
-        made = set(self.tx.made_zones())
-        new = [z for z in zones_of(card) if z.id not in made] if card is not None else []
-        created: list[int] = []
-        for zone in new:
-            self.tx.make_zone(zone.id)
-            for player in [None] if zone.shared else self.tx.names():
-                created += [self.add_named(name, player, zone) for name in zone.starts]
-        if new:
-            self.tx.amend({"zones": [z.id for z in new]}, created, [z.id for z in new])
-
-    def add_named(self, name: str, player: str | None, zone: MadeZone) -> int:
-        """A card known by its name (not a Hell card) made in a created zone."""
-        position = self.tx.last_own_card() + 1
-        self.tx.add_own_card(position, player, name)
-        self.tx.move(position, Zone.MADE, End.BOTTOM, player, zone.id)
-        return position
-
-    def moments(self, position: int, happening: tuple[Moment, ...]) -> list[str]:
-        """The moments of a Hell card that happen now (the log says them on every page)."""
-        card = self.views.cards.get(position)
-        return [str(m.moment) for m in moments_at(card, happening)] if card is not None else []
-
-
-Handler = Callable[..., Answer]
-
-
-def seated_colors(tx: Tx, player: str) -> str:
-    """A seated player's colors (a name nobody sits under is refused)."""
-    found = tx.colors(player)
-    if found is None:
-        raise TableError("no player named {player} at this table", status=404, player=player)
-    return found
+from hhdcli.table.game.views import public_entry, shown_detail
+from hhdcli.table.game.zones import zones_of
 
 
 def opening(tx: Tx, player: str, game: int | None = None) -> tuple[rules.Opening | None, list[int]]:
@@ -264,7 +170,7 @@ def move(a: Act, position: int, to: Destination, whose: str | None = None, zone:
     naming = {z.id for z in zones_of(a.views.cards[position])} if face_down and position in a.views.cards else set()
     new_zone = [zone] if zone in naming and zone not in made else []
     where = rules.Where(rules.seated_player(names, whose) if whose is not None else None,
-                        rules.existing_zone(zone, made + new_zone) if to == Destination.ZONE else None, at, face_down)
+                        hell_rules.existing_zone(zone, made + new_zone) if to == Destination.ZONE else None, at, face_down)
     moved = rules.move_of(place, a.actor, to, name, where)
     action = Action.FROM_SIDEBOARD if place.zone == Zone.SIDEBOARD else moved.action
     detail = {"position": position, "name": name, "from": place.zone,
@@ -287,207 +193,13 @@ def play_sideboard_top(a: Act, position: int | None = None) -> Answer:
     another of its cards (Sidecaster Mage): `position`. It is played, open to all."""
     player = a.player()
     order = a.tx.top(Zone.SIDEBOARD, 10_000)
-    card = rules.sideboard_top(order) if position is None else rules.on_sideboard(a.tx.place(position), position).position
+    card = rules.sideboard_top(order) if position is None else \
+        hell_rules.on_sideboard(a.tx.place(position), position).position
     name = a.name(card)
     a.tx.log_action(player, Action.PLAY_FROM_SIDEBOARD, {"position": card, "name": name,
                                                         "at": order.index(card) + 1}, [card])
     a.put(card, rules.Move(Action.PLAY_FROM_SIDEBOARD, Zone.BATTLEFIELD, End.BOTTOM, player))
     return a.describe(card, name)
-
-
-def shuffle_sideboard(a: Act) -> Answer:
-    """The sideboard in a new random order (the rules shuffle it before a random card is taken from it)."""
-    order = a.tx.top(Zone.SIDEBOARD, 10_000)
-    a.tx.log_action(a.actor, Action.SHUFFLE_SIDEBOARD, {"count": len(order)}, order)
-    a.tx.reorder(rules.shuffled(order))
-    return {"count": len(order)}
-
-
-def random_from_sideboard(a: Act, count: int, nonbasic: bool = False) -> Answer:
-    """Cards at random from the sideboard (Nebula Warp, Search for the Nebula): it is shuffled first, as the rules
-    say, then the first `count` (nonbasic ones, with `nonbasic`) are revealed: the log names them; they stay
-    where they are, on top, for the effect to move."""
-    order = rules.shuffled(a.tx.top(Zone.SIDEBOARD, 10_000))
-    eligible = {p for p in order if not (nonbasic and a.views.is_basic(p, a.tx.own_name(p)))}
-    found = rules.revealed_at_random(order, count, eligible)
-    order = found + [p for p in order if p not in found]  # the revealed ones on top, in the order revealed
-    a.tx.log_action(a.actor, Action.RANDOM_FROM_SIDEBOARD, {"names": [a.name(p) for p in found], "count": len(found),
-                                                           "nonbasic": nonbasic}, order)
-    a.tx.reorder(order)
-    return {"cards": [a.describe(p, a.name(p)) for p in found]}
-
-
-def random_hell_card(a: Act, whose: str, count: int) -> Answer:
-    """Hell cards at random from the Hell library into a player's hand (Goblin Draft Guide, Faithful Looting: "a
-    card at random from the cube that was not drafted"): which, that player alone knows."""
-    whose = rules.seated_player(a.tx.names(), whose)
-    found = rules.random_hell_cards(a.tx.top(Zone.LIBRARY, 10_000), count)
-    a.tx.log_action(a.actor, Action.RANDOM_HELL_CARD, {"whose": whose, "count": count,
-                                                       "names": [a.card_name(p) for p in found]}, found)
-    for position in found:
-        a.tx.move(position, Zone.HAND, End.BOTTOM, whose)
-    return {"whose": whose, "count": count, **({"cards": [a.describe(p) for p in found]} if whose == a.actor else {})}
-
-
-def companion(a: Act, position: int) -> Answer:
-    """A player declares a companion on the sideboard as theirs (anywhere in it; its condition is theirs to keep)."""
-    player = a.player()
-    name = a.name(position)
-    rules.declared_companion(player, a.tx.place(position), position, a.views.is_companion(position), name)
-    a.tx.log_action(player, Action.COMPANION, {"name": name}, [], players=[player])
-    a.tx.set_companion(player, position)
-    return a.describe(position, name)
-
-
-def cast_companion(a: Act) -> Answer:
-    """Once a game a player casts their chosen companion from outside the game (the sideboard): played, theirs."""
-    player, tx = a.player(), a.tx
-    declared = next(p["companion"] for p in tx.players() if p["name"] == player)
-    position = rules.castable_companion(player, declared, tx.place(declared) if declared else None,
-                                        tx.acted_this_game(player, Action.CAST_COMPANION))
-    name = a.name(position)
-    tx.log_action(player, Action.CAST_COMPANION, {"name": name}, [position])
-    a.put(position, rules.Move(Action.CAST_COMPANION, Zone.BATTLEFIELD, End.BOTTOM, player))
-    return a.describe(position, name)
-
-
-def reveal(a: Act, position: int) -> Answer:
-    """A player shows a card of their hand to the table (a card whose text says to reveal it as it is drafted):
-    the log names it on every page."""
-    player = a.player()
-    rules.revealable(player, a.tx.place(position), position)
-    name = a.name(position)
-    a.tx.log_action(player, Action.REVEAL, {"name": name}, [position])
-    a.tx.set_card(position, revealed="1")  # the others' pages show it, until it moves
-    a.appear(position)
-    return a.describe(position, name)
-
-
-# --- a card's states -----------------------------------------------------------------------------------------
-
-
-def note(a: Act, position: int, note: object) -> Answer:
-    """A note on a card, set or changed by its controller (a chosen color, a land type, a name, a vote…): shown
-    with the card wherever it may be seen; none clears it. A note on a card the others cannot see is theirs too."""
-    name = a.name(position)
-    place = rules.controlled(a.tx.place(position), a.actor, position, name)
-    text = rules.noted(note)
-    a.tx.log_action(a.actor, Action.NOTE, {**a.seen_name(place, position), "note": text or ""}, [position])
-    a.tx.set_card(position, note=text)
-    return {**a.describe(position, name), "note": text}
-
-
-def face_up(a: Act, position: int) -> Answer:
-    """A face-down card turned face up by its controller: the log names it on every page."""
-    name = a.name(position)
-    place = rules.controlled(a.tx.place(position), a.actor, position, name)
-    rules.turned_up(place, name)
-    a.tx.log_action(a.actor, Action.FACE_UP, {"name": name, "from": place.zone}, [position])
-    a.tx.set_card(position, face_down=None)
-    a.appear(position)
-    return a.describe(position, name)
-
-
-def control(a: Act, position: int, whose: str) -> Answer:
-    """A card on the battlefield under another player's control; its owner stays (it dies into its owner's
-    graveyard, returns to its owner's hand)."""
-    place = a.tx.place(position)
-    name = a.name(position)
-    if place is not None and place.face_down and place.player != a.actor:  # its controller's to give
-        raise TableError("no card on the battlefield at position {position}", status=404, position=position)
-    to = rules.control_to(place, position, whose, a.tx.names(), name)
-    a.tx.log_action(a.actor, Action.CONTROL, {**a.seen_name(place, position), "whose": to,
-                                              "from": place.player if place else None}, [position])
-    a.tx.set_card(position, player=to)
-    return {**a.describe(position, name), "player": to}
-
-
-def token_card(a: Act, name: str, to: Destination, whose: str | None = None, zone: str | None = None) -> Answer:
-    """A token card made by its name (a token made off the battlefield: Path to Path to Exile's copy in a hand,
-    Tim 2's Gutshot on the stack, Collect Call's Eye Collectors; a copy of a random card, named): it moves like a
-    card between every zone, counted where it is, outliving its maker; it is `whose`'s (the acting player's),
-    as a token made in a player's zone is theirs."""
-    owner = rules.seated_player(a.tx.names(), whose or a.player())
-    position = a.tx.last_own_card() + 1
-    made = rules.existing_zone(zone, a.tx.made_zones()) if to == Destination.ZONE else None
-    moved = rules.move_of(rules.Place(position, Zone.PENDING, owner, owner), owner, to, name,
-                          rules.Where(owner, made))
-    a.tx.log_action(a.actor, Action.TOKEN_CARD, {"name": name, "to": str(to), "whose": owner,
-                                                 **({"zone": made.id} if made else {})}, [], (position,),
-                    zones=[made.id] if made else ())
-    a.tx.add_own_card(position, owner, name, token=True)
-    a.put(position, moved)
-    return {**a.views.describe(position, name=name), "zone": moved.zone, "owner": owner}
-
-
-# --- the zones Hell cards create ---------------------------------------------------------------------------
-
-
-def _zone(a: Act, zone: str, whose: str | None, theirs: bool = True) -> tuple[MadeZone, str | None]:
-    """The created zone an action is about, and whose (None: the table's). With `theirs`, a player's deck is
-    theirs alone to shuffle, reveal and take from (anyone may put a card into it)."""
-    found = rules.existing_zone(zone, a.tx.made_zones())
-    player = rules.zone_holder(found, a.actor, whose, a.tx.names())
-    if theirs:
-        rules.may_handle_zone(found, player, a.actor)
-    return found, player
-
-
-def zone_add(a: Act, zone: str, name: str, whose: str | None = None) -> Answer:
-    """A card known by its name (a player's own creature put into the auto zone, a basic into a whammy deck) into
-    a created zone: its top, if a deck."""
-    found, player = _zone(a, zone, whose, theirs=False)
-    position = a.tx.last_own_card() + 1
-    a.tx.log_action(a.actor, Action.ZONE_ADD, {"name": name, "zone": found.id, "whose": player}, [], (position,),
-                    zones=[found.id])
-    a.tx.add_own_card(position, player, name)
-    a.tx.move(position, Zone.MADE, End.TOP if found.ordered else End.BOTTOM, player, found.id)
-    return {"zone": found.id, "whose": player, "name": name, "position": position}
-
-
-def shuffle_zone(a: Act, zone: str, whose: str | None = None) -> Answer:
-    found, player = _zone(a, zone, whose)
-    cards = a.tx.in_made_zone(found.id, player)
-    a.tx.log_action(a.actor, Action.SHUFFLE_ZONE, {"zone": found.id, "whose": player, "count": len(cards)}, cards,
-                    zones=[found.id])
-    if cards:
-        a.tx.reorder(rules.shuffled(cards))
-    return {"zone": found.id, "whose": player, "count": len(cards)}
-
-
-def reveal_zone(a: Act, zone: str, whose: str | None = None, count: int = 1, at: int | None = None) -> Answer:
-    """The top `count` cards of a created deck, or its `at`-th card, revealed: the log names them; they stay."""
-    found, player = _zone(a, zone, whose)
-    cards = a.tx.in_made_zone(found.id, player)
-    shown = [rules.hidden_deck_card(found, cards, at)] if at is not None else rules.zone_top(found, cards, count)
-    names = [a.name(p) for p in shown]
-    a.tx.log_action(a.actor, Action.REVEAL_ZONE, {"zone": found.id, "whose": player, "names": names,
-                                                  "count": len(names), **({"at": at} if at else {})}, [],
-                    zones=[found.id])
-    return {"zone": found.id, "whose": player, "names": names}
-
-
-def take_from_zone(a: Act, zone: str, to: Destination, whose: str | None = None, into: str | None = None) -> Answer:
-    """A created deck's top card to a zone (a limitless deck's: a new card of its kind, Eye Collector's token
-    copies): the log names it. `into`: the created zone it goes to, when it goes to one."""
-    found, player = _zone(a, zone, whose)
-    cards = rules.zone_top(found, a.tx.in_made_zone(found.id, player))
-    position = cards[0] if cards else a.tx.last_own_card() + 1
-    place = a.tx.place(position) if cards else rules.Place(position, Zone.MADE, player, player, made=found.id)
-    name = a.name(position) if cards else str(found.well)
-    into_zone = rules.existing_zone(into, a.tx.made_zones()) if to == Destination.ZONE else None
-    moved = rules.move_of(place or rules.Place(position, Zone.MADE), a.actor, to, name,
-                          rules.Where(player, into_zone))
-    # from a hidden deck into a hand or a library (Spacefolk Looter's draw): its player's to know
-    hidden = not found.open and moved.zone in (Zone.HAND, Zone.DECK)
-    a.tx.log_action(a.actor, Action.TAKE_FROM_ZONE, {"zone": found.id, "whose": player, "name": name, "to": str(to),
-                                                     **({"into": into_zone.id} if into_zone else {}),
-                                                     **({"private": True} if hidden else {})},
-                    [position], () if cards else (position,), zones=[found.id])
-    if not cards:
-        a.tx.add_own_card(position, player, name)
-    a.put(position, moved)
-    return {**a.describe(position, name), "zone": moved.zone}
 
 
 def own_card_to_sideboard(a: Act, name: str) -> Answer:
@@ -527,7 +239,7 @@ def tap(a: Act, position: int, tapped: bool) -> Answer:
 def card_counter(a: Act, position: int, kind: str, delta: int) -> Answer:
     """Counters of a kind put on (or taken off) a face-up card open to all: on the battlefield, in a graveyard, in
     exile, in an open created zone (time counters on a suspended card)."""
-    place = rules.counted_place(a.tx.place(position), position)
+    place = hell_rules.counted_place(a.tx.place(position), position)
     name = a.name(position)
     counters = rules.counted(place.counters, kind, delta, name)
     a.tx.log_action(a.actor, Action.CARD_COUNTER, {"position": position, "name": name, "kind": kind,
@@ -679,6 +391,8 @@ def undo(a: Act, anyone: bool = False) -> Answer:
     return {"undone": entry.action, "player": entry.player, "detail": shown["detail"]}
 
 
+__all__ = ["HANDLERS", "Act", "Answer", "opening", "seated_colors", "set_life_start"]
+
 # Each action a request may ask for, and its handler (the moves a page asks by their destination share one:
 # rules.MOVES).
 HANDLERS: dict[Action, Handler] = {
@@ -690,9 +404,10 @@ HANDLERS: dict[Action, Handler] = {
     Action.LIFE: life, Action.PLAYER_COUNTER: player_counter, Action.LIFE_START: life_start, Action.DIE: die,
     Action.COIN: coin, Action.FIRST_PLAYER: first_player, Action.TURN: next_turn, Action.STEP: step,
     Action.END_OF_GAME: end_game, Action.UNDO: undo,
-    Action.SHUFFLE_SIDEBOARD: shuffle_sideboard, Action.RANDOM_FROM_SIDEBOARD: random_from_sideboard,
-    Action.RANDOM_HELL_CARD: random_hell_card, Action.COMPANION: companion, Action.CAST_COMPANION: cast_companion,
-    Action.REVEAL: reveal, Action.ZONE_ADD: zone_add, Action.SHUFFLE_ZONE: shuffle_zone,
-    Action.REVEAL_ZONE: reveal_zone, Action.TAKE_FROM_ZONE: take_from_zone, Action.NOTE: note,
-    Action.FACE_UP: face_up, Action.CONTROL: control, Action.TOKEN_CARD: token_card,
+    Action.SHUFFLE_SIDEBOARD: hell.shuffle_sideboard, Action.RANDOM_FROM_SIDEBOARD: hell.random_from_sideboard,
+    Action.RANDOM_HELL_CARD: hell.random_hell_card, Action.COMPANION: hell.companion,
+    Action.CAST_COMPANION: hell.cast_companion, Action.REVEAL: hell.reveal, Action.ZONE_ADD: hell.zone_add,
+    Action.SHUFFLE_ZONE: hell.shuffle_zone, Action.REVEAL_ZONE: hell.reveal_zone,
+    Action.TAKE_FROM_ZONE: hell.take_from_zone, Action.NOTE: hell.note, Action.FACE_UP: hell.face_up,
+    Action.CONTROL: hell.control, Action.TOKEN_CARD: hell.token_card,
 }
