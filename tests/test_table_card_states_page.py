@@ -23,7 +23,8 @@ pytestmark = needs_chromium
 
 
 def said(page: Page, text: str) -> None:
-    page.until(lambda: any(text in line for line in page.log()), f"no log line with {text!r}: {page.log()[:3]}")
+    lines = 'return [...document.querySelectorAll("#log li")].map(e => e.textContent)'  # with its notes
+    page.until(lambda: any(text in line for line in page.js(lines)), f"no log line with {text!r}: {page.log()[:3]}")
 
 
 def opened(page: Page, css: str, text: str) -> None:

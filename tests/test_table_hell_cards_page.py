@@ -24,7 +24,8 @@ pytestmark = needs_chromium
 
 def said(page: Page, text: str) -> None:
     """The page's log shows a line holding `text` (pushed by the table, not read again)."""
-    page.until(lambda: any(text in line for line in page.log()), f"no log line with {text!r}: {page.log()[:3]}")
+    lines = 'return [...document.querySelectorAll("#log li")].map(e => e.textContent)'  # with its notes
+    page.until(lambda: any(text in line for line in page.js(lines)), f"no log line with {text!r}: {page.log()[:3]}")
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

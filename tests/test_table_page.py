@@ -461,10 +461,11 @@ def test_screenshots_of_the_board_and_a_phone_mid_game(browsers, table, tmp_path
     anna.until(lambda: len(anna.hand()) == 2)
     anna.click("#keep")
     for _ in range(12):  # the sideboard fills with declined cards
-        while True:
-            card = table.as_("Ben", "/api/draw")[1]
+        for _ in range(97):  # bounded: a refused draw fails here rather than asking forever
+            status, card = table.as_("Ben", "/api/draw")
+            assert status == 200, card
             if card.get("verdict") == "choice":
-                table.as_("Ben", "/api/decline")
+                assert table.as_("Ben", "/api/decline")[0] == 200
                 break
     played = [table.as_("Cleo", "/api/play-sideboard")[1]["position"] for _ in range(3)]
     table.as_("Cleo", "/api/move", {"position": played[1], "to": "graveyard"})

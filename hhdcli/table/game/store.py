@@ -744,7 +744,11 @@ class Store:
     def snapshot(self) -> Iterator[Tx]:
         """Reads that all see the same moment, whatever the phones do meanwhile."""
         if getattr(self._local, "db", None) is None:
-            self._refuse_if_changed()  # (see transaction)
+            # (see transaction) under the writers' lock: a commit's checkpoint grows the file before the commit's
+            # marks are taken, and a reader comparing the two between them would take a growing file for damage
+            with self._writer:
+                self._refuse_if_changed()
+                db = self._reader()
         db = self._reader()
         db.execute("BEGIN")
         try:

@@ -119,7 +119,8 @@ export function logLine(e) {
   const li = el("li", "", e.undone ? { class: "undone" } : {});
   li.append(rich(el("span", ""), logSentence(e)));  // a deck's colors drawn as their symbols
   // the game is said of an earlier game's lines only: the log's lines stay one line each, read across the table
-  const said = [...(e.undone ? [T("taken back")] : []), ...(e.game !== page.state.game ? [T("game") + " " + e.game] : [])];
+  // what happened with it, in small: a card's moment, a zone that came into being, taken back, another game
+  const said = [...notes(e.detail || {}), ...(e.undone ? [T("taken back")] : []), ...(e.game !== page.state.game ? [T("game") + " " + e.game] : [])];
   if (said.length) li.append(el("span", said.join(" · "), { class: "small" }));
   return li;
 }
@@ -138,16 +139,15 @@ export function logSentence(e) {
     return F(T("{player} took back: {what}"), { player: v.player, what });
   }
   const say = SAY[e.action];
-  return F(say ? say(d, v) : e.action, v) + moments(d) + madeZones(d);
+  return F(say ? say(d, v) : e.action, v);
 }
 
 const zoneName = id => (id && MADE_ZONES[id]) || id || "";
-// a line's card whose draft-time text happens now, said on every page ("— its 'when you draft' happens now")
-function moments(d) {
+// a line's card whose draft-time text happens now ("its “when you draft” happens now"), zones that came into being
+// with it: said under the line on every page
+function notes(d) {
   const said = { [MOMENTS.LOOK]: T("its “when a pack comes to you” happens now"), [MOMENTS.DRAFT]: T("its “when you draft” happens now"),
                  [MOMENTS.GAME_START]: T("its “at the beginning of the game” happens now") };
-  return (d.moment || []).map(m => " — " + (said[m] || m)).join("");
-}
-function madeZones(d) {  // zones that came into being with the line's card
-  return (d.zones || []).length ? " — " + F(T("new zone: {zones}"), { zones: d.zones.map(zoneName).join(", ") }) : "";
+  return [...(d.moment || []).map(m => said[m] || m),
+          ...((d.zones || []).length ? [F(T("new zone: {zones}"), { zones: d.zones.map(zoneName).join(", ") })] : [])];
 }
