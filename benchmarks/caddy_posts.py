@@ -377,6 +377,8 @@ def figures(proxy: Proxy, seconds: float) -> dict[str, Any]:
 def table(results: list[dict[str, Any]], names: list[str]) -> str:
     rows = [("", *names), ("upstream keep-alive (Caddy)", *[f"{r['upstream_keepalive_s']:g} s" for r in results]),
             ("idle timeout (hhd)", *[f"{r['hhd_idle_s']:g} s" for r in results]),
+            ("request bodies buffered (Caddy)", *["yes" if "buffer_requests" in r["caddyfile"] else "no"
+                                                  for r in results]),
             ("POSTs", *[str(r["posts"]) for r in results]),
             *[(f"  {k}", *[str(r["outcomes"][k]) for r in results]) for k in OUTCOMES],
             ("answers cut or lost", *[str(r["not_whole"] - r["outcomes"]["other status"]) for r in results]),
