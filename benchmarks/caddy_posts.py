@@ -1,17 +1,23 @@
-"""Does the documented Caddy ever cut a POST's answer? Two proxies side by side on loopback, under one schedule:
-the old Caddyfile (Caddy's default upstream keep-alive, 2 minutes, longer than hhd's 75 s idle timeout: the race
-of golang/go#40747, Caddy reusing an upstream connection the moment hhd closes it) and the Caddyfile docs/server.md
-documents now (read from it). Each is Debian's `caddy` over https with its internal CA in front of an `hhd serve
---behind-proxy` process of its own; each gets the same POSTs of table actions (a life change, with the state in its
-answer, as a phone's tap asks) from kept-alive client connections, each from a loopback address of its own
-(127.0.0.x, so the per-address limits count as for players at home):
+"""Does the documented Caddy ever cut a POST's answer? Three proxies side by side on loopback, under one schedule,
+each Debian's `caddy` over https with its internal CA in front of an `hhd serve --behind-proxy` process of its own:
+
+- before: the Caddyfile docs/server.md gave before issue 58 (`reverse_proxy` with `flush_interval -1`);
+- keep-alive alone: that with the upstream keep-alive shorter than hhd's idle timeout (`transport http
+  { keepalive 5s }`), against Caddy reusing an upstream connection the moment hhd closes it for idleness;
+- documented: the Caddyfile docs/server.md gives now (read from it), which also reads a request's body whole before
+  sending it on (`buffer_requests`), against Go's transport reading the client's body after hhd's answer came
+  (golang/go#40747: the answer's body is cut, "use of closed network connection").
+
+Each gets the same POSTs of table actions (a life change, with the state in its answer, as a phone's tap asks)
+from kept-alive client connections, each from a loopback address of its own (127.x.y.z, so the per-address limits
+count as for players at home):
 
 - BURST connections (as many as Caddy keeps idle upstream connections, 32) act together, then sit idle for a gap
-  drawn around hhd's idle timeout (75 s) or around the documented upstream keep-alive: every upstream connection
-  below the steady load's few is reused by the burst after sitting idle that long;
+  drawn around hhd's idle timeout (75 s) or around the upstream keep-alive (5 s): the upstream connections below
+  the steady load's few are reused by the burst after sitting idle that long;
 - STEADY connections act with random gaps, the bulk of the POSTs, keeping the top of Caddy's pool busy.
 
-    .venv/bin/python benchmarks/caddy_posts.py                    # >= 10,000 POSTs a proxy, 15 minutes at most
+    .venv/bin/python benchmarks/caddy_posts.py                    # >= 10,000 POSTs a proxy, 16 minutes at most
     .venv/bin/python benchmarks/caddy_posts.py --posts 2000 --minutes 4
 
 Figures, per proxy: POSTs, answers whole (200, the body's every byte, JSON), cut (a status line, then less body
@@ -20,7 +26,6 @@ no answer (the client's connection broke first), other statuses, and the reverse
 log by message; the machine's load average while measuring (the other work of a shared machine is the load).
 Writes benchmarks/results-caddy-posts.json. Traffic only to and from 127.0.0.0/8.
 """
-
 from __future__ import annotations
 
 import argparse
@@ -32,6 +37,7 @@ import os
 import platform
 import random
 import re
+import signal
 import ssl
 import statistics
 import subprocess
@@ -57,6 +63,16 @@ from hhdcli.table.hosting.server import Bounds  # noqa: E402
 OLD_SITE = """hell.example.org {
 \treverse_proxy 127.0.0.1:8040 {
 \t\tflush_interval -1
+\t}
+}
+"""
+# the old Caddyfile with the upstream keep-alive alone shortened
+KEEPALIVE_ALONE_SITE = """hell.example.org {
+\treverse_proxy 127.0.0.1:8040 {
+\t\tflush_interval -1
+\t\ttransport http {
+\t\t\tkeepalive 5s
+\t\t}
 \t}
 }
 """
@@ -399,20 +415,26 @@ def synced_cache(work: Path) -> Path:
     return cache
 
 
+def stopped(_number: int, _frame: Any) -> None:
+    raise SystemExit("stopped")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--posts", type=int, default=10_000, help="at least this many POSTs a proxy")
-    parser.add_argument("--minutes", type=float, default=15.0, help="and at most this long")
+    parser.add_argument("--minutes", type=float, default=16.0, help="and at most this long")
     parser.add_argument("--seed", type=int, default=58)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results-caddy-posts.json")
     args = parser.parse_args()
-    names = ["before (Caddy's default)", "documented (docs/server.md)"]
+    lanes = {"before": OLD_SITE, "keep-alive alone": KEEPALIVE_ALONE_SITE, "documented": documented_site()}
+    names = list(lanes)
+    signal.signal(signal.SIGTERM, stopped)  # stopped early: the servers and proxies are stopped all the same
     with tempfile.TemporaryDirectory(prefix="hhd-caddy-posts-") as folder:
         work = Path(folder)
         cache = synced_cache(work)
         proxies: list[Proxy] = []
         with contextlib.ExitStack() as stack:
-            for lane, site in enumerate([OLD_SITE, documented_site()]):
+            for lane, site in enumerate(lanes.values()):
                 proxies.append(Proxy(names[lane], site, work, cache, lane))
                 stack.callback(proxies[-1].stop)
             the_plan = plan(args, [p.keepalive for p in proxies])
