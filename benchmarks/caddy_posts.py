@@ -91,16 +91,20 @@ class Tally:
     outcomes: collections.Counter[str] = field(default_factory=collections.Counter)
     took: list[float] = field(default_factory=list)
     bursts: collections.Counter[str] = field(default_factory=collections.Counter)  # bursts by the gap before them
-    lost: list[str] = field(default_factory=list)  # what each answer not whole was, and when
+    lost: list[str] = field(default_factory=list)  # what each answer not whole was, when, and in which tap
+    lost_in: collections.Counter[str] = field(default_factory=collections.Counter)  # "outcome, tap" counted
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, outcome: str, took: float, said: str) -> None:
+    def add(self, outcome: str, took: float, said: str, tap: str) -> None:
+        """One POST's outcome; `tap`: a steady one, or a burst's after the gap it names."""
         with self.lock:
             self.outcomes[outcome] += 1
             if outcome == "whole":
                 self.took.append(took)
-            elif len(self.lost) < 200:
-                self.lost.append(f"{time.strftime('%H:%M:%S')} {outcome}: {said}")
+                return
+            self.lost_in[f"{outcome}, {tap}"] += 1
+            if len(self.lost) < 200:
+                self.lost.append(f"{time.strftime('%H:%M:%S')} {tap}: {outcome}: {said}")
 
     def posts(self) -> int:
         return sum(self.outcomes.values())
@@ -215,6 +219,7 @@ class Proxy:
         assert self.server.stdout is not None
         line = self.server.stdout.readline()
         assert line.startswith("open "), line + self.log.name
+        self.listened = self.caddy.errors.stat().st_size  # Caddy's start asked before hhd listened: not counted
         self.tally = Tally()
 
     def source(self, n: int) -> str:
@@ -244,15 +249,15 @@ class Proxy:
         return page.split("#code=")[1].split("&")[0].split('"')[0]
 
     def errors(self) -> dict[str, int]:
-        """Caddy's error lines by message and error (numbers and addresses taken out)."""
+        """Caddy's error lines since hhd listened, by logger, message and error (numbers and addresses out)."""
         said: collections.Counter[str] = collections.Counter()
-        for line in self.caddy.errors.read_text(encoding="utf-8", errors="replace").splitlines():
+        for line in self.caddy.errors.read_bytes()[self.listened:].decode(errors="replace").splitlines():
             try:
                 entry = json.loads(line)
             except ValueError:
                 continue
-            if entry.get("level") in ("error", "warn") and "reverse_proxy" in entry.get("logger", ""):
-                text = f"{entry.get('msg', '')}: {entry.get('error', '')}"
+            if entry.get("level") == "error" and entry.get("logger", "").startswith("http."):
+                text = f"{entry['logger']}: {entry.get('msg', '')}" + (f": {entry['error']}" if "error" in entry else "")
                 said[re.sub(r"\d+(\.\d+)*(:\d+)?", "N", text)] += 1
         return dict(said)
 
@@ -305,19 +310,19 @@ def plan(args: argparse.Namespace, keepalives: list[float]) -> Plan:
 def bursting(proxy: Proxy, phones: list[Phone], gaps: list[tuple[str, float]], stop: threading.Event) -> None:
     """The burst connections: all together, then idle for the next gap (from the middle of the last burst's
     answers, when hhd's idle timers started), until the gaps or the time run out."""
-    ended = burst(proxy, phones)
+    ended = burst(proxy, phones, "first burst")
     proxy.tally.bursts["first"] += 1
     for name, gap in gaps:
         if stop.wait(max(0.0, ended + gap - time.monotonic())):
             return
-        ended = burst(proxy, phones)
+        ended = burst(proxy, phones, f"burst after {name}")
         proxy.tally.bursts[name] += 1
 
 
-def burst(proxy: Proxy, phones: list[Phone]) -> float:
+def burst(proxy: Proxy, phones: list[Phone], tap: str) -> float:
     """Every phone taps at once; the middle of the times their answers ended."""
     ended: list[float] = []
-    threads = [threading.Thread(target=lambda p=phone: ended.append(tapped(proxy, p))) for phone in phones]
+    threads = [threading.Thread(target=lambda p=phone: ended.append(tapped(proxy, p, tap))) for phone in phones]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -325,17 +330,17 @@ def burst(proxy: Proxy, phones: list[Phone]) -> float:
     return statistics.median(ended)
 
 
-def tapped(proxy: Proxy, phone: Phone) -> float:
+def tapped(proxy: Proxy, phone: Phone, tap: str) -> float:
     """One tap counted; when its answer ended."""
     result, took, said = phone.tap()
-    proxy.tally.add(result, took, said)
+    proxy.tally.add(result, took, said, tap)
     return time.monotonic()
 
 
 def steady(proxy: Proxy, phone: Phone, rate: float, stop: threading.Event, seed: int) -> None:
     rng = random.Random(seed)
     while not stop.wait(rng.expovariate(rate)):
-        tapped(proxy, phone)
+        tapped(proxy, phone, "steady")
 
 
 def loads() -> Iterator[float]:
@@ -387,7 +392,7 @@ def figures(proxy: Proxy, seconds: float) -> dict[str, Any]:
             "not_whole": tally.posts() - tally.outcomes["whole"], "bursts": dict(tally.bursts),
             "p50_ms": round(took[len(took) // 2] * 1000, 1) if took else None,
             "p99_ms": round(took[int(len(took) * 0.99)] * 1000, 1) if took else None,
-            "caddy_errors": proxy.errors(), "lost": tally.lost}
+            "lost_in": dict(tally.lost_in), "caddy_errors": proxy.errors(), "lost": tally.lost}
 
 
 def table(results: list[dict[str, Any]], names: list[str]) -> str:
@@ -398,6 +403,7 @@ def table(results: list[dict[str, Any]], names: list[str]) -> str:
             ("POSTs", *[str(r["posts"]) for r in results]),
             *[(f"  {k}", *[str(r["outcomes"][k]) for r in results]) for k in OUTCOMES],
             ("answers cut or lost", *[str(r["not_whole"] - r["outcomes"]["other status"]) for r in results]),
+            ("  in which taps", *["; ".join(f"{k}: {v}" for k, v in r["lost_in"].items()) or "-" for r in results]),
             ("bursts (after a gap around)", *[", ".join(f"{k}: {v}" for k, v in r["bursts"].items())
                                               for r in results]),
             ("whole answer p50 / p99", *[f"{r['p50_ms']} / {r['p99_ms']} ms" for r in results])]
