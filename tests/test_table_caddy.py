@@ -193,9 +193,10 @@ def test_an_evening_over_https_behind_caddy_leaves_no_secret_in_its_access_log(l
 #   (buffer_requests, without max_buffer_size: Caddy 2.6.2's bounded buffering takes a short body's end for an
 #   error and streams it after all) leaves the transport nothing of the client's to read.
 # - sending a request on a kept-alive upstream connection at the moment hhd closes it for idleness (a 502 for a
-#   POST, which is never sent again). Only the side that closes an idle connection loses nothing: that must be
-#   Caddy, so its upstream keep-alive is shorter than hhd's idle timeout, by a margin a loaded machine cannot eat
-#   (the two idle clocks start a moment apart: hhd's when its answer's last byte left, Caddy's when it read it).
+#   POST, which is never sent again; golang/go#22158). Only the side that closes an idle connection loses nothing:
+#   that must be Caddy, so its upstream keep-alive is shorter than hhd's idle timeout, by a margin a loaded machine
+#   cannot eat (the two idle clocks start a moment apart: hhd's when its answer's last byte left, Caddy's when it
+#   read it).
 
 MARGIN = 10.0  # seconds hhd keeps an idle connection open after Caddy let go of it, at least
 
