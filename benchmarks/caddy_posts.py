@@ -268,6 +268,7 @@ class Proxy:
         except subprocess.TimeoutExpired:
             self.server.kill()
             self.server.communicate()
+        self.log.close()
         self.caddy.stop()
 
 
@@ -457,7 +458,7 @@ def main() -> None:
     print(f"load average (1 min) while measuring: {load['load_average_1min']} on {os.cpu_count()} cores")
     for result, name in zip(results, names, strict=True):
         if result["caddy_errors"]:
-            print(f"{name}: Caddy's reverse proxy errors: {result['caddy_errors']}")
+            print(f"{name}: Caddy's error lines: {result['caddy_errors']}")
     args.out.write_text(json.dumps({"date": datetime.now(UTC).isoformat(timespec="seconds"),
                                     "python": platform.python_version(), "machine": load,
                                     "proxies": dict(zip(names, results, strict=True))}, indent=1) + "\n")
