@@ -13,7 +13,7 @@ from hhdcli.table.game.zones import made_zones
 CARDS = ["Arabian Dunes", '"I Have Lethal"', "Sidecaster Mage", "Nebula Warp", "Bear but Woah",
          "Swords to Rideshares", "Big Money", "Collect Call", "Knight of ____", "Shifting Tome", "A Blue Card",
          "Hype Train", "Goblin Draft Guide", "Faithful Looting", "Shell Game", "Search for the Nebula // The Great Nebula Field",
-         "Spacefolk Looter", "Fucked or Friction"]
+         "Spacefolk Looter", "Fucked or Friction", "Dreadmaw Draft Guide"]
 
 
 @pytest.fixture

@@ -117,6 +117,21 @@ def test_a_phone_carries_out_hell_cards_while_another_phone_and_the_board_watch(
     said(anna, T("{player} revealed {card}").format(player="Ben", card="Knight of ____"))
     said(laptop, T("its “when you draft” happens now"))
 
+    # Dreadmaw Draft Guide: "when you draft it, add five Colossal Dreadmaws to your draft pool": the draft pool is
+    # the sideboard, and the moment's dialog puts them there by name
+    guide = hell_position(hell, "Dreadmaw Draft Guide")
+    deal_to(hell, "Anna", guide)
+    anna.press("draw")
+    anna.until(lambda: anna.shown("choice") or anna.js(moment_open))
+    if not anna.js(moment_open):
+        anna.press("decline")  # declined, it is drafted too
+    anna.until(lambda: anna.js(moment_open) and anna.shown("moment-pool"))
+    anna.js("document.getElementById('moment-pool-name').value = 'Colossal Dreadmaw'")
+    for _ in range(2):
+        anna.click("#moment-pool-send")
+    laptop.until(lambda: laptop.texts("#sideboard .name")[:2] == ["▶ Colossal Dreadmaw", "Colossal Dreadmaw"])
+    anna.click("#moment-ok")
+
     # Nebula Warp's clarification, read on the board from the sideboard
     laptop.click("#sideboard .tile", "Nebula Warp")
     laptop.until(lambda: laptop.js("return document.getElementById('card-dialog').open"))

@@ -700,7 +700,7 @@ LOADED = "return [...document.images].filter(i => i.src && !i.closest('[hidden]'
 # placeholder cut off
 FROWNS = """
 const board = document.body.classList.contains('board'), found = [];
-const seen = e => e.offsetParent !== null || (e.closest('dialog') && e.closest('dialog').open);
+const seen = e => e.offsetParent !== null || (e.closest('dialog') && e.closest('dialog').open && e.getClientRects().length > 0);
 const named = e => e.id || e.className || e.tagName;
 if (!board) for (const e of document.querySelectorAll('button, a, input')) {
   if (seen(e) && e.getBoundingClientRect().height < 44) found.push('small control: ' + named(e));

@@ -192,11 +192,11 @@ def take_from_zone(a: Act, zone: str, to: Destination, whose: str | None = None,
     found, player = _zone(a, zone, whose)
     cards = hell_rules.zone_top(found, a.tx.in_made_zone(found.id, player))
     position = cards[0] if cards else a.tx.last_own_card() + 1
-    place = a.tx.place(position) if cards else rules.Place(position, Zone.MADE, player, player, made=found.id)
+    # the top card, or (a limitless deck) the new card it always is, as if it lay there
+    place = (a.tx.place(position) if cards else None) or rules.Place(position, Zone.MADE, player, player, made=found.id)
     name = a.name(position) if cards else str(found.well)
     into_zone = hell_rules.existing_zone(into, a.tx.made_zones()) if to == Destination.ZONE else None
-    moved = rules.move_of(place or rules.Place(position, Zone.MADE), a.actor, to, name,
-                          rules.Where(player, into_zone))
+    moved = rules.move_of(place, a.actor, to, name, rules.Where(player, into_zone))
     # from a hidden deck into a hand or a library (Spacefolk Looter's draw): its player's to know
     hidden = not found.open and moved.zone in (Zone.HAND, Zone.DECK)
     a.tx.log_action(a.actor, Action.TAKE_FROM_ZONE, {"zone": found.id, "whose": player, "name": name, "to": str(to),

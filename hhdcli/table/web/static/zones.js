@@ -18,6 +18,12 @@ export function showMoments(card, now, held) {
   clarified($("moment-clar"), card);
   $("moment-reveal").hidden = !held;
   $("moment-reveal").onclick = async () => { $("moment").close(); await call("reveal", { position: card.position }); };
+  // "add … to your draft pool": the format's draft pool is the sideboard, so the cards it names go on top of it
+  const pool = (card.moments || []).some(m => now.includes(m.moment) && /draft pool/i.test(m.words));
+  $("moment-pool").hidden = !pool;
+  $("moment-pool-send").onclick = async () => { const name = $("moment-pool-name").value.trim();
+    if (!name) { $("moment-pool-name").focus(); return; }
+    if (await call("own-card", { name })) $("moment-now").textContent = F(T("{card}: on top of the sideboard"), { card: name }); };
   $("moment").showModal();
 }
 
