@@ -56,8 +56,10 @@ class Screen:
     """A virtual X screen of its own: Xvfb picks a free display and says which (parallel workers each have one)."""
 
     def __init__(self) -> None:
-        # -noreset: the server stays as it is when its last client leaves (a process of another test may try
-        # display :0 too); left to reset, Xvfb says its display again, and dies when it cannot
+        # Xvfb resets whenever its last client leaves (any process that opened the display and closed it: :0, the
+        # display it picks first, is the one other programs try) and then says its display once more; with the pipe
+        # read and closed it could not, and died before MiniBrowser came. It never resets (-noreset), and the pipe
+        # stays open until it stops
         self.said, told = os.pipe()
         self.process = subprocess.Popen([XVFB, "-displayfd", str(told), "-noreset", "-nolisten", "tcp",
                                          "-screen", "0", "1280x1024x24"], pass_fds=(told,),
@@ -80,7 +82,8 @@ def webkit(screen: Screen):
     options = webdriver.WebKitGTKOptions()
     options.binary_location = MINIBROWSER
     options.add_argument("--automation")
-    # WebKit's sandbox of its web processes needs user namespaces, which a container run as root has none of
+    # WebKit's sandbox of its web processes does not start as root, as CI runs: off for this browser, which opens
+    # nothing but the test's own table
     env = {**os.environ, "DISPLAY": screen.display, "WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS": "1"}
     service = Service(WEBKIT_DRIVER, env=env)
     # WebKitWebDriver waits for ever for a browser that never comes up (MiniBrowser without a display says so and
