@@ -279,7 +279,7 @@ function renderPlayers() {
 
 // An address to type breaks after "://" and before the port, not inside the port or a number of the host.
 function showAddress(target, url) {
-  target.replaceChildren(...url.split(/(?<=:\/\/)|(?=:\d)|(?=\/\?)/).flatMap((part, i) => i ? [document.createElement("wbr"), part] : [part]));
+  target.replaceChildren(...(url.match(/^:\/\/|[^]+?(?::\/\/|(?=:\d|\/\?|$))/g) || [url]).flatMap((part, i) => i ? [document.createElement("wbr"), part] : [part]));  // its pieces matched: a split after "://" needs a lookbehind, which Safari before 16.4 cannot even load
 }
 
 function renderJoin() {
