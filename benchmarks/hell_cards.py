@@ -6,7 +6,8 @@ WAL), each beside its baseline measured in the same run:
   cards on the sideboard, beside the same read of a table with the same 40 sideboard cards and no zone;
 - each new action (a sideboard card moved, a card N-th into a library or into a created zone, a sideboard card
   cast, the sideboard shuffled, random cards, random Hell cards, a companion declared and cast, a card revealed,
-  the created zones' add, shuffle, reveal and take), beside a plain move (a played card to the graveyard).
+  the created zones' add, shuffle, reveal and take; issue 59's note, face down, a card given, control, a token
+  card, a counter in exile), beside a plain move (a played card to the graveyard).
 
 Every mutating action is taken back with an untimed /api/undo, so that each run finds the same table. The runs
 alternate (baseline, then each row) so that a slow moment of the machine falls on all. Printed as a table of
@@ -117,7 +118,9 @@ def build(work: Path, cache: Path, library: Path, zones: bool) -> tuple[Table, C
             anna.ok("/api/play", {"position": position})
     sideboard_of(anna, SIDEBOARD - 1)
     held = anna.ok("/api/random-hell-card", {"whose": "Anna", "count": 8})["cards"]
-    anna.ok("/api/play", {"position": next(c["position"] for c in held if not c["zones"])})
+    plain = [c["position"] for c in held if not c["zones"]]
+    anna.ok("/api/play", {"position": plain[0]})
+    anna.ok("/api/move", {"position": plain[1], "to": "exile"})  # in exile: a counter there (issue 59)
     assert len(table.state("Anna")["sideboard"]) == SIDEBOARD
     made = {z["id"] for z in table.state("Anna")["zones"]}
     assert made == ({"auto", "whammy", "uwu", "eye-collector", "command", "ante"} if zones else set()), made
@@ -137,6 +140,9 @@ def steps(table: Table, anna: Client) -> dict[str, Step]:
 
     def held() -> int:
         return int(next(c for c in table.player("Anna")["cards"] if c["position"] not in makers)["position"])
+
+    def exiled() -> int:
+        return int(table.player("Anna")["zones"]["exile"][0]["position"])
 
     makers = {hell_position(table, name) for name in ZONE_MAKERS}
 
@@ -158,6 +164,16 @@ def steps(table: Table, anna: Client) -> dict[str, Step]:
         "zone/take (whammy → hand)": ("/api/zone/take", lambda: {"zone": "whammy", "to": "hand"}, True),
         "zone/take (Eye Collector → battlefield)": ("/api/zone/take", lambda: {"zone": "eye-collector",
                                                                               "to": "battlefield"}, True),
+        # a card's states (issue 59)
+        "note (a held card)": ("/api/note", lambda: {"position": held(), "note": "red"}, True),
+        "move: face down onto the battlefield": ("/api/move", lambda: {"position": held(), "to": "battlefield",
+                                                                       "face_down": True}, True),
+        "move: given into Ben's library": ("/api/move", lambda: {"position": held(), "to": "library-bottom",
+                                                                 "whose": "Ben"}, True),
+        "control (to Ben)": ("/api/control", lambda: {"position": played(), "whose": "Ben"}, True),
+        "token-card (into a hand)": ("/api/token-card", lambda: {"name": "Path to Exile", "to": "hand"}, True),
+        "card-counter (time, in exile)": ("/api/card-counter", lambda: {"position": exiled(), "kind": "time",
+                                                                        "delta": 1}, True),
     }
 
 
