@@ -425,11 +425,21 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
     def actions() -> int:
         return len(figures.draws) + len(figures.others)
 
-    while time.monotonic() < figures.stop_at:
+    loads: list[float] = []  # the machine's 1-minute load average at each sample (a shared machine's other work)
+
+    def sample() -> None:
         memory.append((round(time.monotonic() - begin, 1), round(rss_mb(pid), 1), actions()))
+        loads.append(os.getloadavg()[0])
+        if args.progress and len(memory) % 12 == 1:  # a line a minute, for a long run watched as it goes
+            with args.progress.open("a", encoding="utf-8") as said:
+                said.write(f"{memory[-1][0] / 60:.1f} min: RSS {memory[-1][1]} MB, {memory[-1][2]} actions, "
+                           f"load {loads[-1]:.2f}\n")
+
+    while time.monotonic() < figures.stop_at:
+        sample()
         gevent.sleep(5)
     figures.measuring = False
-    memory.append((round(time.monotonic() - begin, 1), round(rss_mb(pid), 1), actions()))
+    sample()
     elapsed, cpu = time.monotonic() - begin, cpu_seconds(pid) - cpu_begin
     own = cpu_seconds(os.getpid()) - own_begin
     open_streams = figures.streams["open"]
@@ -460,8 +470,27 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
                    "last_third_mean": round(statistics.mean(m for _t, m, _n in memory[-third:]), 1),
                    "max": max(m for _t, m, _n in memory),
                    "mb_per_1000_actions_after_warmup": None if grown is None else round(grown, 2),
-                   "over_time": memory},
+                   **over_minutes(memory, args.last_minutes), "over_time": memory},
+        "load_average_1min_mean_max": [round(statistics.mean(loads), 2), round(max(loads), 2)],
     }
+
+
+def rss_at(memory: list[tuple[float, float, int]], seconds: float) -> float:
+    """The RSS sampled nearest to `seconds` into the measured minutes."""
+    return min(memory, key=lambda m: abs(m[0] - seconds))[1]
+
+
+def over_minutes(memory: list[tuple[float, float, int]], last: float | None) -> dict[str, Any]:
+    """RSS at the start, the middle and the end of the measured minutes, and its growth over the last `last`
+    minutes (the later half when not given): flat memory is what a season of evenings needs."""
+    end = memory[-1][0]
+    last_s = min(end, (last * 60) if last is not None else end / 2)
+    marks = sorted({0.0, round(end / 2), round(end - last_s), end})
+    later = [m for t, m, _n in memory if t >= end - last_s]
+    return {"at_minutes": {f"{s / 60:g}": rss_at(memory, s) for s in marks},
+            "last_minutes": round(last_s / 60, 1),
+            "growth_last_minutes_mb": round(memory[-1][1] - rss_at(memory, end - last_s), 1),
+            "range_last_minutes_mb": round(max(later) - min(later), 1)}
 
 
 # --- the driver ------------------------------------------------------------------------------------------------
@@ -470,6 +499,8 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
 def measured(args: argparse.Namespace, port: int, pid: int, every: float, minutes: float, run: str) -> dict[str, Any]:
     """One load process of pages against the running server (table_scale.load_process)."""
     extra = ["--run", run, "--warmup", str(args.warmup), "--page", args.page] \
+        + (["--last-minutes", str(args.last_minutes)] if args.last_minutes is not None else []) \
+        + (["--progress", str(args.progress)] if args.progress and run == "m" else []) \
         + (["--reconnect-burst", str(args.reconnect_burst)] if args.reconnect_burst is not None and run == "m" else []) \
         + (["--profile", str(args.profile)] if args.profile and run == "m" else [])
     return load_process(__file__, args, port, pid, every, minutes, extra)
@@ -507,6 +538,10 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=5, help="--saturate: at most this many steps (x1.5 each)")
     parser.add_argument("--profile", type=Path,
                         help="py-spy records the server's measured minutes into this file (speedscope)")
+    parser.add_argument("--last-minutes", type=float, metavar="N",
+                        help="the RSS growth over the last N measured minutes (default: the later half)")
+    parser.add_argument("--progress", type=Path, metavar="FILE",
+                        help="a line a minute (RSS, actions, load average) appended here while the run goes")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results-browserlike.json")
     parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)

@@ -262,3 +262,67 @@ def test_a_tables_files_stay_under_a_megabyte_after_a_thousand_actions_and_fold_
     assert sum(files.values()) <= 1024 * 1024, files
     session.close()
     assert [f.name for f in tmp_path.iterdir()] == ["s.sqlite"]
+
+
+def sqlite_memory() -> int:
+    """SQLite's memory in this process (sqlite3_memory_used of the library Python's sqlite3 module uses)."""
+    import _sqlite3
+    import ctypes
+
+    used = ctypes.CDLL(_sqlite3.__file__).sqlite3_memory_used
+    used.restype = ctypes.c_int64
+    return int(used())
+
+
+def test_a_connection_prepares_one_statement_for_a_list_of_any_length_so_its_memory_stays_flat(tmp_path):
+    """A list of positions or names is one parameter: with a "?" a value, each length was a statement of its own,
+    kept in the connection's statement cache (128 of them, up to ~25 KB each for an end of game's 100 positions),
+    and 100 tables grew by megabytes an hour."""
+    session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
+    session.start({"Anna": tuple("R"), "Ben": tuple("U")})
+    with session.store.transaction() as tx:
+        tx.places([1])
+        tx.log_action("Anna", "test", {}, [1], players=["Anna"])
+        before = sqlite_memory()
+        for length in range(1, 130):
+            positions = list(range(1, length + 1))
+            assert sorted(tx.places(positions)) == [1, 2, 3, 4][:length]
+            tx.log_action("Anna", "test", {}, positions, players=["Anna", "Ben"][:1 + length % 2])
+        grown = sqlite_memory() - before
+        tx.db.execute("ROLLBACK")
+        tx.db.execute("BEGIN")
+    assert grown < 64 * 1024, f"SQLite grew by {grown // 1024} KB"  # 128 statements of one per length: ~3.5 MB
+
+
+def test_sqlites_memory_for_the_whole_server_has_its_soft_limit_once_a_table_connects(tmp_path):
+    """Page caches reuse their pages past SQLITE_HEAP_BYTES for the whole process, however many tables it holds
+    (each connection's cache alone would be 64 KB a table, 64 MB at --max-tables)."""
+    from hhdcli.table.game.store import SQLITE_HEAP_BYTES
+
+    Store(tmp_path / "s.sqlite").connect().close()
+    other = sqlite3.connect(":memory:")  # the limit is the process's, not the connection's
+    try:
+        assert other.execute("PRAGMA soft_heap_limit").fetchone()[0] == SQLITE_HEAP_BYTES
+    finally:
+        other.close()
+
+
+def test_the_card_descriptions_of_every_table_stay_within_one_bound_in_bytes_and_read_the_same_again():
+    """A table kept every card it described for as long as it was loaded (2.2 KB a card, towards its whole library
+    over an evening, for each of a server's tables): now one cache for the server, by bytes. A description read
+    again after it went out reads as before, and each table's ids stay its own."""
+    from hhdcli.cache import load_builtin
+    from hhdcli.table.game import views
+
+    every = dict(enumerate(sorted(load_builtin().cards, key=lambda c: c.name), start=1))
+    tables = [views.Views(every, SymbolTable.from_records([])) for _ in range(6)]  # ~4,300 descriptions, 9 MB
+    firsts = []
+    for number, table in enumerate(tables):
+        table.name_faces(f"secret {number}")
+        firsts.append(table.describe(1))
+        for position in every:
+            table.describe(position)
+    assert views._DESCRIBED.currsize <= views.DESCRIBED_BYTES
+    assert len(views._DESCRIBED) < 6 * len(every)  # the bound was reached: the least recently read went out
+    for table, first in zip(tables, firsts, strict=True):
+        assert table.describe(1) == first and first["id"] == table.face_of[1]

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
+import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from cachetools import LRUCache
 
 from hhdcli.cards import Card, card_text
 from hhdcli.jsonio import load_json
@@ -43,6 +48,16 @@ SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "w
                 "sides", "result", "step", "colors", "token", "source", "next", "entry")
 SHOWN_KEPT = 100  # log entries whose shown detail is kept (a state read shows the newest 30, a page of the log 30 more)
 PRIVATE_KEPT = ("count", "end", "from")  # what the others read of a private action: that a card went, not which
+# The cards' descriptions, kept for the whole server within DESCRIBED_BYTES, the least recently read out first.
+# Each table kept every card it described for as long as it was loaded: 2.2 KB a card and language (measured: 720
+# cards, 1.58 MB of Python objects, 3.1 times their JSON), towards a table's whole library over an evening, a
+# megabyte over 10 minutes of 100 tables and still growing. 8 MB holds ~3,700: the cards 100 busy tables show.
+DESCRIBED_BYTES = 8 * 1024 * 1024
+DESCRIBED_PER_JSON_BYTE = 3  # a description's Python objects, by its JSON's length (measured above)
+_DESCRIBED: LRUCache[tuple[int, int, str], dict[str, Any]] = LRUCache(
+    DESCRIBED_BYTES, getsizeof=lambda found: DESCRIBED_PER_JSON_BYTE * len(json.dumps(found)))
+_DESCRIBED_LOCK = threading.Lock()  # a table opened off the loop (a thread of gevent's pool) may describe too
+_VIEWS = itertools.count()  # each Views' own number in the shared cache's keys (an id() is used again)
 
 
 def shown_detail(detail: dict[str, Any]) -> dict[str, Any]:
@@ -110,8 +125,9 @@ class Views:
     table: SymbolTable
     faces: dict[str, int] = field(default_factory=dict)  # the opaque face ids of this session's cards
     face_of: dict[int, str] = field(default_factory=dict)  # and back
-    # a card's description and verdict are computed once per session, not at every read (rulings, text, take rule)
-    _described: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict, repr=False)
+    # a card's verdict is computed once per session, not at every read (the take rule); its description once while
+    # it is among the server's recently read (_DESCRIBED)
+    _serial: int = field(default_factory=lambda: next(_VIEWS), repr=False)
     _verdicts: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
     shown_details: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)  # log entries', by id
     _tokens: dict[str, Card] | None = field(default=None, repr=False)  # the library's tokens as cards, by id
@@ -165,25 +181,30 @@ class Views:
 
     def describe(self, position: int, lang: str = "en", name: str | None = None) -> dict[str, Any]:
         """A card as the page shows it: a Hell card with its image, text and rulings (in `lang`); a player's own
-        card (which left the game onto the sideboard) by its name alone. Computed once per card and language."""
+        card (which left the game onto the sideboard) by its name alone. Kept, by card and language, while it is among
+        the server's recently described (DESCRIBED_BYTES)."""
         card = self.cards.get(position)
         if card is None:
             return {"position": position, "name": name or "?", "hell": False, "cost": "", "type_line": "",
                     "image": None, "face": None, "text": "", "hell_rulings": [], "tokens": []}
-        key = (position, lang)
-        found = self._described.get(key)
+        key = (self._serial, position, lang)
+        with _DESCRIBED_LOCK:
+            found = _DESCRIBED.get(key)
         if found is None:
-            images = card.print_images
-            type_line = shown_type_line(card, lang)  # a basic's in the asker's language, as its proxy says it
-            found = self._described[key] = {
-                "position": position, "id": self.face_of[position], "name": card.name, "hell": True,
+            found = self._description(card, position, lang)
+            with _DESCRIBED_LOCK:
+                _DESCRIBED[key] = found
+        return dict(found)
+
+    def _description(self, card: Card, position: int, lang: str) -> dict[str, Any]:
+        images = card.print_images
+        type_line = shown_type_line(card, lang)  # a basic's in the asker's language, as its proxy says it
+        return {"position": position, "id": self.face_of[position], "name": card.name, "hell": True,
                 "cost": card.mana_cost, "type_line": type_line, "image": images[0] if images else None,
                 "face": f"cards/{lang}/{self.face_of[position]}.png",  # relative: under the table's path
                 "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
-                "hell_rulings": [{"id": r.id, "name": r.name(lang), "text": r.text(lang)}
-                                 for r in card_rulings(card)],
+                "hell_rulings": [{"id": r.id, "name": r.name(lang), "text": r.text(lang)} for r in card_rulings(card)],
                 "tokens": self.made_by(position, lang)}
-        return dict(found)
 
     def verdict(self, position: int, colors: str, lang: str = "en", draw_step: bool | None = None) -> dict[str, Any]:
         """A drawn card with the take rule's answer for the drawer's deck: what is missing, what to do (and whether
