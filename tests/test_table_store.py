@@ -307,7 +307,7 @@ def test_sqlites_memory_for_the_whole_server_has_its_soft_limit_once_a_table_con
         other.close()
 
 
-def test_the_card_descriptions_of_every_table_stay_within_one_bound_in_bytes_and_read_the_same_again():
+def test_the_card_descriptions_and_verdicts_of_every_table_stay_within_one_bound_and_read_the_same_again():
     """A table kept every card it described for as long as it was loaded (2.2 KB a card, towards its whole library
     over an evening, for each of a server's tables): now one cache for the server, by bytes. A description read
     again after it went out reads as before, and each table's ids stay its own."""
@@ -326,3 +326,9 @@ def test_the_card_descriptions_of_every_table_stay_within_one_bound_in_bytes_and
     assert len(views._DESCRIBED) < 6 * len(every)  # the bound was reached: the least recently read went out
     for table, first in zip(tables, firsts, strict=True):
         assert table.describe(1) == first and first["id"] == table.face_of[1]
+    verdict = tables[0].judged(1, "R")
+    for table in tables:  # the take rule's verdicts likewise, for the whole server
+        for position in every:
+            table.judged(position, "WU")
+    assert len(views._VERDICTS) <= views.VERDICTS_KEPT < 6 * len(every)
+    assert tables[0].judged(1, "R") == verdict

@@ -51,11 +51,17 @@ PRIVATE_KEPT = ("count", "end", "from")  # what the others read of a private act
 # The cards' descriptions, kept for the whole server within DESCRIBED_BYTES, the least recently read out first.
 # Each table kept every card it described for as long as it was loaded: 2.2 KB a card and language (measured: 720
 # cards, 1.58 MB of Python objects, 3.1 times their JSON), towards a table's whole library over an evening, a
-# megabyte over 10 minutes of 100 tables and still growing. 8 MB holds ~3,700: the cards 100 busy tables show.
-DESCRIBED_BYTES = 8 * 1024 * 1024
+# megabyte a minute for 100 tables at 50 actions/s, still growing after 4 minutes. 4 MB holds ~1,900, a minute of
+# the cards first shown at that rate, when the pages of a table ask for one within a second of each other.
+DESCRIBED_BYTES = 4 * 1024 * 1024
 DESCRIBED_PER_JSON_BYTE = 3  # a description's Python objects, by its JSON's length (measured above)
 _DESCRIBED: LRUCache[tuple[int, int, str], dict[str, Any]] = LRUCache(
     DESCRIBED_BYTES, getsizeof=lambda found: DESCRIBED_PER_JSON_BYTE * len(json.dumps(found)))
+# The take rule's verdicts, by table, card and colors, for the whole server: each table kept every one it judged
+# (450 bytes each, measured; a library's cards times its players' colors); 4,096 are 1.8 MB, and one judged again
+# costs some 40 microseconds
+VERDICTS_KEPT = 4096
+_VERDICTS: LRUCache[tuple[int, int, str], Any] = LRUCache(VERDICTS_KEPT)
 _DESCRIBED_LOCK = threading.Lock()  # a table opened off the loop (a thread of gevent's pool) may describe too
 _VIEWS = itertools.count()  # each Views' own number in the shared cache's keys (an id() is used again)
 
@@ -125,10 +131,9 @@ class Views:
     table: SymbolTable
     faces: dict[str, int] = field(default_factory=dict)  # the opaque face ids of this session's cards
     face_of: dict[int, str] = field(default_factory=dict)  # and back
-    # a card's verdict is computed once per session, not at every read (the take rule); its description once while
-    # it is among the server's recently read (_DESCRIBED)
+    # a card's verdict and description are computed once while among the server's recently read (_VERDICTS,
+    # _DESCRIBED), not at every read (the take rule, rulings, text)
     _serial: int = field(default_factory=lambda: next(_VIEWS), repr=False)
-    _verdicts: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
     shown_details: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)  # log entries', by id
     _tokens: dict[str, Card] | None = field(default=None, repr=False)  # the library's tokens as cards, by id
     _made: dict[int, list[str]] = field(default_factory=dict, repr=False)  # a card's tokens' ids, by position
@@ -173,11 +178,15 @@ class Views:
         return card.name if card is not None else own_name or "?"
 
     def judged(self, position: int, colors: str) -> Any:
-        """The take rule's answer for a card and a deck's colors (once per session)."""
-        key = (position, colors)
-        if key not in self._verdicts:
-            self._verdicts[key] = judge(self.cards[position], colors, self.table)
-        return self._verdicts[key]
+        """The take rule's answer for a card and a deck's colors (kept while among the server's recent ones)."""
+        key = (self._serial, position, colors)
+        with _DESCRIBED_LOCK:
+            found = _VERDICTS.get(key)
+        if found is None:
+            found = judge(self.cards[position], colors, self.table)
+            with _DESCRIBED_LOCK:
+                _VERDICTS[key] = found
+        return found
 
     def describe(self, position: int, lang: str = "en", name: str | None = None) -> dict[str, Any]:
         """A card as the page shows it: a Hell card with its image, text and rulings (in `lang`); a player's own
