@@ -487,7 +487,7 @@ def over_minutes(memory: list[tuple[float, float, int]], last: float | None) -> 
     last_s = min(end, (last * 60) if last is not None else end / 2)
     marks = sorted({0.0, round(end / 2), round(end - last_s), end})
     later = [m for t, m, _n in memory if t >= end - last_s]
-    return {"at_minutes": {f"{s / 60:g}": rss_at(memory, s) for s in marks},
+    return {"at_minutes": {f"{s / 60:.1f}": rss_at(memory, s) for s in marks},
             "last_minutes": round(last_s / 60, 1),
             "growth_last_minutes_mb": round(memory[-1][1] - rss_at(memory, end - last_s), 1),
             "range_last_minutes_mb": round(max(later) - min(later), 1)}
