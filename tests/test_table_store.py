@@ -226,24 +226,28 @@ def test_a_players_opening_hand_is_found_through_its_own_index_however_long_the_
 
 
 def test_the_log_entries_shown_details_kept_in_memory_are_bounded_however_long_the_evening(tmp_path):
-    """Each log entry's shown detail is parsed once and kept, but only the newest few hundred: the log grows
-    all evening and a server holds a hundred tables. An entry read again after it was dropped reads the same."""
-    from hhdcli.table.game.views import SHOWN_KEPT
+    """Each log entry's shown detail is parsed once and kept, within one bound in bytes for the whole server (each
+    table kept its newest 100: 10,000 entries for 100 tables, ten times that at --max-tables). An entry read again
+    after it went out reads the same, and each table's entries stay its own."""
+    from hhdcli.table.game import views
 
     session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R"), "Ben": tuple("U")})
-    first = None
     session.act(Action.OPENING_HAND, "Anna")
     session.act(Action.KEEP, "Anna", bottom=[])
-    for _ in range(SHOWN_KEPT // 2 + 10):
-        session.act(Action.DRAW, "Anna")
-        session.act(Action.UNDO, "Anna")
-        session.state(viewer="Ben")
-        first = first or next(e for e in session.log(None, 30, "Anna")["log"] if e["action"] == "draw")
-    assert len(session.views.shown_details) <= SHOWN_KEPT
+    session.act(Action.DRAW, "Anna")
+    first = next(e for e in session.log(None, 30, "Anna")["log"] if e["action"] == "draw")
+    tables = [views.Views({}, SymbolTable.from_records([])) for _ in range(80)]
+    for table in tables:  # 8,000 entries of other tables, ~4 MB parsed
+        for number in range(100):
+            entry = {"id": number, "game": 1, "player": "Anna", "action": "life", "undone": None,
+                     "detail": f'{{"whose": "Anna", "delta": -1, "count": {number}, "position": 7}}'}
+            assert views.public_entry(entry, "Ben", table.shown_details)["detail"] == \
+                {"whose": "Anna", "delta": -1, "count": number}
+    assert views._SHOWN.currsize <= views.SHOWN_BYTES
+    assert len(views._SHOWN) < 80 * 100  # the bound was reached: the least recently read went out
     oldest = session.log(first["id"] + 1, 30, "Anna")["log"]  # read again from the store: parsed afresh
     assert oldest[0] == first and first["action"] == "draw" and first["detail"]["name"]
-
 
 
 def test_a_tables_files_stay_under_a_megabyte_after_a_thousand_actions_and_fold_into_one_when_closed(tmp_path):

@@ -46,7 +46,6 @@ def reminder(verdict: Take, draw_step: bool | None) -> str:
 # (hell-library.json maps positions to names, so a position of a hidden card is its name)
 SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
                 "sides", "result", "step", "colors", "token", "source", "next", "entry")
-SHOWN_KEPT = 100  # log entries whose shown detail is kept (a state read shows the newest 30, a page of the log 30 more)
 PRIVATE_KEPT = ("count", "end", "from")  # what the others read of a private action: that a card went, not which
 # The cards' descriptions, kept for the whole server within DESCRIBED_BYTES, the least recently read out first.
 # Each table kept every card it described for as long as it was loaded: 2.2 KB a card and language (measured: 720
@@ -57,6 +56,14 @@ DESCRIBED_BYTES = 4 * 1024 * 1024
 DESCRIBED_PER_JSON_BYTE = 3  # a description's Python objects, by its JSON's length (measured above)
 _DESCRIBED: LRUCache[tuple[int, int, str], dict[str, Any]] = LRUCache(
     DESCRIBED_BYTES, getsizeof=lambda found: DESCRIBED_PER_JSON_BYTE * len(json.dumps(found)))
+# The log entries' shown details, parsed once and kept for the whole server within SHOWN_BYTES (an entry never
+# changes, and its id is never used again: AUTOINCREMENT). Each table kept its newest 100: 10,000 entries of ~520
+# bytes (measured: a dict of ~57 bytes of JSON) for 100 tables, ten times that at --max-tables. 3 MB holds ~6,000,
+# twice the 30 a state shows of 100 busy tables; one parsed again costs a few microseconds.
+SHOWN_BYTES = 3 * 1024 * 1024
+SHOWN_ENTRY_BYTES = 400  # a shown detail's dict, besides 2 bytes per byte of its JSON (measured above)
+_SHOWN: LRUCache[tuple[int, int], dict[str, Any]] = LRUCache(
+    SHOWN_BYTES, getsizeof=lambda shown: SHOWN_ENTRY_BYTES + 2 * len(json.dumps(shown)))
 # The take rule's verdicts, by table, card and colors, for the whole server: each table kept every one it judged
 # (450 bytes each, measured; a library's cards times its players' colors); 4,096 are 1.8 MB, and one judged again
 # costs some 40 microseconds
@@ -94,19 +101,32 @@ def seen_detail(action: str, player: str | None, shown: dict[str, Any], viewer: 
     return shown
 
 
-def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, dict[str, Any]] | None = None
+class ShownDetails:
+    """A table's log entries' shown details, by id, in the server's one cache (_SHOWN) under the table's number."""
+
+    def __init__(self, table: int) -> None:
+        self.table = table
+
+    def get(self, entry_id: int) -> dict[str, Any] | None:
+        with _DESCRIBED_LOCK:
+            return _SHOWN.get((self.table, entry_id))
+
+    def keep(self, entry_id: int, shown: dict[str, Any]) -> None:
+        with _DESCRIBED_LOCK:
+            _SHOWN[(self.table, entry_id)] = shown
+
+
+def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: ShownDetails | None = None
                  ) -> dict[str, Any]:
     """A log entry as `viewer` may read it: names and counts only; another player's draws, hands and mulligans
-    without their cards. `shown_details` keeps each entry's shown detail by id (an entry never changes, and its
-    id is never used again: AUTOINCREMENT), so a state read parses no log entry twice."""
+    without their cards. `shown_details` keeps each entry's shown detail by id while it is among the server's
+    recently read, so a state read parses no log entry twice."""
     shown = shown_details.get(entry["id"]) if shown_details is not None else None
     if shown is None:
         detail = load_json(entry["detail"]) if isinstance(entry["detail"], str) else entry["detail"]
         shown = shown_detail(detail)
         if shown_details is not None:
-            shown_details[entry["id"]] = shown
-            if len(shown_details) > SHOWN_KEPT:  # the first kept goes: the log grows all evening, memory must not
-                del shown_details[next(iter(shown_details))]
+            shown_details.keep(entry["id"], shown)
     return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
             "detail": seen_detail(entry["action"], entry["player"], shown, viewer), "undone": bool(entry.get("undone"))}
 
@@ -134,7 +154,10 @@ class Views:
     # a card's verdict and description are computed once while among the server's recently read (_VERDICTS,
     # _DESCRIBED), not at every read (the take rule, rulings, text)
     _serial: int = field(default_factory=lambda: next(_VIEWS), repr=False)
-    shown_details: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)  # log entries', by id
+    shown_details: ShownDetails = field(init=False, repr=False)  # the log entries', by id
+
+    def __post_init__(self) -> None:
+        self.shown_details = ShownDetails(self._serial)
     _tokens: dict[str, Card] | None = field(default=None, repr=False)  # the library's tokens as cards, by id
     _made: dict[int, list[str]] = field(default_factory=dict, repr=False)  # a card's tokens' ids, by position
 
