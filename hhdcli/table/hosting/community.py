@@ -211,7 +211,10 @@ class Community:
                           reason=exc.message.replace(f"{library}: ", "").replace(str(library), "library.json")
                           ) from exc
         session, _resumed = open_session(resolved, self.cache, players, state, life)
-        return session.join_code(new_join_code), session.host_secret()
+        try:
+            return session.join_code(new_join_code), session.host_secret()
+        finally:  # its connection is this thread's (gevent's pool): closed now, not when the session is collected
+            session.close()
 
     def _players(self, seats: list[Seat]) -> dict[str, tuple[str, ...]]:
         from hhdcli.table.game.names import seat_names
