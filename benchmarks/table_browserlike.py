@@ -484,17 +484,26 @@ def rss_at(memory: list[tuple[float, float, int]], seconds: float) -> float:
     return min(memory, key=lambda m: abs(m[0] - seconds))[1]
 
 
+def rss_mean(memory: list[tuple[float, float, int]], start: float, end: float) -> float:
+    """The mean RSS sampled from `start` to `end` seconds (the sample nearest `start` when none)."""
+    found = [m for t, m, _n in memory if start <= t <= end]
+    return statistics.mean(found) if found else rss_at(memory, start)
+
+
 def over_minutes(memory: list[tuple[float, float, int]], last: float | None) -> dict[str, Any]:
     """RSS at the start, the middle and the end of the measured minutes, and its growth over the last `last`
-    minutes (the later half when not given): flat memory is what a season of evenings needs."""
+    minutes (the later half when not given): flat memory is what a season of evenings needs. The growth compares
+    the window's first minute with its last (their samples' means: one sample moves by a megabyte or two as the
+    heap is trimmed every 10 s)."""
     end = memory[-1][0]
     last_s = min(end, (last * 60) if last is not None else end / 2)
-    marks = sorted({0.0, round(end / 2), round(end - last_s), end})
-    later = [m for t, m, _n in memory if t >= end - last_s]
+    start = end - last_s
+    marks = sorted({0.0, round(end / 2), round(start), end})
+    later = [m for t, m, _n in memory if t >= start]
     return {"at_minutes": {f"{s / 60:.1f}": rss_at(memory, s) for s in marks},
             "last_minutes": round(last_s / 60, 1),
-            "growth_last_minutes_mb": round(memory[-1][1] - rss_at(memory, end - last_s), 1),
-            "range_last_minutes_mb": round(max(later) - min(later), 1)}
+            "growth_last_minutes_mb": round(rss_mean(memory, end - 60, end) - rss_mean(memory, start, start + 60), 1),
+            "max_last_minutes_mb": max(later), "range_last_minutes_mb": round(max(later) - min(later), 1)}
 
 
 # --- the driver ------------------------------------------------------------------------------------------------
