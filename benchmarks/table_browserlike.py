@@ -14,6 +14,7 @@ ends (after about 10 minutes) is opened again after the page's random wait.
     .venv/bin/python benchmarks/table_browserlike.py --minutes 10 --faces /tmp/faces    # twice: a later evening
     .venv/bin/python benchmarks/table_browserlike.py --page reads       # the page reading the state at each push
     .venv/bin/python benchmarks/table_browserlike.py --before --server-root /tmp/hhd-main   # the page before
+    .venv/bin/python benchmarks/table_browserlike.py --minutes 60 --last-minutes 30 --progress /tmp/rss.txt
 
 `--page reads` plays the page as it was before pushes carried the state (a state read at each push with the ETag
 it holds, a 304 when unchanged, and on its 15 s timer); `--before` (`--page before`) the page as it was before
@@ -22,7 +23,9 @@ again); `--server-root` runs the server from another checkout.
 
 Figures: draw p50/p95/p99, push p50/p95/p99 (an action sent to its push, with the state, at each other page of the
 table), requests per action by kind, server CPU per action, the load client's own CPU (a separate process), RSS
-over time and its growth per 1,000 actions after the warm-up, the tables' files on disk, and with --saturate
+over time and its growth per 1,000 actions after the warm-up, RSS at the start, middle and end of the measured
+minutes and its growth over the last N (`--last-minutes`, the later half by default: issue 58 asks <= 2 MB over the
+last 30 of 60), the load average over the run, the tables' files on disk, and with --saturate
 the action rate where draw p99 passes 150 ms. The result file says the machine and its load average (a shared
 machine's other work shows in every latency).
 Targets (issue 48; a quiet machine, 10 minutes): draw p99 <= 50 ms, push p99 <= 100 ms, <= 6 ms of server CPU
@@ -69,7 +72,8 @@ BURST_WINDOW = 10  # seconds after --reconnect-burst whose draws are measured ap
 SATURATED_P99_MS = 150  # issue 48's saturation: the action rate at which a draw's p99 passes this
 LOW_LIBRARY = 30  # a table ends its game when its library is this low
 TARGETS = {"draw_p99_ms": 50, "push_p99_ms": 100, "server_cpu_ms_per_action": 6, "rss_max_mb": 200,
-           "rss_mb_per_1000_actions": 1.0, "saturation_per_s": 150}
+           "rss_mb_per_1000_actions": 1.0, "saturation_per_s": 150,
+           "rss_growth_last_30_of_60_minutes_mb": 2.0}  # issue 58
 
 
 def credentials(code: str, token: str | None) -> dict[str, str]:
@@ -425,11 +429,21 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
     def actions() -> int:
         return len(figures.draws) + len(figures.others)
 
-    while time.monotonic() < figures.stop_at:
+    loads: list[float] = []  # the machine's 1-minute load average at each sample (a shared machine's other work)
+
+    def sample() -> None:
         memory.append((round(time.monotonic() - begin, 1), round(rss_mb(pid), 1), actions()))
+        loads.append(os.getloadavg()[0])
+        if args.progress and len(memory) % 12 == 1:  # a line a minute, for a long run watched as it goes
+            with args.progress.open("a", encoding="utf-8") as said:
+                said.write(f"{memory[-1][0] / 60:.1f} min: RSS {memory[-1][1]} MB, {memory[-1][2]} actions, "
+                           f"load {loads[-1]:.2f}\n")
+
+    while time.monotonic() < figures.stop_at:
+        sample()
         gevent.sleep(5)
     figures.measuring = False
-    memory.append((round(time.monotonic() - begin, 1), round(rss_mb(pid), 1), actions()))
+    sample()
     elapsed, cpu = time.monotonic() - begin, cpu_seconds(pid) - cpu_begin
     own = cpu_seconds(os.getpid()) - own_begin
     open_streams = figures.streams["open"]
@@ -460,8 +474,36 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
                    "last_third_mean": round(statistics.mean(m for _t, m, _n in memory[-third:]), 1),
                    "max": max(m for _t, m, _n in memory),
                    "mb_per_1000_actions_after_warmup": None if grown is None else round(grown, 2),
-                   "over_time": memory},
+                   **over_minutes(memory, args.last_minutes), "over_time": memory},
+        "load_average_1min_mean_max": [round(statistics.mean(loads), 2), round(max(loads), 2)],
     }
+
+
+def rss_at(memory: list[tuple[float, float, int]], seconds: float) -> float:
+    """The RSS sampled nearest to `seconds` into the measured minutes."""
+    return min(memory, key=lambda m: abs(m[0] - seconds))[1]
+
+
+def rss_mean(memory: list[tuple[float, float, int]], start: float, end: float) -> float:
+    """The mean RSS sampled from `start` to `end` seconds (the sample nearest `start` when none)."""
+    found = [m for t, m, _n in memory if start <= t <= end]
+    return statistics.mean(found) if found else rss_at(memory, start)
+
+
+def over_minutes(memory: list[tuple[float, float, int]], last: float | None) -> dict[str, Any]:
+    """RSS at the start, the middle and the end of the measured minutes, and its growth over the last `last`
+    minutes (the later half when not given): flat memory is what a season of evenings needs. The growth compares
+    the window's first minute with its last (their samples' means: one sample moves by a megabyte or two as the
+    heap is trimmed every 10 s)."""
+    end = memory[-1][0]
+    last_s = min(end, (last * 60) if last is not None else end / 2)
+    start = end - last_s
+    marks = sorted({0.0, round(end / 2), round(start), end})
+    later = [m for t, m, _n in memory if t >= start]
+    return {"at_minutes": {f"{s / 60:.1f}": rss_at(memory, s) for s in marks},
+            "last_minutes": round(last_s / 60, 1),
+            "growth_last_minutes_mb": round(rss_mean(memory, end - 60, end) - rss_mean(memory, start, start + 60), 1),
+            "max_last_minutes_mb": max(later), "range_last_minutes_mb": round(max(later) - min(later), 1)}
 
 
 # --- the driver ------------------------------------------------------------------------------------------------
@@ -470,6 +512,8 @@ def load(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 (one page's 
 def measured(args: argparse.Namespace, port: int, pid: int, every: float, minutes: float, run: str) -> dict[str, Any]:
     """One load process of pages against the running server (table_scale.load_process)."""
     extra = ["--run", run, "--warmup", str(args.warmup), "--page", args.page] \
+        + (["--last-minutes", str(args.last_minutes)] if args.last_minutes is not None else []) \
+        + (["--progress", str(args.progress)] if args.progress and run == "m" else []) \
         + (["--reconnect-burst", str(args.reconnect_burst)] if args.reconnect_burst is not None and run == "m" else []) \
         + (["--profile", str(args.profile)] if args.profile and run == "m" else [])
     return load_process(__file__, args, port, pid, every, minutes, extra)
@@ -507,6 +551,10 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=5, help="--saturate: at most this many steps (x1.5 each)")
     parser.add_argument("--profile", type=Path,
                         help="py-spy records the server's measured minutes into this file (speedscope)")
+    parser.add_argument("--last-minutes", type=float, metavar="N",
+                        help="the RSS growth over the last N measured minutes (default: the later half)")
+    parser.add_argument("--progress", type=Path, metavar="FILE",
+                        help="a line a minute (RSS, actions, load average) appended here while the run goes")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results-browserlike.json")
     parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)

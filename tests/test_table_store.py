@@ -226,24 +226,28 @@ def test_a_players_opening_hand_is_found_through_its_own_index_however_long_the_
 
 
 def test_the_log_entries_shown_details_kept_in_memory_are_bounded_however_long_the_evening(tmp_path):
-    """Each log entry's shown detail is parsed once and kept, but only the newest few hundred: the log grows
-    all evening and a server holds a hundred tables. An entry read again after it was dropped reads the same."""
-    from hhdcli.table.game.views import SHOWN_KEPT
+    """Each log entry's shown detail is parsed once and kept, within one bound in bytes for the whole server (each
+    table kept its newest 100: 10,000 entries for 100 tables, ten times that at --max-tables). An entry read again
+    after it went out reads the same, and each table's entries stay its own."""
+    from hhdcli.table.game import views
 
     session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
     session.start({"Anna": tuple("R"), "Ben": tuple("U")})
-    first = None
     session.act(Action.OPENING_HAND, "Anna")
     session.act(Action.KEEP, "Anna", bottom=[])
-    for _ in range(SHOWN_KEPT // 2 + 10):
-        session.act(Action.DRAW, "Anna")
-        session.act(Action.UNDO, "Anna")
-        session.state(viewer="Ben")
-        first = first or next(e for e in session.log(None, 30, "Anna")["log"] if e["action"] == "draw")
-    assert len(session.views.shown_details) <= SHOWN_KEPT
+    session.act(Action.DRAW, "Anna")
+    first = next(e for e in session.log(None, 30, "Anna")["log"] if e["action"] == "draw")
+    tables = [views.Views({}, SymbolTable.from_records([])) for _ in range(80)]
+    for table in tables:  # 8,000 entries of other tables, ~4 MB parsed
+        for number in range(100):
+            entry = {"id": number, "game": 1, "player": "Anna", "action": "life", "undone": None,
+                     "detail": f'{{"whose": "Anna", "delta": -1, "count": {number}, "position": 7}}'}
+            assert views.public_entry(entry, "Ben", table.shown_details)["detail"] == \
+                {"whose": "Anna", "delta": -1, "count": number}
+    assert views._SHOWN.currsize <= views.SHOWN_BYTES
+    assert len(views._SHOWN) < 80 * 100  # the bound was reached: the least recently read went out
     oldest = session.log(first["id"] + 1, 30, "Anna")["log"]  # read again from the store: parsed afresh
     assert oldest[0] == first and first["action"] == "draw" and first["detail"]["name"]
-
 
 
 def test_a_tables_files_stay_under_a_megabyte_after_a_thousand_actions_and_fold_into_one_when_closed(tmp_path):
@@ -262,3 +266,73 @@ def test_a_tables_files_stay_under_a_megabyte_after_a_thousand_actions_and_fold_
     assert sum(files.values()) <= 1024 * 1024, files
     session.close()
     assert [f.name for f in tmp_path.iterdir()] == ["s.sqlite"]
+
+
+def sqlite_memory() -> int:
+    """SQLite's memory in this process (sqlite3_memory_used of the library Python's sqlite3 module uses)."""
+    import _sqlite3
+    import ctypes
+
+    used = ctypes.CDLL(_sqlite3.__file__).sqlite3_memory_used
+    used.restype = ctypes.c_int64
+    return int(used())
+
+
+def test_a_connection_prepares_one_statement_for_a_list_of_any_length_so_its_memory_stays_flat(tmp_path):
+    """A list of positions or names is one parameter: with a "?" a value, each length was a statement of its own,
+    kept in the connection's statement cache (128 of them, up to ~25 KB each for an end of game's 100 positions),
+    and 100 tables grew by megabytes an hour."""
+    session = Session(tmp_path / "s.sqlite", cards(), SymbolTable.from_records([]), "seed")
+    session.start({"Anna": tuple("R"), "Ben": tuple("U")})
+    with session.store.transaction() as tx:
+        tx.places([1])
+        tx.log_action("Anna", "test", {}, [1], players=["Anna"])
+        before = sqlite_memory()
+        for length in range(1, 130):
+            positions = list(range(1, length + 1))
+            assert sorted(tx.places(positions)) == [1, 2, 3, 4][:length]
+            tx.log_action("Anna", "test", {}, positions, players=["Anna", "Ben"][:1 + length % 2])
+        grown = sqlite_memory() - before
+        tx.db.execute("ROLLBACK")
+        tx.db.execute("BEGIN")
+    assert grown < 64 * 1024, f"SQLite grew by {grown // 1024} KB"  # 128 statements of one per length: ~3.5 MB
+
+
+def test_sqlites_memory_for_the_whole_server_has_its_soft_limit_once_a_table_connects(tmp_path):
+    """Page caches reuse their pages past SQLITE_HEAP_BYTES for the whole process, however many tables it holds
+    (each connection's cache alone would be 64 KB a table, 64 MB at --max-tables)."""
+    from hhdcli.table.game.store import SQLITE_HEAP_BYTES
+
+    Store(tmp_path / "s.sqlite").connect().close()
+    other = sqlite3.connect(":memory:")  # the limit is the process's, not the connection's
+    try:
+        assert other.execute("PRAGMA soft_heap_limit").fetchone()[0] == SQLITE_HEAP_BYTES
+    finally:
+        other.close()
+
+
+def test_the_card_descriptions_and_verdicts_of_every_table_stay_within_one_bound_and_read_the_same_again():
+    """A table kept every card it described for as long as it was loaded (2.2 KB a card, towards its whole library
+    over an evening, for each of a server's tables): now one cache for the server, by bytes. A description read
+    again after it went out reads as before, and each table's ids stay its own."""
+    from hhdcli.cache import load_builtin
+    from hhdcli.table.game import views
+
+    every = dict(enumerate(sorted(load_builtin().cards, key=lambda c: c.name), start=1))
+    tables = [views.Views(every, SymbolTable.from_records([])) for _ in range(6)]  # ~4,300 descriptions, 9 MB
+    firsts = []
+    for number, table in enumerate(tables):
+        table.name_faces(f"secret {number}")
+        firsts.append(table.describe(1))
+        for position in every:
+            table.describe(position)
+    assert views._DESCRIBED.currsize <= views.DESCRIBED_BYTES
+    assert len(views._DESCRIBED) < 6 * len(every)  # the bound was reached: the least recently read went out
+    for table, first in zip(tables, firsts, strict=True):
+        assert table.describe(1) == first and first["id"] == table.face_of[1]
+    verdict = tables[0].judged(1, "R")
+    for table in tables:  # the take rule's verdicts likewise, for the whole server
+        for position in every:
+            table.judged(position, "WU")
+    assert len(views._VERDICTS) <= views.VERDICTS_KEPT < 6 * len(every)
+    assert tables[0].judged(1, "R") == verdict

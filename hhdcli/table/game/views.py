@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
+import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from cachetools import LRUCache
 
 from hhdcli.cards import Card, card_text
 from hhdcli.colors import BASIC_LANDS
@@ -45,10 +50,33 @@ def reminder(verdict: Take, draw_step: bool | None) -> str:
 SHOWN_DETAIL = ("name", "verdict", "end", "game", "count", "names", "undone", "whose", "from", "kind", "delta",
                 "sides", "result", "step", "colors", "token", "source", "next", "entry", "moment", "zones", "zone", "at",
                 "to", "nonbasic", "into", "note", "face_down", "private", "shuffled")
-SHOWN_KEPT = 100  # log entries whose shown detail is kept (a state read shows the newest 30, a page of the log 30 more)
 # what the others read of a private action: that a card went, not which (and that its moment happens now: the
 # rules move a drafted card's trigger to its take, which the table sees happen)
 PRIVATE_KEPT = ("count", "end", "from", "moment", "at", "zone", "whose", "face_down", "to", "shuffled")
+# The cards' descriptions, kept for the whole server within DESCRIBED_BYTES, the least recently read out first.
+# Each table kept every card it described for as long as it was loaded: 2.2 KB a card and language (measured: 720
+# cards, 1.58 MB of Python objects, 3.1 times their JSON), towards a table's whole library over an evening, a
+# megabyte a minute for 100 tables at 50 actions/s, still growing after 4 minutes. 4 MB holds ~1,900, a minute of
+# the cards first shown at that rate, when the pages of a table ask for one within a second of each other.
+DESCRIBED_BYTES = 4 * 1024 * 1024
+DESCRIBED_PER_JSON_BYTE = 3  # a description's Python objects, by its JSON's length (measured above)
+_DESCRIBED: LRUCache[tuple[int, int, str], dict[str, Any]] = LRUCache(
+    DESCRIBED_BYTES, getsizeof=lambda found: DESCRIBED_PER_JSON_BYTE * len(json.dumps(found)))
+# The log entries' shown details, parsed once and kept for the whole server within SHOWN_BYTES (an entry never
+# changes, and its id is never used again: AUTOINCREMENT). Each table kept its newest 100: 10,000 entries of ~520
+# bytes (measured: a dict of ~57 bytes of JSON) for 100 tables, ten times that at --max-tables. 3 MB holds ~6,000,
+# twice the 30 a state shows of 100 busy tables; one parsed again costs a few microseconds.
+SHOWN_BYTES = 3 * 1024 * 1024
+SHOWN_ENTRY_BYTES = 400  # a shown detail's dict, besides 2 bytes per byte of its JSON (measured above)
+_SHOWN: LRUCache[tuple[int, int], dict[str, Any]] = LRUCache(
+    SHOWN_BYTES, getsizeof=lambda shown: SHOWN_ENTRY_BYTES + 2 * len(json.dumps(shown)))
+# The take rule's verdicts, by table, card and colors, for the whole server: each table kept every one it judged
+# (450 bytes each, measured; a library's cards times its players' colors); 4,096 are 1.8 MB, and one judged again
+# costs some 40 microseconds
+VERDICTS_KEPT = 4096
+_VERDICTS: LRUCache[tuple[int, int, str], Any] = LRUCache(VERDICTS_KEPT)
+_DESCRIBED_LOCK = threading.Lock()  # a table opened off the loop (a thread of gevent's pool) may describe too
+_VIEWS = itertools.count()  # each Views' own number in the shared cache's keys (an id() is used again)
 
 
 def shown_detail(detail: dict[str, Any]) -> dict[str, Any]:
@@ -88,19 +116,32 @@ def seen_detail(action: str, player: str | None, shown: dict[str, Any], viewer: 
     return shown
 
 
-def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: dict[int, dict[str, Any]] | None = None
+class ShownDetails:
+    """A table's log entries' shown details, by id, in the server's one cache (_SHOWN) under the table's number."""
+
+    def __init__(self, table: int) -> None:
+        self.table = table
+
+    def get(self, entry_id: int) -> dict[str, Any] | None:
+        with _DESCRIBED_LOCK:
+            return _SHOWN.get((self.table, entry_id))
+
+    def keep(self, entry_id: int, shown: dict[str, Any]) -> None:
+        with _DESCRIBED_LOCK:
+            _SHOWN[(self.table, entry_id)] = shown
+
+
+def public_entry(entry: dict[str, Any], viewer: str | None, shown_details: ShownDetails | None = None
                  ) -> dict[str, Any]:
     """A log entry as `viewer` may read it: names and counts only; another player's draws, hands and mulligans
-    without their cards. `shown_details` keeps each entry's shown detail by id (an entry never changes, and its
-    id is never used again: AUTOINCREMENT), so a state read parses no log entry twice."""
+    without their cards. `shown_details` keeps each entry's shown detail by id while it is among the server's
+    recently read, so a state read parses no log entry twice."""
     shown = shown_details.get(entry["id"]) if shown_details is not None else None
     if shown is None:
         detail = load_json(entry["detail"]) if isinstance(entry["detail"], str) else entry["detail"]
         shown = shown_detail(detail)
         if shown_details is not None:
-            shown_details[entry["id"]] = shown
-            if len(shown_details) > SHOWN_KEPT:  # the first kept goes: the log grows all evening, memory must not
-                del shown_details[next(iter(shown_details))]
+            shown_details.keep(entry["id"], shown)
     return {"id": entry["id"], "game": entry["game"], "player": entry["player"], "action": entry["action"],
             "detail": seen_detail(entry["action"], entry["player"], shown, viewer), "undone": bool(entry.get("undone"))}
 
@@ -125,10 +166,13 @@ class Views:
     table: SymbolTable
     faces: dict[str, int] = field(default_factory=dict)  # the opaque face ids of this session's cards
     face_of: dict[int, str] = field(default_factory=dict)  # and back
-    # a card's description and verdict are computed once per session, not at every read (rulings, text, take rule)
-    _described: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict, repr=False)
-    _verdicts: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
-    shown_details: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)  # log entries', by id
+    # a card's verdict and description are computed once while among the server's recently read (_VERDICTS,
+    # _DESCRIBED), not at every read (the take rule, rulings, text)
+    _serial: int = field(default_factory=lambda: next(_VIEWS), repr=False)
+    shown_details: ShownDetails = field(init=False, repr=False)  # the log entries', by id
+
+    def __post_init__(self) -> None:
+        self.shown_details = ShownDetails(self._serial)
     _tokens: dict[str, Card] | None = field(default=None, repr=False)  # the library's tokens as cards, by id
     _made: dict[int, list[str]] = field(default_factory=dict, repr=False)  # a card's tokens' ids, by position
     secret: str = field(default="", repr=False)  # the session's: face-down cards' ids are made from it
@@ -189,38 +233,47 @@ class Views:
         return found
 
     def judged(self, position: int, colors: str) -> Any:
-        """The take rule's answer for a card and a deck's colors (once per session)."""
-        key = (position, colors)
-        if key not in self._verdicts:
-            self._verdicts[key] = judge(self.cards[position], colors, self.table)
-        return self._verdicts[key]
+        """The take rule's answer for a card and a deck's colors (kept while among the server's recent ones)."""
+        key = (self._serial, position, colors)
+        with _DESCRIBED_LOCK:
+            found = _VERDICTS.get(key)
+        if found is None:
+            found = judge(self.cards[position], colors, self.table)
+            with _DESCRIBED_LOCK:
+                _VERDICTS[key] = found
+        return found
 
     def describe(self, position: int, lang: str = "en", name: str | None = None) -> dict[str, Any]:
         """A card as the page shows it: a Hell card with its image, text and rulings (in `lang`); a player's own
-        card (which left the game onto the sideboard) by its name alone. Computed once per card and language."""
+        card (which left the game onto the sideboard) by its name alone. Kept, by card and language, while it is among
+        the server's recently described (DESCRIBED_BYTES)."""
         card = self.cards.get(position)
         if card is None:
             return {"position": position, "name": name or "?", "hell": False, "cost": "", "type_line": "",
                     "image": None, "face": None, "text": "", "hell_rulings": [], "tokens": [], "clarification": None,
                     "moments": [], "companion": False, "zones": []}
-        key = (position, lang)
-        found = self._described.get(key)
+        key = (self._serial, position, lang)
+        with _DESCRIBED_LOCK:
+            found = _DESCRIBED.get(key)
         if found is None:
-            images = card.print_images
-            type_line = shown_type_line(card, lang)  # a basic's in the asker's language, as its proxy says it
-            found = self._described[key] = {
-                "position": position, "id": self.face_of[position], "name": card.name, "hell": True,
+            found = self._description(card, position, lang)
+            with _DESCRIBED_LOCK:
+                _DESCRIBED[key] = found
+        return dict(found)
+
+    def _description(self, card: Card, position: int, lang: str) -> dict[str, Any]:
+        images = card.print_images
+        type_line = shown_type_line(card, lang)  # a basic's in the asker's language, as its proxy says it
+        return {"position": position, "id": self.face_of[position], "name": card.name, "hell": True,
                 "cost": card.mana_cost, "type_line": type_line, "image": images[0] if images else None,
                 "face": f"cards/{lang}/{self.face_of[position]}.png",  # relative: under the table's path
                 "text": f"{card.name}\n{type_line}" if card.is_basic else card_text(card),
-                "hell_rulings": [{"id": r.id, "name": r.name(lang), "text": r.text(lang)}
-                                 for r in card_rulings(card)],
+                "hell_rulings": [{"id": r.id, "name": r.name(lang), "text": r.text(lang)} for r in card_rulings(card)],
                 "clarification": card_clarification(card, lang),  # the format's word on this very card
                 "moments": [{"moment": m.moment, "words": m.words} for m in card_moments(card)],
                 "companion": self.is_companion(position),
                 "zones": [{"id": z.id, "name": z.name(lang)} for z in zones_of(card)],
                 "tokens": self.made_by(position, lang)}
-        return dict(found)
 
     def verdict(self, position: int, colors: str, lang: str = "en", draw_step: bool | None = None) -> dict[str, Any]:
         """A drawn card with the take rule's answer for the drawer's deck: what is missing, what to do (and whether

@@ -213,8 +213,8 @@ class Community:
         session, _resumed = open_session(resolved, self.cache, players, state, life)
         try:
             return session.join_code(new_join_code), session.host_secret()
-        finally:
-            session.close()  # loaded again at its first request, by the server's loop
+        finally:  # its connection is this thread's (gevent's pool): closed now, not when the session is collected
+            session.close()
 
     def _players(self, seats: list[Seat]) -> dict[str, tuple[str, ...]]:
         from hhdcli.table.game.names import seat_names
