@@ -208,11 +208,13 @@ def _companion_on_sideboard(table: Table) -> None:
 
 
 def _zones_made(table: Table) -> None:
-    """The cards naming the created zones played: the zones come into being."""
+    """The cards naming the created zones played (by whoever holds each: a random Hell card may have gone to Ben):
+    the zones come into being."""
     for name in ZONE_MAKERS:
         position = _in_annas_hand(table, name)
-        if _zone_of(table, position) == "hand":
-            assert table.as_("Anna", "/api/play", {"position": position})[0] == 200
+        row = next(r for r in cards_rows(table.session.path) if r[0] == position)
+        if row[1] == "hand":
+            assert table.as_(row[3], "/api/play", {"position": position})[0] == 200
 
 
 # Each action kind Anna takes (the host, for the starting life), in an order where each finds what it needs: its
