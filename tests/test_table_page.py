@@ -1116,7 +1116,8 @@ def test_the_board_is_read_across_a_room_with_six_players(browsers, table, lang)
         laptop.js("document.getElementById('life-start').value = '25'")
         laptop.click(answer)
         laptop.until(lambda: not laptop.js("return document.getElementById('life-start-dialog').open"))
-        assert laptop.js("return document.getElementById('col-play').scrollTop") == 0, answer
+        # (the dialog's close event comes as a task of its own, just after it closed)
+        laptop.until(lambda: laptop.js("return document.getElementById('col-play').scrollTop") == 0, answer)
         counted = in_view(laptop, pool_counts)  # the library's and the sideboard's counts
         assert len(counted) == 2 and all(seen and size >= 24 for seen, size in counted), (answer, counted)
     laptop.until(lambda: "25" in laptop.text("life-start-open"))
