@@ -254,12 +254,14 @@ def test_taking_back_a_take_names_the_card_to_its_taker_alone(table):
     kept(table, "Ben", "Cleo")
     while table.as_("Ben", "/api/draw")[1]["verdict"] != "choice":  # W U B: a card needing another color
         pass
-    taken = table.as_("Ben", "/api/take")[1]["name"]
+    answer = table.as_("Ben", "/api/take")[1]
+    taken = answer["name"]
+    moment = {"moment": answer["now"]} if answer["now"] else {}  # a drafted card's trigger happens now: all read that
     table.as_("Cleo", "/api/draw")
     assert table.as_("Ben", "/api/undo")[1]["undone"] == "take"
     mine, theirs = table.state("Ben")["log"][0], table.state("Cleo")["log"][0]
-    assert mine["detail"] == {"undone": "take", "whose": "Ben", "entry": {"name": taken}}
-    assert theirs["detail"] == {"undone": "take", "whose": "Ben", "entry": {}} and theirs["player"] == "Ben"
+    assert mine["detail"] == {"undone": "take", "whose": "Ben", "entry": {"name": taken, **moment}}
+    assert theirs["detail"] == {"undone": "take", "whose": "Ben", "entry": moment} and theirs["player"] == "Ben"
     assert table.player("Ben")["pending"]["name"] == taken  # waiting again for take or decline
 
 
