@@ -118,6 +118,13 @@ class WebKitPage(Page):
     def errors(self) -> list[str]:
         return list(self.js("return window.seenErrors"))
 
+    def moment_read(self) -> None:
+        """A card whose "when you draft" (its look, its game start) happens now is said in a dialog, over the
+        page: read, and tapped away (a real tap cannot reach the page beneath a modal dialog)."""
+        if self.js("return document.getElementById('moment').open"):
+            self.click("#moment-ok")
+            self.until(lambda: not self.js("return document.getElementById('moment').open"))
+
 
 @pytest.fixture
 def devices() -> Iterator[dict]:
@@ -152,14 +159,18 @@ def test_a_phone_in_webkit_keeps_draws_and_plays_and_the_board_in_chromium_sees_
     # the opening hand dealt, then kept with nothing to the bottom (the bar's one action while it is dealt)
     anna.press("opening-hand")
     anna.until(lambda: anna.shown("opening") and anna.shown("keep") and len(anna.hand()) == 2)
+    anna.moment_read()
     anna.click("#keep")
     anna.until(lambda: not anna.shown("opening") and anna.bar_action() == "draw")
     # a draw from Hell: a card her deck must take is dismissed, a choice taken
     anna.press("draw")
     anna.until(lambda: anna.shown("drawn") and anna.text("drawn-name") != "")
     drawn = anna.text("drawn-name")
+    anna.moment_read()
     if anna.shown("choice"):
         anna.press("take")
+        anna.until(lambda: not anna.shown("choice"))
+        anna.moment_read()
     else:
         anna.click("#dismiss")
     anna.until(lambda: not anna.shown("drawn") and len(anna.hand()) == 3)
