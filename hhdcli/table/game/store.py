@@ -364,7 +364,7 @@ class Tx(Seats):
     def reorder(self, positions: list[int]) -> None:
         """These cards of one zone in this order, the first on top, in the places (ords) they held."""
         ords = sorted(int(r["ord"]) for r in self.db.execute(
-            f"SELECT ord FROM cards WHERE position IN ({', '.join('?' * len(positions))})", positions))
+            f"SELECT ord FROM cards WHERE position IN {LISTED}", (json.dumps(positions),)))
         self.db.executemany("UPDATE cards SET ord = ? WHERE position = ?", list(zip(ords, positions, strict=True)))
 
     def made_zones(self) -> list[str]:
