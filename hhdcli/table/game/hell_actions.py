@@ -63,7 +63,7 @@ def cast_companion(a: Act) -> Answer:
     player, tx = a.player(), a.tx
     declared = next(p["companion"] for p in tx.players() if p["name"] == player)
     position = hell_rules.castable_companion(player, declared, tx.place(declared) if declared else None,
-                                        tx.acted_this_game(player, Action.CAST_COMPANION))
+                                        player in tx.who_did(Action.CAST_COMPANION))
     name = a.name(position)
     tx.log_action(player, Action.CAST_COMPANION, {"name": name}, [position])
     a.put(position, rules.Move(Action.CAST_COMPANION, Zone.BATTLEFIELD, End.BOTTOM, player))

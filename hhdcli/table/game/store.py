@@ -251,11 +251,6 @@ class Seats:
     def set_companion(self, player: str, position: int | None) -> None:
         self.db.execute("UPDATE players SET companion = ? WHERE name = ?", (position, player))
 
-    def acted_this_game(self, player: str, action: str) -> bool:
-        """Whether the player took this action this game (and it stands)."""
-        return self.db.execute("SELECT 1 FROM log INDEXED BY log_openings WHERE game = ? AND player = ? AND action = ? "
-                               "AND undone IS NULL LIMIT 1", (self.game(), player, action)).fetchone() is not None
-
     def names(self) -> list[str]:
         return [str(r["name"]) for r in self.db.execute("SELECT name FROM players ORDER BY rowid")]
 
@@ -756,7 +751,7 @@ class Store:
             # marks are taken, and a reader comparing the two between them would take a growing file for damage
             with self._writer:
                 self._refuse_if_changed()
-                db = self._reader()
+                self._reader()
         db = self._reader()
         db.execute("BEGIN")
         try:

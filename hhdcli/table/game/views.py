@@ -170,14 +170,14 @@ class Views:
     # _DESCRIBED), not at every read (the take rule, rulings, text)
     _serial: int = field(default_factory=lambda: next(_VIEWS), repr=False)
     shown_details: ShownDetails = field(init=False, repr=False)  # the log entries', by id
-
-    def __post_init__(self) -> None:
-        self.shown_details = ShownDetails(self._serial)
     _tokens: dict[str, Card] | None = field(default=None, repr=False)  # the library's tokens as cards, by id
     _made: dict[int, list[str]] = field(default_factory=dict, repr=False)  # a card's tokens' ids, by position
     secret: str = field(default="", repr=False)  # the session's: face-down cards' ids are made from it
     _companions: dict[int, bool] = field(default_factory=dict, repr=False)
     _down: dict[int, str] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.shown_details = ShownDetails(self._serial)
 
     def name_faces(self, secret: str) -> None:
         """Each card's face is served under an id made from the session's secret, not its library position:
