@@ -115,7 +115,7 @@ def test_a_phone_carries_out_hell_cards_while_another_phone_and_the_board_watch(
     snap(ben, shots, "04-phone-moment", names)
     ben.click("#moment-reveal")
     said(anna, T("{player} revealed {card}").format(player="Ben", card="Knight of ____"))
-    said(laptop, T("its “when you draft” happens now"))
+    said(laptop, T("“when you draft”: now"))
 
     # Dreadmaw Draft Guide: "when you draft it, add five Colossal Dreadmaws to your draft pool": the draft pool is
     # the sideboard, and the moment's dialog puts them there by name

@@ -119,7 +119,8 @@ export function logLine(e) {
   const li = el("li", "", e.undone ? { class: "undone" } : {});
   li.append(rich(el("span", ""), logSentence(e)));  // a deck's colors drawn as their symbols
   // the game is said of an earlier game's lines only: the log's lines stay one line each, read across the table
-  // what happened with it, in small: a card's moment, a zone that came into being, taken back, another game
+  // what happened with it, in small, after the sentence: a card's moment, a zone that came into being, taken back,
+  // another game
   const said = [...notes(e.detail || {}), ...(e.undone ? [T("taken back")] : []), ...(e.game !== page.state.game ? [T("game") + " " + e.game] : [])];
   if (said.length) li.append(el("span", said.join(" · "), { class: "small" }));
   return li;
@@ -146,8 +147,8 @@ const zoneName = id => (id && MADE_ZONES[id]) || id || "";
 // a line's card whose draft-time text happens now ("its “when you draft” happens now"), zones that came into being
 // with it: said under the line on every page
 function notes(d) {
-  const said = { [MOMENTS.LOOK]: T("its “when a pack comes to you” happens now"), [MOMENTS.DRAFT]: T("its “when you draft” happens now"),
-                 [MOMENTS.GAME_START]: T("its “at the beginning of the game” happens now") };
+  const said = { [MOMENTS.LOOK]: T("“when a pack comes to you”: now"), [MOMENTS.DRAFT]: T("“when you draft”: now"),
+                 [MOMENTS.GAME_START]: T("“at the beginning of the game”: now") };
   return [...(d.moment || []).map(m => said[m] || m),
           ...((d.zones || []).length ? [F(T("new zone: {zones}"), { zones: d.zones.map(zoneName).join(", ") })] : [])];
 }
